@@ -1,0 +1,54 @@
+/**
+ * Turns zod issues into `key: expected …, got …` lines, in the manner of p-queue's option
+ * errors, so an operator can fix every problem of a file in one pass. A schema that states its
+ * own expectation (a message starting with "expected") is quoted as is; otherwise the wording
+ * is derived from the issue code.
+ */
+import type * as z from 'zod';
+import type { ConfigProblem } from '../domain/errors.js';
+
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
+  return issues.flatMap((issue): ConfigProblem[] => {
+    const key = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((unknown) => ({
+        key: key ? `${key}.${unknown}` : unknown,
+        message: 'unknown key',
+      }));
+    }
+    return [{ key, message: describeOne(issue) }];
+  });
+}
+
+function describeOne(issue: z.core.$ZodIssue): string {
+  const got = `got ${show(issue.input)}`;
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  if (issue.message.startsWith('expected')) {
+    return issue.message.includes(', got ') || issue.message.includes(' got ')
+      ? issue.message
+      : `${issue.message}, ${got}`;
+  }
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${withArticle(issue.expected)}, ${got}`;
+    case 'too_small':
+      return `expected ${issue.origin === 'string' ? 'a non-empty string' : `a number from ${issue.minimum} and up`}, ${got}`;
+    case 'too_big':
+      return `expected a number up to ${issue.maximum}, ${got}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, ${got}`;
+    default:
+      return `${issue.message}, ${got}`;
+  }
+}
+
+function withArticle(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,121 @@
+/**
+ * The configuration file of daemon.md, as one zod schema. Defaults live here and nowhere else;
+ * objects are strict so a misspelt key is reported instead of silently ignored.
+ */
+import { validate as isValidCron } from 'node-cron';
+import * as z from 'zod';
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
+const nonEmpty = z.string().trim().min(1, { error: 'expected a non-empty string' });
+
+/** `host:port` (IPv6 hosts in brackets), parsed once here into its parts. */
+const listenAddress = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/, { error: 'expected host:port' })
+  .transform((value, ctx) => {
+    const at = value.lastIndexOf(':');
+    const port = Number(value.slice(at + 1));
+    if (port > 65_535) {
+      ctx.addIssue({ code: 'custom', message: `expected a port from 0 to 65535, got ${port}` });
+      return z.NEVER;
+    }
+    return { host: value.slice(0, at).replace(/^\[|\]$/g, ''), port };
+  });
+
+const cronExpression = z.string().refine((value) => isValidCron(value), {
+  error: 'expected a cron expression such as "*/5 * * * *"',
+});
+
+const positiveInt = z
+  .number()
+  .int({ error: 'expected an integer from 1 and up' })
+  .min(1, { error: 'expected an integer from 1 and up' });
+
+const percent = z.number().min(0, { error: 'expected a percentage from 0 to 100' }).max(100, {
+  error: 'expected a percentage from 0 to 100',
+});
+
+export const configSchema = z.strictObject({
+  service: z.strictObject({
+    baseUrl: httpUrl,
+    webUrl: httpUrl,
+    clientId: nonEmpty,
+    clientSecret: nonEmpty,
+    scope: nonEmpty.default('cas'),
+    redirectUri: httpUrl.default('http://127.0.0.1:8789/callback'),
+    /** Seeds the stored refresh token (normally from DOCSYNC_REFRESH_TOKEN), for automation. */
+    refreshToken: nonEmpty.optional(),
+  }),
+  store: z.strictObject({
+    root: nonEmpty,
+  }),
+  state: z
+    .strictObject({
+      path: nonEmpty.default('state/docsync.db'),
+    })
+    .prefault({}),
+  schedule: z
+    .strictObject({
+      cron: cronExpression.default('*/5 * * * *'),
+      fullReconcileCron: cronExpression.default('30 2 * * *'),
+    })
+    .prefault({}),
+  queue: z
+    .strictObject({
+      requestsPerSecond: z.number().positive({ error: 'expected a number above 0' }).default(10),
+      concurrency: positiveInt.default(4),
+    })
+    .prefault({}),
+  webhook: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      listen: listenAddress.prefault('127.0.0.1:8787'),
+      path: z
+        .string()
+        .startsWith('/', { error: 'expected a path starting with /' })
+        .default('/webhooks/document-change'),
+      clientCode: nonEmpty.optional(),
+      secret: nonEmpty.optional(),
+      allowUnsigned: z.boolean().default(false),
+      resourceUrlTemplate: z.string().optional(),
+    })
+    .prefault({}),
+  status: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      listen: listenAddress.prefault('127.0.0.1:8788'),
+    })
+    .prefault({}),
+  settleSeconds: z
+    .number()
+    .min(0, { error: 'expected seconds from 0 to 3600' })
+    .max(3600, { error: 'expected seconds from 0 to 3600' })
+    .default(3),
+  ignore: z.array(nonEmpty).default([]),
+  onRemoteDelete: z.enum(['trash', 'delete']).default('trash'),
+  safety: z
+    .strictObject({
+      maxDeletePercent: percent.default(50),
+      maxDeleteCount: z
+        .number()
+        .int({ error: 'expected an integer from 0 and up' })
+        .min(0, { error: 'expected an integer from 0 and up' })
+        .default(100),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    })
+    .prefault({}),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = DeepReadonly<z.output<typeof configSchema>>;
+
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;

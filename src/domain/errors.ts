@@ -1,0 +1,60 @@
+/**
+ * One error hierarchy for the whole daemon (style guide §6). Every error carries a stable `code`
+ * that logs, the status page and tests can match on, and the exit code `--once` should end with
+ * when the error reaches the top. Heavy context (responses, causes) goes on non-enumerable
+ * properties so a logged error stays small.
+ */
+import { ExitCode } from './exit-codes.js';
+
+export class DocsyncError extends Error {
+  readonly code: string;
+  readonly exitCode: ExitCode;
+
+  constructor(
+    code: string,
+    message: string,
+    options: { cause?: unknown; exitCode?: ExitCode } = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = options.exitCode ?? ExitCode.CouldNotRun;
+    if (options.cause !== undefined) {
+      Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
+    }
+  }
+}
+
+export interface ConfigProblem {
+  /** Dotted key, e.g. `queue.concurrency`; empty for the file as a whole. */
+  readonly key: string;
+  readonly message: string;
+}
+
+/** Bad configuration: every problem at once, each with its key. */
+export class ConfigError extends DocsyncError {
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(source: string, problems: readonly ConfigProblem[]) {
+    const lines = problems.map((p) => `  - ${p.key ? `${p.key}: ` : ''}${p.message}`);
+    super('CONFIG_INVALID', `Invalid configuration (${source}):\n${lines.join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/** The state database cannot be used: written by a newer docsync, or corrupt. */
+export class StateError extends DocsyncError {}
+
+/** Another docsync process holds the state database. */
+export class LockHeldError extends DocsyncError {
+  constructor(message: string) {
+    super('LOCK_HELD', message);
+  }
+}
+
+/** A command whose implementation lands in a later release. */
+export class NotYetAvailableError extends DocsyncError {
+  constructor(command: string) {
+    super('NOT_YET_AVAILABLE', `'docsync ${command}' is not yet available in this build.`);
+  }
+}

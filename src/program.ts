@@ -1,0 +1,120 @@
+/**
+ * The `docsync` command line: parses arguments and hands each command to its module. Errors
+ * reach the top here and become one clear line on stderr and the exit code of daemon.md.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { commands } from './commands/index.js';
+import { DocsyncError } from './domain/errors.js';
+import { ExitCode } from './domain/exit-codes.js';
+
+const { version } = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+) as {
+  version: string;
+};
+
+export function buildProgram(): Command {
+  const program = new Command('docsync')
+    .description('Keeps a compliance service and a document folder tree in step, both ways.')
+    .version(version)
+    .option(
+      '-c, --config <file>',
+      'configuration file (default: $DOCSYNC_CONFIG or config/docsync.json)',
+    )
+    .option('--once', 'same as `docsync run --once`')
+    .usage('[options] [command]')
+    .showHelpAfterError('(run with --help for usage)')
+    // Only here so an unknown command gets commander's "unknown command" error, not "too many
+    // arguments": with a default action the program would otherwise take it as an argument.
+    .argument('[command]')
+    .action(async (unknown: string | undefined, options: { once?: boolean; config?: string }) => {
+      if (unknown !== undefined) program.error(`error: unknown command '${unknown}'`);
+      if (!options.once) return program.help();
+      return commands.run({ once: true, config: options.config });
+    });
+
+  program
+    .command('run')
+    .description('the daemon: scheduled cycles, folder watcher, webhook receiver, status page')
+    .option('--once', 'one catch-up cycle with the full reconcile, then exit (codes 0, 1, 2, 3)')
+    .option('--dry-run', 'print the plan with its decision-table rows and change nothing')
+    .option('--force-deletes', 'let this run pass the delete safety rails')
+    .option('--adopt-local', 'upload local folders that match nothing in the service')
+    .action((_options, command: Command) => commands.run(command.optsWithGlobals()));
+
+  program
+    .command('status')
+    .description(
+      'last cycle, cursors, pending pushes, conflicts, items in error, unmatched folders',
+    )
+    .option('--json', 'machine-readable output')
+    .action((_options, command: Command) => commands.status(command.optsWithGlobals()));
+
+  program
+    .command('auth')
+    .description('authorise docsync with the service')
+    .command('login')
+    .description('OAuth authorization-code flow: prints the authorise URL and stores the tokens')
+    .option('--code <code>', 'exchange a code pasted from the browser instead of listening')
+    .action((_options, command: Command) => commands.authLogin(command.optsWithGlobals()));
+
+  program
+    .command('api')
+    .description('call any operation of the API contract and print JSON (see `docsync api --help`)')
+    .argument(
+      '<resource>',
+      'companies, trusts, relationships, documents, attachments, status-types, contacts, unit-transactions, pension-summary',
+    )
+    .argument('<operation>', 'list, get, create, delete, ... depending on the resource')
+    .argument('[args...]', 'ids the operation needs')
+    .option('--details', 'ask for details where the operation supports it')
+    .option('--file <file>', 'JSON body or attachment file')
+    .option('--year <year>', 'financial year (pension summary)')
+    .option('--updated-after <time>', 'only documents updated after this UTC time')
+    .option('--include-history', 'include ceased trust relationships')
+    .action((resource: string, operation: string, args: string[], _options, command: Command) =>
+      commands.api({ resource, operation, args, ...command.optsWithGlobals() }),
+    );
+
+  program
+    .command('open')
+    .description('print the deep link to an entity in the service')
+    .addArgument(
+      new Command().createArgument('<kind>', 'company or trust').choices(['company', 'trust']),
+    )
+    .argument('<idOrName>', 'id or name of the entity')
+    .action((kind: string, idOrName: string, _options, command: Command) =>
+      commands.open({ kind, idOrName, ...command.optsWithGlobals() }),
+    );
+
+  program
+    .command('simulator')
+    .description('run the built-in simulator of the compliance service')
+    .addOption(new Option('--port <port>', 'API port').default('4010'))
+    .option('--seed <name>', 'seed a firm: "demo", or a number of documents')
+    .action((_options, command: Command) => commands.simulator(command.optsWithGlobals()));
+
+  program
+    .command('demo')
+    .description('start the simulator with a demo firm and sync it into ./demo-documents')
+    .action((_options, command: Command) => commands.demo(command.optsWithGlobals()));
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    const code = await buildProgram()
+      .parseAsync(argv as string[])
+      .then(() => process.exitCode);
+    return typeof code === 'number' ? code : ExitCode.InSync;
+  } catch (error) {
+    if (error instanceof DocsyncError) {
+      process.stderr.write(`docsync: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`docsync: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+    return ExitCode.CouldNotRun;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The schema as an ordered list of migrations on `PRAGMA user_version`. Append only: a released
+ * migration is never edited, because some database out there already ran it.
+ */
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly up: (db: Database) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'instance lock and settings',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE instance_lock (
+          id          INTEGER PRIMARY KEY CHECK (id = 1),
+          owner       TEXT    NOT NULL,
+          pid         INTEGER NOT NULL,
+          hostname    TEXT    NOT NULL,
+          acquired_at INTEGER NOT NULL,
+          expires_at  INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE settings (
+          key   TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) STRICT;
+      `),
+  },
+];

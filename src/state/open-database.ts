@@ -1,0 +1,68 @@
+/**
+ * Opens the state database: created mode 0600 (it holds OAuth tokens), WAL so the status page
+ * can read while a cycle writes, a busy timeout instead of instant SQLITE_BUSY, and migrations
+ * applied in order. A database written by a newer docsync is refused, never "downgraded".
+ */
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { StateError } from '../domain/errors.js';
+import { MIGRATIONS, type Migration } from './migrations.js';
+
+export type { Database } from 'better-sqlite3';
+
+export interface OpenDatabaseOptions {
+  /** Replaces the built-in list; for tests of the migration mechanism. */
+  readonly migrations?: readonly Migration[];
+  readonly busyTimeoutMs?: number;
+}
+
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  const migrations = options.migrations ?? MIGRATIONS;
+  createPrivateFile(file);
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma('journal_mode = WAL');
+    // FULL: a push recorded in the outbox must survive a power cut, or a crash could repeat it.
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, file, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function migrate(db: Database, file: string, migrations: readonly Migration[]): void {
+  const known = migrations.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current > known) {
+    throw new StateError(
+      'STATE_TOO_NEW',
+      `The state database ${file} has schema version ${current}, but this docsync knows up to ` +
+        `${known}. It was written by a newer docsync; run that version, or move the file aside ` +
+        'to start over (the folder and the service are not touched).',
+    );
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    // Each migration and its version bump commit together, so a crash leaves either both or neither.
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}
+
+function createPrivateFile(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  // Create before SQLite does, so the umask never leaves a token-bearing file world-readable.
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+}

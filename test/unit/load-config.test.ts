@@ -1,0 +1,198 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseConfig } from '../../src/config/load-config.js';
+import { ConfigError } from '../../src/domain/errors.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+
+const minimal = {
+  service: {
+    baseUrl: 'https://api.example.com',
+    webUrl: 'https://app.example.com',
+    clientId: 'client',
+    clientSecret: 'secret',
+  },
+  store: { root: 'docs' },
+  webhook: { clientCode: 'FIRM', secret: 'hook-secret' },
+};
+
+function problemsOf(raw: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    parseConfig(raw, { env, cwd: '/srv', source: 'test.json' });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.map((p) => `${p.key}: ${p.message}`);
+    throw error;
+  }
+  return [];
+}
+
+function withChange(change: (c: Record<string, any>) => void): unknown {
+  const copy = structuredClone(minimal) as Record<string, any>;
+  change(copy);
+  return copy;
+}
+
+describe('configuration', () => {
+  it('fills every default of daemon.md and resolves paths against the working folder', () => {
+    const config = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    expect(config).toMatchObject({
+      service: { scope: 'cas', redirectUri: 'http://127.0.0.1:8789/callback' },
+      store: { root: '/srv/docs' },
+      state: { path: '/srv/state/docsync.db' },
+      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *' },
+      queue: { requestsPerSecond: 10, concurrency: 4 },
+      webhook: {
+        enabled: true,
+        listen: { host: '127.0.0.1', port: 8787 },
+        path: '/webhooks/document-change',
+        allowUnsigned: false,
+      },
+      status: { enabled: true, listen: { host: '127.0.0.1', port: 8788 } },
+      settleSeconds: 3,
+      ignore: [],
+      onRemoteDelete: 'trash',
+      safety: { maxDeletePercent: 50, maxDeleteCount: 100 },
+      log: { level: 'info' },
+    });
+  });
+
+  it('is frozen, so no module can change it behind the others', () => {
+    const config = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    expect(Object.isFrozen(config.queue)).toBe(true);
+    expect(() => {
+      (config.queue as { concurrency: number }).concurrency = 99;
+    }).toThrow(TypeError);
+  });
+
+  it('takes secrets from the environment over the file', () => {
+    const config = parseConfig(
+      withChange((c) => {
+        delete c.service.clientSecret;
+        delete c.webhook.secret;
+      }),
+      {
+        env: {
+          DOCSYNC_CLIENT_SECRET: 'from-env',
+          DOCSYNC_WEBHOOK_SECRET: 'hook-env',
+          DOCSYNC_REFRESH_TOKEN: 'refresh-env',
+        },
+        cwd: '/srv',
+        source: 'test.json',
+      },
+    );
+    expect(config.service.clientSecret).toBe('from-env');
+    expect(config.webhook.secret).toBe('hook-env');
+    expect(config.service.refreshToken).toBe('refresh-env');
+  });
+
+  it.each([
+    [
+      'an empty object',
+      {},
+      [
+        'service: required',
+        'store: required',
+        'webhook.clientCode: required while the webhook receiver is on',
+        'webhook.secret: required while the webhook receiver is on (or set DOCSYNC_WEBHOOK_SECRET)',
+      ],
+    ],
+    [
+      'a wrong type and a bad URL',
+      withChange((c) => {
+        c.service.baseUrl = 'ftp://files';
+        c.queue = { concurrency: '4' };
+      }),
+      [
+        'service.baseUrl: expected an http(s) URL, got "ftp://files"',
+        'queue.concurrency: expected a number, got "4"',
+      ],
+    ],
+    [
+      'out-of-range numbers',
+      withChange((c) => {
+        c.queue = { requestsPerSecond: 0, concurrency: 0 };
+        c.safety = { maxDeletePercent: 150, maxDeleteCount: 2.5 };
+        c.settleSeconds = -1;
+      }),
+      [
+        'queue.requestsPerSecond: expected a number above 0, got 0',
+        'queue.concurrency: expected an integer from 1 and up, got 0',
+        'settleSeconds: expected seconds from 0 to 3600, got -1',
+        'safety.maxDeletePercent: expected a percentage from 0 to 100, got 150',
+        'safety.maxDeleteCount: expected an integer from 0 and up, got 2.5',
+      ],
+    ],
+    [
+      'a misspelt key at two depths',
+      withChange((c) => {
+        c.service.baseURL = 'x';
+        c.onRemoteDelet = 'trash';
+      }),
+      ['service.baseURL: unknown key', 'onRemoteDelet: unknown key'],
+    ],
+    [
+      'bad cron, enum, listen address and path',
+      withChange((c) => {
+        c.schedule = { cron: 'every five minutes' };
+        c.onRemoteDelete = 'shred';
+        c.webhook.listen = 'localhost';
+        c.webhook.path = 'hooks';
+        c.status = { listen: '127.0.0.1:99999' };
+        c.log = { level: 'loud' };
+      }),
+      [
+        'schedule.cron: expected a cron expression such as "*/5 * * * *", got "every five minutes"',
+        'webhook.listen: expected host:port, got "localhost"',
+        'webhook.path: expected a path starting with /, got "hooks"',
+        'status.listen: expected a port from 0 to 65535, got 99999',
+        'onRemoteDelete: expected one of "trash", "delete", got "shred"',
+        'log.level: expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"',
+      ],
+    ],
+    [
+      'a webhook receiver without its secret',
+      withChange((c) => {
+        c.webhook = { clientCode: 'FIRM' };
+      }),
+      ['webhook.secret: required while the webhook receiver is on (or set DOCSYNC_WEBHOOK_SECRET)'],
+    ],
+    ['an array at the top', [], [': expected a JSON object at the top']],
+  ])('reports every problem of %s with its key', (_name, raw, expected) => {
+    expect(problemsOf(raw)).toEqual(expected);
+  });
+
+  it('needs no webhook secret when the receiver is off or unsigned messages are allowed', () => {
+    expect(problemsOf(withChange((c) => (c.webhook = { enabled: false })))).toEqual([]);
+    expect(problemsOf(withChange((c) => (c.webhook = { allowUnsigned: true })))).toEqual([]);
+  });
+
+  it('reads the file named by --config, then DOCSYNC_CONFIG, and says which file is wrong', () => {
+    const dir = tempDir();
+    const good = path.join(dir, 'good.json');
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(good, JSON.stringify(minimal));
+    writeFileSync(bad, '{ "service": ');
+
+    expect(loadConfig({ env: { DOCSYNC_CONFIG: good }, cwd: dir }).store.root).toBe(
+      path.join(dir, 'docs'),
+    );
+    expect(() => loadConfig({ path: bad, env: { DOCSYNC_CONFIG: good } })).toThrow(
+      new RegExp(`Invalid configuration \\(${bad}\\):\\n  - not valid JSON`),
+    );
+    expect(() => loadConfig({ path: path.join(dir, 'missing.json') })).toThrow(/file not found/);
+  });
+
+  it('documents every key in config/docsync.example.json, which is itself valid', () => {
+    const example = path.resolve(import.meta.dirname, '../../config/docsync.example.json');
+    const config = loadConfig({ path: example, env: {} });
+    // Listen addresses are parsed into { host, port }; compare at the key the user writes.
+    const keys = (value: unknown, prefix = ''): string[] =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) && !('port' in value)
+        ? Object.entries(value).flatMap(([k, v]) => keys(v, `${prefix}${k}.`))
+        : [prefix.slice(0, -1)];
+    const exampleKeys = keys(JSON.parse(readFileSync(example, 'utf8')));
+    expect(exampleKeys.sort()).toEqual(keys(config).sort());
+  });
+});
