@@ -1,0 +1,162 @@
+/**
+ * The shapes every layer agrees on. Ids are opaque strings everywhere inside docsync (api.md:
+ * "normalise to string on read; send back exactly what was read"). Timestamps are kept as the
+ * service wrote them; `timestamps.ts` compares them.
+ */
+
+export type OwnerKind = 'company' | 'trust';
+
+/** The company or trust a document belongs to. */
+export interface OwnerRef {
+  readonly kind: OwnerKind;
+  readonly id: string;
+}
+
+export interface Company {
+  readonly kind: 'company';
+  readonly id: string;
+  readonly name: string;
+  /** ACN, 9 digits; how the initial sync matches companies. */
+  readonly number: string | null;
+  readonly businessNumber: string | null;
+  /** The whole object as the service sent it, written to `.entity.json`. */
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+export interface Trust {
+  readonly kind: 'trust';
+  readonly id: string;
+  readonly name: string;
+  /** ABN, 11 digits, may be missing; trusts match by ABN, then by name. */
+  readonly abn: string | null;
+  readonly type: string | null;
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+export type Entity = Company | Trust;
+
+export interface StatusType {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface RemoteStatus {
+  /** Id of this status record; a new assignment gets a new id. */
+  readonly id: string;
+  readonly typeId: string;
+  /** The status type's name, e.g. "DOCUMENT PREPARED". */
+  readonly type: string;
+  /** yyyy-MM-dd */
+  readonly effectiveDate: string;
+  readonly createdBy: string | null;
+}
+
+export type AttachmentKind = 'user' | 'system';
+
+export interface RemoteAttachment {
+  /** `UA…` user, `F…` system; sent back exactly as read. */
+  readonly id: string;
+  readonly kind: AttachmentKind;
+  /** File name as the service holds it. */
+  readonly name: string;
+  readonly creationDate: string | null;
+}
+
+/** A document as the list operation returns it. */
+export interface RemoteDocumentSummary {
+  readonly id: string;
+  readonly owner: OwnerRef;
+  readonly traceNumber: string | null;
+  readonly name: string;
+  /** yyyy-MM-dd */
+  readonly documentDate: string;
+  readonly asicDocNumber: string | null;
+  /** UTC without zone, microseconds in lists, seconds in details (api.md). */
+  readonly lastUpdatedTimestamp: string;
+  readonly status: RemoteStatus | null;
+}
+
+/** A document as the details operation returns it. */
+export interface RemoteDocument extends RemoteDocumentSummary {
+  readonly attachments: readonly RemoteAttachment[];
+}
+
+/** One entry of `.document.json`'s `attachments`. */
+export interface DocumentMetaAttachment {
+  readonly id: string;
+  readonly kind: AttachmentKind;
+  /** The local file name inside the document folder (may differ from the remote name). */
+  readonly file: string;
+  readonly creationDate: string | null;
+  readonly sha256: string;
+}
+
+/** The content of `.document.json` (daemon.md). */
+export interface DocumentMeta {
+  readonly id: string;
+  readonly owner: OwnerRef;
+  readonly name: string;
+  readonly documentDate: string;
+  readonly traceNumber: string | null;
+  readonly asicDocNumber: string | null;
+  /** Status type name; the user may edit it (any letter case) to assign a new status. */
+  readonly status: string | null;
+  readonly statusDate: string | null;
+  readonly lastUpdatedTimestamp: string;
+  readonly attachments: readonly DocumentMetaAttachment[];
+  readonly link: string;
+}
+
+/** A regular file inside a document folder, as the local store saw it. */
+export interface LocalFile {
+  /** Name inside the document folder. */
+  readonly name: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly sha256: string;
+}
+
+/** One document folder inside an entity folder. */
+export interface LocalDocumentSnapshot {
+  /** Path relative to the store root, `/`-separated. */
+  readonly folder: string;
+  /** Parsed `.document.json`; null for a folder the user created (a new document). */
+  readonly meta: DocumentMeta | null;
+  /** Why `.document.json` could not be read, when it exists but is broken. */
+  readonly metaError?: string;
+  /** Attachment files: settled, not ignored, `.document.json` excluded. */
+  readonly files: readonly LocalFile[];
+}
+
+/** Everything the store holds for one entity at one instant. */
+export interface LocalEntitySnapshot {
+  readonly owner: OwnerRef;
+  /** Path of the entity folder relative to the root; null when it does not exist yet. */
+  readonly folder: string | null;
+  readonly documents: readonly LocalDocumentSnapshot[];
+}
+
+/** What both sides last agreed on for one attachment (kept in SQLite). */
+export interface BaseAttachment {
+  readonly id: string;
+  readonly kind: AttachmentKind;
+  readonly file: string;
+  readonly sha256: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** What both sides last agreed on for one document (kept in SQLite). */
+export interface BaseDocument {
+  readonly id: string;
+  readonly owner: OwnerRef;
+  readonly name: string;
+  readonly documentDate: string;
+  readonly statusId: string | null;
+  readonly statusTypeId: string | null;
+  readonly statusDate: string | null;
+  readonly lastUpdatedTimestamp: string;
+  /** Folder path relative to the root at the last agreement; the user may move it. */
+  readonly folder: string;
+  readonly attachments: readonly BaseAttachment[];
+}
