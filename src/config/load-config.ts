@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describeIssues } from '../domain/describe-issues.js';
 import { ConfigError, type ConfigProblem } from '../domain/errors.js';
-import { describeIssues } from './describe-issue.js';
 import { type Config, configSchema } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/docsync.json';

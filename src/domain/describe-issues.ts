@@ -1,11 +1,11 @@
 /**
- * Turns zod issues into `key: expected …, got …` lines, in the manner of p-queue's option
+ * Turns zod issues (config files, service responses) into `key: expected …, got …` lines, in the manner of p-queue's option
  * errors, so an operator can fix every problem of a file in one pass. A schema that states its
  * own expectation (a message starting with "expected") is quoted as is; otherwise the wording
  * is derived from the issue code.
  */
 import type * as z from 'zod';
-import type { ConfigProblem } from '../domain/errors.js';
+import type { ConfigProblem } from './errors.js';
 
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
   return issues.flatMap((issue): ConfigProblem[] => {

@@ -1,0 +1,67 @@
+/**
+ * Wires the client's parts: one rate-limited queue, one token manager, one clock, and two got
+ * instances — one for the API, one for download links that never carries a token.
+ */
+import { got } from 'got';
+import type { RequestQueueOptions } from './request-queue.js';
+import { RequestQueue } from './request-queue.js';
+import type { RetryPolicy } from './retry-delay.js';
+import { ServerClock } from './server-clock.js';
+import { ServiceClient } from './service-client.js';
+import { type ResponseInfo, ServiceHttp } from './service-http.js';
+import { TokenManager, type TokenStore } from './token-manager.js';
+import { Transfers } from './transfers.js';
+
+export interface ClientOptions extends RequestQueueOptions {
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scope: string;
+  readonly tokenStore: TokenStore;
+  readonly retry?: RetryPolicy;
+  readonly random?: () => number;
+  readonly timeoutMs?: number;
+  readonly onResponse?: (info: ResponseInfo) => void;
+}
+
+export interface Remote {
+  readonly client: ServiceClient;
+  readonly tokens: TokenManager;
+  readonly queue: RequestQueue;
+  readonly clock: ServerClock;
+}
+
+export function createRemote(options: ClientOptions): Remote {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const apiGot = got.extend({ headers: { 'user-agent': 'docsync' } });
+  const linkGot = got.extend({ headers: { 'user-agent': 'docsync' } });
+  const queue = new RequestQueue(options);
+  const clock = new ServerClock();
+  const tokens = new TokenManager({
+    http: apiGot,
+    baseUrl,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    scope: options.scope,
+    store: options.tokenStore,
+  });
+  const http = new ServiceHttp({
+    http: apiGot,
+    baseUrl,
+    queue,
+    tokens,
+    clock,
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onResponse ? { onResponse: options.onResponse } : {}),
+  });
+  const transfers = new Transfers({
+    http,
+    linkHttp: linkGot,
+    concurrency: options.concurrency,
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+  return { client: new ServiceClient(http, transfers), tokens, queue, clock };
+}

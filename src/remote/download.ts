@@ -1,0 +1,78 @@
+/**
+ * Fetching an attachment's bytes from the link the service hands out. The link host is not the
+ * API: it gets its own got instance with no auth hook at all, so the bearer token cannot reach
+ * it by any path. The file is streamed to the caller's temp path (never held in memory), its
+ * length checked against Content-Length, hashed on the way, and fsynced so the local store can
+ * rename it into place durably.
+ */
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Got } from 'got';
+import { ApiError } from './api-error.js';
+
+export interface DownloadResult {
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+const LINK_ROUTE = 'GET <download link>';
+
+/** Streams `url` into `dest` (created or truncated). Throws ApiError; 403 means expired. */
+export async function fetchLink(
+  linkHttp: Got,
+  url: string,
+  dest: string,
+  timeoutMs = 300_000,
+): Promise<DownloadResult> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let expected: number | undefined;
+  const file = await open(dest, 'w', 0o600);
+  try {
+    const source = linkHttp.stream(url, {
+      // No headers of ours beyond this: the link needs no auth (api.md) and must get none.
+      headers: { accept: '*/*' },
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: timeoutMs },
+    });
+    source.once('response', (response: { statusCode: number; headers: Record<string, string> }) => {
+      if (response.statusCode >= 400) {
+        source.destroy(
+          new ApiError('HTTP_ERROR', `${LINK_ROUTE} answered ${response.statusCode}`, {
+            route: LINK_ROUTE,
+            status: response.statusCode,
+          }),
+        );
+      }
+      const length = response.headers['content-length'];
+      expected = length === undefined ? undefined : Number(length);
+    });
+    const tap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    await pipeline(source, tap, file.createWriteStream({ autoClose: false }));
+    await file.sync();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError('NETWORK', `${LINK_ROUTE}: ${(error as Error).message}`, {
+      route: LINK_ROUTE,
+      networkCode: (error as NodeJS.ErrnoException).code,
+      cause: error,
+    });
+  } finally {
+    await file.close();
+  }
+  if (expected !== undefined && bytes !== expected) {
+    throw new ApiError('TRUNCATED', `${LINK_ROUTE}: got ${bytes} of ${expected} bytes`, {
+      route: LINK_ROUTE,
+    });
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}

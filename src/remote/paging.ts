@@ -1,0 +1,32 @@
+/**
+ * Lists as async iterators over offset/limit pages (api.md: both required, limit at most 500).
+ * Paging stops on an empty page or once `total` is reached; a page shorter than asked is not
+ * taken as the end while `total` says there is more, because a service may cap pages itself.
+ */
+
+import { ROUTES, type RouteName } from './routes.js';
+import { parse } from './schemas.js';
+import type { RequestSpec, ServiceHttp } from './service-http.js';
+
+export const PAGE_LIMIT = 500;
+
+export async function* paged(
+  http: ServiceHttp,
+  name: RouteName,
+  spec: RequestSpec,
+  key: string,
+): AsyncGenerator<unknown> {
+  const label = `${ROUTES[name].method} ${ROUTES[name].path}`;
+  for (let offset = 0; ; ) {
+    const body = await http.request(name, {
+      ...spec,
+      query: { ...spec.query, offset, limit: PAGE_LIMIT },
+    });
+    const { items, total } = parse.page(body, label, key);
+    yield* items;
+    offset += items.length;
+    const done =
+      items.length === 0 || (total === null ? items.length < PAGE_LIMIT : offset >= total);
+    if (done) return;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The one queue every request to the service goes through. A sliding window (p-queue `strict`)
+ * keeps the rate under `requestsPerSecond` in any one-second span, not just on average, because
+ * the service counts per token and a burst at a window edge would earn a 429. A 429 pauses the
+ * whole queue for its Retry-After: the limit is per token, so every request would hit it.
+ */
+import PQueue from 'p-queue';
+
+export interface RequestQueueOptions {
+  readonly requestsPerSecond: number;
+  readonly concurrency: number;
+}
+
+export class RequestQueue {
+  readonly #queue: PQueue;
+  #resumeTimer: NodeJS.Timeout | undefined;
+  #resumeAt = 0;
+
+  constructor(options: RequestQueueOptions) {
+    const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
+    this.#queue = new PQueue({
+      concurrency: options.concurrency,
+      interval,
+      intervalCap,
+      strict: true,
+    });
+  }
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    return this.#queue.add(task) as Promise<T>;
+  }
+
+  /** Holds every queued request until `ms` from now (extends, never shortens, a pause). */
+  pauseFor(ms: number): void {
+    const until = Date.now() + ms;
+    if (until <= this.#resumeAt) return;
+    this.#resumeAt = until;
+    this.#queue.pause();
+    clearTimeout(this.#resumeTimer);
+    this.#resumeTimer = setTimeout(() => {
+      this.#resumeAt = 0;
+      this.#queue.start();
+    }, ms);
+    this.#resumeTimer.unref();
+  }
+
+  get paused(): boolean {
+    return this.#queue.isPaused;
+  }
+
+  /** Requests waiting plus requests in flight. */
+  get depth(): number {
+    return this.#queue.size + this.#queue.pending;
+  }
+
+  onIdle(): Promise<void> {
+    return this.#queue.onIdle();
+  }
+
+  /** Drops what has not started; in-flight requests finish. */
+  clear(): void {
+    this.#queue.clear();
+  }
+}
+
+/** p-queue wants whole tasks per interval: 2.5/s becomes 2 per 800 ms. */
+export function rateWindow(requestsPerSecond: number): { interval: number; intervalCap: number } {
+  if (!Number.isFinite(requestsPerSecond))
+    return { interval: 0, intervalCap: Number.POSITIVE_INFINITY };
+  const intervalCap = Math.max(1, Math.floor(requestsPerSecond));
+  return { interval: Math.round((1000 * intervalCap) / requestsPerSecond), intervalCap };
+}

@@ -1,0 +1,203 @@
+/**
+ * The contract's response shapes, parsed at the boundary (api.md). Ids arrive as numbers or
+ * strings and leave as strings; both timestamp precisions are accepted; unknown fields are kept
+ * (the service may add some) but a missing or mistyped field we rely on is an ApiError naming
+ * the field, never a crash further in.
+ */
+import * as z from 'zod';
+import { describeIssues } from '../domain/describe-issues.js';
+import type {
+  AttachmentKind,
+  Company,
+  OwnerRef,
+  RemoteAttachment,
+  RemoteDocument,
+  RemoteDocumentSummary,
+  RemoteStatus,
+  StatusType,
+  Trust,
+} from '../domain/types.js';
+import { ApiError } from './api-error.js';
+
+const id = z
+  .union([z.string().min(1), z.number().int()], { error: 'expected an id (string or number)' })
+  .transform(String);
+const optionalText = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) => (v === undefined || v === null ? null : String(v)));
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}/, { error: 'expected a yyyy-MM-dd date' });
+const serviceTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z?$/, {
+  error: 'expected a UTC timestamp yyyy-MM-ddTHH:mm:ss[.ffffff]',
+});
+
+const status = z.looseObject({
+  id,
+  typeId: id,
+  type: z.string(),
+  effectiveDate: date,
+  createdBy: optionalText,
+});
+
+const attachment = z.looseObject({ id, name: z.string().min(1), creationDate: date.nullish() });
+
+const documentItem = z.looseObject({
+  id,
+  traceNumber: optionalText,
+  name: z.string(),
+  documentDate: date,
+  asicDocNumber: optionalText,
+  lastUpdatedTimestamp: serviceTimestamp,
+  status: status.nullish(),
+});
+
+const documentDetails = documentItem.extend({ attachments: z.array(attachment) });
+
+const company = z.looseObject({
+  id,
+  name: z.string(),
+  number: optionalText,
+  businessNumber: optionalText,
+});
+
+const trust = z.looseObject({ id, name: z.string(), abn: optionalText, type: optionalText });
+
+const statusType = z.looseObject({ id, name: z.string() });
+
+/** `F…` is a system attachment; `UA…` or a bare number a user one (api.md). */
+export function attachmentKind(attachmentId: string): AttachmentKind {
+  return attachmentId.startsWith('F') ? 'system' : 'user';
+}
+
+function toStatus(raw: z.output<typeof status> | null | undefined): RemoteStatus | null {
+  if (!raw) return null;
+  return {
+    id: raw.id,
+    typeId: raw.typeId,
+    type: raw.type,
+    effectiveDate: raw.effectiveDate.slice(0, 10),
+    createdBy: raw.createdBy,
+  };
+}
+
+function toAttachment(raw: z.output<typeof attachment>): RemoteAttachment {
+  return {
+    id: raw.id,
+    kind: attachmentKind(raw.id),
+    name: raw.name,
+    creationDate: raw.creationDate?.slice(0, 10) ?? null,
+  };
+}
+
+function toSummary(raw: z.output<typeof documentItem>, owner: OwnerRef): RemoteDocumentSummary {
+  return {
+    id: raw.id,
+    owner,
+    traceNumber: raw.traceNumber,
+    name: raw.name,
+    documentDate: raw.documentDate.slice(0, 10),
+    asicDocNumber: raw.asicDocNumber,
+    lastUpdatedTimestamp: raw.lastUpdatedTimestamp,
+    status: toStatus(raw.status),
+  };
+}
+
+/** Parsers from a JSON value to a domain object; each throws ApiError on a mismatch. */
+export const parse = {
+  documentSummary: (value: unknown, route: string, owner: OwnerRef): RemoteDocumentSummary =>
+    toSummary(check(documentItem, value, route), owner),
+  document: (value: unknown, route: string, owner: OwnerRef): RemoteDocument => {
+    const raw = check(documentDetails, value, route);
+    return { ...toSummary(raw, owner), attachments: raw.attachments.map(toAttachment) };
+  },
+  status: (value: unknown, route: string): RemoteStatus => toStatus(check(status, value, route))!,
+  attachment: (value: unknown, route: string): RemoteAttachment =>
+    toAttachment(check(attachment, value, route)),
+  company: (value: unknown, route: string): Company => {
+    const raw = check(company, value, route);
+    return {
+      kind: 'company',
+      id: raw.id,
+      name: raw.name,
+      number: raw.number,
+      businessNumber: raw.businessNumber,
+      raw: value as Record<string, unknown>,
+    };
+  },
+  trust: (value: unknown, route: string): Trust => {
+    const raw = check(trust, value, route);
+    return {
+      kind: 'trust',
+      id: raw.id,
+      name: raw.name,
+      abn: raw.abn,
+      type: raw.type,
+      raw: value as Record<string, unknown>,
+    };
+  },
+  statusTypes: (value: unknown, route: string): StatusType[] =>
+    check(z.looseObject({ statusTypes: z.array(statusType) }), value, route).statusTypes.map(
+      (t) => ({ id: t.id, name: t.name }),
+    ),
+  downloadLink: (value: unknown, route: string): { url: string; expiresAt: string | null } => {
+    const raw = check(
+      z.looseObject({ url: z.url({ protocol: /^https?$/ }), expiresAt: z.string().nullish() }),
+      value,
+      route,
+    );
+    return { url: raw.url, expiresAt: raw.expiresAt ?? null };
+  },
+  /** A list envelope; the items stay unparsed so one bad item cannot sink its page. */
+  page: (
+    value: unknown,
+    route: string,
+    key: string,
+  ): { items: unknown[]; total: number | null } => {
+    const raw = check(
+      z.looseObject({ [key]: z.array(z.unknown()), total: z.number().int().min(0).nullish() }),
+      value,
+      route,
+    );
+    return {
+      items: raw[key] as unknown[],
+      total: (raw.total as number | null | undefined) ?? null,
+    };
+  },
+};
+
+export function check<T extends z.ZodType>(schema: T, value: unknown, route: string): z.output<T> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return result.data;
+  const problems = describeIssues(result.error.issues)
+    .map((p) => `${p.key || '(body)'}: ${p.message}`)
+    .join('; ');
+  throw new ApiError(
+    'MALFORMED_RESPONSE',
+    `${route}: response does not match the contract: ${problems}`,
+    {
+      route,
+      responseBody: value,
+    },
+  );
+}
+
+/**
+ * For the records docsync only passes through (contacts, relationships, unit transactions,
+ * pension summaries): must be an object, and every `id`/`…Id` field becomes a string, every
+ * `…Ids` list a list of strings, at any depth.
+ */
+export function normaliseIds(value: unknown, route: string): Record<string, unknown> {
+  const object = check(z.record(z.string(), z.unknown()), value, route);
+  return normaliseValue(object) as Record<string, unknown>;
+}
+
+function normaliseValue(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) {
+    return value.map((item) => normaliseValue(item, key.endsWith('Ids') ? 'id' : ''));
+  }
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normaliseValue(v, k)]));
+  }
+  const isId = key === 'id' || /Id$/.test(key);
+  return isId && typeof value === 'number' ? String(value) : value;
+}

@@ -1,0 +1,244 @@
+/**
+ * Every operation of the API contract as a typed function. This is the real adapter of the
+ * engine's RemoteStore port and what `docsync api` calls. Parsing happens here, at the edge:
+ * what leaves this file is domain types with string ids.
+ */
+import type {
+  Company,
+  OwnerRef,
+  RemoteAttachment,
+  RemoteDocument,
+  RemoteDocumentSummary,
+  RemoteStatus,
+  StatusType,
+  Trust,
+} from '../domain/types.js';
+import { ApiError } from './api-error.js';
+import type { DownloadResult } from './download.js';
+import { paged } from './paging.js';
+import { ROUTES } from './routes.js';
+import { normaliseIds, parse } from './schemas.js';
+import type { ServiceHttp } from './service-http.js';
+import type { Transfers } from './transfers.js';
+
+/** A list item that did not match the contract: reported, never allowed to sink the list. */
+export interface MalformedEntry {
+  readonly malformed: true;
+  readonly id: string | null;
+  readonly error: ApiError;
+}
+
+export type DocumentListEntry = RemoteDocumentSummary | MalformedEntry;
+
+export interface NewDocument {
+  readonly name: string;
+  readonly documentDate: string;
+  readonly asicDocNumber?: string | null;
+  readonly statusTypeId?: string;
+}
+
+export type Json = Record<string, unknown>;
+
+const label = (name: keyof typeof ROUTES) => `${ROUTES[name].method} ${ROUTES[name].path}`;
+
+export class ServiceClient {
+  constructor(
+    private readonly http: ServiceHttp,
+    private readonly transfers: Transfers,
+  ) {}
+
+  async *companies(options: { details?: boolean } = {}): AsyncGenerator<Company> {
+    const query = { details: options.details };
+    for await (const item of paged(this.http, 'listCompanies', { query }, 'companies')) {
+      yield parse.company(item, label('listCompanies'));
+    }
+  }
+
+  async company(companyId: string): Promise<Company> {
+    const body = await this.http.request('companyDetails', {
+      params: { companyId },
+      query: { details: true },
+    });
+    return parse.company(body, label('companyDetails'));
+  }
+
+  async *companiesByLabel(
+    labelId: string,
+    options: { details?: boolean } = {},
+  ): AsyncGenerator<Company> {
+    const spec = { params: { labelId }, query: { details: options.details } };
+    for await (const item of paged(this.http, 'companiesByLabel', spec, 'companies')) {
+      yield parse.company(item, label('companiesByLabel'));
+    }
+  }
+
+  async *trusts(): AsyncGenerator<Trust> {
+    for await (const item of paged(this.http, 'listTrusts', {}, 'trusts')) {
+      yield parse.trust(item, label('listTrusts'));
+    }
+  }
+
+  async trust(trustId: string): Promise<Trust> {
+    return parse.trust(
+      await this.http.request('trustDetails', { params: { trustId } }),
+      label('trustDetails'),
+    );
+  }
+
+  trustRelationships(
+    trustId: string,
+    options: { includeHistory?: boolean } = {},
+  ): AsyncGenerator<Json> {
+    const spec = { params: { trustId }, query: { includeHistory: options.includeHistory } };
+    return this.#records('trustRelationships', spec, 'trustRelationships');
+  }
+
+  async statusTypes(): Promise<StatusType[]> {
+    return parse.statusTypes(await this.http.request('statusTypes'), label('statusTypes'));
+  }
+
+  /** Documents of one owner, optionally only those updated strictly after `updatedAfter`. */
+  async *documents(
+    owner: OwnerRef,
+    options: { updatedAfter?: string } = {},
+  ): AsyncGenerator<DocumentListEntry> {
+    const spec = { owner, query: { updatedAfter: options.updatedAfter } };
+    for await (const item of paged(this.http, 'listDocuments', spec, 'documents')) {
+      yield parseEntry(() => parse.documentSummary(item, label('listDocuments'), owner), item);
+    }
+  }
+
+  async document(owner: OwnerRef, documentId: string): Promise<RemoteDocument> {
+    const body = await this.http.request('documentDetails', { owner, params: { documentId } });
+    return parse.document(body, label('documentDetails'), owner);
+  }
+
+  async createDocument(owner: OwnerRef, doc: NewDocument): Promise<RemoteDocument> {
+    const json = {
+      name: doc.name,
+      documentDate: doc.documentDate,
+      ...(doc.asicDocNumber ? { asicDocNumber: doc.asicDocNumber } : {}),
+      ...(doc.statusTypeId ? { status: { typeId: sendId(doc.statusTypeId) } } : {}),
+    };
+    const body = await this.http.request('createDocument', { owner, json });
+    return parse.document(withAttachments(body), label('createDocument'), owner);
+  }
+
+  async deleteDocument(owner: OwnerRef, documentId: string): Promise<void> {
+    await this.http.request('deleteDocument', { owner, params: { documentId } });
+  }
+
+  async assignStatus(
+    owner: OwnerRef,
+    documentId: string,
+    typeId: string,
+    effectiveDate: string,
+  ): Promise<RemoteStatus> {
+    const json = { typeId: sendId(typeId), effectiveDate };
+    const body = await this.http.request('assignStatus', { owner, params: { documentId }, json });
+    return parse.status(body, label('assignStatus'));
+  }
+
+  uploadAttachment(
+    owner: OwnerRef,
+    documentId: string,
+    filePath: string,
+    fileName: string,
+  ): Promise<RemoteAttachment> {
+    return this.transfers.upload(owner, documentId, filePath, fileName);
+  }
+
+  /** Streams the attachment to `dest`; the caller moves it into place. */
+  downloadAttachment(
+    owner: OwnerRef,
+    documentId: string,
+    attachmentId: string,
+    dest: string,
+  ): Promise<DownloadResult> {
+    return this.transfers.download(owner, documentId, attachmentId, dest);
+  }
+
+  async deleteAttachment(owner: OwnerRef, documentId: string, attachmentId: string): Promise<void> {
+    await this.http.request('deleteAttachment', { owner, params: { documentId, attachmentId } });
+  }
+
+  async *unlodged(companyId?: string): AsyncGenerator<RemoteDocumentSummary> {
+    const name = companyId === undefined ? 'unlodgedOfFirm' : 'unlodgedOfCompany';
+    const spec = companyId === undefined ? {} : { params: { companyId } };
+    for await (const item of paged(this.http, name, spec, 'documents')) {
+      const owner: OwnerRef = {
+        kind: 'company',
+        id: companyId ?? String((item as Json).companyId ?? ''),
+      };
+      yield parse.documentSummary(item, label(name), owner);
+    }
+  }
+
+  contacts(options: { details?: boolean } = {}): AsyncGenerator<Json> {
+    return this.#records('listContacts', { query: { details: options.details } }, 'contacts');
+  }
+
+  async contact(contactId: string, options: { details?: boolean } = {}): Promise<Json> {
+    const body = await this.http.request('contact', {
+      params: { contactId },
+      query: { details: options.details },
+    });
+    return normaliseIds(body, label('contact'));
+  }
+
+  unitTransactions(trustId: string): AsyncGenerator<Json> {
+    return this.#records('listUnitTransactions', { params: { trustId } }, 'unitTransactions');
+  }
+
+  async createUnitTransaction(trustId: string, transaction: Json): Promise<Json> {
+    const body = await this.http.request('createUnitTransaction', {
+      params: { trustId },
+      json: transaction,
+    });
+    return normaliseIds(body, label('createUnitTransaction'));
+  }
+
+  async deleteUnitTransaction(trustId: string, transactionId: string): Promise<void> {
+    await this.http.request('deleteUnitTransaction', { params: { trustId, transactionId } });
+  }
+
+  async pensionSummary(fundId: string, financialYear: number): Promise<Json> {
+    const body = await this.http.request('pensionSummary', {
+      params: { fundId },
+      query: { financialYear },
+    });
+    return normaliseIds(body, label('pensionSummary'));
+  }
+
+  async *#records(
+    name: keyof typeof ROUTES,
+    spec: Parameters<ServiceHttp['request']>[1],
+    key: string,
+  ) {
+    for await (const item of paged(this.http, name, spec ?? {}, key))
+      yield normaliseIds(item, label(name));
+  }
+}
+
+function parseEntry(parseItem: () => RemoteDocumentSummary, raw: unknown): DocumentListEntry {
+  try {
+    return parseItem();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const id = (raw as { id?: unknown } | null)?.id;
+    const usableId = typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+    return { malformed: true, id: usableId, error };
+  }
+}
+
+/** Ids read as digits go back as numbers, the way the service sent them (api.md). */
+function sendId(id: string): string | number {
+  return /^\d{1,15}$/.test(id) ? Number(id) : id;
+}
+
+/** A freshly created record may omit its (empty) attachment list. */
+function withAttachments(body: unknown): unknown {
+  return body && typeof body === 'object' && !('attachments' in body)
+    ? { ...body, attachments: [] }
+    : body;
+}

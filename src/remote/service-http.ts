@@ -1,0 +1,205 @@
+/**
+ * One request to the service: queue slot → bearer token → got → error mapping → retry. Every
+ * call of the client comes through `request`, so rate, retries, 401 refresh and clock
+ * observation are decided in one place.
+ *
+ * Non-idempotent requests (POST) are repeated only when the service surely did not apply them
+ * (429, connection refused, 401). Any other failure after sending becomes OUTCOME_UNKNOWN and
+ * the caller finds out by reading, because a blind retry of a create can duplicate a document.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Got, Response } from 'got';
+import { DocsyncError } from '../domain/errors.js';
+import type { OwnerRef } from '../domain/types.js';
+import { ApiError } from './api-error.js';
+import type { RequestQueue } from './request-queue.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
+import { expandPath, ROUTES, type RouteName } from './routes.js';
+import type { ServerClock } from './server-clock.js';
+import type { TokenManager } from './token-manager.js';
+
+export interface ResponseInfo {
+  readonly route: string;
+  readonly status: number | 'network';
+  readonly durationMs: number;
+}
+
+export interface ServiceHttpOptions {
+  readonly http: Got;
+  readonly baseUrl: string;
+  readonly queue: RequestQueue;
+  readonly tokens: TokenManager;
+  readonly clock: ServerClock;
+  readonly retry?: RetryPolicy;
+  readonly random?: () => number;
+  readonly timeoutMs?: number;
+  readonly onResponse?: (info: ResponseInfo) => void;
+}
+
+export interface RequestSpec {
+  readonly owner?: OwnerRef;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly json?: unknown;
+  /** Built anew for each attempt, since a sent body (a stream) cannot be sent again. */
+  readonly body?: () => Promise<FormData> | FormData;
+}
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export class ServiceHttp {
+  readonly #o: ServiceHttpOptions;
+
+  constructor(options: ServiceHttpOptions) {
+    this.#o = options;
+  }
+
+  /** The parsed JSON body of a successful answer (null for 204). */
+  async request(name: RouteName, spec: RequestSpec = {}): Promise<unknown> {
+    const route = ROUTES[name];
+    const label = `${route.method} ${route.path}`;
+    const url = this.#o.baseUrl + expandPath(route.path, spec.params ?? {}, spec.owner);
+    const idempotent = route.method !== 'POST';
+    const random = this.#o.random ?? Math.random;
+    let refreshed = false;
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const token = await this.#o.tokens.accessToken();
+        const response = await this.#o.queue.run(() =>
+          this.#send(url, label, route.method, token, spec),
+        );
+        if (response.statusCode === 401 && !refreshed) {
+          // Expired or revoked early: refresh once; a second 401 is a real refusal.
+          refreshed = true;
+          await this.#o.tokens.refresh(token);
+          attempt--;
+          continue;
+        }
+        return parseBody(response, label);
+      } catch (caught) {
+        // Our own errors (no grant: AuthRequiredError) are decisions, not failures to retry.
+        if (caught instanceof DocsyncError && !(caught instanceof ApiError)) throw caught;
+        const error = toApiError(caught, label);
+        if (error.status === 429 && error.retryAfterSeconds !== undefined) {
+          this.#o.queue.pauseFor(error.retryAfterSeconds * 1000);
+        }
+        if (!idempotent && !surelyNotApplied(error)) throw outcomeUnknown(error, label);
+        const delay = retryDelay(error, attempt, random(), this.#o.retry ?? DEFAULT_RETRY_POLICY);
+        if (delay === 0) throw error;
+        await sleep(delay);
+      }
+    }
+  }
+
+  async #send(url: string, label: string, method: string, token: string, spec: RequestSpec) {
+    const started = Date.now();
+    try {
+      const response = await this.#o.http(url, {
+        method: method as 'GET',
+        searchParams: definedOnly(spec.query),
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        ...(spec.json !== undefined ? { json: spec.json } : {}),
+        ...(spec.body ? { body: await spec.body() } : {}),
+        responseType: 'text',
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        // The API never redirects; following one could carry the bearer token elsewhere.
+        followRedirect: false,
+        timeout: { request: this.#o.timeoutMs ?? 60_000 },
+      });
+      this.#o.clock.observe(response.headers.date, started, Date.now());
+      this.#o.onResponse?.({
+        route: label,
+        status: response.statusCode,
+        durationMs: Date.now() - started,
+      });
+      return response;
+    } catch (error) {
+      this.#o.onResponse?.({ route: label, status: 'network', durationMs: Date.now() - started });
+      throw error;
+    }
+  }
+}
+
+function parseBody(response: Response<string>, label: string): unknown {
+  const body = response.body ? tryJson(response.body) : null;
+  if (response.statusCode >= 400 || response.statusCode < 200)
+    throw httpError(response, body, label);
+  if (response.statusCode === 204 || !response.body) return null;
+  if (body === undefined) {
+    throw new ApiError('MALFORMED_RESPONSE', `${label}: the answer is not JSON`, {
+      route: label,
+      status: response.statusCode,
+      responseBody: response.body.slice(0, 500),
+    });
+  }
+  return body;
+}
+
+function httpError(response: Response<string>, body: unknown, label: string): ApiError {
+  const detail = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  const serviceCode = typeof detail?.code === 'string' ? detail.code : undefined;
+  const text = typeof detail?.message === 'string' ? `: ${detail.message}` : '';
+  return new ApiError(
+    'HTTP_ERROR',
+    `${label} answered ${response.statusCode}${serviceCode ? ` ${serviceCode}` : ''}${text}`,
+    {
+      route: label,
+      status: response.statusCode,
+      serviceCode,
+      retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
+      responseBody: body,
+    },
+  );
+}
+
+export function toApiError(error: unknown, label: string): ApiError {
+  if (error instanceof ApiError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new ApiError('NETWORK', `${label}: ${(error as Error).message}`, {
+    route: label,
+    networkCode: code,
+    cause: error,
+  });
+}
+
+function surelyNotApplied(error: ApiError): boolean {
+  if (error.code === 'HTTP_ERROR') return error.status === 429;
+  return error.code === 'NETWORK' && NEVER_SENT.has(error.networkCode ?? '');
+}
+
+function outcomeUnknown(error: ApiError, label: string): ApiError {
+  return new ApiError(
+    'OUTCOME_UNKNOWN',
+    `${label}: may or may not have been applied (${error.message})`,
+    {
+      route: label,
+      status: error.status,
+      serviceCode: error.serviceCode,
+      cause: error,
+    },
+  );
+}
+
+/** `Retry-After` in seconds or as an HTTP date. */
+export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function definedOnly(query: RequestSpec['query']): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) out[key] = value;
+  return out;
+}

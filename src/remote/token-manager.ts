@@ -1,0 +1,157 @@
+/**
+ * OAuth tokens: a valid access token on demand, refreshed shortly before it expires and once
+ * more when the service answers 401, with the rotated refresh token stored before it is used.
+ * Token calls bypass the request queue on purpose: a queued request waiting for a refresh that
+ * waits for a queue slot would deadlock a full queue.
+ */
+import type { Got, Response } from 'got';
+import * as z from 'zod';
+import { ApiError, AuthRequiredError } from './api-error.js';
+import { ROUTES } from './routes.js';
+import { check } from './schemas.js';
+
+export interface TokenSet {
+  readonly accessToken: string;
+  /** Epoch ms after which the access token must not be used. */
+  readonly accessTokenExpiresAt: number;
+  readonly refreshToken: string;
+  readonly scope: string;
+}
+
+/** Where tokens live between runs (the state database). */
+export interface TokenStore {
+  read(): TokenSet | null;
+  /** Must be atomic: a rotated refresh token replaces the old one or nothing changes. */
+  save(tokens: TokenSet): void;
+}
+
+export interface TokenManagerOptions {
+  /** A got instance without auth, pointed at nothing in particular; URLs are absolute. */
+  readonly http: Got;
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scope: string;
+  readonly store: TokenStore;
+  readonly now?: () => number;
+  /** Refresh this long before the expiry the service announced. */
+  readonly marginMs?: number;
+}
+
+const tokenResponse = z.looseObject({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1).optional(),
+  expires_in: z.number().positive(),
+  scope: z.string().optional(),
+});
+
+export class TokenManager {
+  readonly #options: TokenManagerOptions;
+  readonly #now: () => number;
+  #inflight: Promise<TokenSet> | undefined;
+
+  constructor(options: TokenManagerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** A token the service should accept now. */
+  async accessToken(): Promise<string> {
+    const stored = this.#options.store.read();
+    if (!stored) throw new AuthRequiredError('docsync has not been authorised yet.');
+    const margin = this.#options.marginMs ?? 60_000;
+    if (stored.accessToken && stored.accessTokenExpiresAt - margin > this.#now()) {
+      return stored.accessToken;
+    }
+    return (await this.refresh(stored.accessToken)).accessToken;
+  }
+
+  /**
+   * Refreshes once for everyone: concurrent callers share one request. `rejected` is the access
+   * token the caller saw fail; if another caller already replaced it, no new refresh is needed.
+   */
+  refresh(rejected?: string): Promise<TokenSet> {
+    const stored = this.#options.store.read();
+    if (!stored)
+      return Promise.reject(new AuthRequiredError('docsync has not been authorised yet.'));
+    if (rejected !== undefined && stored.accessToken !== rejected && !this.#inflight) {
+      return Promise.resolve(stored);
+    }
+    this.#inflight ??= this.#grant({
+      grant_type: 'refresh_token',
+      refresh_token: stored.refreshToken,
+      scope: this.#options.scope,
+    }).finally(() => {
+      this.#inflight = undefined;
+    });
+    return this.#inflight;
+  }
+
+  /** The authorization-code step of `docsync auth login`. */
+  exchangeCode(code: string, redirectUri: string): Promise<TokenSet> {
+    return this.#grant({
+      grant_type: 'authorization_code',
+      code,
+      scope: this.#options.scope,
+      redirect_uri: redirectUri,
+    });
+  }
+
+  async #grant(params: Record<string, string>): Promise<TokenSet> {
+    const { http, baseUrl, clientId, clientSecret, store } = this.#options;
+    const routeName = `${ROUTES.token.method} ${ROUTES.token.path}`;
+    const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+    let response: Response<string>;
+    try {
+      // Parameters in the query string, as the service's docs show (api.md).
+      response = await http(`${baseUrl}${ROUTES.token.path}`, {
+        method: 'POST',
+        searchParams: params,
+        headers: { authorization: `Basic ${basic}`, accept: 'application/json' },
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        followRedirect: false,
+        timeout: { request: 30_000 },
+        responseType: 'text',
+      });
+    } catch (error) {
+      throw new ApiError('NETWORK', `${routeName}: ${(error as Error).message}`, {
+        route: routeName,
+        networkCode: (error as NodeJS.ErrnoException).code,
+        cause: error,
+      });
+    }
+    if (response.statusCode === 400 || response.statusCode === 401) {
+      throw new AuthRequiredError(
+        `The service refused docsync's authorisation (${response.statusCode} on ${params.grant_type}): the grant was revoked, expired or already used.`,
+      );
+    }
+    if (response.statusCode >= 300) {
+      throw new ApiError('HTTP_ERROR', `${routeName} answered ${response.statusCode}`, {
+        route: routeName,
+        status: response.statusCode,
+      });
+    }
+    const body = check(tokenResponse, safeJson(response.body), routeName);
+    const previous = store.read();
+    const tokens: TokenSet = {
+      accessToken: body.access_token,
+      accessTokenExpiresAt: this.#now() + body.expires_in * 1000,
+      // A refresh may keep the refresh token; then the old one stays valid (api.md).
+      refreshToken: body.refresh_token ?? previous?.refreshToken ?? '',
+      scope: body.scope ?? this.#options.scope,
+    };
+    // Saved before anyone uses it: after a rotation the old refresh token is dead, so losing
+    // the new one to a crash would lock docsync out.
+    store.save(tokens);
+    return tokens;
+  }
+}
+
+function safeJson(text: unknown): unknown {
+  try {
+    return JSON.parse(String(text));
+  } catch {
+    return text;
+  }
+}

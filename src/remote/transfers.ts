@@ -1,0 +1,84 @@
+/**
+ * Attachment bytes in and out. Uploads stream the file from disk as multipart (got encodes a
+ * spec FormData with form-data-encoder; `openAsBlob` reads the file lazily, so nothing is held
+ * whole in memory, and a file that changes size mid-upload fails the read instead of sending a
+ * torn copy). Downloads ask the API for a link, then fetch it on a separate, auth-less got,
+ * asking for a fresh link when one expires.
+ */
+import { openAsBlob } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Got } from 'got';
+import PQueue from 'p-queue';
+import type { OwnerRef, RemoteAttachment } from '../domain/types.js';
+import { ApiError } from './api-error.js';
+import { type DownloadResult, fetchLink } from './download.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
+import { parse } from './schemas.js';
+import type { ServiceHttp } from './service-http.js';
+
+export interface TransfersOptions {
+  readonly http: ServiceHttp;
+  /** Got for link hosts: no auth hook, no bearer token, ever. */
+  readonly linkHttp: Got;
+  readonly concurrency: number;
+  readonly retry?: RetryPolicy;
+  readonly random?: () => number;
+}
+
+export class Transfers {
+  readonly #o: TransfersOptions;
+  /** Link downloads do not count against the API's rate, only against our bandwidth. */
+  readonly #linkQueue: PQueue;
+
+  constructor(options: TransfersOptions) {
+    this.#o = options;
+    this.#linkQueue = new PQueue({ concurrency: options.concurrency });
+  }
+
+  async upload(
+    owner: OwnerRef,
+    documentId: string,
+    filePath: string,
+    fileName: string,
+  ): Promise<RemoteAttachment> {
+    const body = await this.#o.http.request('uploadAttachment', {
+      owner,
+      params: { documentId },
+      body: async () => {
+        const form = new FormData();
+        form.append('file', await openAsBlob(filePath), fileName);
+        return form;
+      },
+    });
+    return parse.attachment(body, 'POST /{owner}/documents/{documentId}/attachments');
+  }
+
+  async download(
+    owner: OwnerRef,
+    documentId: string,
+    attachmentId: string,
+    dest: string,
+  ): Promise<DownloadResult> {
+    const policy = this.#o.retry ?? DEFAULT_RETRY_POLICY;
+    const random = this.#o.random ?? Math.random;
+    for (let attempt = 1; ; attempt++) {
+      const body = await this.#o.http.request('attachmentLink', {
+        owner,
+        params: { documentId, attachmentId },
+      });
+      const link = parse.downloadLink(body, 'GET …/attachments/{attachmentId}/download');
+      try {
+        return (await this.#linkQueue.add(() =>
+          fetchLink(this.#o.linkHttp, link.url, dest),
+        )) as DownloadResult;
+      } catch (error) {
+        // An expired link answers 403: a new link, at once, is the cure.
+        const expired = error instanceof ApiError && (error.status === 403 || error.status === 410);
+        if (expired && attempt < policy.maxAttempts) continue;
+        const delay = retryDelay(error, attempt, random(), policy);
+        if (delay === 0) throw error;
+        await sleep(delay);
+      }
+    }
+  }
+}

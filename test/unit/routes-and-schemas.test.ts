@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/remote/api-error.js';
+import { expandPath, ROUTES } from '../../src/remote/routes.js';
+import { normaliseIds, parse } from '../../src/remote/schemas.js';
+
+const trust = { kind: 'trust', id: '20053' } as const;
+
+describe('route table', () => {
+  it('expands owners and ids, URL-encoding every value so no id can change the path', () => {
+    expect(expandPath(ROUTES.assignStatus.path, { documentId: '1075468' }, trust)).toBe(
+      '/cas/trusts/20053/documents/1075468/statuses',
+    );
+    expect(expandPath(ROUTES.listDocuments.path, {}, { kind: 'company', id: 'a1b2-c3' })).toBe(
+      '/companies/a1b2-c3/documents',
+    );
+    expect(expandPath(ROUTES.trustDetails.path, { trustId: '../../oauth/token?x=1' })).toBe(
+      '/cas/trusts/..%2F..%2Foauth%2Ftoken%3Fx%3D1',
+    );
+  });
+
+  it('marks the paths this project decided itself, so they are the first suspects', () => {
+    const ours = Object.entries(ROUTES)
+      .filter(([, route]) => route.source === 'ours')
+      .map(([name]) => name);
+    expect(ours).toEqual([
+      'statusTypes',
+      'deleteDocument',
+      'uploadAttachment',
+      'attachmentLink',
+      'deleteAttachment',
+      'deleteUnitTransaction',
+    ]);
+  });
+});
+
+describe('response parsing', () => {
+  const item = {
+    id: 1075468,
+    traceNumber: 103,
+    name: 'Trustee Minutes',
+    documentDate: '2020-07-03',
+    asicDocNumber: null,
+    lastUpdatedTimestamp: '2020-07-03T04:31:46.108264',
+    status: {
+      id: 9,
+      createdBy: 'jo',
+      type: 'DOCUMENT PREPARED',
+      typeId: 2,
+      effectiveDate: '2020-07-03',
+    },
+  };
+
+  it('normalises ids to strings and keeps both timestamp precisions as sent', () => {
+    const summary = parse.documentSummary(item, 'GET /x', trust);
+    expect(summary).toMatchObject({ id: '1075468', traceNumber: '103', owner: trust });
+    expect(summary.status).toMatchObject({ id: '9', typeId: '2' });
+    expect(summary.lastUpdatedTimestamp).toBe('2020-07-03T04:31:46.108264');
+    const details = parse.document(
+      {
+        ...item,
+        lastUpdatedTimestamp: '2020-07-03T04:31:46',
+        attachments: [
+          { id: 'F933170', name: 'Minutes.pdf', creationDate: '2020-07-03' },
+          { id: 'UA12', name: 'Notes.docx', creationDate: '2020-07-04' },
+          { id: 77, name: 'Bare.pdf' },
+        ],
+      },
+      'GET /x',
+      trust,
+    );
+    expect(details.attachments.map((a) => [a.id, a.kind])).toEqual([
+      ['F933170', 'system'],
+      ['UA12', 'user'],
+      ['77', 'user'],
+    ]);
+  });
+
+  it('names the field when a response breaks the contract', () => {
+    const broken = { ...item, lastUpdatedTimestamp: 'yesterday', name: undefined };
+    expect(() => parse.documentSummary(broken, 'GET /{owner}/documents', trust)).toThrow(ApiError);
+    expect(() => parse.documentSummary(broken, 'GET /{owner}/documents', trust)).toThrow(
+      /GET \/\{owner\}\/documents: response does not match the contract: name: required; lastUpdatedTimestamp: expected a UTC timestamp/,
+    );
+  });
+
+  it('turns every id field of pass-through records into a string, at any depth', () => {
+    expect(
+      normaliseIds(
+        {
+          id: 5,
+          contactType: 'People',
+          details: { superFundContactIds: [1, 2] },
+          pensions: [{ peopleId: 3 }],
+        },
+        'GET /contacts/{contactId}',
+      ),
+    ).toEqual({
+      id: '5',
+      contactType: 'People',
+      details: { superFundContactIds: ['1', '2'] },
+      pensions: [{ peopleId: '3' }],
+    });
+  });
+});
