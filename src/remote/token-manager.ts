@@ -11,18 +11,23 @@ import { ROUTES } from './routes.js';
 import { check } from './schemas.js';
 
 export interface TokenSet {
-  readonly accessToken: string;
+  /** Null when only a refresh token is known (seeded, or after a revoked access token). */
+  readonly accessToken: string | null;
   /** Epoch ms after which the access token must not be used. */
-  readonly accessTokenExpiresAt: number;
+  readonly accessTokenExpiresAt: number | null;
   readonly refreshToken: string;
-  readonly scope: string;
+  readonly scope: string | null;
+  readonly obtainedAt: number;
 }
+
+/** A token response: no `refreshToken` means the service kept the old one. */
+export type TokenSetUpdate = Omit<TokenSet, 'refreshToken'> & { readonly refreshToken?: string };
 
 /** Where tokens live between runs (the state database). */
 export interface TokenStore {
   read(): TokenSet | null;
   /** Must be atomic: a rotated refresh token replaces the old one or nothing changes. */
-  save(tokens: TokenSet): void;
+  save(update: TokenSetUpdate): TokenSet;
 }
 
 export interface TokenManagerOptions {
@@ -60,10 +65,11 @@ export class TokenManager {
     const stored = this.#options.store.read();
     if (!stored) throw new AuthRequiredError('docsync has not been authorised yet.');
     const margin = this.#options.marginMs ?? 60_000;
-    if (stored.accessToken && stored.accessTokenExpiresAt - margin > this.#now()) {
+    if (stored.accessToken && (stored.accessTokenExpiresAt ?? 0) - margin > this.#now()) {
       return stored.accessToken;
     }
-    return (await this.refresh(stored.accessToken)).accessToken;
+    const fresh = await this.refresh(stored.accessToken ?? undefined);
+    return fresh.accessToken!;
   }
 
   /**
@@ -133,18 +139,19 @@ export class TokenManager {
       });
     }
     const body = check(tokenResponse, safeJson(response.body), routeName);
-    const previous = store.read();
-    const tokens: TokenSet = {
-      accessToken: body.access_token,
-      accessTokenExpiresAt: this.#now() + body.expires_in * 1000,
-      // A refresh may keep the refresh token; then the old one stays valid (api.md).
-      refreshToken: body.refresh_token ?? previous?.refreshToken ?? '',
-      scope: body.scope ?? this.#options.scope,
-    };
+    if (!body.refresh_token && params.grant_type === 'authorization_code') {
+      throw new AuthRequiredError('The service granted no refresh token.');
+    }
+    const now = this.#now();
     // Saved before anyone uses it: after a rotation the old refresh token is dead, so losing
-    // the new one to a crash would lock docsync out.
-    store.save(tokens);
-    return tokens;
+    // the new one to a crash would lock docsync out. No refresh_token: the old one stays valid.
+    return store.save({
+      accessToken: body.access_token,
+      accessTokenExpiresAt: now + body.expires_in * 1000,
+      scope: body.scope ?? this.#options.scope,
+      obtainedAt: now,
+      ...(body.refresh_token ? { refreshToken: body.refresh_token } : {}),
+    });
   }
 }
 
