@@ -36,6 +36,7 @@ export class CursorRepo {
   readonly #success;
   readonly #failure;
   readonly #advance;
+  readonly #remove;
 
   constructor(db: Database) {
     this.#get = db.prepare<[string, string], CursorRow>(
@@ -60,6 +61,7 @@ export class CursorRepo {
        VALUES (@kind, @id, @error, @at)
        ON CONFLICT DO UPDATE SET last_error = @error, last_error_at = @at`,
     );
+    this.#remove = db.prepare('DELETE FROM cursors WHERE owner_kind = ? AND owner_id = ?');
     this.#advance = db.transaction((owner: OwnerRef, cursor: string): boolean => {
       const current = this.#get.get(owner.kind, owner.id)?.cursor ?? null;
       if (current !== null && compareServiceTimestamps(cursor, current) <= 0) return false;
@@ -95,6 +97,11 @@ export class CursorRepo {
   /** Records why the entity's sync failed; the cursor stays where it was. */
   markFailed(owner: OwnerRef, error: string, at: number): void {
     this.#failure.run({ error, at, kind: owner.kind, id: owner.id });
+  }
+
+  /** Forgets the entity's cursor: its next sync lists everything again. */
+  remove(owner: OwnerRef): boolean {
+    return this.#remove.run(owner.kind, owner.id).changes > 0;
   }
 }
 
