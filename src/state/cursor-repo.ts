@@ -8,7 +8,7 @@
 import type { OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
 import { type OwnerColumns, ownerOf } from './row-helpers.js';
-import { compareServiceTimestamps } from './service-timestamp-order.js';
+import { compareServiceTimestamps, serviceTimestampKey } from './service-timestamp-order.js';
 
 export interface CursorRecord {
   readonly owner: OwnerRef;
@@ -63,6 +63,7 @@ export class CursorRepo {
     );
     this.#remove = db.prepare('DELETE FROM cursors WHERE owner_kind = ? AND owner_id = ?');
     this.#advance = db.transaction((owner: OwnerRef, cursor: string): boolean => {
+      serviceTimestampKey(cursor); // throws on a malformed one, the first cursor included
       const current = this.#get.get(owner.kind, owner.id)?.cursor ?? null;
       if (current !== null && compareServiceTimestamps(cursor, current) <= 0) return false;
       this.#ensure.run(owner.kind, owner.id);

@@ -101,7 +101,7 @@ export class OutboxRepo {
         });
         if (changes === 0) throw wrongState(id, 'done', this.get(id));
         if (outcome.documentId !== undefined) {
-          this.#s.fillDependents.run(outcome.documentId, now, id);
+          this.#s.fillDependents.run({ documentId: outcome.documentId, now, parent: id });
         }
       },
     );
@@ -119,7 +119,7 @@ export class OutboxRepo {
 
   /** Commit this before the request leaves: from here on a crash leaves the push in doubt. */
   markSent(id: number, now: number = Date.now()): void {
-    if (this.#s.sent.run(now, id).changes === 0) throw wrongState(id, 'sent', this.get(id));
+    if (this.#s.sent.run({ now, id }).changes === 0) throw wrongState(id, 'sent', this.get(id));
   }
 
   /**
@@ -142,7 +142,8 @@ export class OutboxRepo {
 
   /** An in-doubt push the service shows no trace of: back to pending, to be sent again. */
   requeue(id: number, now: number = Date.now()): void {
-    if (this.#s.requeue.run(now, id).changes === 0) throw wrongState(id, 'pending', this.get(id));
+    if (this.#s.requeue.run({ now, id }).changes === 0)
+      throw wrongState(id, 'pending', this.get(id));
   }
 
   /** What may be sent now, oldest first: pending, or failed and due, whose parent is done. */
@@ -190,8 +191,8 @@ function prepare(db: Database) {
          @now, @now)`,
     ),
     sent: db.prepare(
-      `UPDATE outbox SET state = 'sent', attempts = attempts + 1, sent_at = ?1, updated_at = ?1,
-         next_attempt_at = NULL WHERE id = ?2 AND state IN ('pending', 'failed')`,
+      `UPDATE outbox SET state = 'sent', attempts = attempts + 1, sent_at = @now, updated_at = @now,
+         next_attempt_at = NULL WHERE id = @id AND state IN ('pending', 'failed')`,
     ),
     done: db.prepare(
       `UPDATE outbox SET state = 'done', result_json = @result, updated_at = @now,
@@ -199,19 +200,19 @@ function prepare(db: Database) {
        WHERE id = @id AND ${OPEN}`,
     ),
     fillDependents: db.prepare(
-      `UPDATE outbox SET document_id = ?1, updated_at = ?2
-       WHERE depends_on = ?3 AND document_id IS NULL AND ${OPEN}`,
+      `UPDATE outbox SET document_id = @documentId, updated_at = @now
+       WHERE depends_on = @parent AND document_id IS NULL AND ${OPEN}`,
     ),
     failed: db.prepare(
       `UPDATE outbox SET state = 'failed', last_error = @error, next_attempt_at = @nextAttemptAt,
          updated_at = @now WHERE id = @id AND ${OPEN}`,
     ),
     requeue: db.prepare(
-      "UPDATE outbox SET state = 'pending', updated_at = ?1 WHERE id = ?2 AND state = 'sent'",
+      "UPDATE outbox SET state = 'pending', updated_at = @now WHERE id = @id AND state = 'sent'",
     ),
     due: db.prepare<[number], OutboxRow>(
       `SELECT o.* FROM outbox o
-       WHERE (o.state = 'pending' OR (o.state = 'failed' AND o.next_attempt_at <= ?1))
+       WHERE (o.state = 'pending' OR (o.state = 'failed' AND o.next_attempt_at <= ?))
          AND (o.depends_on IS NULL
               OR (SELECT p.state FROM outbox p WHERE p.id = o.depends_on) = 'done')
        ORDER BY o.id`,
