@@ -3,6 +3,7 @@
  * migration is never edited, because some database out there already ran it.
  */
 import type { Database } from 'better-sqlite3';
+import { SCHEMA_V2 } from './schema-v2.js';
 
 export interface Migration {
   readonly version: number;
@@ -29,5 +30,10 @@ export const MIGRATIONS: readonly Migration[] = [
           value TEXT NOT NULL
         ) STRICT;
       `),
+  },
+  {
+    version: 2,
+    name: 'sync state: tokens, entities, cursors, base, outbox, problems, conflicts, events, cycles',
+    up: (db) => db.exec(SCHEMA_V2),
   },
 ];

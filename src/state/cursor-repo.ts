@@ -1,0 +1,118 @@
+/**
+ * Per entity: the sync cursor (the service's `lastUpdatedTimestamp` of the newest change applied,
+ * used as `updatedAfter`), when the entity last synced and last had a full reconcile, and its last
+ * error. A cursor only moves forward: moving it back would be harmless re-work, but a bug that
+ * moves it forward too far loses changes, so every write goes through one comparison here and
+ * the engine advances it only after every action of the entity has been applied (docs/state.md).
+ */
+import type { OwnerRef } from '../domain/types.js';
+import type { Database } from './open-database.js';
+import { type OwnerColumns, ownerOf } from './row-helpers.js';
+import { compareServiceTimestamps, serviceTimestampKey } from './service-timestamp-order.js';
+
+export interface CursorRecord {
+  readonly owner: OwnerRef;
+  /** `lastUpdatedTimestamp` as the service wrote it; null before the first successful sync. */
+  readonly cursor: string | null;
+  readonly lastSuccessAt: number | null;
+  readonly lastFullReconcileAt: number | null;
+  readonly lastError: string | null;
+  readonly lastErrorAt: number | null;
+}
+
+interface CursorRow extends OwnerColumns {
+  cursor: string | null;
+  last_success_at: number | null;
+  last_full_reconcile_at: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+}
+
+export class CursorRepo {
+  readonly #get;
+  readonly #list;
+  readonly #ensure;
+  readonly #setCursor;
+  readonly #success;
+  readonly #failure;
+  readonly #advance;
+  readonly #remove;
+
+  constructor(db: Database) {
+    this.#get = db.prepare<[string, string], CursorRow>(
+      'SELECT * FROM cursors WHERE owner_kind = ? AND owner_id = ?',
+    );
+    this.#list = db.prepare<[], CursorRow>('SELECT * FROM cursors ORDER BY owner_kind, owner_id');
+    this.#ensure = db.prepare(
+      'INSERT INTO cursors (owner_kind, owner_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.#setCursor = db.prepare(
+      'UPDATE cursors SET cursor = ? WHERE owner_kind = ? AND owner_id = ?',
+    );
+    // Upserts: the first report for an entity creates its row in the same single statement.
+    this.#success = db.prepare(
+      `INSERT INTO cursors (owner_kind, owner_id, last_success_at, last_full_reconcile_at)
+       VALUES (@kind, @id, @at, CASE WHEN @full THEN @at END)
+       ON CONFLICT DO UPDATE SET last_success_at = @at, last_error = NULL, last_error_at = NULL,
+         last_full_reconcile_at = CASE WHEN @full THEN @at ELSE last_full_reconcile_at END`,
+    );
+    this.#failure = db.prepare(
+      `INSERT INTO cursors (owner_kind, owner_id, last_error, last_error_at)
+       VALUES (@kind, @id, @error, @at)
+       ON CONFLICT DO UPDATE SET last_error = @error, last_error_at = @at`,
+    );
+    this.#remove = db.prepare('DELETE FROM cursors WHERE owner_kind = ? AND owner_id = ?');
+    this.#advance = db.transaction((owner: OwnerRef, cursor: string): boolean => {
+      serviceTimestampKey(cursor); // throws on a malformed one, the first cursor included
+      const current = this.#get.get(owner.kind, owner.id)?.cursor ?? null;
+      if (current !== null && compareServiceTimestamps(cursor, current) <= 0) return false;
+      this.#ensure.run(owner.kind, owner.id);
+      this.#setCursor.run(cursor, owner.kind, owner.id);
+      return true;
+    });
+  }
+
+  get(owner: OwnerRef): CursorRecord | null {
+    const row = this.#get.get(owner.kind, owner.id);
+    return row ? toRecord(row) : null;
+  }
+
+  list(): CursorRecord[] {
+    return this.#list.all().map(toRecord);
+  }
+
+  /**
+   * Moves the cursor to `cursor` if that is later than the stored one; returns whether it moved.
+   * An equal or earlier cursor (a late webhook, a details timestamp with less precision) is a
+   * no-op. A malformed timestamp throws rather than being stored.
+   */
+  advance(owner: OwnerRef, cursor: string): boolean {
+    return this.#advance.immediate(owner, cursor);
+  }
+
+  /** Records a successful sync of the entity (clears its last error). */
+  markSynced(owner: OwnerRef, at: number, options: { fullReconcile?: boolean } = {}): void {
+    this.#success.run({ at, full: options.fullReconcile ? 1 : 0, kind: owner.kind, id: owner.id });
+  }
+
+  /** Records why the entity's sync failed; the cursor stays where it was. */
+  markFailed(owner: OwnerRef, error: string, at: number): void {
+    this.#failure.run({ error, at, kind: owner.kind, id: owner.id });
+  }
+
+  /** Forgets the entity's cursor: its next sync lists everything again. */
+  remove(owner: OwnerRef): boolean {
+    return this.#remove.run(owner.kind, owner.id).changes > 0;
+  }
+}
+
+function toRecord(row: CursorRow): CursorRecord {
+  return {
+    owner: ownerOf(row),
+    cursor: row.cursor,
+    lastSuccessAt: row.last_success_at,
+    lastFullReconcileAt: row.last_full_reconcile_at,
+    lastError: row.last_error,
+    lastErrorAt: row.last_error_at,
+  };
+}

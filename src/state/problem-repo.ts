@@ -1,0 +1,138 @@
+/**
+ * Items in error: a document (by id) or a path (a new folder, a file) that failed, why, and when
+ * it may be tried again. One bad document must never stall the rest, so the engine asks
+ * `isBlocked` before acting on an item and skips it until its backoff (`nextAttemptDelay`) ends,
+ * while every other item goes ahead. `clear` once the item succeeds.
+ */
+import type { OwnerRef } from '../domain/types.js';
+import { nextAttemptDelay } from './next-attempt-delay.js';
+import type { Database } from './open-database.js';
+import { type OwnerColumns, ownerKey, ownerOf } from './row-helpers.js';
+
+/** A document id when there is one; otherwise the path (relative to the root) of what failed. */
+export type ProblemItem =
+  | { readonly owner: OwnerRef; readonly documentId: string; readonly path?: string | null }
+  | { readonly owner: OwnerRef; readonly documentId?: null; readonly path: string };
+
+export interface Problem {
+  readonly key: string;
+  readonly owner: OwnerRef;
+  readonly documentId: string | null;
+  readonly path: string | null;
+  readonly reason: string;
+  readonly attempts: number;
+  readonly firstSeenAt: number;
+  readonly lastSeenAt: number;
+  readonly nextAttemptAt: number;
+}
+
+interface ProblemRow extends OwnerColumns {
+  item_key: string;
+  document_id: string | null;
+  path: string | null;
+  reason: string;
+  attempts: number;
+  first_seen_at: number;
+  last_seen_at: number;
+  next_attempt_at: number;
+}
+
+/** Stable key: documents by id (they may move), other items by owner and path. */
+export function problemKey(item: ProblemItem): string {
+  return item.documentId
+    ? `document:${item.documentId}`
+    : `path:${ownerKey(item.owner)}:${item.path}`;
+}
+
+export class ProblemRepo {
+  readonly #get;
+  readonly #upsert;
+  readonly #clear;
+  readonly #due;
+  readonly #list;
+  readonly #record;
+  readonly #clearOwner;
+
+  constructor(db: Database) {
+    this.#get = db.prepare<[string], ProblemRow>('SELECT * FROM problems WHERE item_key = ?');
+    this.#upsert = db.prepare(
+      `INSERT OR REPLACE INTO problems (item_key, owner_kind, owner_id, document_id, path, reason,
+         attempts, first_seen_at, last_seen_at, next_attempt_at)
+       VALUES (@key, @ownerKind, @ownerId, @documentId, @path, @reason, @attempts, @firstSeenAt,
+         @lastSeenAt, @nextAttemptAt)`,
+    );
+    this.#clear = db.prepare('DELETE FROM problems WHERE item_key = ?');
+    this.#due = db.prepare<[number], ProblemRow>(
+      'SELECT * FROM problems WHERE next_attempt_at <= ? ORDER BY next_attempt_at',
+    );
+    this.#list = db.prepare<[], ProblemRow>('SELECT * FROM problems ORDER BY first_seen_at');
+    this.#clearOwner = db.prepare('DELETE FROM problems WHERE owner_kind = ? AND owner_id = ?');
+    this.#record = db.transaction((item: ProblemItem, reason: string, now: number): Problem => {
+      const key = problemKey(item);
+      const previous = this.#get.get(key);
+      const attempts = (previous?.attempts ?? 0) + 1;
+      const problem: Problem = {
+        key,
+        owner: item.owner,
+        documentId: item.documentId ?? null,
+        path: item.path ?? null,
+        reason,
+        attempts,
+        firstSeenAt: previous?.first_seen_at ?? now,
+        lastSeenAt: now,
+        nextAttemptAt: now + nextAttemptDelay(attempts),
+      };
+      this.#upsert.run({ ...problem, ownerKind: item.owner.kind, ownerId: item.owner.id });
+      return problem;
+    });
+  }
+
+  /** Counts one more failure of the item and schedules its next attempt. */
+  record(item: ProblemItem, reason: string, now: number = Date.now()): Problem {
+    return this.#record.immediate(item, reason, now);
+  }
+
+  /** The item succeeded; returns whether it had been in error. */
+  clear(item: ProblemItem): boolean {
+    return this.#clear.run(problemKey(item)).changes > 0;
+  }
+
+  get(item: ProblemItem): Problem | null {
+    const row = this.#get.get(problemKey(item));
+    return row ? toProblem(row) : null;
+  }
+
+  /** True while the item waits out its backoff: skip it this cycle. */
+  isBlocked(item: ProblemItem, now: number = Date.now()): boolean {
+    const row = this.#get.get(problemKey(item));
+    return row !== undefined && row.next_attempt_at > now;
+  }
+
+  /** Items whose backoff has ended, soonest first. */
+  due(now: number = Date.now()): Problem[] {
+    return this.#due.all(now).map(toProblem);
+  }
+
+  list(): Problem[] {
+    return this.#list.all().map(toProblem);
+  }
+
+  /** Drops every problem of an entity (the entity left the service). */
+  clearOwner(owner: OwnerRef): number {
+    return this.#clearOwner.run(owner.kind, owner.id).changes;
+  }
+}
+
+function toProblem(row: ProblemRow): Problem {
+  return {
+    key: row.item_key,
+    owner: ownerOf(row),
+    documentId: row.document_id,
+    path: row.path,
+    reason: row.reason,
+    attempts: row.attempts,
+    firstSeenAt: row.first_seen_at,
+    lastSeenAt: row.last_seen_at,
+    nextAttemptAt: row.next_attempt_at,
+  };
+}

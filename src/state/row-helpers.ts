@@ -1,0 +1,28 @@
+/** Small conversions shared by the repositories, so every table maps owners and JSON alike. */
+import type { OwnerKind, OwnerRef } from '../domain/types.js';
+
+export interface OwnerColumns {
+  owner_kind: OwnerKind;
+  owner_id: string;
+}
+
+export function ownerOf(row: OwnerColumns): OwnerRef {
+  return { kind: row.owner_kind, id: row.owner_id };
+}
+
+/** Named parameters for `@ownerKind, @ownerId` in statements. */
+export function ownerParams(owner: OwnerRef): { ownerKind: OwnerKind; ownerId: string } {
+  return { ownerKind: owner.kind, ownerId: owner.id };
+}
+
+export function ownerKey(owner: OwnerRef): string {
+  return `${owner.kind}:${owner.id}`;
+}
+
+export function parseJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+export function toJson(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}

@@ -1,0 +1,115 @@
+/**
+ * One object for the engine: the state database, every repository on it, and the few
+ * operations that must span repositories in one transaction (docs/state.md):
+ *
+ * - `completePush`: outbox done + base write, so a base row changes only together with the
+ *   recorded success of the action that produced it (style guide §9);
+ * - `forgetEntity`: an entity, its cursor, its base rows and its problems go together;
+ * - `transaction`: anything else the engine needs to commit as one.
+ *
+ * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
+ */
+import type { BaseDocument, OwnerRef } from '../domain/types.js';
+import { BaseRepo } from './base-repo.js';
+import { ConflictRepo } from './conflict-repo.js';
+import { CursorRepo } from './cursor-repo.js';
+import { CycleRepo } from './cycle-repo.js';
+import { EntityRepo } from './entity-repo.js';
+import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
+import { OutboxRepo } from './outbox-repo.js';
+import { ProblemRepo } from './problem-repo.js';
+import { SettingsRepo } from './settings-repo.js';
+import { buildStatusReport, type StatusReport } from './status-report.js';
+import { StatusTypeRepo } from './status-type-repo.js';
+import { TokenStore } from './token-store.js';
+import { WebhookEventRepo } from './webhook-event-repo.js';
+
+export interface PushCompletion {
+  /** What the service answered, kept on the outbox row. */
+  readonly result?: unknown;
+  /** A create's new document id, handed to the pushes waiting on it. */
+  readonly documentId?: string;
+  /** The document's new agreed state. */
+  readonly base?: BaseDocument;
+  /** A deleted document: its base row goes. */
+  readonly removeBaseId?: string;
+}
+
+export class StateStore {
+  readonly tokens: TokenStore;
+  readonly settings: SettingsRepo;
+  readonly entities: EntityRepo;
+  readonly cursors: CursorRepo;
+  readonly base: BaseRepo;
+  readonly outbox: OutboxRepo;
+  readonly problems: ProblemRepo;
+  readonly conflicts: ConflictRepo;
+  readonly webhookEvents: WebhookEventRepo;
+  readonly cycles: CycleRepo;
+  readonly statusTypes: StatusTypeRepo;
+
+  /** Opens (creating and migrating) the database at `file`. */
+  static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
+    return new StateStore(openDatabase(file, options));
+  }
+
+  /** Wraps an already opened, migrated database; `close()` closes it. */
+  constructor(readonly db: Database) {
+    this.tokens = new TokenStore(db);
+    this.settings = new SettingsRepo(db);
+    this.entities = new EntityRepo(db);
+    this.cursors = new CursorRepo(db);
+    this.base = new BaseRepo(db);
+    this.outbox = new OutboxRepo(db);
+    this.problems = new ProblemRepo(db);
+    this.conflicts = new ConflictRepo(db);
+    this.webhookEvents = new WebhookEventRepo(db);
+    this.cycles = new CycleRepo(db);
+    this.statusTypes = new StatusTypeRepo(db, this.settings);
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front, so it never fails
+   * half way with SQLITE_BUSY). Repository calls inside nest as savepoints. `fn` must be
+   * synchronous: no request may be awaited while the transaction is open.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** Marks the push done and writes (or removes) the document's base in the same commit. */
+  completePush(outboxId: number, completion: PushCompletion, now: number = Date.now()): void {
+    this.transaction(() => {
+      const outcome = { result: completion.result, documentId: completion.documentId };
+      this.outbox.markDone(outboxId, outcome, now);
+      if (completion.base) this.base.put(completion.base);
+      if (completion.removeBaseId !== undefined) this.base.remove(completion.removeBaseId);
+    });
+  }
+
+  /** The entity is gone from the service: drop it and everything kept for it, together. */
+  forgetEntity(owner: OwnerRef): void {
+    this.transaction(() => {
+      this.entities.remove(owner);
+      this.cursors.remove(owner);
+      this.base.removeOwner(owner);
+      this.problems.clearOwner(owner);
+    });
+  }
+
+  statusReport(now: number = Date.now()): StatusReport {
+    return buildStatusReport(this, this.db, now);
+  }
+
+  get closed(): boolean {
+    return !this.db.open;
+  }
+
+  /** Closes the database; later calls do nothing. */
+  close(): void {
+    if (!this.db.open) return;
+    // Cheap, and keeps the query planner's statistics fresh for the next start.
+    this.db.pragma('optimize');
+    this.db.close();
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The plain object behind `docsync status --json` and the status page: what an operator needs to
+ * know whether sync is healthy. Read in one read transaction, so the numbers agree with each
+ * other even while the daemon writes. Times are ISO strings (UTC) because people and scripts
+ * read this; ages are milliseconds.
+ */
+import type { OwnerKind, OwnerRef } from '../domain/types.js';
+import type { CursorRecord } from './cursor-repo.js';
+import type { Database } from './open-database.js';
+import { schemaVersion } from './open-database.js';
+import { ownerKey } from './row-helpers.js';
+import type { StateStore } from './state-store.js';
+
+export interface CycleSummary {
+  readonly trigger: string;
+  readonly owner: OwnerRef | null;
+  readonly fullReconcile: boolean;
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  readonly result: string | null;
+  readonly counts: Readonly<Record<string, number>> | null;
+  readonly error: string | null;
+}
+
+export interface EntityStatus {
+  readonly owner: OwnerRef;
+  readonly name: string | null;
+  readonly folder: string | null;
+  readonly cursor: string | null;
+  readonly lastSuccessAt: string | null;
+  /** How long since the entity last synced; null if never. */
+  readonly lagMs: number | null;
+  readonly lastFullReconcileAt: string | null;
+  readonly lastError: string | null;
+}
+
+export interface StatusReport {
+  readonly generatedAt: string;
+  readonly schemaVersion: number;
+  readonly initialSyncDone: boolean;
+  readonly lastCycle: CycleSummary | null;
+  readonly lastSuccessfulCycle: CycleSummary | null;
+  readonly entities: readonly EntityStatus[];
+  readonly pushes: {
+    readonly pending: number;
+    readonly inDoubt: number;
+    readonly failed: number;
+    readonly failedItems: readonly {
+      readonly id: number;
+      readonly kind: string;
+      readonly owner: OwnerRef;
+      readonly documentId: string | null;
+      readonly attempts: number;
+      readonly lastError: string | null;
+      readonly nextAttemptAt: string | null;
+    }[];
+  };
+  readonly conflicts: {
+    readonly total: number;
+    readonly recent: readonly {
+      readonly owner: OwnerRef;
+      readonly documentId: string;
+      readonly copyPath: string;
+      readonly winner: string;
+      readonly occurredAt: string;
+    }[];
+  };
+  readonly itemsInError: readonly {
+    readonly owner: OwnerRef;
+    readonly documentId: string | null;
+    readonly path: string | null;
+    readonly reason: string;
+    readonly attempts: number;
+    readonly firstSeenAt: string;
+    readonly nextAttemptAt: string;
+  }[];
+  readonly unmatchedFolders: readonly {
+    readonly folder: string;
+    readonly kind: OwnerKind;
+    readonly reason: string;
+  }[];
+  readonly pendingWebhookEvents: number;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export function buildStatusReport(store: StateStore, db: Database, now: number): StatusReport {
+  return db.transaction(() => readReport(store, db, now)).deferred();
+}
+
+function readReport(store: StateStore, db: Database, now: number): StatusReport {
+  return {
+    generatedAt: iso(now),
+    schemaVersion: schemaVersion(db),
+    initialSyncDone: store.settings.initialSyncDone(),
+    lastCycle: summariseCycle(store.cycles.last()),
+    lastSuccessfulCycle: summariseCycle(store.cycles.lastSuccessful()),
+    entities: entityStatuses(store, now),
+    pushes: pushStatus(store),
+    conflicts: {
+      total: store.conflicts.count(),
+      recent: store.conflicts.list(20).map((c) => ({
+        owner: c.owner,
+        documentId: c.documentId,
+        copyPath: c.copyPath,
+        winner: c.winner,
+        occurredAt: iso(c.occurredAt),
+      })),
+    },
+    itemsInError: store.problems.list().map((p) => ({
+      owner: p.owner,
+      documentId: p.documentId,
+      path: p.path,
+      reason: p.reason,
+      attempts: p.attempts,
+      firstSeenAt: iso(p.firstSeenAt),
+      nextAttemptAt: iso(p.nextAttemptAt),
+    })),
+    unmatchedFolders: store.entities
+      .listUnmatchedFolders()
+      .map(({ folder, kind, reason }) => ({ folder, kind, reason })),
+    pendingWebhookEvents: store.webhookEvents.countPending(),
+  };
+}
+
+interface EntityCursor {
+  readonly owner: OwnerRef;
+  readonly name: string | null;
+  readonly folder: string | null;
+  readonly cursor: CursorRecord | null;
+}
+
+function pushStatus(store: StateStore): StatusReport['pushes'] {
+  const counts = store.outbox.counts();
+  return {
+    pending: counts.pending,
+    inDoubt: counts.sent,
+    failed: counts.failed,
+    failedItems: store.outbox.failed().map((item) => ({
+      id: item.id,
+      kind: item.kind,
+      owner: item.owner,
+      documentId: item.documentId,
+      attempts: item.attempts,
+      lastError: item.lastError,
+      nextAttemptAt: isoOrNull(item.nextAttemptAt),
+    })),
+  };
+}
+
+/** Every known entity with its cursor, plus cursors of entities no longer listed (if any). */
+function entityStatuses(store: StateStore, now: number): EntityStatus[] {
+  const cursors = new Map(store.cursors.list().map((c) => [ownerKey(c.owner), c]));
+  const rows: EntityCursor[] = store.entities.list().map(({ entity, folder }) => {
+    const owner: OwnerRef = { kind: entity.kind, id: entity.id };
+    const cursor = cursors.get(ownerKey(owner)) ?? null;
+    cursors.delete(ownerKey(owner));
+    return { owner, name: entity.name, folder, cursor };
+  });
+  for (const cursor of cursors.values()) {
+    rows.push({ owner: cursor.owner, name: null, folder: null, cursor });
+  }
+  return rows.map(({ owner, name, folder, cursor }) => ({
+    owner,
+    name,
+    folder,
+    cursor: cursor?.cursor ?? null,
+    lastSuccessAt: isoOrNull(cursor?.lastSuccessAt ?? null),
+    lagMs: cursor?.lastSuccessAt != null ? now - cursor.lastSuccessAt : null,
+    lastFullReconcileAt: isoOrNull(cursor?.lastFullReconcileAt ?? null),
+    lastError: cursor?.lastError ?? null,
+  }));
+}
+
+function summariseCycle(cycle: ReturnType<StateStore['cycles']['last']>): CycleSummary | null {
+  if (!cycle) return null;
+  return {
+    trigger: cycle.trigger,
+    owner: cycle.owner,
+    fullReconcile: cycle.fullReconcile,
+    startedAt: iso(cycle.startedAt),
+    finishedAt: isoOrNull(cycle.finishedAt),
+    result: cycle.result,
+    counts: cycle.counts,
+    error: cycle.error,
+  };
+}

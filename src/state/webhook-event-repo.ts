@@ -1,0 +1,135 @@
+/**
+ * Webhook messages, stored before the receiver answers 200 (daemon.md): the answer promises the
+ * message will be worked on, so it must survive a crash right after. `event_id` is the primary
+ * key, which makes "the same eventId twice is done once" a property of the table: the second
+ * `insertIfNew` inserts nothing and returns false, and the receiver answers 200 without work.
+ *
+ * A message only triggers a targeted sync; the scheduled cycle catches up on anything a failed
+ * event missed, so a failing event is retried a few times (`MAX_EVENT_ATTEMPTS`) and then left
+ * `failed`. Rows are kept (see `prune`) well past the service's retry schedule (about 13 minutes
+ * in all, api.md) so late duplicates are still recognised.
+ */
+import type { Database } from './open-database.js';
+
+export const MAX_EVENT_ATTEMPTS = 3;
+
+export type WebhookEventState = 'received' | 'done' | 'failed';
+
+export interface NewWebhookEvent {
+  readonly eventId: string;
+  /** Company or trust id, as sent; the message does not say which kind. */
+  readonly entityId: string;
+  readonly subType: string;
+  readonly documentIds: readonly string[];
+  /** The body exactly as received (the signature was computed over it). */
+  readonly rawBody: string;
+  readonly receivedAt: number;
+}
+
+export interface WebhookEvent extends NewWebhookEvent {
+  readonly state: WebhookEventState;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly updatedAt: number;
+}
+
+interface EventRow {
+  event_id: string;
+  entity_id: string;
+  sub_type: string;
+  document_ids_json: string;
+  raw_body: string;
+  received_at: number;
+  state: WebhookEventState;
+  attempts: number;
+  last_error: string | null;
+  updated_at: number;
+}
+
+export class WebhookEventRepo {
+  readonly #insert;
+  readonly #get;
+  readonly #done;
+  readonly #failed;
+  readonly #pending;
+  readonly #prune;
+  readonly #countPending;
+
+  constructor(db: Database) {
+    this.#insert = db.prepare(
+      `INSERT INTO webhook_events (event_id, entity_id, sub_type, document_ids_json, raw_body,
+         received_at, state, updated_at)
+       VALUES (@eventId, @entityId, @subType, @documentIds, @rawBody, @receivedAt, 'received',
+         @receivedAt)
+       ON CONFLICT (event_id) DO NOTHING`,
+    );
+    this.#get = db.prepare<[string], EventRow>('SELECT * FROM webhook_events WHERE event_id = ?');
+    this.#done = db.prepare(
+      `UPDATE webhook_events SET state = 'done', attempts = attempts + 1, updated_at = ?
+       WHERE event_id = ?`,
+    );
+    this.#failed = db.prepare(
+      `UPDATE webhook_events SET attempts = attempts + 1, last_error = @error, updated_at = @now,
+         state = CASE WHEN attempts + 1 >= @max THEN 'failed' ELSE 'received' END
+       WHERE event_id = @eventId AND state = 'received'`,
+    );
+    this.#pending = db.prepare<[], EventRow>(
+      "SELECT * FROM webhook_events WHERE state = 'received' ORDER BY received_at, event_id",
+    );
+    this.#countPending = db
+      .prepare<[], number>("SELECT count(*) FROM webhook_events WHERE state = 'received'")
+      .pluck();
+    this.#prune = db.prepare(
+      "DELETE FROM webhook_events WHERE state <> 'received' AND received_at < ?",
+    );
+  }
+
+  /** Stores the message; false when this eventId was already stored (a redelivery). */
+  insertIfNew(event: NewWebhookEvent): boolean {
+    const info = this.#insert.run({ ...event, documentIds: JSON.stringify(event.documentIds) });
+    return info.changes === 1;
+  }
+
+  get(eventId: string): WebhookEvent | null {
+    const row = this.#get.get(eventId);
+    return row ? toEvent(row) : null;
+  }
+
+  markDone(eventId: string, now: number = Date.now()): void {
+    this.#done.run(now, eventId);
+  }
+
+  /** Counts a failed attempt; after `MAX_EVENT_ATTEMPTS` the event is left to the cycle. */
+  markFailed(eventId: string, error: string, now: number = Date.now()): void {
+    this.#failed.run({ eventId, error, now, max: MAX_EVENT_ATTEMPTS });
+  }
+
+  /** Received and not yet done, oldest first: what a restarted daemon works on. */
+  pendingEvents(): WebhookEvent[] {
+    return this.#pending.all().map(toEvent);
+  }
+
+  countPending(): number {
+    return this.#countPending.get() ?? 0;
+  }
+
+  /** Forgets finished events received before `before` (keep at least a day for duplicates). */
+  prune(before: number): number {
+    return this.#prune.run(before).changes;
+  }
+}
+
+function toEvent(row: EventRow): WebhookEvent {
+  return {
+    eventId: row.event_id,
+    entityId: row.entity_id,
+    subType: row.sub_type,
+    documentIds: JSON.parse(row.document_ids_json) as string[],
+    rawBody: row.raw_body,
+    receivedAt: row.received_at,
+    state: row.state,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    updatedAt: row.updated_at,
+  };
+}

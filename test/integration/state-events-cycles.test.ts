@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_EVENT_ATTEMPTS, type NewWebhookEvent } from '../../src/state/webhook-event-repo.js';
+import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
+
+const state = useStateStore();
+
+const event: NewWebhookEvent = {
+  eventId: 'evt-1',
+  entityId: '20053',
+  subType: 'newAttachment',
+  documentIds: ['1075468'],
+  rawBody: '{"eventId":"evt-1","entityId":"20053"}',
+  receivedAt: 1000,
+};
+
+describe('webhook events', () => {
+  it('stores the same eventId once: the redelivery is not new', () => {
+    const { webhookEvents } = state.open();
+    expect(webhookEvents.insertIfNew(event)).toBe(true);
+    expect(webhookEvents.insertIfNew({ ...event, receivedAt: 5000 })).toBe(false);
+    expect(webhookEvents.pendingEvents()).toEqual([
+      { ...event, state: 'received', attempts: 0, lastError: null, updatedAt: 1000 },
+    ]);
+    webhookEvents.markDone('evt-1', 2000);
+    expect(webhookEvents.insertIfNew(event)).toBe(false);
+    expect(webhookEvents.pendingEvents()).toEqual([]);
+  });
+
+  it('keeps a received event pending across a restart until it is done', () => {
+    const first = state.open();
+    first.webhookEvents.insertIfNew(event);
+    first.db.close();
+    const reopened = state.open();
+    expect(reopened.webhookEvents.pendingEvents().map((e) => e.eventId)).toEqual(['evt-1']);
+    expect(reopened.webhookEvents.countPending()).toBe(1);
+  });
+
+  it('retries a failing event a few times, then leaves it to the scheduled cycle', () => {
+    const { webhookEvents } = state.open();
+    webhookEvents.insertIfNew(event);
+    for (let i = 1; i < MAX_EVENT_ATTEMPTS; i++) webhookEvents.markFailed('evt-1', 'timeout', i);
+    expect(webhookEvents.pendingEvents()).toHaveLength(1);
+    webhookEvents.markFailed('evt-1', 'timeout again', 99);
+    expect(webhookEvents.pendingEvents()).toEqual([]);
+    expect(webhookEvents.get('evt-1')).toMatchObject({
+      state: 'failed',
+      attempts: MAX_EVENT_ATTEMPTS,
+      lastError: 'timeout again',
+    });
+  });
+
+  it('prunes old finished events but never pending ones', () => {
+    const { webhookEvents } = state.open();
+    webhookEvents.insertIfNew(event);
+    webhookEvents.insertIfNew({ ...event, eventId: 'evt-2' });
+    webhookEvents.markDone('evt-2');
+    expect(webhookEvents.prune(10_000)).toBe(1);
+    expect(webhookEvents.get('evt-1')).not.toBeNull();
+  });
+});
+
+describe('cycles', () => {
+  it('logs start and finish, and tells the last and the last successful cycle apart', () => {
+    const { cycles } = state.open();
+    expect(cycles.last()).toBeNull();
+    const ok = cycles.start({ trigger: 'cron', fullReconcile: true, startedAt: 10 });
+    cycles.finish(ok, { result: 'ok', counts: { pulled: 3, pushed: 1 }, finishedAt: 20 });
+    const stopped = cycles.start({ trigger: 'webhook', owner: TRUST, startedAt: 30 });
+    expect(
+      cycles.finish(stopped, { result: 'safety-stop', error: 'would delete 80%', finishedAt: 40 }),
+    ).toBe(true);
+    expect(cycles.finish(stopped, { result: 'ok', finishedAt: 50 })).toBe(false);
+
+    expect(cycles.last()).toEqual({
+      id: stopped,
+      trigger: 'webhook',
+      owner: TRUST,
+      fullReconcile: false,
+      startedAt: 30,
+      finishedAt: 40,
+      result: 'safety-stop',
+      counts: null,
+      error: 'would delete 80%',
+    });
+    expect(cycles.lastSuccessful()).toMatchObject({
+      id: ok,
+      owner: null,
+      fullReconcile: true,
+      counts: { pulled: 3, pushed: 1 },
+    });
+  });
+
+  it('closes cycles a dead process left open as interrupted', () => {
+    const { cycles } = state.open();
+    const id = cycles.start({ trigger: 'once', startedAt: 10 });
+    expect(cycles.markInterrupted(99)).toBe(1);
+    expect(cycles.last()).toMatchObject({ id, result: 'interrupted', finishedAt: 99 });
+  });
+
+  it('prunes to the newest N', () => {
+    const { cycles } = state.open();
+    const ids = [1, 2, 3, 4, 5].map((t) => cycles.start({ trigger: 'cron', startedAt: t }));
+    expect(cycles.prune(2)).toBe(3);
+    expect(cycles.list().map((c) => c.id)).toEqual(ids.slice(-2).reverse());
+    expect(cycles.prune(2)).toBe(0);
+  });
+});
+
+describe('conflicts', () => {
+  it('keeps conflict copies for the status page, newest first', () => {
+    const { conflicts } = state.open();
+    conflicts.record({
+      owner: TRUST,
+      documentId: '1',
+      copyPath: 'a (conflict 2024-05-01 0930).pdf',
+      winner: 'remote',
+      occurredAt: 10,
+    });
+    const id = conflicts.record({
+      owner: COMPANY,
+      documentId: '2',
+      attachmentId: 'UA7',
+      copyPath: 'b (conflict 2024-05-02 1000).pdf',
+      winner: 'local',
+      detail: 'both edited',
+      occurredAt: 20,
+    });
+    expect(conflicts.count()).toBe(2);
+    expect(conflicts.list()[0]).toEqual({
+      id,
+      owner: COMPANY,
+      documentId: '2',
+      attachmentId: 'UA7',
+      copyPath: 'b (conflict 2024-05-02 1000).pdf',
+      winner: 'local',
+      detail: 'both edited',
+      occurredAt: 20,
+    });
+    expect(conflicts.listForDocument('1')).toMatchObject([{ attachmentId: null, detail: null }]);
+    expect(conflicts.prune(15)).toBe(1);
+  });
+});
+
+describe('status types and settings', () => {
+  it('replaces the status type list whole and finds a name in any letter case', () => {
+    const { statusTypes } = state.open();
+    expect(statusTypes.fetchedAt()).toBeNull();
+    statusTypes.replaceAll(
+      [
+        { id: '2', name: 'DOCUMENT PREPARED' },
+        { id: '3', name: 'SENT TO CLIENT' },
+      ],
+      500,
+    );
+    statusTypes.replaceAll(
+      [
+        { id: '3', name: 'SENT TO CLIENT' },
+        { id: '20', name: 'CANCELLED' },
+      ],
+      600,
+    );
+    expect(statusTypes.list()).toEqual([
+      { id: '3', name: 'SENT TO CLIENT' },
+      { id: '20', name: 'CANCELLED' },
+    ]);
+    expect(statusTypes.findByName(' sent to client ')).toEqual({ id: '3', name: 'SENT TO CLIENT' });
+    expect(statusTypes.findByName('document prepared')).toBeNull();
+    expect(statusTypes.fetchedAt()).toBe(600);
+  });
+
+  it('keeps typed settings, and a store id that never changes', () => {
+    const store = state.open();
+    expect(store.settings.initialSyncDone()).toBe(false);
+    expect(store.settings.clockOffsetMs()).toBe(0);
+    store.settings.markInitialSyncDone();
+    store.settings.setClockOffsetMs(-1234.4);
+    const storeId = store.settings.storeId();
+    store.close();
+
+    const reopened = state.open();
+    expect(reopened.settings.initialSyncDone()).toBe(true);
+    expect(reopened.settings.clockOffsetMs()).toBe(-1234);
+    expect(reopened.settings.storeId()).toBe(storeId);
+    reopened.settings.delete('clockOffsetMs');
+    expect(reopened.settings.get('clockOffsetMs')).toBeNull();
+  });
+});

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { StateError } from '../../src/domain/errors.js';
+import type { NewPush } from '../../src/state/outbox-repo.js';
+import { baseDocument, TRUST, useStateStore } from '../helpers/state-store.js';
+
+const state = useStateStore();
+
+const upload: NewPush = {
+  owner: TRUST,
+  documentId: '1075468',
+  kind: 'upload-attachment',
+  payload: { file: 'signed.pdf', sha256: 'b'.repeat(64) },
+  idempotencyKey: `upload:1075468:${'b'.repeat(64)}`,
+};
+
+describe('outbox', () => {
+  it('walks a push through pending → sent → done', () => {
+    const { outbox } = state.open();
+    const id = outbox.record(upload, 100);
+    expect(outbox.get(id)).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      createdAt: 100,
+      payload: upload.payload,
+    });
+    expect(outbox.pending(100).map((p) => p.id)).toEqual([id]);
+
+    outbox.markSent(id, 110);
+    expect(outbox.pending(110)).toEqual([]);
+    expect(outbox.inDoubt().map((p) => p.id)).toEqual([id]);
+
+    outbox.markDone(id, { result: { id: 'UA99' } }, 120);
+    expect(outbox.get(id)).toMatchObject({
+      state: 'done',
+      attempts: 1,
+      sentAt: 110,
+      result: { id: 'UA99' },
+    });
+    expect(outbox.inDoubt()).toEqual([]);
+    expect(outbox.counts()).toEqual({ pending: 0, sent: 0, failed: 0 });
+  });
+
+  it('keeps a sent push in doubt across a crash (closed without marking done)', () => {
+    const first = state.open();
+    const id = first.outbox.record(upload);
+    first.outbox.markSent(id);
+    first.db.close(); // no completion, no cleanup: what a crash leaves behind
+
+    const reopened = state.open();
+    expect(reopened.outbox.inDoubt()).toMatchObject([
+      { id, state: 'sent', attempts: 1, idempotencyKey: upload.idempotencyKey },
+    ]);
+    expect(reopened.outbox.pending()).toEqual([]);
+  });
+
+  it('returns the open push when the same change is recorded again, a new one once done', () => {
+    const { outbox } = state.open();
+    const id = outbox.record(upload);
+    expect(outbox.record({ ...upload, payload: { again: true } })).toBe(id);
+    outbox.markSent(id);
+    expect(outbox.record(upload)).toBe(id);
+    outbox.markDone(id);
+    expect(outbox.record(upload)).not.toBe(id);
+  });
+
+  it('requeues an in-doubt push the service shows no trace of', () => {
+    const { outbox } = state.open();
+    const id = outbox.record(upload);
+    outbox.markSent(id);
+    outbox.requeue(id);
+    expect(outbox.pending().map((p) => p.id)).toEqual([id]);
+    expect(() => outbox.requeue(id)).toThrow(StateError);
+  });
+
+  it('retries a failed push once it is due, and never one that needs a person', () => {
+    const { outbox } = state.open();
+    const retried = outbox.record(upload);
+    const stuck = outbox.record({
+      ...upload,
+      kind: 'delete-attachment',
+      idempotencyKey: 'delete:F1',
+      payload: {},
+    });
+    outbox.markSent(retried, 0);
+    outbox.markFailed(retried, '503 Service Unavailable', 60_000, 1);
+    outbox.markSent(stuck, 0);
+    outbox.markFailed(stuck, '403 system attachments cannot be deleted', null, 1);
+
+    expect(outbox.pending(59_999)).toEqual([]);
+    expect(outbox.pending(60_000).map((p) => p.id)).toEqual([retried]);
+    expect(outbox.failed().map((p) => [p.id, p.lastError])).toEqual([
+      [retried, '503 Service Unavailable'],
+      [stuck, '403 system attachments cannot be deleted'],
+    ]);
+    outbox.markSent(retried, 60_000);
+    expect(outbox.get(retried)?.attempts).toBe(2);
+    expect(outbox.counts()).toEqual({ pending: 0, sent: 1, failed: 1 });
+  });
+
+  it('refuses impossible transitions loudly', () => {
+    const { outbox } = state.open();
+    const id = outbox.record(upload);
+    outbox.markSent(id);
+    expect(() => outbox.markSent(id)).toThrow(/cannot become sent: it is sent/);
+    outbox.markDone(id);
+    expect(() => outbox.markDone(id)).toThrow(StateError);
+    expect(() => outbox.markFailed(id, 'x', null)).toThrow(StateError);
+    expect(() => outbox.markSent(999)).toThrow(/does not exist/);
+  });
+
+  it('holds uploads for a new document until its create is done, then hands them its id', () => {
+    const { outbox } = state.open();
+    const create = outbox.record({
+      owner: TRUST,
+      documentId: null,
+      kind: 'create-document',
+      payload: { name: 'Minutes', documentDate: '2024-05-01' },
+      idempotencyKey: 'create:Trusts/Smith/2024-05-01 Minutes:tok-1',
+    });
+    const child = outbox.record({
+      ...upload,
+      documentId: null,
+      dependsOn: create,
+      idempotencyKey: 'upload:new:1',
+    });
+    expect(outbox.pending().map((p) => p.id)).toEqual([create]);
+
+    outbox.markSent(create);
+    outbox.markDone(create, { documentId: '2000001', result: { id: '2000001' } });
+    expect(outbox.pending()).toMatchObject([{ id: child, documentId: '2000001' }]);
+    expect(outbox.listForDocument('2000001').map((p) => p.id)).toEqual([child]);
+  });
+
+  it('lists the open pushes of one document only', () => {
+    const { outbox } = state.open();
+    const a = outbox.record(upload);
+    outbox.record({ ...upload, documentId: 'other', idempotencyKey: 'other' });
+    const done = outbox.record({ ...upload, idempotencyKey: 'done-one' });
+    outbox.markDone(done);
+    expect(outbox.listForDocument('1075468').map((p) => p.id)).toEqual([a]);
+  });
+
+  it('prunes old done pushes but keeps the parent of an open one', () => {
+    const { outbox } = state.open();
+    const parent = outbox.record({ ...upload, kind: 'create-document', idempotencyKey: 'p' }, 0);
+    const child = outbox.record({ ...upload, dependsOn: parent, idempotencyKey: 'c' }, 0);
+    const old = outbox.record({ ...upload, idempotencyKey: 'old' }, 0);
+    outbox.markDone(parent, {}, 10);
+    outbox.markDone(old, {}, 10);
+    expect(outbox.pruneDone(1000)).toBe(1);
+    expect(outbox.get(old)).toBeNull();
+    expect(outbox.get(parent)).not.toBeNull();
+    outbox.markDone(child, {}, 20);
+    expect(outbox.pruneDone(1000)).toBe(2);
+  });
+});
+
+describe('completing a push with its base', () => {
+  it('writes the outbox completion and the base in one commit', () => {
+    const store = state.open();
+    const id = store.outbox.record(upload);
+    store.outbox.markSent(id);
+    store.completePush(id, { result: { id: 'UA12' }, base: baseDocument() });
+    expect(store.outbox.get(id)?.state).toBe('done');
+    expect(store.base.get('1075468')).toEqual(baseDocument());
+  });
+
+  it('leaves the push in doubt and the base untouched when the base write fails', () => {
+    const store = state.open();
+    const id = store.outbox.record(upload);
+    store.outbox.markSent(id);
+    const broken = baseDocument({ owner: { kind: 'partnership' as never, id: '1' } });
+    expect(() => store.completePush(id, { base: broken })).toThrow(/CHECK/);
+    expect(store.outbox.get(id)?.state).toBe('sent');
+    expect(store.base.get('1075468')).toBeNull();
+  });
+
+  it('removes the base of a deleted document with its completion', () => {
+    const store = state.open();
+    store.base.put(baseDocument());
+    const id = store.outbox.record({
+      ...upload,
+      kind: 'delete-document',
+      idempotencyKey: 'del:1075468',
+    });
+    store.outbox.markSent(id);
+    store.completePush(id, { removeBaseId: '1075468' });
+    expect(store.base.get('1075468')).toBeNull();
+  });
+});
