@@ -28,9 +28,12 @@ export function useSimulators(): (options?: SimulatorOptions) => Promise<Session
     await Promise.all(started.splice(0).map((sim) => sim.close()));
   });
   return async (options = {}) => {
-    const sim = await startSimulator({ rateLimitPerSecond: 0, ...options });
+    // Faults start after the token exchange, so every test begins with a working session.
+    const { faults, ...rest } = options;
+    const sim = await startSimulator({ rateLimitPerSecond: 0, ...rest });
     started.push(sim);
     const token = (await authorize(sim)).access_token;
+    if (faults) sim.admin.setFaults(faults);
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${sim.apiUrl}${path}`, {
         method,
