@@ -36,6 +36,7 @@ export interface StateDump {
   readonly contacts: ReturnType<typeof contactView>[];
   readonly relationships: (ReturnType<typeof relationshipView> & { trustId: number })[];
   readonly unitTransactions: unknown[];
+  readonly funds: { id: number; name: string; financialYears: number[] }[];
   readonly documents: DumpDocument[];
 }
 
@@ -74,6 +75,11 @@ export async function dumpState(store: SimStore): Promise<StateDump> {
       .flat()
       .map((r) => ({ trustId: r.trustId, ...relationshipView(r, true) })),
     unitTransactions: [...store.unitTransactions.values()].flatMap((m) => [...m.values()]),
+    funds: [...store.funds.values()].map((f) => ({
+      id: f.id,
+      name: f.name,
+      financialYears: [...f.years.keys()],
+    })),
     documents,
   };
 }

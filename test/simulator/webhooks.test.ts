@@ -49,9 +49,7 @@ function verify(
   body: string,
 ): { clientCode: string; date: string } {
   const [clientCode, date, signature] = authorization.split(' ');
-  const expected = createHmac('sha256', secret)
-    .update(date! + 'POST' + url + body)
-    .digest();
+  const expected = createHmac('sha256', secret).update(`${date}POST${url}${body}`).digest();
   const given = Buffer.from(signature!, 'base64');
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     throw new Error('bad signature');
