@@ -1,0 +1,170 @@
+/**
+ * The admin operations, in-process (`simulator.admin`) and over HTTP (`/_admin/...`): seed a
+ * firm, change it as a user of the service would, and look inside (state, counters, webhook
+ * log). Changes made here go through the same DocumentOps as the API, so they move
+ * `lastUpdatedTimestamp` forward and send their webhook like any other change.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SimClock } from './clock.js';
+import type { CountersSnapshot, RequestCounters } from './counters.js';
+import type { DocumentOps } from './document-ops.js';
+import { type CompanyInput, makeCompany, makeTrust, type TrustInput } from './entity-factory.js';
+import type { FaultOptions, Faults } from './faults.js';
+import type { LinkCounters, LinkHost } from './link-host.js';
+import type { OAuthServer } from './oauth.js';
+import { seededRandom } from './random.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { OwnerKind } from './records.js';
+import { type SeedOption, type SeedSummary, seedFirm } from './seed.js';
+import { dumpState, type StateDump } from './state-dump.js';
+import type { Actor, SimStore } from './store.js';
+import { attachmentView, companyView, documentDetails, statusView, trustView } from './views.js';
+import type { WebhookAttempt, WebhookSender, WebhookTarget } from './webhooks.js';
+
+/** The service user whose changes the admin operations stand for. */
+export const SERVICE_USER: Actor = { userId: 'user-2002', name: 'Sam Service' };
+
+export interface AdminNewDocument {
+  readonly owner: { readonly kind: OwnerKind; readonly id: string };
+  readonly name: string;
+  /** yyyy-MM-dd; today (server clock) when missing. */
+  readonly documentDate?: string;
+  readonly asicDocNumber?: string | null;
+  readonly statusTypeId?: number;
+}
+
+export interface AdminNewAttachment {
+  readonly name: string;
+  readonly bytes: Uint8Array | string;
+  /** A system attachment (`F…`), as the service itself produces; default false (user, `UA…`). */
+  readonly system?: boolean;
+}
+
+export interface AdminCounters {
+  readonly api: CountersSnapshot;
+  readonly links: LinkCounters;
+}
+
+export interface AdminDeps {
+  readonly store: SimStore;
+  readonly ops: DocumentOps;
+  readonly clock: SimClock;
+  readonly oauth: OAuthServer;
+  readonly faults: Faults;
+  readonly links: LinkHost;
+  readonly counters: RequestCounters;
+  readonly webhooks: WebhookSender;
+  readonly rateLimiter: RateLimiter;
+  readonly dataDir: string;
+  readonly defaultClientId: string;
+}
+
+export class SimulatorAdmin {
+  private readonly random = seededRandom(Date.now() & 0xffff);
+
+  constructor(private readonly deps: AdminDeps) {}
+
+  seed(seed: SeedOption): SeedSummary {
+    return seedFirm(this.deps.store, this.deps.clock, seed);
+  }
+
+  createCompany(input: CompanyInput) {
+    const company = makeCompany(this.deps.store, this.random, input);
+    return companyView(company, this.deps.store, true);
+  }
+
+  createTrust(input: TrustInput) {
+    return trustView(makeTrust(this.deps.store, this.random, input));
+  }
+
+  createDocument(input: AdminNewDocument) {
+    const doc = this.deps.ops.create(
+      input.owner,
+      {
+        name: input.name,
+        documentDate: input.documentDate ?? this.deps.clock.today(),
+        asicDocNumber: input.asicDocNumber ?? null,
+        ...(input.statusTypeId !== undefined ? { statusTypeId: input.statusTypeId } : {}),
+      },
+      SERVICE_USER,
+    );
+    return documentDetails(doc);
+  }
+
+  assignStatus(documentId: string | number, input: { typeId: number; effectiveDate?: string }) {
+    const doc = this.deps.store.requireDocument(null, String(documentId));
+    const date = input.effectiveDate ?? this.deps.clock.today();
+    return statusView(this.deps.ops.assignStatus(doc, input.typeId, date, SERVICE_USER));
+  }
+
+  addAttachment(documentId: string | number, input: AdminNewAttachment) {
+    const doc = this.deps.store.requireDocument(null, String(documentId));
+    const bytes = typeof input.bytes === 'string' ? Buffer.from(input.bytes) : input.bytes;
+    const file = path.join(this.deps.dataDir, `admin-${randomUUID()}`);
+    writeFileSync(file, bytes);
+    const blob = { kind: 'file' as const, path: file, size: bytes.byteLength };
+    const input2 = { name: input.name, blob, system: input.system ?? false };
+    return attachmentView(this.deps.ops.addAttachment(doc, input2, SERVICE_USER));
+  }
+
+  deleteAttachment(documentId: string | number, attachmentId: string): void {
+    const doc = this.deps.store.requireDocument(null, String(documentId));
+    this.deps.ops.deleteAttachment(doc, attachmentId, SERVICE_USER);
+  }
+
+  deleteDocument(documentId: string | number): void {
+    this.deps.ops.delete(this.deps.store.requireDocument(null, String(documentId)), SERVICE_USER);
+  }
+
+  dump(): Promise<StateDump> {
+    return dumpState(this.deps.store);
+  }
+
+  counters(): AdminCounters {
+    const links = this.deps.links.counters;
+    return {
+      api: this.deps.counters.snapshot(),
+      links: { ...links, byStatus: { ...links.byStatus } },
+    };
+  }
+
+  resetCounters(): void {
+    this.deps.counters.reset();
+    Object.assign(this.deps.links.counters, { requests: 0, withAuthorization: 0, byStatus: {} });
+  }
+
+  mintRefreshToken(clientId: string = this.deps.defaultClientId): string {
+    return this.deps.oauth.mintRefreshToken(clientId);
+  }
+
+  setFaults(faults: FaultOptions): void {
+    this.deps.faults.set(faults);
+  }
+
+  faults(): FaultOptions {
+    return this.deps.faults.get();
+  }
+
+  setRateLimit(perSecond: number): void {
+    this.deps.rateLimiter.perSecond = perSecond;
+  }
+
+  setClockOffset(offsetMs: number): void {
+    this.deps.clock.offsetMs = offsetMs;
+  }
+
+  setWebhook(target: WebhookTarget | null): void {
+    this.deps.webhooks.target = target;
+  }
+
+  webhookDeliveries(): WebhookAttempt[] {
+    return this.deps.webhooks.attempts();
+  }
+
+  /** Resolves when no webhook attempt is in flight or waiting for its retry. */
+  webhooksIdle(): Promise<void> {
+    return this.deps.webhooks.idle();
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The API listener: strips the optional `/cas` prefix, matches the route, injects faults,
+ * authenticates the bearer token, applies the per-token rate limit, runs the handler and
+ * counts the answer. Admin routes skip faults, auth and the rate limit: they are a test tool.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { SimClock } from './clock.js';
+import type { RequestCounters } from './counters.js';
+import type { Faults } from './faults.js';
+import {
+  errorReply,
+  matchRoute,
+  type Reply,
+  type Route,
+  sendReply,
+  stripCasPrefix,
+} from './http-kit.js';
+import type { OAuthServer } from './oauth.js';
+import { FIRM_USER } from './oauth.js';
+import type { RateLimiter } from './rate-limit.js';
+import { SimError } from './sim-error.js';
+
+export interface ApiServerDeps {
+  readonly routes: readonly Route[];
+  readonly clock: SimClock;
+  readonly oauth: OAuthServer;
+  readonly faults: Faults;
+  readonly rateLimiter: RateLimiter;
+  readonly counters: RequestCounters;
+}
+
+export function createApiServer(deps: ApiServerDeps): Server {
+  return createServer((req, res) => {
+    handleRequest(deps, req, res).catch((error: unknown) => {
+      // A bug in a handler: answer 500 rather than leave the client hanging.
+      if (!res.headersSent) sendReply(res, errorReply(internal(error)), deps.clock.nowMs());
+      else res.destroy();
+    });
+  });
+}
+
+async function handleRequest(
+  deps: ApiServerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://simulator');
+  const path = stripCasPrefix(url.pathname);
+  const method = req.method ?? 'GET';
+  const match = matchRoute(deps.routes, method, path);
+  const template = match && match !== 'method' ? match.route.template : '(unknown)';
+  const admin = path.startsWith('/_admin/');
+  let token: string | null = null;
+  res.on('finish', () => {
+    if (!admin) deps.counters.count(method, template, res.statusCode, token);
+  });
+  res.on('close', () => {
+    if (!res.writableFinished && !admin) deps.counters.count(method, template, 0, token);
+  });
+  if (!admin && (await deps.faults.before(req, res, false)) === 'handled') return;
+  let reply: Reply;
+  try {
+    if (match === null) throw new SimError(404, 'not_found', `No route for ${path}`);
+    if (match === 'method')
+      throw new SimError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
+    let actor = FIRM_USER;
+    if (match.route.auth) {
+      ({ actor, token } = deps.oauth.authenticate(req.headers.authorization));
+      const wait = deps.rateLimiter.check(token, Date.now());
+      if (wait > 0) throw rateLimited(wait);
+    }
+    reply = await match.route.handle({
+      req,
+      res,
+      params: match.params,
+      query: url.searchParams,
+      actor,
+    });
+  } catch (error) {
+    if (!(error instanceof SimError)) throw error;
+    reply = errorReply(
+      error,
+      error instanceof RateLimitError ? { 'Retry-After': String(error.retryAfter) } : undefined,
+    );
+  }
+  if (reply) sendReply(res, reply, deps.clock.nowMs());
+}
+
+class RateLimitError extends SimError {
+  constructor(readonly retryAfter: number) {
+    super(
+      429,
+      'rate_limited',
+      `More than the allowed requests per second; retry after ${retryAfter} s`,
+    );
+  }
+}
+
+function rateLimited(seconds: number): RateLimitError {
+  return new RateLimitError(seconds);
+}
+
+function internal(error: unknown): SimError {
+  return new SimError(
+    500,
+    'internal_error',
+    `Simulator bug: ${(error as Error)?.message ?? String(error)}`,
+  );
+}

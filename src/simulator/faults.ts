@@ -1,0 +1,85 @@
+/**
+ * Injected faults, drawn from a seeded generator so a chaos run repeats: 5xx answers, 429s,
+ * connection resets, truncated downloads (link host only) and added latency. Each kind has a
+ * probability from 0 to 1 per request; the admin API changes them while the simulator runs.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SimClock } from './clock.js';
+import { errorReply, sendReply } from './http-kit.js';
+import { type Random, seededRandom } from './random.js';
+import { SimError } from './sim-error.js';
+
+export interface FaultOptions {
+  /** Answer 500, 502 or 503. */
+  readonly serverError?: number;
+  /** Answer 429 with `Retry-After: 1`, whatever the rate. */
+  readonly tooManyRequests?: number;
+  /** Destroy the connection without an answer. */
+  readonly reset?: number;
+  /** Link host: send half the bytes of a download, then close. */
+  readonly truncatedDownload?: number;
+  /** Delay added before answering, with `latencyProbability` (default 1 when latencyMs is set). */
+  readonly latencyMs?: number;
+  readonly latencyProbability?: number;
+  /** Seed of the fault generator; the same seed and requests give the same faults. */
+  readonly seed?: number;
+}
+
+export type FaultOutcome = 'handled' | 'truncate' | null;
+
+const SERVER_ERRORS = [500, 502, 503] as const;
+
+export class Faults {
+  private options: FaultOptions = {};
+  private random: Random = seededRandom(1);
+
+  constructor(
+    private readonly clock: SimClock,
+    options: FaultOptions = {},
+  ) {
+    this.set(options);
+  }
+
+  set(options: FaultOptions): void {
+    this.options = { ...options };
+    this.random = seededRandom(options.seed ?? 1);
+  }
+
+  get(): FaultOptions {
+    return { ...this.options };
+  }
+
+  /** Decides this request's fault; answers it (or resets it) unless it is a download truncation. */
+  async before(
+    _req: IncomingMessage,
+    res: ServerResponse,
+    linkHost: boolean,
+  ): Promise<FaultOutcome> {
+    const o = this.options;
+    if (o.latencyMs && this.roll(o.latencyProbability ?? 1)) await sleep(o.latencyMs);
+    if (this.roll(o.reset)) {
+      res.socket?.destroy();
+      return 'handled';
+    }
+    if (this.roll(o.serverError)) {
+      const status = SERVER_ERRORS[Math.floor(this.random() * SERVER_ERRORS.length)]!;
+      sendReply(
+        res,
+        errorReply(new SimError(status, 'injected_fault', 'Injected server error')),
+        this.clock.nowMs(),
+      );
+      return 'handled';
+    }
+    if (this.roll(o.tooManyRequests)) {
+      const error = new SimError(429, 'rate_limited', 'Injected rate limit');
+      sendReply(res, errorReply(error, { 'Retry-After': '1' }), this.clock.nowMs());
+      return 'handled';
+    }
+    return linkHost && this.roll(o.truncatedDownload) ? 'truncate' : null;
+  }
+
+  private roll(probability: number | undefined): boolean {
+    return probability !== undefined && probability > 0 && this.random() < probability;
+  }
+}

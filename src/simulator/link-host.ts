@@ -1,0 +1,114 @@
+/**
+ * The download links of attachments, served by a second listener (another "host"), like a
+ * storage service would: no `Authorization` needed, and a link expires `linkTtlSeconds` after
+ * it was issued (403 after). Requests that carry any `Authorization` header are counted, so a
+ * test can prove the client never leaks its bearer token to the link host.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { blobStream, generatedBytes, readBlob } from './blobs.js';
+import type { SimClock } from './clock.js';
+import type { Faults } from './faults.js';
+import { errorReply, sendReply } from './http-kit.js';
+import type { AttachmentRecord } from './records.js';
+import { SimError } from './sim-error.js';
+import type { SimStore } from './store.js';
+
+export interface LinkCounters {
+  requests: number;
+  withAuthorization: number;
+  byStatus: Record<string, number>;
+}
+
+interface Link {
+  readonly documentId: number;
+  readonly attachment: AttachmentRecord;
+  readonly expiresAtMs: number;
+}
+
+export class LinkHost {
+  readonly counters: LinkCounters = { requests: 0, withAuthorization: 0, byStatus: {} };
+  readonly server: Server;
+  baseUrl = '';
+  ttlSeconds: number;
+  private readonly links = new Map<string, Link>();
+
+  constructor(
+    private readonly store: SimStore,
+    private readonly clock: SimClock,
+    private readonly faults: Faults,
+    ttlSeconds: number,
+  ) {
+    this.ttlSeconds = ttlSeconds;
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch(() => res.destroy());
+    });
+  }
+
+  issue(documentId: number, attachment: AttachmentRecord): { url: string; expiresAt: string } {
+    const token = randomBytes(18).toString('base64url');
+    const expiresAtMs = this.clock.nowMs() + this.ttlSeconds * 1000;
+    this.links.set(token, { documentId, attachment, expiresAtMs });
+    const name = encodeURIComponent(attachment.name);
+    return {
+      url: `${this.baseUrl}/files/${token}/${name}`,
+      expiresAt: new Date(expiresAtMs).toISOString(),
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.counters.requests += 1;
+    if (req.headers.authorization !== undefined) this.counters.withAuthorization += 1;
+    const fault = await this.faults.before(req, res, true);
+    if (fault === 'handled') return this.count(res);
+    const token = /^\/files\/([^/]+)\//.exec(req.url ?? '')?.[1] ?? '';
+    const link = this.links.get(token);
+    const error = this.refuse(req, link);
+    if (error || !link) {
+      sendReply(
+        res,
+        errorReply(error ?? new SimError(404, 'not_found', 'Unknown link')),
+        this.clock.nowMs(),
+      );
+      return this.count(res);
+    }
+    const headers = {
+      'Content-Type': link.attachment.name.toLowerCase().endsWith('.pdf')
+        ? 'application/pdf'
+        : 'application/octet-stream',
+      'Content-Length': String(link.attachment.blob.size),
+      Date: new Date(this.clock.nowMs()).toUTCString(),
+    };
+    res.writeHead(200, headers);
+    if (fault === 'truncate') await this.sendTruncated(res, link.attachment);
+    else if (req.method === 'HEAD') res.end();
+    else blobStream(link.attachment.blob).pipe(res);
+    this.count(res);
+  }
+
+  private refuse(req: IncomingMessage, link: Link | undefined): SimError | null {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return new SimError(405, 'method_not_allowed', 'GET only');
+    if (!link) return new SimError(404, 'not_found', 'Unknown link');
+    if (this.clock.nowMs() > link.expiresAtMs)
+      return new SimError(403, 'link_expired', 'The link has expired');
+    const doc = this.store.documents.get(link.documentId);
+    if (!doc?.attachments.includes(link.attachment))
+      return new SimError(404, 'not_found', 'The attachment is gone');
+    return null;
+  }
+
+  /** The `truncatedDownload` fault: fewer bytes than Content-Length, then the socket closes. */
+  private async sendTruncated(res: ServerResponse, attachment: AttachmentRecord): Promise<void> {
+    const bytes =
+      attachment.blob.kind === 'generated'
+        ? generatedBytes(attachment.blob)
+        : await readBlob(attachment.blob);
+    res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+  }
+
+  private count(res: ServerResponse): void {
+    const key = String(res.statusCode);
+    this.counters.byStatus[key] = (this.counters.byStatus[key] ?? 0) + 1;
+  }
+}

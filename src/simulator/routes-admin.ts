@@ -1,0 +1,78 @@
+/**
+ * The admin API over HTTP, for out-of-process users (CLI, benchmarks, chaos tests). No auth,
+ * no faults, no rate limit, no counting: it is a test tool, never part of the contract.
+ * Each route calls the in-process admin object, so both stay identical.
+ */
+import type { SimulatorAdmin } from './admin.js';
+import { type Reply, type RequestContext, type Route, readJson } from './http-kit.js';
+import { badRequest } from './sim-error.js';
+
+type Handler = (ctx: RequestContext, body: Record<string, unknown>) => unknown;
+
+export function adminRoutes(admin: SimulatorAdmin): Route[] {
+  const route = (method: string, template: string, handler: Handler, status = 200): Route => ({
+    method,
+    template: `/_admin${template}`,
+    auth: false,
+    handle: async (ctx): Promise<Reply> => {
+      const body = method === 'POST' || method === 'PUT' ? await readJson(ctx.req) : {};
+      const result = await handler(ctx, body);
+      return result === undefined ? { status: 204 } : { status, body: result };
+    },
+  });
+  const doc = (ctx: RequestContext) => ctx.params.documentId!;
+  return [
+    route('POST', '/seed', (_, body) => admin.seed(body.demo === true ? 'demo' : body), 201),
+    route('POST', '/companies', (_, body) => admin.createCompany(body as never), 201),
+    route('POST', '/trusts', (_, body) => admin.createTrust(body as never), 201),
+    route('POST', '/documents', (_, body) => admin.createDocument(body as never), 201),
+    route(
+      'POST',
+      '/documents/{documentId}/statuses',
+      (ctx, body) => admin.assignStatus(doc(ctx), body as never),
+      201,
+    ),
+    route(
+      'POST',
+      '/documents/{documentId}/attachments',
+      (ctx, body) => admin.addAttachment(doc(ctx), attachmentInput(body)),
+      201,
+    ),
+    route('DELETE', '/documents/{documentId}/attachments/{attachmentId}', (ctx) =>
+      admin.deleteAttachment(doc(ctx), ctx.params.attachmentId!),
+    ),
+    route('DELETE', '/documents/{documentId}', (ctx) => admin.deleteDocument(doc(ctx))),
+    route('GET', '/state', () => admin.dump()),
+    route('GET', '/counters', () => admin.counters()),
+    route('DELETE', '/counters', () => admin.resetCounters()),
+    route(
+      'POST',
+      '/refresh-tokens',
+      (_, body) => ({ refreshToken: admin.mintRefreshToken(optionalString(body.clientId)) }),
+      201,
+    ),
+    route('GET', '/faults', () => admin.faults()),
+    route('PUT', '/faults', (_, body) => admin.setFaults(body)),
+    route('PUT', '/rate-limit', (_, body) => admin.setRateLimit(Number(body.perSecond))),
+    route('PUT', '/clock', (_, body) => admin.setClockOffset(Number(body.offsetMs))),
+    route('PUT', '/webhook', (_, body) => admin.setWebhook(body as never)),
+    route('DELETE', '/webhook', () => admin.setWebhook(null)),
+    route('GET', '/webhook/deliveries', () => admin.webhookDeliveries()),
+  ];
+}
+
+/** Bytes travel as base64 in JSON: `{name, contentBase64, system?}`. */
+function attachmentInput(body: Record<string, unknown>) {
+  if (typeof body.name !== 'string' || typeof body.contentBase64 !== 'string') {
+    throw badRequest('name and contentBase64 are required');
+  }
+  return {
+    name: body.name,
+    bytes: Buffer.from(body.contentBase64, 'base64'),
+    system: body.system === true,
+  };
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

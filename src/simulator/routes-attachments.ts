@@ -1,0 +1,53 @@
+/** Attachments of a document: upload (multipart), download link, delete. */
+import type { DocumentOps } from './document-ops.js';
+import { findAttachment } from './document-ops.js';
+import type { Route } from './http-kit.js';
+import type { LinkHost } from './link-host.js';
+import { OWNER_PATHS, ownerOf, requireOwnedDocument } from './routes-documents.js';
+import type { SimStore } from './store.js';
+import { receiveUpload } from './upload.js';
+import { attachmentView } from './views.js';
+
+export function attachmentRoutes(
+  store: SimStore,
+  ops: DocumentOps,
+  links: LinkHost,
+  dataDir: string,
+): Route[] {
+  return OWNER_PATHS.flatMap(([kind, base]): Route[] => [
+    {
+      method: 'POST',
+      template: `${base}/documents/{documentId}/attachments`,
+      auth: true,
+      handle: async (ctx) => {
+        const doc = requireOwnedDocument(store, ownerOf(kind, ctx), ctx);
+        const file = await receiveUpload(ctx.req, dataDir);
+        const blob = { kind: 'file' as const, path: file.path, size: file.size };
+        return {
+          status: 201,
+          body: attachmentView(ops.addAttachment(doc, { name: file.name, blob }, ctx.actor)),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      template: `${base}/documents/{documentId}/attachments/{attachmentId}/download`,
+      auth: true,
+      handle: (ctx) => {
+        const doc = requireOwnedDocument(store, ownerOf(kind, ctx), ctx);
+        const attachment = findAttachment(doc, ctx.params.attachmentId!);
+        return { status: 200, body: links.issue(doc.id, attachment) };
+      },
+    },
+    {
+      method: 'DELETE',
+      template: `${base}/documents/{documentId}/attachments/{attachmentId}`,
+      auth: true,
+      handle: (ctx) => {
+        const doc = requireOwnedDocument(store, ownerOf(kind, ctx), ctx);
+        ops.deleteAttachment(doc, ctx.params.attachmentId!, ctx.actor);
+        return { status: 204 };
+      },
+    },
+  ]);
+}

@@ -1,0 +1,82 @@
+/** Companies, labels, trusts, trust relationships, status types and contacts (read-only). */
+import type { Route } from './http-kit.js';
+import { envelope, parseBoolean, parsePage } from './paging.js';
+import { notFound } from './sim-error.js';
+import type { SimStore } from './store.js';
+import { companyView, contactView, relationshipView, trustView } from './views.js';
+
+export function entityRoutes(store: SimStore): Route[] {
+  const get = (template: string, handle: Route['handle']): Route => ({
+    method: 'GET',
+    template,
+    auth: true,
+    handle,
+  });
+  return [
+    get('/companies', ({ query }) => {
+      const details = parseBoolean(query, 'details');
+      const page = parsePage(query);
+      const body = envelope('companies', store.companies.values(), page, (c) =>
+        companyView(c, store, details),
+      );
+      return { status: 200, body };
+    }),
+    get('/companies/{companyId}', ({ params, query }) => {
+      const company = store.requireCompany(params.companyId!);
+      return { status: 200, body: companyView(company, store, parseBoolean(query, 'details')) };
+    }),
+    get('/labels/{labelId}/companies', ({ params, query }) => {
+      const details = parseBoolean(query, 'details');
+      const page = parsePage(query);
+      const label = /^\d+$/.test(params.labelId!)
+        ? store.labels.get(Number(params.labelId))
+        : undefined;
+      if (!label) throw notFound(`No label with id ${params.labelId}`);
+      const labelled = [...store.companies.values()].filter((c) => c.labelIds.includes(label.id));
+      return {
+        status: 200,
+        body: envelope('companies', labelled, page, (c) => companyView(c, store, details)),
+      };
+    }),
+    get('/trusts', ({ query }) => ({
+      status: 200,
+      body: envelope('trusts', store.trusts.values(), parsePage(query), trustView),
+    })),
+    get('/trusts/{trustId}', ({ params }) => ({
+      status: 200,
+      body: trustView(store.requireTrust(params.trustId!)),
+    })),
+    get('/trusts/{trustId}/relationships', ({ params, query }) => {
+      const trust = store.requireTrust(params.trustId!);
+      const history = parseBoolean(query, 'includeHistory');
+      const page = parsePage(query);
+      // Without history only current relationships are listed, and without their ceasedDate.
+      const all = store.relationships.get(trust.id) ?? [];
+      const shown = history ? all : all.filter((r) => r.ceasedDate === null);
+      return {
+        status: 200,
+        body: envelope('trustRelationships', shown, page, (r) => relationshipView(r, history)),
+      };
+    }),
+    get('/documents/statusTypes', () => ({
+      status: 200,
+      body: {
+        statusTypes: [...store.statusTypes.values()].map((t) => ({ id: t.id, name: t.name })),
+      },
+    })),
+    get('/contacts', ({ query }) => {
+      const details = parseBoolean(query, 'details');
+      const page = parsePage(query);
+      return {
+        status: 200,
+        body: envelope('contacts', store.contacts.values(), page, (c) => contactView(c, details)),
+      };
+    }),
+    get('/contacts/{contactId}', ({ params, query }) => {
+      const id = params.contactId!;
+      const contact = /^\d+$/.test(id) ? store.contacts.get(Number(id)) : undefined;
+      if (!contact) throw notFound(`No contact with id ${id}`);
+      return { status: 200, body: contactView(contact, parseBoolean(query, 'details')) };
+    }),
+  ];
+}
