@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { usageText } from './commands/api-operations.js';
 import { commands } from './commands/index.js';
 import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
@@ -73,8 +74,9 @@ export function buildProgram(): Command {
     .option('--year <year>', 'financial year (pension summary)')
     .option('--updated-after <time>', 'only documents updated after this UTC time')
     .option('--include-history', 'include ceased trust relationships')
+    .addHelpText('after', `\nOperations:\n${usageText()}\n`)
     .action((resource: string, operation: string, args: string[], _options, command: Command) =>
-      commands.api({ resource, operation, args, ...command.optsWithGlobals() }),
+      commands.api({ ...command.optsWithGlobals(), resource, operation, args }),
     );
 
   program
@@ -85,7 +87,7 @@ export function buildProgram(): Command {
     )
     .argument('<idOrName>', 'id or name of the entity')
     .action((kind: string, idOrName: string, _options, command: Command) =>
-      commands.open({ kind, idOrName, ...command.optsWithGlobals() }),
+      commands.open({ ...command.optsWithGlobals(), kind, idOrName }),
     );
 
   program

@@ -4,6 +4,9 @@
  */
 import { loadConfig } from '../config/load-config.js';
 import { NotYetAvailableError } from '../domain/errors.js';
+import { apiCommand } from './api-command.js';
+import { authLoginCommand } from './auth-login-command.js';
+import { statusCommand } from './status-command.js';
 
 export interface GlobalOptions {
   readonly config?: string | undefined;
@@ -19,9 +22,9 @@ function notYet(name: string, needsConfig: boolean) {
 
 export const commands = {
   run: notYet('run', true),
-  status: notYet('status', true),
-  authLogin: notYet('auth login', true),
-  api: notYet('api', true),
+  status: statusCommand,
+  authLogin: authLoginCommand,
+  api: apiCommand,
   open: notYet('open', true),
   simulator: notYet('simulator', false),
   demo: notYet('demo', false),

@@ -6,7 +6,7 @@
  * rename it into place durably.
  */
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Got } from 'got';
@@ -29,7 +29,6 @@ export async function fetchLink(
   const hash = createHash('sha256');
   let bytes = 0;
   let expected: number | undefined;
-  const file = await open(dest, 'w', 0o600);
   try {
     const source = linkHttp.stream(url, {
       // No headers of ours beyond this: the link needs no auth (api.md) and must get none.
@@ -57,8 +56,8 @@ export async function fetchLink(
         done(null, chunk);
       },
     });
-    await pipeline(source, tap, file.createWriteStream({ autoClose: false }));
-    await file.sync();
+    // flush: fsync before close, so the store's rename of this file is durable.
+    await pipeline(source, tap, createWriteStream(dest, { mode: 0o600, flush: true }));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError('NETWORK', `${LINK_ROUTE}: ${(error as Error).message}`, {
@@ -66,8 +65,6 @@ export async function fetchLink(
       networkCode: (error as NodeJS.ErrnoException).code,
       cause: error,
     });
-  } finally {
-    await file.close();
   }
   if (expected !== undefined && bytes !== expected) {
     throw new ApiError('TRUNCATED', `${LINK_ROUTE}: got ${bytes} of ${expected} bytes`, {

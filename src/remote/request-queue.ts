@@ -22,7 +22,7 @@ export class RequestQueue {
       concurrency: options.concurrency,
       interval,
       intervalCap,
-      strict: true,
+      strict: interval > 0,
     });
   }
 
@@ -63,10 +63,19 @@ export class RequestQueue {
   }
 }
 
-/** p-queue wants whole tasks per interval: 2.5/s becomes 2 per 800 ms. */
+/**
+ * Requests arrive at the service a little bunched compared with when they left (the network
+ * does not keep our spacing), so the window is stretched by this much to keep a sliding-window
+ * limit of the same rate from ever seeing one request too many.
+ */
+const ARRIVAL_JITTER_MS = 40;
+
+/** p-queue wants whole tasks per interval: 2.5/s becomes 2 per 800 ms (+ jitter allowance). */
 export function rateWindow(requestsPerSecond: number): { interval: number; intervalCap: number } {
-  if (!Number.isFinite(requestsPerSecond))
+  if (!Number.isFinite(requestsPerSecond)) {
     return { interval: 0, intervalCap: Number.POSITIVE_INFINITY };
+  }
   const intervalCap = Math.max(1, Math.floor(requestsPerSecond));
-  return { interval: Math.round((1000 * intervalCap) / requestsPerSecond), intervalCap };
+  const interval = Math.round((1000 * intervalCap) / requestsPerSecond) + ARRIVAL_JITTER_MS;
+  return { interval, intervalCap };
 }

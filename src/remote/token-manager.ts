@@ -60,12 +60,20 @@ export class TokenManager {
     this.#now = options.now ?? Date.now;
   }
 
+  get store(): TokenStore {
+    return this.#options.store;
+  }
+
   /** A token the service should accept now. */
   async accessToken(): Promise<string> {
     const stored = this.#options.store.read();
     if (!stored) throw new AuthRequiredError('docsync has not been authorised yet.');
-    const margin = this.#options.marginMs ?? 60_000;
-    if (stored.accessToken && (stored.accessTokenExpiresAt ?? 0) - margin > this.#now()) {
+    const expiresAt = stored.accessTokenExpiresAt ?? 0;
+    // Refresh a minute early, or a quarter of the lifetime for short-lived tokens: a fixed
+    // margin longer than the lifetime would refresh before every single request.
+    const lifetime = expiresAt - stored.obtainedAt;
+    const margin = Math.min(this.#options.marginMs ?? 60_000, Math.max(0, lifetime / 4));
+    if (stored.accessToken && expiresAt - margin > this.#now()) {
       return stored.accessToken;
     }
     const fresh = await this.refresh(stored.accessToken ?? undefined);

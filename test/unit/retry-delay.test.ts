@@ -69,9 +69,9 @@ describe('parseRetryAfter', () => {
 
 describe('rateWindow', () => {
   it.each([
-    [10, { interval: 1000, intervalCap: 10 }],
-    [2.5, { interval: 800, intervalCap: 2 }],
-    [0.5, { interval: 2000, intervalCap: 1 }],
+    [10, { interval: 1040, intervalCap: 10 }],
+    [2.5, { interval: 840, intervalCap: 2 }],
+    [0.5, { interval: 2040, intervalCap: 1 }],
     [Number.POSITIVE_INFINITY, { interval: 0, intervalCap: Number.POSITIVE_INFINITY }],
   ])('%s requests per second → %o', (rate, expected) => {
     expect(rateWindow(rate)).toEqual(expected);

@@ -1,0 +1,68 @@
+/**
+ * `docsync status [--json]`: what the state database says, without touching the service or the
+ * folder, so it answers instantly even while the daemon is busy.
+ */
+import { loadConfig } from '../config/load-config.js';
+import { openState } from '../main.js';
+import type { StatusReport } from '../state/status-report.js';
+
+export async function statusCommand(options: {
+  config?: string | undefined;
+  json?: boolean;
+}): Promise<void> {
+  const config = loadConfig({ path: options.config });
+  const state = openState(config);
+  try {
+    const report = state.statusReport();
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : renderStatus(report, config.state.path),
+    );
+  } finally {
+    state.close();
+  }
+}
+
+export function renderStatus(report: StatusReport, statePath: string): string {
+  const lines = [`docsync status (${statePath})`];
+  const last = report.lastCycle;
+  lines.push(
+    last
+      ? `Last cycle: ${last.result ?? 'running'} (${last.trigger}), started ${last.startedAt}${last.error ? ` — ${last.error}` : ''}`
+      : 'Last cycle: none yet',
+  );
+  if (!report.initialSyncDone)
+    lines.push('Initial sync: not done yet (the first run is pull-only).');
+  lines.push(`Entities: ${report.entities.length}`);
+  for (const e of report.entities) {
+    const lag = e.lagMs === null ? 'never synced' : `synced ${formatAge(e.lagMs)} ago`;
+    lines.push(
+      `  ${e.owner.kind} ${e.owner.id} ${e.name ?? ''}: ${lag}, cursor ${e.cursor ?? '-'}${e.lastError ? `, error: ${e.lastError}` : ''}`,
+    );
+  }
+  const p = report.pushes;
+  lines.push(`Pending pushes: ${p.pending} (in doubt ${p.inDoubt}, failed ${p.failed})`);
+  for (const f of p.failedItems)
+    lines.push(
+      `  ${f.kind} ${f.owner.kind} ${f.owner.id} ${f.documentId ?? ''}: ${f.lastError ?? ''}`,
+    );
+  lines.push(`Conflicts: ${report.conflicts.total}`);
+  for (const c of report.conflicts.recent)
+    lines.push(`  ${c.occurredAt} ${c.copyPath} (${c.winner} won)`);
+  lines.push(`Items in error: ${report.itemsInError.length}`);
+  for (const i of report.itemsInError) {
+    lines.push(
+      `  ${i.owner.kind} ${i.owner.id} ${i.documentId ?? i.path ?? ''}: ${i.reason} (attempt ${i.attempts}, next ${i.nextAttemptAt})`,
+    );
+  }
+  lines.push(`Unmatched local folders: ${report.unmatchedFolders.length}`);
+  for (const u of report.unmatchedFolders) lines.push(`  ${u.folder} (${u.kind}): ${u.reason}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function formatAge(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Composition: the only place that picks real adapters and wires them together. Commands ask
+ * for what they need (config only, config + state, or the whole client) and close it after.
+ */
+
+import { loadConfig } from './config/load-config.js';
+import type { Config } from './config/schema.js';
+import { createLogger, type Logger } from './log/create-logger.js';
+import { createRemote, type Remote } from './remote/create-client.js';
+import { StateStore } from './state/state-store.js';
+
+export interface AppOptions {
+  readonly config?: string | undefined;
+  /** Commands that print results on stdout log to stderr instead. */
+  readonly logToStderr?: boolean;
+}
+
+export interface App {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly state: StateStore;
+  readonly remote: Remote;
+  close(): void;
+}
+
+export function openState(config: Config): StateStore {
+  const state = StateStore.open(config.state.path);
+  // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
+  if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
+  return state;
+}
+
+export function openApp(options: AppOptions = {}): App {
+  const config = loadConfig({ path: options.config });
+  const logger = createLogger({
+    level: config.log.level,
+    ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
+  });
+  const state = openState(config);
+  const remote = createRemote({
+    baseUrl: config.service.baseUrl,
+    clientId: config.service.clientId,
+    clientSecret: config.service.clientSecret,
+    scope: config.service.scope,
+    requestsPerSecond: config.queue.requestsPerSecond,
+    concurrency: config.queue.concurrency,
+    tokenStore: state.tokens,
+    onResponse: (info) => logger.debug(info, 'service answered'),
+  });
+  let closed = false;
+  return {
+    config,
+    logger,
+    state,
+    remote,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      remote.queue.clear();
+      state.close();
+      logger.flush();
+    },
+  };
+}

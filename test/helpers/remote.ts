@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { createRemote, type Remote } from '../../src/remote/create-client.js';
+import type { RetryPolicy } from '../../src/remote/retry-delay.js';
+import type { TokenStore } from '../../src/remote/token-manager.js';
+import {
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../src/simulator/index.js';
+import { StateStore } from '../../src/state/state-store.js';
+import { useTempDir } from './temp-dir.js';
+
+/** Retries fast enough for tests, with the production shape. */
+export const FAST_RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 50 };
+
+export interface RemoteFixture {
+  readonly sim: Simulator;
+  readonly remote: Remote;
+  readonly tokens: TokenStore;
+  /** Another client of the same simulator, with its own state file, seeded with `refreshToken`. */
+  readonly clientWith: (refreshToken: string, baseUrl?: string) => Remote;
+}
+
+/**
+ * A simulator on port 0 per test and a client authorised against it, its tokens in a real
+ * SQLite state file; everything closed after the test.
+ */
+export function useRemote() {
+  const tempDir = useTempDir('docsync-remote-');
+  const sims: Simulator[] = [];
+  const stores: StateStore[] = [];
+  afterEach(async () => {
+    for (const store of stores.splice(0)) store.close();
+    await Promise.all(sims.splice(0).map((sim) => sim.close()));
+  });
+  return async (
+    simOptions: SimulatorOptions = {},
+    clientOptions: {
+      requestsPerSecond?: number;
+      concurrency?: number;
+      retry?: RetryPolicy;
+      baseUrl?: string;
+    } = {},
+  ): Promise<RemoteFixture> => {
+    const sim = await startSimulator(simOptions);
+    sims.push(sim);
+    const clientWith = (refreshToken: string, baseUrl = clientOptions.baseUrl ?? sim.apiUrl) => {
+      const state = StateStore.open(path.join(tempDir(), 'docsync.db'));
+      stores.push(state);
+      state.tokens.seedRefreshToken(refreshToken);
+      return createRemote({
+        baseUrl,
+        clientId: sim.clientId,
+        clientSecret: sim.clientSecret,
+        scope: 'cas',
+        tokenStore: state.tokens,
+        requestsPerSecond: clientOptions.requestsPerSecond ?? Number.POSITIVE_INFINITY,
+        concurrency: clientOptions.concurrency ?? 4,
+        retry: clientOptions.retry ?? FAST_RETRY,
+      });
+    };
+    const remote = clientWith(sim.admin.mintRefreshToken());
+    return { sim, remote, tokens: remote.tokens.store, clientWith };
+  };
+}
+
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

@@ -1,0 +1,222 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OwnerRef } from '../../src/domain/types.js';
+import { ApiError, AuthRequiredError } from '../../src/remote/api-error.js';
+import type { DocumentListEntry } from '../../src/remote/service-client.js';
+import { collect, useRemote } from '../helpers/remote.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const start = useRemote();
+const tempDir = useTempDir();
+
+async function firstDocument(sim: Awaited<ReturnType<typeof start>>['sim']) {
+  const doc = (await sim.admin.dump()).documents.find((d) => d.attachments.length > 0)!;
+  return { doc, owner: doc.owner as OwnerRef };
+}
+
+describe('API client: tokens', () => {
+  it('refreshes an expired access token mid-run and stores the rotated refresh token', async () => {
+    const { remote, tokens, clientWith } = await start({ seed: 'demo', accessTokenTtlSeconds: 1 });
+    const seeded = tokens.read()!.refreshToken;
+    await remote.client.statusTypes();
+    const first = tokens.read()!;
+    expect(first.refreshToken).not.toBe(seeded);
+
+    // The token expires between calls; the margin makes the client refresh before using it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await collect(remote.client.trusts());
+    const second = tokens.read()!;
+    expect(second.accessToken).not.toBe(first.accessToken);
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+
+    // Rotation is real: the old refresh token no longer works.
+    const stale = clientWith(first.refreshToken);
+    await expect(stale.client.statusTypes()).rejects.toBeInstanceOf(AuthRequiredError);
+  });
+
+  it('answers a 401 on a token it believed valid with one refresh, then succeeds', async () => {
+    const { sim, remote, tokens } = await start({ seed: 'demo', accessTokenTtlSeconds: 1 });
+    await remote.client.statusTypes();
+    const before = tokens.read()!;
+    // Pretend the clock said the token was good for an hour: the service will say 401.
+    tokens.save({ ...before, accessTokenExpiresAt: Date.now() + 3_600_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const concurrent = await Promise.all([
+      remote.client.statusTypes(),
+      collect(remote.client.trusts()),
+      collect(remote.client.companies()),
+    ]);
+    expect(concurrent[0].length).toBeGreaterThan(0);
+    expect(tokens.read()!.accessToken).not.toBe(before.accessToken);
+    // One refresh for all three callers: the seed's exchange, then exactly one more.
+    const tokenCalls = Object.entries(sim.admin.counters().api.byRoute)
+      .filter(([route]) => route.startsWith('POST /oauth/token'))
+      .reduce((n, [, count]) => n + count, 0);
+    expect(tokenCalls).toBe(2);
+  });
+
+  it('stops with a message to run `docsync auth login` when the grant is revoked', async () => {
+    const { clientWith } = await start({ seed: 'demo' });
+    const remote = clientWith('revoked-or-invented');
+    const error = await remote.client.statusTypes().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthRequiredError);
+    expect((error as Error).message).toContain('docsync auth login');
+  });
+});
+
+describe('API client: rate and faults', () => {
+  it('keeps under the configured rate: no 429 from a service limited to the same rate', async () => {
+    const { sim, remote } = await start(
+      { seed: 'demo', rateLimitPerSecond: 5 },
+      { requestsPerSecond: 5 },
+    );
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 15 }, () => remote.client.statusTypes()));
+    const elapsed = Date.now() - started;
+    const counts = sim.admin.counters().api.byRoute;
+    expect(Object.keys(counts).filter((k) => k.endsWith(' 429'))).toEqual([]);
+    // 15 requests at 5 per second in any one-second window cannot finish before 2 s.
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('pauses the whole queue on a 429 and completes every request', async () => {
+    const { sim, remote } = await start(
+      { seed: 'demo', rateLimitPerSecond: 4 },
+      { requestsPerSecond: 1000 },
+    );
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => remote.client.statusTypes()),
+    );
+    expect(results).toHaveLength(12);
+    const counts = sim.admin.counters().api.byRoute;
+    expect(Object.entries(counts).some(([k, n]) => k.endsWith(' 429') && n > 0)).toBe(true);
+  });
+
+  it.each([
+    ['server errors', { serverError: 0.4 }],
+    ['429 bursts', { tooManyRequests: 0.15 }],
+    ['connection resets', { reset: 0.4 }],
+    ['latency', { latencyMs: 30, latencyProbability: 0.5 }],
+    ['truncated downloads', { truncatedDownload: 0.5 }],
+  ])('reads and downloads succeed through %s', async (_name, faults) => {
+    const { sim, remote } = await start({ seed: 'demo' });
+    const { doc, owner } = await firstDocument(sim);
+    sim.admin.setFaults({ ...faults, seed: 7 });
+    const dir = tempDir();
+    for (let i = 0; i < 4; i++) {
+      expect((await remote.client.document(owner, doc.id)).id).toBe(doc.id);
+      const attachment = doc.attachments[0]!;
+      const result = await remote.client.downloadAttachment(
+        owner,
+        doc.id,
+        attachment.id,
+        path.join(dir, `a${i}`),
+      );
+      expect(result.sha256).toBe(attachment.sha256);
+    }
+    expect(await collect(remote.client.documents(owner))).not.toHaveLength(0);
+  });
+
+  it('never repeats a create blindly: a reset after sending is reported as OUTCOME_UNKNOWN', async () => {
+    const { sim, remote } = await start({ seed: 'demo' });
+    const owner = (await sim.admin.dump()).documents[0]!.owner as OwnerRef;
+    sim.admin.setFaults({ reset: 1, seed: 3 });
+    const error = await remote.client
+      .createDocument(owner, { name: 'Maybe', documentDate: '2026-11-21' })
+      .catch((e: unknown) => e);
+    sim.admin.setFaults({});
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('OUTCOME_UNKNOWN');
+    const posts = Object.entries(sim.admin.counters().api.byRoute).filter(
+      ([k]) => k.startsWith('POST /') && !k.includes('oauth'),
+    );
+    expect(posts.reduce((n, [, c]) => n + c, 0)).toBeLessThanOrEqual(1);
+  });
+
+  it('asks for a new link when a download link has expired', async () => {
+    const { sim, remote } = await start({ seed: 'demo', linkTtlSeconds: 1 });
+    const { doc, owner } = await firstDocument(sim);
+    // Every API answer is held 1.2 s, so the link it carries is stale by the time it is used...
+    sim.admin.setFaults({ latencyMs: 1200, latencyProbability: 0.5, seed: 11 });
+    const attachment = doc.attachments[0]!;
+    const result = await remote.client.downloadAttachment(
+      owner,
+      doc.id,
+      attachment.id,
+      path.join(tempDir(), 'a'),
+    );
+    expect(result.sha256).toBe(attachment.sha256);
+  });
+
+  it('never sends the bearer token to the download link host', async () => {
+    const { sim, remote } = await start({ seed: 'demo' });
+    const dir = tempDir();
+    const docs = (await sim.admin.dump()).documents
+      .filter((d) => d.attachments.length > 0)
+      .slice(0, 5);
+    for (const doc of docs) {
+      for (const a of doc.attachments) {
+        await remote.client.downloadAttachment(
+          doc.owner as OwnerRef,
+          doc.id,
+          a.id,
+          path.join(dir, a.id),
+        );
+      }
+    }
+    const links = sim.admin.counters().links;
+    expect(links.requests).toBeGreaterThan(0);
+    expect(links.withAuthorization).toBe(0);
+  });
+});
+
+describe('API client: malformed answers', () => {
+  let proxy: Server | undefined;
+  afterEach(() => proxy?.close());
+
+  /** A real HTTP hop in front of the simulator that breaks one item of every document list. */
+  async function corruptingProxy(target: string): Promise<string> {
+    proxy = createServer((req, res) => {
+      const upstream = httpRequest(
+        `${target}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (up) => {
+          const chunks: Buffer[] = [];
+          up.on('data', (c: Buffer) => chunks.push(c));
+          up.on('end', () => {
+            let body = Buffer.concat(chunks).toString();
+            if (/\/documents(\?|$)/.test(req.url ?? '') && up.statusCode === 200) {
+              const json = JSON.parse(body);
+              json.documents[1].lastUpdatedTimestamp = 12;
+              body = JSON.stringify(json);
+            }
+            if (/\/documents\/\d+$/.test(req.url ?? '')) body = '{"id": 1, "name": ';
+            res.writeHead(up.statusCode ?? 502, { 'content-type': 'application/json' });
+            res.end(body);
+          });
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+    const address = proxy.address() as { port: number };
+    return `http://127.0.0.1:${address.port}`;
+  }
+
+  it('reports a malformed list item by id and keeps the rest; a garbled body is an ApiError', async () => {
+    const { sim, clientWith } = await start({ seed: 'demo' });
+    const remote = clientWith(sim.admin.mintRefreshToken(), await corruptingProxy(sim.apiUrl));
+    const { owner } = await firstDocument(sim);
+    const entries: DocumentListEntry[] = await collect(remote.client.documents(owner));
+    const bad = entries.filter((e) => 'malformed' in e);
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toMatchObject({ malformed: true, id: expect.any(String) });
+    expect((bad[0] as { error: ApiError }).error.message).toContain('lastUpdatedTimestamp');
+    expect(entries.length - bad.length).toBeGreaterThan(0);
+
+    const garbled = await remote.client.document(owner, bad[0]!.id!).catch((e: unknown) => e);
+    expect(garbled).toBeInstanceOf(ApiError);
+    expect((garbled as ApiError).code).toBe('MALFORMED_RESPONSE');
+  });
+});
