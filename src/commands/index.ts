@@ -4,6 +4,7 @@
  */
 import { loadConfig } from '../config/load-config.js';
 import { NotYetAvailableError } from '../domain/errors.js';
+import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
 
 export interface GlobalOptions {
   readonly config?: string | undefined;
@@ -23,6 +24,6 @@ export const commands = {
   authLogin: notYet('auth login', true),
   api: notYet('api', true),
   open: notYet('open', true),
-  simulator: notYet('simulator', false),
+  simulator: (options: GlobalOptions & SimulatorCommandOptions) => runSimulator(options),
   demo: notYet('demo', false),
 };
