@@ -53,8 +53,10 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
     ),
     route('GET', '/faults', () => admin.faults()),
     route('PUT', '/faults', (_, body) => admin.setFaults(body)),
-    route('PUT', '/rate-limit', (_, body) => admin.setRateLimit(Number(body.perSecond))),
-    route('PUT', '/clock', (_, body) => admin.setClockOffset(Number(body.offsetMs))),
+    route('PUT', '/rate-limit', (_, body) =>
+      admin.setRateLimit(number(body.perSecond, 'perSecond')),
+    ),
+    route('PUT', '/clock', (_, body) => admin.setClockOffset(number(body.offsetMs, 'offsetMs'))),
     route('PUT', '/webhook', (_, body) => admin.setWebhook(body as never)),
     route('DELETE', '/webhook', () => admin.setWebhook(null)),
     route('GET', '/webhook/deliveries', () => admin.webhookDeliveries()),
@@ -88,6 +90,12 @@ function attachmentInput(body: Record<string, unknown>) {
     bytes: Buffer.from(body.contentBase64, 'base64'),
     system: body.system === true,
   };
+}
+
+function number(value: unknown, name: string): number {
+  if (typeof value !== 'number' || Number.isNaN(value))
+    throw badRequest(`${name} must be a number`);
+  return value;
 }
 
 function optionalString(value: unknown): string | undefined {
