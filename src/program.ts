@@ -95,6 +95,12 @@ export function buildProgram(): Command {
     .description('run the built-in simulator of the compliance service')
     .addOption(new Option('--port <port>', 'API port').default('4010'))
     .option('--seed <name>', 'seed a firm: "demo", or a number of documents')
+    .option('--link-port <port>', 'port of the download-link listener (default: any free port)')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--rate-limit <n>', 'requests per second per access token, 0 for none (default 20)')
+    .option('--webhook-url <url>', 'send Document Change webhooks to this URL')
+    .option('--webhook-secret <secret>', 'secret that signs the webhooks')
+    .option('--client-code <code>', 'client code in the webhook Authorization header')
     .action((_options, command: Command) => commands.simulator(command.optsWithGlobals()));
 
   program

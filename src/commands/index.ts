@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load-config.js';
 import { NotYetAvailableError } from '../domain/errors.js';
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
+import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
 import { statusCommand } from './status-command.js';
 
 export interface GlobalOptions {
@@ -26,6 +27,6 @@ export const commands = {
   authLogin: authLoginCommand,
   api: apiCommand,
   open: notYet('open', true),
-  simulator: notYet('simulator', false),
+  simulator: (options: GlobalOptions & SimulatorCommandOptions) => runSimulator(options),
   demo: notYet('demo', false),
 };

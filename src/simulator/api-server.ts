@@ -49,7 +49,8 @@ async function handleRequest(
   const method = req.method ?? 'GET';
   const match = matchRoute(deps.routes, method, path);
   const template = match && match !== 'method' ? match.route.template : '(unknown)';
-  const admin = path.startsWith('/_admin/');
+  // The admin API and the stand-in web page are tools, not the contract: never faulted or counted.
+  const admin = path.startsWith('/_admin/') || path.startsWith('/web/');
   let token: string | null = null;
   res.on('finish', () => {
     if (!admin) deps.counters.count(method, template, res.statusCode, token);

@@ -2,6 +2,7 @@
  * Every change to a document, shared by the API routes and the admin operations so both behave
  * alike: each one moves `lastUpdatedTimestamp` forward and emits one Document Change event.
  */
+import { rm } from 'node:fs/promises';
 import type { SimClock } from './clock.js';
 import type {
   AttachmentRecord,
@@ -91,12 +92,14 @@ export class DocumentOps {
       throw new SimError(403, 'forbidden', `System attachment ${ref} cannot be deleted`);
     }
     doc.attachments.splice(doc.attachments.indexOf(attachment), 1);
+    discardBlob(attachment);
     this.touch(doc, 'statusChange', actor);
     return attachment;
   }
 
   delete(doc: DocumentRecord, actor: Actor): void {
     this.store.removeDocument(doc);
+    doc.attachments.forEach(discardBlob);
     this.store.emit({
       subType: 'deleteDocument',
       owner: doc.owner,
@@ -131,6 +134,15 @@ export class DocumentOps {
     if (!type) throw unprocessable(`The firm has no ${DEFAULT_STATUS_NAME} status type`);
     return type.id;
   }
+}
+
+/**
+ * Uploaded bytes go once nothing can reach them (links check that the attachment still exists),
+ * so a long benchmark does not fill the disk. An open download keeps its file handle.
+ */
+function discardBlob(attachment: AttachmentRecord): void {
+  if (attachment.blob.kind === 'file')
+    rm(attachment.blob.path, { force: true }).catch(() => undefined);
 }
 
 /**

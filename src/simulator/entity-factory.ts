@@ -2,9 +2,10 @@
  * Builds company and trust records from partial input, filling plausible defaults, for the
  * admin operations and the seeds.
  */
+import { abnFor, acn } from './au-numbers.js';
 import { digits, type Random, uuidLike } from './random.js';
 import type { CompanyRecord, TrustRecord, TrustType } from './records.js';
-import { unprocessable } from './sim-error.js';
+import { SimError, unprocessable } from './sim-error.js';
 import type { SimStore } from './store.js';
 
 export interface CompanyInput {
@@ -30,15 +31,17 @@ export interface TrustInput {
 
 export function makeCompany(store: SimStore, random: Random, input: CompanyInput): CompanyRecord {
   if (!input.name) throw unprocessable('A company needs a name');
-  const number = input.number ?? digits(random, 9);
+  const number = input.number ?? acn(digits(random, 8));
   if (!/^\d{9}$/.test(number)) throw unprocessable('A company number (ACN) has 9 digits');
   const state = input.registrationState ?? 'NSW';
+  const id = input.id ?? uuidLike(random);
+  if (store.companies.has(id))
+    throw new SimError(409, 'conflict', `A company with id ${id} exists`);
   const company: CompanyRecord = {
-    id: input.id ?? uuidLike(random),
+    id,
     name: input.name,
     number,
-    businessNumber:
-      input.businessNumber === undefined ? `${digits(random, 2)}${number}` : input.businessNumber,
+    businessNumber: input.businessNumber === undefined ? abnFor(number) : input.businessNumber,
     incorporationDate: input.incorporationDate ?? '2012-07-01',
     annualReviewDate: '2025-07-01',
     registrationState: state,
@@ -57,7 +60,7 @@ export function makeCompany(store: SimStore, random: Random, input: CompanyInput
 
 export function makeTrust(store: SimStore, random: Random, input: TrustInput): TrustRecord {
   if (!input.name) throw unprocessable('A trust needs a name');
-  const abn = input.abn === undefined ? digits(random, 11) : input.abn;
+  const abn = input.abn === undefined ? abnFor(digits(random, 9)) : input.abn;
   if (abn !== null && !/^\d{11}$/.test(abn)) throw unprocessable('An ABN has 11 digits');
   const trust: TrustRecord = {
     id: store.nextId('trust'),

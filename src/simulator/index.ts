@@ -88,7 +88,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'docsync-simulator-'));
   mkdirSync(dataDir, { recursive: true });
+  const { deps, admin, api } = compose(options, clientId, clientSecret, dataDir);
+  const { links, webhooks } = deps;
+  const apiUrl = await listen(api, options.port ?? 0, host);
+  links.baseUrl = await listen(links.server, options.linkPort ?? 0, host);
 
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      webhooks.close();
+      await Promise.all([stop(api), stop(links.server)]);
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    })();
+    return closing;
+  };
+  const webUrl = `${apiUrl}/web`;
+  return { apiUrl, linkUrl: links.baseUrl, webUrl, clientId, clientSecret, admin, close };
+}
+
+/** Wires the parts together: one store and clock, shared by the API, the links and the admin. */
+function compose(
+  options: SimulatorOptions,
+  clientId: string,
+  clientSecret: string,
+  dataDir: string,
+) {
   const clock = new SimClock(options.clockOffsetMs ?? 0);
   const store = new SimStore();
   seedBase(store);
@@ -116,7 +140,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   const admin = new SimulatorAdmin({ ...deps, defaultClientId: clientId });
   if (options.seed !== undefined) admin.seed(options.seed);
-
   const routes = [
     ...adminRoutes(admin),
     ...oauthRoutes(oauth),
@@ -126,27 +149,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ...otherRoutes(store),
   ];
   const api = createApiServer({ routes, clock, oauth, faults, rateLimiter, counters });
-  const apiUrl = await listen(api, options.port ?? 0, host);
-  links.baseUrl = await listen(links.server, options.linkPort ?? 0, host);
-
-  let closing: Promise<void> | null = null;
-  const close = () => {
-    closing ??= (async () => {
-      webhooks.close();
-      await Promise.all([stop(api), stop(links.server)]);
-      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
-    })();
-    return closing;
-  };
-  return {
-    apiUrl,
-    linkUrl: links.baseUrl,
-    webUrl: `${apiUrl}/web`,
-    clientId,
-    clientSecret,
-    admin,
-    close,
-  };
+  return { deps, admin, api };
 }
 
 function listen(server: Server, port: number, host: string): Promise<string> {

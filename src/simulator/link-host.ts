@@ -20,6 +20,8 @@ export interface LinkCounters {
   byStatus: Record<string, number>;
 }
 
+const SWEEP_AT = 10_000;
+
 interface Link {
   readonly documentId: number;
   readonly attachment: AttachmentRecord;
@@ -47,13 +49,20 @@ export class LinkHost {
 
   issue(documentId: number, attachment: AttachmentRecord): { url: string; expiresAt: string } {
     const token = randomBytes(18).toString('base64url');
-    const expiresAtMs = this.clock.nowMs() + this.ttlSeconds * 1000;
+    const now = this.clock.nowMs();
+    if (this.links.size >= SWEEP_AT) this.sweep(now);
+    const expiresAtMs = now + this.ttlSeconds * 1000;
     this.links.set(token, { documentId, attachment, expiresAtMs });
     const name = encodeURIComponent(attachment.name);
     return {
       url: `${this.baseUrl}/files/${token}/${name}`,
       expiresAt: new Date(expiresAtMs).toISOString(),
     };
+  }
+
+  /** A benchmark issues a link per download; forget expired ones so memory stays flat. */
+  private sweep(now: number): void {
+    for (const [token, link] of this.links) if (link.expiresAtMs < now) this.links.delete(token);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -77,6 +86,7 @@ export class LinkHost {
         ? 'application/pdf'
         : 'application/octet-stream',
       'Content-Length': String(link.attachment.blob.size),
+      'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(link.attachment.name)}`,
       Date: new Date(this.clock.nowMs()).toUTCString(),
     };
     res.writeHead(200, headers);
@@ -108,7 +118,9 @@ export class LinkHost {
   }
 
   private count(res: ServerResponse): void {
-    const key = String(res.statusCode);
+    // A reset fault never sends a status line; count it apart from the answers.
+    const key =
+      !res.headersSent && res.socket?.destroyed !== false ? 'reset' : String(res.statusCode);
     this.counters.byStatus[key] = (this.counters.byStatus[key] ?? 0) + 1;
   }
 }

@@ -53,13 +53,32 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
     ),
     route('GET', '/faults', () => admin.faults()),
     route('PUT', '/faults', (_, body) => admin.setFaults(body)),
-    route('PUT', '/rate-limit', (_, body) => admin.setRateLimit(Number(body.perSecond))),
-    route('PUT', '/clock', (_, body) => admin.setClockOffset(Number(body.offsetMs))),
+    route('PUT', '/rate-limit', (_, body) =>
+      admin.setRateLimit(number(body.perSecond, 'perSecond')),
+    ),
+    route('PUT', '/clock', (_, body) => admin.setClockOffset(number(body.offsetMs, 'offsetMs'))),
     route('PUT', '/webhook', (_, body) => admin.setWebhook(body as never)),
     route('DELETE', '/webhook', () => admin.setWebhook(null)),
     route('GET', '/webhook/deliveries', () => admin.webhookDeliveries()),
+    webPage,
   ];
 }
+
+/**
+ * The deep links of api.md point at `{webUrl}/s/html/main.html#/...`; the fragment never
+ * reaches a server, so one page stands in for the service's web application.
+ */
+const webPage: Route = {
+  method: 'GET',
+  template: '/web/s/html/main.html',
+  auth: false,
+  handle: ({ res }) => {
+    const html =
+      '<!doctype html><title>Compliance service (simulator)</title><h1>Compliance service (simulator)</h1><p id="where"></p><script>where.textContent = location.hash</script>';
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
+    return null;
+  },
+};
 
 /** Bytes travel as base64 in JSON: `{name, contentBase64, system?}`. */
 function attachmentInput(body: Record<string, unknown>) {
@@ -71,6 +90,12 @@ function attachmentInput(body: Record<string, unknown>) {
     bytes: Buffer.from(body.contentBase64, 'base64'),
     system: body.system === true,
   };
+}
+
+function number(value: unknown, name: string): number {
+  if (typeof value !== 'number' || Number.isNaN(value))
+    throw badRequest(`${name} must be a number`);
+  return value;
 }
 
 function optionalString(value: unknown): string | undefined {

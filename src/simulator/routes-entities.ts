@@ -5,13 +5,18 @@ import { notFound } from './sim-error.js';
 import type { SimStore } from './store.js';
 import { companyView, contactView, relationshipView, trustView } from './views.js';
 
+const get = (template: string, handle: Route['handle']): Route => ({
+  method: 'GET',
+  template,
+  auth: true,
+  handle,
+});
+
 export function entityRoutes(store: SimStore): Route[] {
-  const get = (template: string, handle: Route['handle']): Route => ({
-    method: 'GET',
-    template,
-    auth: true,
-    handle,
-  });
+  return [...companyRoutes(store), ...trustRoutes(store), ...contactRoutes(store)];
+}
+
+function companyRoutes(store: SimStore): Route[] {
   return [
     get('/companies', ({ query }) => {
       const details = parseBoolean(query, 'details');
@@ -38,6 +43,11 @@ export function entityRoutes(store: SimStore): Route[] {
         body: envelope('companies', labelled, page, (c) => companyView(c, store, details)),
       };
     }),
+  ];
+}
+
+function trustRoutes(store: SimStore): Route[] {
+  return [
     get('/trusts', ({ query }) => ({
       status: 200,
       body: envelope('trusts', store.trusts.values(), parsePage(query), trustView),
@@ -58,6 +68,11 @@ export function entityRoutes(store: SimStore): Route[] {
         body: envelope('trustRelationships', shown, page, (r) => relationshipView(r, history)),
       };
     }),
+  ];
+}
+
+function contactRoutes(store: SimStore): Route[] {
+  return [
     get('/documents/statusTypes', () => ({
       status: 200,
       body: {

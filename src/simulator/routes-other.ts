@@ -7,36 +7,36 @@ import { badRequest, notFound, SimError, unprocessable } from './sim-error.js';
 import type { SimStore } from './store.js';
 
 export function otherRoutes(store: SimStore): Route[] {
-  const unitTrust = (trustId: string): TrustRecord => {
-    const trust = store.requireTrust(trustId);
-    if (trust.type !== 'UNIT') {
-      throw new SimError(
-        409,
-        'not_a_unit_trust',
-        `Trust ${trustId} is ${trust.type}; only UNIT trusts have unit transactions`,
-      );
-    }
-    return trust;
-  };
-  const transactionsOf = (trust: TrustRecord) => {
-    let map = store.unitTransactions.get(trust.id);
-    if (!map) {
-      map = new Map();
-      store.unitTransactions.set(trust.id, map);
-    }
-    return map;
-  };
+  return [...unitTransactionRoutes(store), pensionRoute(store)];
+}
+
+/** The transactions of a UNIT trust; any other type of trust is a 409 (api.md). */
+function unitTransactionsOf(store: SimStore, trustId: string): Map<number, UnitTransactionRecord> {
+  const trust: TrustRecord = store.requireTrust(trustId);
+  if (trust.type !== 'UNIT') {
+    const message = `Trust ${trustId} is ${trust.type}; only UNIT trusts have unit transactions`;
+    throw new SimError(409, 'not_a_unit_trust', message);
+  }
+  let map = store.unitTransactions.get(trust.id);
+  if (!map) {
+    map = new Map();
+    store.unitTransactions.set(trust.id, map);
+  }
+  return map;
+}
+
+function unitTransactionRoutes(store: SimStore): Route[] {
   return [
     {
       method: 'GET',
       template: '/trusts/{trustId}/unitTransactions',
       auth: true,
       handle: ({ params, query }) => {
-        const trust = unitTrust(params.trustId!);
+        const transactions = unitTransactionsOf(store, params.trustId!);
         const page = parsePage(query);
         return {
           status: 200,
-          body: envelope('unitTransactions', transactionsOf(trust).values(), page, transactionView),
+          body: envelope('unitTransactions', transactions.values(), page, transactionView),
         };
       },
     },
@@ -45,10 +45,11 @@ export function otherRoutes(store: SimStore): Route[] {
       template: '/trusts/{trustId}/unitTransactions',
       auth: true,
       handle: async ({ params, req }) => {
-        const trust = unitTrust(params.trustId!);
+        const transactions = unitTransactionsOf(store, params.trustId!);
+        const body = await readJson(req);
         const id = store.nextId('unitTransaction');
-        const transaction = parseTransaction(await readJson(req), id, trust.id);
-        transactionsOf(trust).set(id, transaction);
+        const transaction = parseTransaction(body, id, Number(params.trustId));
+        transactions.set(id, transaction);
         return { status: 201, body: transactionView(transaction) };
       },
     },
@@ -57,22 +58,25 @@ export function otherRoutes(store: SimStore): Route[] {
       template: '/trusts/{trustId}/unitTransactions/{transactionId}',
       auth: true,
       handle: ({ params }) => {
-        const map = transactionsOf(unitTrust(params.trustId!));
+        const map = unitTransactionsOf(store, params.trustId!);
         if (!map.delete(Number(params.transactionId)))
           throw notFound(`No unit transaction ${params.transactionId}`);
         return { status: 204 };
       },
     },
-    {
-      method: 'GET',
-      template: '/sf/funds/{fundId}/reports/pensionSummary',
-      auth: true,
-      handle: ({ params, query }) => ({
-        status: 200,
-        body: pensionSummary(store, params.fundId!, query),
-      }),
-    },
   ];
+}
+
+function pensionRoute(store: SimStore): Route {
+  return {
+    method: 'GET',
+    template: '/sf/funds/{fundId}/reports/pensionSummary',
+    auth: true,
+    handle: ({ params, query }) => ({
+      status: 200,
+      body: pensionSummary(store, params.fundId!, query),
+    }),
+  };
 }
 
 function pensionSummary(store: SimStore, fundId: string, query: URLSearchParams) {

@@ -132,6 +132,9 @@ describe('simulator admin API over HTTP', () => {
       nextRetryInMs: 1000,
     });
     expect((await admin(url, 'GET', '/nothing')).status).toBe(404);
+    const page = await fetch(`${sim.webUrl}/s/html/main.html#/company/documents?cid=${company.id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
   });
 
   it('holds a firm of 100,000 documents and lists one owner quickly', async () => {

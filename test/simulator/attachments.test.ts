@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Session, upload, useSimulators } from './sim-fixture.js';
 
@@ -132,6 +135,27 @@ describe('simulator attachments', () => {
     expect((await stamp()) > before).toBe(true);
     const link = await download(session, session.base, user.id);
     expect(link.status).toBe(404);
+  });
+
+  it('keeps uploads under dataDir and removes them with their attachment or document', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sim-data-'));
+    try {
+      const session = await documentWithAttachments({ dataDir });
+      const files = () => readdirSync(dataDir).filter((f) => f.startsWith('upload-'));
+      const user = (await (
+        await upload(session, `${session.base}/attachments`, 'a.txt', Buffer.from('a'))
+      ).json()) as any;
+      await upload(session, `${session.base}/attachments`, 'b.txt', Buffer.from('b'));
+      expect(files()).toHaveLength(2);
+      await session.call('DELETE', `${session.base}/attachments/${user.id}`);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(files()).toHaveLength(1);
+      await session.call('DELETE', session.base);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(files()).toHaveLength(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('answers 404 from the link host once the attachment is gone', async () => {

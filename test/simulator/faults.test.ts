@@ -26,6 +26,7 @@ describe('simulator faults and rate limit', () => {
     const session = await start();
     session.sim.admin.setFaults({ reset: 1 });
     await expect(session.call('GET', LIST)).rejects.toThrow();
+    expect(session.sim.admin.counters().api.byRoute['GET /companies 0']).toBe(1);
     session.sim.admin.setFaults({});
     expect((await session.call('GET', LIST)).status).toBe(200);
   });

@@ -173,5 +173,7 @@ describe('simulator webhooks', () => {
     expect(Date.now() - Date.parse(date)).toBeGreaterThan(3_500_000);
     const answer = await session.call('GET', '/companies?offset=0&limit=1');
     expect(Date.now() - Date.parse(answer.headers.get('date')!)).toBeGreaterThan(3_500_000);
+    const stamp = (await session.sim.admin.dump()).documents[0]!.lastUpdatedTimestamp;
+    expect(Date.now() - Date.parse(`${stamp.slice(0, 23)}Z`)).toBeGreaterThan(3_500_000);
   });
 });

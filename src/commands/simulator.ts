@@ -1,0 +1,115 @@
+/**
+ * `docsync simulator`: runs the built-in simulator of the compliance service until SIGINT or
+ * SIGTERM, and prints what a docsync needs to talk to it (URLs, client, a refresh token, a
+ * config snippet), so a demo or a benchmark needs no browser.
+ */
+import { DocsyncError } from '../domain/errors.js';
+import { type SeedOption, type SimulatorOptions, startSimulator } from '../simulator/index.js';
+
+export interface SimulatorCommandOptions {
+  readonly port?: string;
+  readonly linkPort?: string;
+  readonly host?: string;
+  readonly seed?: string;
+  readonly rateLimit?: string;
+  readonly webhookUrl?: string;
+  readonly webhookSecret?: string;
+  readonly clientCode?: string;
+}
+
+export async function runSimulator(options: SimulatorCommandOptions): Promise<void> {
+  const sim = await startSimulator(toSimulatorOptions(options));
+  const refreshToken = sim.admin.mintRefreshToken();
+  const summary = (await sim.admin.dump()).documents.length;
+  const webhook = toSimulatorOptions(options).webhook;
+  const config = {
+    service: {
+      baseUrl: sim.apiUrl,
+      webUrl: sim.webUrl,
+      clientId: sim.clientId,
+      clientSecret: sim.clientSecret,
+    },
+    ...(webhook ? { webhook: { clientCode: webhook.clientCode, secret: webhook.secret } } : {}),
+  };
+  const out = [
+    'docsync simulator of the compliance service is running.',
+    `  API:           ${sim.apiUrl}   (admin API under ${sim.apiUrl}/_admin)`,
+    `  Links:         ${sim.linkUrl}`,
+    `  Web (links):   ${sim.webUrl}`,
+    `  Client:        ${sim.clientId} / ${sim.clientSecret}`,
+    `  Refresh token: ${refreshToken}`,
+    `  Documents:     ${summary}`,
+    '',
+    'Configure docsync with (merge into your config file):',
+    JSON.stringify(config, null, 2),
+    `and export DOCSYNC_REFRESH_TOKEN=${refreshToken}`,
+    '',
+    'Press Ctrl+C to stop.',
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sim.close();
+  process.stdout.write('Simulator stopped.\n');
+}
+
+export function toSimulatorOptions(options: SimulatorCommandOptions): SimulatorOptions {
+  const webhook = options.webhookUrl
+    ? {
+        url: options.webhookUrl,
+        clientCode: options.clientCode ?? 'DOCSYNC',
+        secret: options.webhookSecret ?? 'simulator-webhook-secret',
+      }
+    : undefined;
+  return {
+    port: port(options.port ?? '4010', '--port'),
+    linkPort: port(options.linkPort ?? '0', '--link-port'),
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.seed ? { seed: parseSeed(options.seed) } : {}),
+    ...(options.rateLimit !== undefined
+      ? { rateLimitPerSecond: count(options.rateLimit, '--rate-limit') }
+      : {}),
+    ...(webhook ? { webhook } : {}),
+  };
+}
+
+/** `demo`, or a number of documents spread 100 per entity over companies and trusts. */
+export function parseSeed(text: string): SeedOption {
+  if (text === 'demo') return 'demo';
+  const documents = count(text, '--seed');
+  const perEntity = Math.max(1, Math.min(100, documents));
+  const entities = Math.max(1, Math.ceil(documents / perEntity));
+  return {
+    companies: Math.ceil(entities / 2),
+    trusts: Math.floor(entities / 2),
+    documentsPerEntity: documents === 0 ? 0 : perEntity,
+    attachmentsPerDocument: 2,
+    attachmentBytes: 4096,
+    seed: 42,
+  };
+}
+
+function port(text: string, flag: string): number {
+  const value = count(text, flag);
+  if (value > 65535) throw usage(`${flag} must be a port from 0 to 65535, got "${text}"`);
+  return value;
+}
+
+function count(text: string, flag: string): number {
+  if (!/^\d+$/.test(text))
+    throw usage(
+      `${flag} expects a whole number${flag === '--seed' ? ' or "demo"' : ''}, got "${text}"`,
+    );
+  return Number(text);
+}
+
+function usage(message: string): DocsyncError {
+  return new DocsyncError('USAGE', message);
+}

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CLI, runCli } from '../helpers/run-cli.js';
+
+describe('docsync simulator command', () => {
+  it('prints URLs, client, refresh token and config, serves the API, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      [CLI, 'simulator', '--port', '0', '--seed', '20', '--rate-limit', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => stdout.includes('Ctrl+C') && resolve());
+      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    const apiUrl = /API:\s+(\S+)/.exec(stdout)![1]!;
+    const refreshToken = /Refresh token:\s+(\S+)/.exec(stdout)![1]!;
+    const config = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1));
+    expect(config.service.baseUrl).toBe(apiUrl);
+    expect(/Links:\s+(http:\S+)/.test(stdout)).toBe(true);
+    const basic = Buffer.from(`${config.service.clientId}:${config.service.clientSecret}`).toString(
+      'base64',
+    );
+    const tokens = (await (
+      await fetch(`${apiUrl}/oauth/token?grant_type=refresh_token&refresh_token=${refreshToken}`, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${basic}` },
+      })
+    ).json()) as any;
+    const companies = (await (
+      await fetch(`${apiUrl}/cas/companies?offset=0&limit=5`, {
+        headers: { Authorization: `Bearer ${tokens.access_token}` },
+      })
+    ).json()) as any;
+    expect(companies.total).toBe(1);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('Simulator stopped.');
+  });
+
+  it('rejects a bad seed with exit code 1', async () => {
+    const { code, stderr } = await runCli(['simulator', '--port', '0', '--seed', 'lots']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('--seed expects a whole number or "demo", got "lots"');
+  });
+});
