@@ -79,9 +79,10 @@ async function scanFile(
   if (hint && hint.size === stats.size && hint.mtimeMs === stats.mtimeMs) {
     return { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256: hint.sha256 };
   }
-  // ctime too: a copy that preserves mtime still moves ctime with every write.
-  const lastChange = Math.max(stats.mtimeMs, stats.ctimeMs);
-  if (options.now() - lastChange < options.settleMs) {
+  // ctime, not mtime: every write moves it, even in a copy that preserves mtime, and no user
+  // can set it into the future (an age below zero means the clock went back: count it settled).
+  const age = options.now() - stats.ctimeMs;
+  if (age >= 0 && age < options.settleMs) {
     return hint ? { name, size: hint.size, mtimeMs: hint.mtimeMs, sha256: hint.sha256 } : null;
   }
   const sha256 = await hashFile(resolveInside(options.root, relPath));
