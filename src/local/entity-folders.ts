@@ -29,7 +29,7 @@ export async function listEntityFolders(
       () => [],
     );
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (!entry.isDirectory() || isIgnored(entry.name, ignore)) continue;
+      if (!entry.isDirectory() || isIgnored(`${top}/${entry.name}`, ignore)) continue;
       found.push(await readEntityFolder(root, `${top}/${entry.name}`));
     }
   }

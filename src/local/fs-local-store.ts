@@ -125,7 +125,8 @@ export class FsLocalStore implements LocalStore {
     const dir = await resolveInsideReal(this.root, folder);
     const temp = await writeTemp(this.#tmpDir, source);
     try {
-      const avoid = (name: string) => isIgnored(name, this.#ignore) || name === DOCUMENT_META;
+      const avoid = (name: string) =>
+        isIgnored(`${folder}/${name}`, this.#ignore) || name === DOCUMENT_META;
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const name = pickFreeName(desiredName, await readdir(dir), { avoid });
         const target = path.join(dir, name);
@@ -158,7 +159,9 @@ export class FsLocalStore implements LocalStore {
   async renameFile(relPath: string, newName: string): Promise<string> {
     const source = await resolveInsideReal(this.root, relPath);
     const dir = path.dirname(source);
-    const avoid = (name: string) => isIgnored(name, this.#ignore) || name === DOCUMENT_META;
+    const folder = path.posix.dirname(relPath);
+    const avoid = (name: string) =>
+      isIgnored(`${folder}/${name}`, this.#ignore) || name === DOCUMENT_META;
     const name = pickFreeName(newName, await readdir(dir), { avoid });
     const target = path.join(dir, name);
     // link + unlink never replaces an existing file, which rename would.

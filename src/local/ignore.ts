@@ -31,12 +31,18 @@ export function isIgnored(nameOrPath: string, extraPatterns: readonly string[] =
   const key = extraPatterns.join('\u0000');
   let matcher = compiled.get(key);
   if (!matcher) {
-    matcher = picomatch([...DEFAULT_IGNORES, ...extraPatterns], {
-      dot: true,
-      nocase: true,
-      basename: true,
-    });
+    matcher = compile([...DEFAULT_IGNORES, ...extraPatterns]);
     compiled.set(key, matcher);
   }
   return matcher(nameOrPath);
+}
+
+/** picomatch's own `basename` option would apply to every pattern, so the two kinds are split. */
+function compile(patterns: readonly string[]): (path: string) => boolean {
+  const options = { dot: true, nocase: true };
+  const byName = patterns.filter((p) => !p.includes('/'));
+  const byPath = patterns.filter((p) => p.includes('/'));
+  const nameMatch = picomatch(byName, options);
+  const pathMatch = byPath.length > 0 ? picomatch(byPath, options) : () => false;
+  return (path) => nameMatch(path.slice(path.lastIndexOf('/') + 1)) || pathMatch(path);
 }

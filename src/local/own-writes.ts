@@ -6,22 +6,18 @@
  */
 import path from 'node:path';
 
-interface Written {
-  readonly kind: 'file';
-  readonly size: number;
-  readonly mtimeMs: number;
+interface Present {
+  readonly kind: 'file' | 'dir';
+  readonly size?: number;
+  readonly mtimeMs?: number;
   readonly at: number;
 }
-
-interface Made {
-  readonly kind: 'dir' | 'removed';
-  readonly at: number;
-}
-
-type Entry = Written | Made;
 
 export class OwnWrites {
-  readonly #entries = new Map<string, Entry>();
+  /** What we left at a path. Kept apart from removals: a rename away (link, then unlink) makes
+   *  the OS report an attribute change of the old path before its removal. */
+  readonly #present = new Map<string, Present>();
+  readonly #removed = new Map<string, number>();
   readonly #ttlMs: number;
   readonly #now: () => number;
 
@@ -32,17 +28,18 @@ export class OwnWrites {
 
   /** A file we wrote (or moved into place), as it stood right after. */
   recordFile(absolutePath: string, stats: { size: number; mtimeMs: number }): void {
-    this.#set(absolutePath, { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, at: 0 });
+    const entry = { kind: 'file' as const, size: stats.size, mtimeMs: stats.mtimeMs };
+    this.#present.set(path.resolve(absolutePath), { ...entry, at: this.#now() });
   }
 
   /** A folder we created (or moved into place). */
   recordDir(absolutePath: string): void {
-    this.#set(absolutePath, { kind: 'dir', at: 0 });
+    this.#present.set(path.resolve(absolutePath), { kind: 'dir', at: this.#now() });
   }
 
   /** A file or folder we moved away (to the trash); covers everything below it too. */
   recordRemoved(absolutePath: string): void {
-    this.#set(absolutePath, { kind: 'removed', at: 0 });
+    this.#removed.set(path.resolve(absolutePath), this.#now());
   }
 
   /**
@@ -56,26 +53,22 @@ export class OwnWrites {
     this.#expire();
     const key = path.resolve(absolutePath);
     if (stats === null) return this.#removedAtOrAbove(key);
-    const entry = this.#entries.get(key);
+    const entry = this.#present.get(key);
     if (!entry) return false;
     if (entry.kind === 'dir') return stats.isDir;
-    if (entry.kind === 'file') return stats.size === entry.size && stats.mtimeMs === entry.mtimeMs;
-    return false;
+    return stats.size === entry.size && stats.mtimeMs === entry.mtimeMs;
   }
 
   #removedAtOrAbove(key: string): boolean {
     for (let probe = key; ; probe = path.dirname(probe)) {
-      if (this.#entries.get(probe)?.kind === 'removed') return true;
+      if (this.#removed.has(probe)) return true;
       if (path.dirname(probe) === probe) return false;
     }
   }
 
-  #set(absolutePath: string, entry: Entry): void {
-    this.#entries.set(path.resolve(absolutePath), { ...entry, at: this.#now() });
-  }
-
   #expire(): void {
     const oldest = this.#now() - this.#ttlMs;
-    for (const [key, entry] of this.#entries) if (entry.at < oldest) this.#entries.delete(key);
+    for (const [key, entry] of this.#present) if (entry.at < oldest) this.#present.delete(key);
+    for (const [key, at] of this.#removed) if (at < oldest) this.#removed.delete(key);
   }
 }

@@ -37,7 +37,7 @@ export async function scanEntityFolder(
   const byId = new Map(hints.map((hint) => [hint.id, hint.attachments]));
   const documents: LocalDocumentSnapshot[] = [];
   for (const entry of await readdir(resolveInside(options.root, folder), { withFileTypes: true })) {
-    if (!entry.isDirectory() || isIgnored(entry.name, options.ignore)) continue;
+    if (!entry.isDirectory() || isIgnored(`${folder}/${entry.name}`, options.ignore)) continue;
     documents.push(await scanDocumentFolder(options, `${folder}/${entry.name}`, byId));
   }
   documents.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
@@ -57,7 +57,7 @@ async function scanDocumentFolder(
   const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
   const files: LocalFile[] = [];
   for (const name of names) {
-    if (name === DOCUMENT_META || isIgnored(name, options.ignore)) continue;
+    if (name === DOCUMENT_META || isIgnored(`${folder}/${name}`, options.ignore)) continue;
     const file = await scanFile(options, `${folder}/${name}`, name, hints);
     if (file) files.push(file);
   }

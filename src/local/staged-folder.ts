@@ -51,11 +51,16 @@ async function renameIntoPlace(
   files: Readonly<Record<string, string>>,
 ): Promise<string> {
   const parentDir = resolveInside(options.root, parent);
-  const avoid = (name: string) => isIgnored(name, options.ignore);
+  const avoid = (name: string) => isIgnored(`${parent}/${name}`, options.ignore);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const name = pickFreeName(desiredName, await readdir(parentDir), { kind: 'folder', avoid });
     const target = resolveInside(options.root, `${parent}/${name}`);
+    // Recorded before the rename, from the staged copies (a rename keeps size and mtime): the
+    // watcher may hear of the new folder before this function gets control back.
     options.ownWrites.recordDir(target);
+    for (const file of Object.keys(files)) {
+      options.ownWrites.recordFile(path.join(target, file), await stat(path.join(staging, file)));
+    }
     try {
       await rename(staging, target);
     } catch (error) {
@@ -64,9 +69,6 @@ async function renameIntoPlace(
       throw error;
     }
     await fsyncDir(parentDir);
-    for (const file of Object.keys(files)) {
-      options.ownWrites.recordFile(path.join(target, file), await stat(path.join(target, file)));
-    }
     return `${parent}/${name}`;
   }
   throw new Error(`Could not find a free folder name for ${JSON.stringify(desiredName)}`);

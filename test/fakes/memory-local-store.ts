@@ -117,7 +117,7 @@ export class MemoryLocalStore implements LocalStore {
     for (const top of Object.values(ENTITY_ROOTS)) {
       for (const name of this.#children(top).sort((a, b) => (a < b ? -1 : 1))) {
         const folder = `${top}/${name}`;
-        if (this.#nodes.get(folder)?.kind !== 'dir' || isIgnored(name, this.#ignore)) continue;
+        if (this.#nodes.get(folder)?.kind !== 'dir' || isIgnored(folder, this.#ignore)) continue;
         const text = this.read(`${folder}/${ENTITY_META}`)?.toString('utf8');
         if (text === undefined) {
           found.push({ folder, owner: null, entity: null });
@@ -154,7 +154,7 @@ export class MemoryLocalStore implements LocalStore {
     if (folder === null) return { owner, folder, documents: [] };
     const documents = this.#children(folder)
       .filter((n) => this.#nodes.get(`${folder}/${n}`)?.kind === 'dir')
-      .filter((n) => !isIgnored(n, this.#ignore))
+      .filter((n) => !isIgnored(`${folder}/${n}`, this.#ignore))
       .map((n) => this.#scanDocument(`${folder}/${n}`, hints))
       .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
     return { owner, folder, documents };
@@ -183,7 +183,7 @@ export class MemoryLocalStore implements LocalStore {
     const data = await collect(source);
     this.#requireDir(folder);
     const name = pickFreeName(desiredName, this.#children(this.#key(folder)), {
-      avoid: (n) => isIgnored(n, this.#ignore) || n === DOCUMENT_META,
+      avoid: (n) => isIgnored(`${folder}/${n}`, this.#ignore) || n === DOCUMENT_META,
     });
     this.#write(`${folder}/${name}`, data);
     return this.#placed(folder, name);
@@ -203,7 +203,7 @@ export class MemoryLocalStore implements LocalStore {
     const key = this.#key(relPath);
     const dir = path.posix.dirname(key);
     const name = pickFreeName(newName, this.#children(dir), {
-      avoid: (n) => isIgnored(n, this.#ignore) || n === DOCUMENT_META,
+      avoid: (n) => isIgnored(`${dir}/${n}`, this.#ignore) || n === DOCUMENT_META,
     });
     this.userRename(key, `${dir}/${name}`);
     return name;
@@ -298,7 +298,7 @@ export class MemoryLocalStore implements LocalStore {
     this.#mkdirs(this.#key(parent));
     const name = pickFreeName(desiredName, this.#children(this.#key(parent)), {
       kind: 'folder',
-      avoid: (n) => isIgnored(n, this.#ignore),
+      avoid: (n) => isIgnored(`${parent}/${n}`, this.#ignore),
     });
     const folder = `${this.#key(parent)}/${name}`;
     this.#mkdirs(folder);
@@ -322,7 +322,11 @@ export class MemoryLocalStore implements LocalStore {
     const files: LocalFile[] = [];
     for (const name of names) {
       const node = this.#nodes.get(`${folder}/${name}`);
-      if (name === DOCUMENT_META || node?.kind !== 'file' || isIgnored(name, this.#ignore))
+      if (
+        name === DOCUMENT_META ||
+        node?.kind !== 'file' ||
+        isIgnored(`${folder}/${name}`, this.#ignore)
+      )
         continue;
       const hint = attachments.find((a) => a.file === name);
       const same = hint && hint.size === node.data.length && hint.mtimeMs === node.mtimeMs;
