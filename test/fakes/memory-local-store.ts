@@ -40,84 +40,39 @@ import {
   parseDocumentMeta,
   parseEntityMeta,
 } from '../../src/local/metadata-files.js';
-import { resolveInside } from '../../src/local/resolve-inside.js';
 import { dayStamp } from '../../src/local/trash.js';
+import { MemoryTree, type Node } from './memory-tree.js';
 
-type Node = { kind: 'dir' } | { kind: 'file'; data: Buffer; mtimeMs: number };
-
-const ROOT = '/memory-root';
-
-export class MemoryLocalStore implements LocalStore {
-  readonly #nodes = new Map<string, Node>([['', { kind: 'dir' }]]);
+export class MemoryLocalStore extends MemoryTree implements LocalStore {
   readonly #ignore: readonly string[];
   readonly #now: () => Date;
   /** How many times a file's content was hashed: a quiet scan must leave it unchanged. */
   hashReads = 0;
 
   constructor(options: { ignore?: readonly string[]; now?: () => Date } = {}) {
+    const now = options.now ?? (() => new Date());
+    super(() => now().getTime());
     this.#ignore = options.ignore ?? [];
-    this.#now = options.now ?? (() => new Date());
-  }
-
-  // ---- the person at the folder -------------------------------------------------------------
-
-  userWrite(relPath: string, data: string | Uint8Array, mtimeMs = this.#now().getTime()): void {
-    const key = this.#key(relPath);
-    this.#mkdirs(path.posix.dirname(key));
-    this.#nodes.set(key, { kind: 'file', data: Buffer.from(data), mtimeMs });
-  }
-
-  userMkdir(relPath: string): void {
-    this.#mkdirs(this.#key(relPath));
-  }
-
-  userRename(from: string, to: string): void {
-    const source = this.#key(from);
-    const target = this.#key(to);
-    for (const [key, node] of [...this.#nodes]) {
-      if (key !== source && !key.startsWith(`${source}/`)) continue;
-      this.#nodes.delete(key);
-      this.#nodes.set(target + key.slice(source.length), node);
-    }
-  }
-
-  userRemove(relPath: string): void {
-    const key = this.#key(relPath);
-    for (const k of [...this.#nodes.keys()]) {
-      if (k === key || k.startsWith(`${key}/`)) this.#nodes.delete(k);
-    }
-  }
-
-  read(relPath: string): Buffer | null {
-    const node = this.#nodes.get(this.#key(relPath));
-    return node?.kind === 'file' ? node.data : null;
-  }
-
-  exists(relPath: string): boolean {
-    return this.#nodes.has(this.#key(relPath));
-  }
-
-  list(relPath: string): string[] {
-    return this.#children(this.#key(relPath)).sort();
+    this.#now = now;
   }
 
   // ---- LocalStore -------------------------------------------------------------------------------
 
   async hasMarker(): Promise<boolean> {
-    return this.#nodes.get(MARKER_FILE)?.kind === 'file';
+    return this.node(MARKER_FILE)?.kind === 'file';
   }
 
   async writeMarker(): Promise<void> {
-    this.#mkdirs(TRASH_DIR);
+    this.mkdirs(TRASH_DIR);
     this.#write(MARKER_FILE, `docsync root, first synced ${this.#now().toISOString()}\n`);
   }
 
   async listEntityFolders(): Promise<LocalEntityFolder[]> {
     const found: LocalEntityFolder[] = [];
     for (const top of Object.values(ENTITY_ROOTS)) {
-      for (const name of this.#children(top).sort((a, b) => (a < b ? -1 : 1))) {
+      for (const name of this.children(top).sort((a, b) => (a < b ? -1 : 1))) {
         const folder = `${top}/${name}`;
-        if (this.#nodes.get(folder)?.kind !== 'dir' || isIgnored(folder, this.#ignore)) continue;
+        if (this.node(folder)?.kind !== 'dir' || isIgnored(folder, this.#ignore)) continue;
         const text = this.read(`${folder}/${ENTITY_META}`)?.toString('utf8');
         if (text === undefined) {
           found.push({ folder, owner: null, entity: null });
@@ -152,8 +107,8 @@ export class MemoryLocalStore implements LocalStore {
   async scanEntity(owner: OwnerRef, hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot> {
     const folder = await this.#findEntity(owner);
     if (folder === null) return { owner, folder, documents: [] };
-    const documents = this.#children(folder)
-      .filter((n) => this.#nodes.get(`${folder}/${n}`)?.kind === 'dir')
+    const documents = this.children(folder)
+      .filter((n) => this.node(`${folder}/${n}`)?.kind === 'dir')
       .filter((n) => !isIgnored(`${folder}/${n}`, this.#ignore))
       .map((n) => this.#scanDocument(`${folder}/${n}`, hints))
       .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
@@ -182,7 +137,7 @@ export class MemoryLocalStore implements LocalStore {
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
     const data = await collect(source);
     this.#requireDir(folder);
-    const name = pickFreeName(desiredName, this.#children(this.#key(folder)), {
+    const name = pickFreeName(desiredName, this.children(this.key(folder)), {
       avoid: (n) => isIgnored(`${folder}/${n}`, this.#ignore) || n === DOCUMENT_META,
     });
     this.#write(`${folder}/${name}`, data);
@@ -191,8 +146,8 @@ export class MemoryLocalStore implements LocalStore {
 
   async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {
     const data = await collect(source);
-    const key = this.#key(relPath);
-    const existing = this.#nodes.get(key);
+    const key = this.key(relPath);
+    const existing = this.node(key);
     if (existing?.kind === 'dir') throw new LocalStoreError('IS_FOLDER', `${relPath} is a folder`);
     if (existing && !existing.data.equals(data)) this.#copyToTrash(key, existing);
     this.#write(key, data);
@@ -200,9 +155,9 @@ export class MemoryLocalStore implements LocalStore {
   }
 
   async renameFile(relPath: string, newName: string): Promise<string> {
-    const key = this.#key(relPath);
+    const key = this.key(relPath);
     const dir = path.posix.dirname(key);
-    const name = pickFreeName(newName, this.#children(dir), {
+    const name = pickFreeName(newName, this.children(dir), {
       avoid: (n) => isIgnored(`${dir}/${n}`, this.#ignore) || n === DOCUMENT_META,
     });
     this.userRename(key, `${dir}/${name}`);
@@ -226,11 +181,10 @@ export class MemoryLocalStore implements LocalStore {
   }
 
   async trash(relPath: string): Promise<string> {
-    const key = this.#key(relPath);
-    if (!this.#nodes.has(key))
-      throw Object.assign(new Error(`ENOENT: ${relPath}`), { code: 'ENOENT' });
+    const key = this.key(relPath);
+    if (!this.exists(key)) throw Object.assign(new Error(`ENOENT: ${relPath}`), { code: 'ENOENT' });
     const target = this.#freeTrashPath(key);
-    this.#mkdirs(path.posix.dirname(target));
+    this.mkdirs(path.posix.dirname(target));
     this.userRename(key, target);
     return target;
   }
@@ -242,7 +196,7 @@ export class MemoryLocalStore implements LocalStore {
   async sweepTrash(maxAgeDays = DEFAULT_TRASH_DAYS): Promise<string[]> {
     const cutoff = dayStamp(new Date(this.#now().getTime() - maxAgeDays * 86_400_000));
     const removed: string[] = [];
-    for (const day of this.#children(TRASH_DIR)) {
+    for (const day of this.children(TRASH_DIR)) {
       if (!/^\d{4}-\d{2}-\d{2}$/u.test(day) || day >= cutoff) continue;
       this.userRemove(`${TRASH_DIR}/${day}`);
       removed.push(`${TRASH_DIR}/${day}`);
@@ -258,50 +212,26 @@ export class MemoryLocalStore implements LocalStore {
 
   // ---- internals --------------------------------------------------------------------------------
 
-  /** The same guard as the fs adapter, so a hostile path fails here too. */
-  #key(relPath: string): string {
-    return path.posix.relative(ROOT, resolveInside(ROOT, relPath));
-  }
-
-  #children(dirKey: string): string[] {
-    const prefix = dirKey === '' ? '' : `${dirKey}/`;
-    const names: string[] = [];
-    for (const key of this.#nodes.keys()) {
-      if (key.startsWith(prefix) && key !== dirKey && !key.slice(prefix.length).includes('/')) {
-        names.push(key.slice(prefix.length));
-      }
-    }
-    return names;
-  }
-
-  #mkdirs(dirKey: string): void {
-    const parts = dirKey === '' || dirKey === '.' ? [] : dirKey.split('/');
-    for (let i = 1; i <= parts.length; i += 1) {
-      const key = parts.slice(0, i).join('/');
-      if (!this.#nodes.has(key)) this.#nodes.set(key, { kind: 'dir' });
-    }
-  }
-
   #requireDir(relPath: string): void {
-    if (this.#nodes.get(this.#key(relPath))?.kind !== 'dir') {
+    if (this.node(this.key(relPath))?.kind !== 'dir') {
       throw Object.assign(new Error(`ENOENT: ${relPath}`), { code: 'ENOENT' });
     }
   }
 
   #write(relPath: string, data: string | Buffer): void {
-    const key = this.#key(relPath);
-    this.#mkdirs(path.posix.dirname(key));
-    this.#nodes.set(key, { kind: 'file', data: Buffer.from(data), mtimeMs: this.#now().getTime() });
+    const key = this.key(relPath);
+    this.mkdirs(path.posix.dirname(key));
+    this.setNode(key, { kind: 'file', data: Buffer.from(data), mtimeMs: this.#now().getTime() });
   }
 
   #newFolder(parent: string, desiredName: string): string {
-    this.#mkdirs(this.#key(parent));
-    const name = pickFreeName(desiredName, this.#children(this.#key(parent)), {
+    this.mkdirs(this.key(parent));
+    const name = pickFreeName(desiredName, this.children(this.key(parent)), {
       kind: 'folder',
       avoid: (n) => isIgnored(`${parent}/${n}`, this.#ignore),
     });
-    const folder = `${this.#key(parent)}/${name}`;
-    this.#mkdirs(folder);
+    const folder = `${this.key(parent)}/${name}`;
+    this.mkdirs(folder);
     return folder;
   }
 
@@ -313,7 +243,7 @@ export class MemoryLocalStore implements LocalStore {
   }
 
   #scanDocument(folder: string, hints: readonly ScanHint[]): LocalDocumentSnapshot {
-    const names = this.#children(folder).sort();
+    const names = this.children(folder).sort();
     const text = this.read(`${folder}/${DOCUMENT_META}`)?.toString('utf8');
     const meta = text === undefined ? null : parseDocumentMeta(text);
     const attachments = meta?.ok
@@ -321,7 +251,7 @@ export class MemoryLocalStore implements LocalStore {
       : [];
     const files: LocalFile[] = [];
     for (const name of names) {
-      const node = this.#nodes.get(`${folder}/${name}`);
+      const node = this.node(`${folder}/${name}`);
       if (
         name === DOCUMENT_META ||
         node?.kind !== 'file' ||
@@ -350,18 +280,18 @@ export class MemoryLocalStore implements LocalStore {
   #freeTrashPath(key: string): string {
     const target = `${TRASH_DIR}/${dayStamp(this.#now())}/${key}`;
     const dir = path.posix.dirname(target);
-    return `${dir}/${pickFreeName(path.posix.basename(target), this.#children(dir))}`;
+    return `${dir}/${pickFreeName(path.posix.basename(target), this.children(dir))}`;
   }
 
   #copyToTrash(key: string, node: Node): void {
     const target = this.#freeTrashPath(key);
-    this.#mkdirs(path.posix.dirname(target));
-    this.#nodes.set(target, node);
+    this.mkdirs(path.posix.dirname(target));
+    this.setNode(target, node);
   }
 
   #placed(folder: string, name: string): PlacedFile {
-    const relPath = `${this.#key(folder)}/${name}`;
-    const node = this.#nodes.get(relPath);
+    const relPath = `${this.key(folder)}/${name}`;
+    const node = this.node(relPath);
     if (node?.kind !== 'file') throw new LocalStoreError('MISSING', `${relPath} is missing`);
     return {
       path: relPath,
