@@ -58,3 +58,22 @@ export class NotYetAvailableError extends DocsyncError {
     super('NOT_YET_AVAILABLE', `'docsync ${command}' is not yet available in this build.`);
   }
 }
+
+/**
+ * A path that would leave the store's root (`../x`, an absolute path, a symlink out). Raised by
+ * the guard every local file operation goes through; it means a bug or a hostile name, never a
+ * condition to retry.
+ */
+export class PathEscapeError extends DocsyncError {
+  readonly root: string;
+  readonly path: string;
+
+  constructor(root: string, path: string) {
+    super('PATH_ESCAPE', `Refusing a path outside the document folder: ${JSON.stringify(path)}`);
+    this.root = root;
+    this.path = path;
+  }
+}
+
+/** A local store operation that cannot be done as asked (e.g. placing over a folder). */
+export class LocalStoreError extends DocsyncError {}

@@ -1,0 +1,98 @@
+/**
+ * The names daemon.md gives folders and kept copies. Each keeps its meaningful tail (the ACN, the
+ * `[documentId]`, the `(conflict …)` marker, the extension) when a long name is cut, because that
+ * tail is what a person or docsync recognises the item by.
+ */
+import { fitName, splitName, toLocalName } from './local-names.js';
+
+/** `<Company name> (<ACN as 123 456 789>)`, or the bare name when the ACN is missing. */
+export function companyFolderName(name: string, acn: string | null): string {
+  return withTail(name, groupedNumber(acn, [3, 3, 3]));
+}
+
+/** `<Trust name> (<ABN as 12 345 678 901>)`, or `<Trust name>` when it has no ABN. */
+export function trustFolderName(name: string, abn: string | null): string {
+  return withTail(name, groupedNumber(abn, [2, 3, 3, 3]));
+}
+
+/** `<yyyy-mm-dd> <Document name> [<documentId>]`. */
+export function documentFolderName(documentDate: string, name: string, documentId: string): string {
+  const id = toLocalName(documentId, 'folder');
+  const date = toLocalName(documentDate, 'folder');
+  const stem = `${date} ${toLocalName(name, 'folder')}`;
+  return fitName(stem, ` [${id}]`, '');
+}
+
+export interface ParsedFolderName {
+  /** yyyy-mm-dd when the folder name starts with a real calendar date, else null. */
+  readonly date: string | null;
+  readonly name: string;
+}
+
+/**
+ * A folder a user created: `yyyy-mm-dd <name>` gives the date and name of the new document;
+ * any other name is the document name and the date is left to the caller (today).
+ */
+export function parseDocumentFolderName(folder: string): ParsedFolderName {
+  const trimmed = folder.normalize('NFC').trim();
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:\s+(.*))?$/su.exec(trimmed);
+  if (!match || !isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) {
+    return { date: null, name: trimmed };
+  }
+  const date = `${match[1]}-${match[2]}-${match[3]}`;
+  const rest = (match[4] ?? '').trim();
+  return { date, name: rest === '' ? date : rest };
+}
+
+/**
+ * `<name> (conflict <yyyy-mm-dd hhmm>).<ext>`: the losing side of a conflict, kept beside the
+ * winner. `at` is shown in the machine's local time, which is the time the firm's users read.
+ */
+export function conflictCopyName(fileName: string, at: Date): string {
+  return keptCopyName(fileName, ` (conflict ${formatStamp(at)})`);
+}
+
+/** `<name> (local edit).<ext>`: a user's edit of a read-only system attachment. */
+export function localEditName(fileName: string): string {
+  return keptCopyName(fileName, ' (local edit)');
+}
+
+function keptCopyName(fileName: string, marker: string): string {
+  const { stem, ext } = splitName(toLocalName(fileName), 'file');
+  return fitName(stem, marker, ext);
+}
+
+function withTail(name: string, number: string | null): string {
+  const stem = toLocalName(name, 'folder');
+  return number === null ? stem : fitName(stem, ` (${number})`, '');
+}
+
+/**
+ * Digits grouped as the registers print them. A number of the wrong length is shown as given
+ * (made legal) rather than dropped, so two entities never lose the part that tells them apart.
+ */
+function groupedNumber(value: string | null, groups: readonly number[]): string | null {
+  if (value === null || value.trim() === '') return null;
+  const digits = value.replace(/\D/gu, '');
+  const total = groups.reduce((sum, size) => sum + size, 0);
+  if (digits.length !== total) return toLocalName(value.trim(), 'folder');
+  const parts: string[] = [];
+  let at = 0;
+  for (const size of groups) {
+    parts.push(digits.slice(at, at + size));
+    at += size;
+  }
+  return parts.join(' ');
+}
+
+function formatStamp(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const date = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  return `${date} ${pad(at.getHours())}${pad(at.getMinutes())}`;
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= days;
+}

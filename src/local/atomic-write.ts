@@ -1,0 +1,131 @@
+/**
+ * Every byte docsync puts in the folder goes: temp file in `.docsync/tmp/` → fsync → rename onto
+ * the real name → fsync of the directory. A crash at any point leaves either the old file or the
+ * new one under the real name, never a partial one; what is left in tmp/ is swept later.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { link, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Bytes, text, or a stream of chunks (a Node Readable is one). */
+export type FileSource = Uint8Array | string | AsyncIterable<Uint8Array | string>;
+
+export interface WrittenTemp {
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/** Test seam: runs after the temp file is durable and before it takes the real name. */
+export interface AtomicHooks {
+  readonly beforeRename?: (tempPath: string, targetPath: string) => void | Promise<void>;
+}
+
+/** A fresh, unused path in `tmpDir` (created if missing). */
+export async function newTempPath(tmpDir: string): Promise<string> {
+  await mkdir(tmpDir, { recursive: true });
+  return path.join(tmpDir, `${randomUUID()}.part`);
+}
+
+/** Writes `source` to a new temp file, hashing as it goes, and makes it durable. */
+export async function writeTemp(tmpDir: string, source: FileSource): Promise<WrittenTemp> {
+  const tempPath = await newTempPath(tmpDir);
+  const hash = createHash('sha256');
+  let size = 0;
+  const handle = await open(tempPath, 'wx', 0o644);
+  try {
+    for await (const chunk of chunksOf(source)) {
+      hash.update(chunk);
+      size += chunk.byteLength;
+      await handle.write(chunk);
+    }
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(tempPath).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  return { path: tempPath, size, sha256: hash.digest('hex') };
+}
+
+/** Renames a durable temp file onto `target` (replacing it) and makes the rename durable. */
+export async function commitTemp(
+  tempPath: string,
+  target: string,
+  hooks: AtomicHooks = {},
+): Promise<void> {
+  await hooks.beforeRename?.(tempPath, target);
+  await rename(tempPath, target);
+  await fsyncDir(path.dirname(target));
+}
+
+/**
+ * Like commitTemp, but never replaces: a hard link fails with EEXIST when the name is taken,
+ * which a rename would silently overwrite. Returns false when taken. File systems without hard
+ * links (some shares) fall back to rename after a fresh existence check.
+ */
+export async function commitTempNoClobber(tempPath: string, target: string): Promise<boolean> {
+  try {
+    await link(tempPath, target);
+    await unlink(tempPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw error;
+    if (await exists(target)) return false;
+    await rename(tempPath, target);
+  }
+  await fsyncDir(path.dirname(target));
+  return true;
+}
+
+/** The whole atomic write of daemon.md: temp, fsync, rename, fsync dir. */
+export async function writeFileAtomic(
+  tmpDir: string,
+  target: string,
+  source: FileSource,
+  hooks: AtomicHooks = {},
+): Promise<WrittenTemp> {
+  const temp = await writeTemp(tmpDir, source);
+  try {
+    await commitTemp(temp.path, target, hooks);
+  } catch (error) {
+    await unlink(temp.path).catch(() => undefined);
+    throw error;
+  }
+  return { ...temp, path: target };
+}
+
+/** fsync of a directory, so a rename in it survives a power cut. Not possible on Windows. */
+export async function fsyncDir(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL') throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+async function exists(target: string): Promise<boolean> {
+  try {
+    await lstat(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function* chunksOf(source: FileSource): AsyncIterable<Uint8Array> {
+  if (typeof source === 'string') yield Buffer.from(source, 'utf8');
+  else if (source instanceof Uint8Array) yield source;
+  else {
+    for await (const chunk of source) {
+      yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    }
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The real LocalStore: a folder on disk. Composition only; the work is in atomic-write.ts,
+ * trash.ts, scan.ts, entity-folders.ts and staged-folder.ts. Every path goes through
+ * resolveInside, and every write is recorded in `ownWrites` so the watcher stays quiet about it.
+ */
+import { createReadStream } from 'node:fs';
+import { link, lstat, mkdir, readdir, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { LocalStoreError } from '../domain/errors.js';
+import { documentFolderName, localEditName } from '../domain/local-folder-names.js';
+import { pickFreeName } from '../domain/local-names.js';
+import type { DocumentMeta, Entity, LocalEntitySnapshot, OwnerRef } from '../domain/types.js';
+import {
+  commitTemp,
+  commitTempNoClobber,
+  type FileSource,
+  fsyncDir,
+  newTempPath,
+  writeFileAtomic,
+  writeTemp,
+} from './atomic-write.js';
+import { ensureEntityFolder, findEntityFolder, listEntityFolders } from './entity-folders.js';
+import { isIgnored } from './ignore.js';
+import {
+  DEFAULT_TRASH_DAYS,
+  DOCUMENT_META,
+  type LocalEntityFolder,
+  type LocalStore,
+  MARKER_FILE,
+  type PlacedFile,
+  type RestoredAttachment,
+  type ScanHint,
+  TMP_DIR,
+  TRASH_DIR,
+} from './local-store.js';
+import { formatDocumentMeta } from './metadata-files.js';
+import { OwnWrites } from './own-writes.js';
+import { resolveInside, resolveInsideReal } from './resolve-inside.js';
+import { hashFile, scanEntityFolder } from './scan.js';
+import { createFolderAtomically } from './staged-folder.js';
+import { linkIntoTrash, moveToTrash, sweepTrash } from './trash.js';
+
+export interface FsLocalStoreOptions {
+  readonly root: string;
+  /** Configured ignore patterns, on top of daemon.md's list. */
+  readonly ignore?: readonly string[];
+  /** daemon.md: a file counts once unchanged this long (default 3). */
+  readonly settleSeconds?: number;
+  readonly now?: () => Date;
+  /** Shared with the watcher, so our own writes are not reported as user changes. */
+  readonly ownWrites?: OwnWrites;
+}
+
+export class FsLocalStore implements LocalStore {
+  readonly root: string;
+  readonly ownWrites: OwnWrites;
+  readonly #ignore: readonly string[];
+  readonly #settleMs: number;
+  readonly #now: () => Date;
+
+  constructor(options: FsLocalStoreOptions) {
+    this.root = path.resolve(options.root);
+    this.ownWrites = options.ownWrites ?? new OwnWrites();
+    this.#ignore = options.ignore ?? [];
+    this.#settleMs = (options.settleSeconds ?? 3) * 1000;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** The absolute path of a relative one, refused when outside the root (for uploads, logs). */
+  absolutePath(relPath: string): string {
+    return resolveInside(this.root, relPath);
+  }
+
+  /** A fresh path in `.docsync/tmp/`, for callers that must write a file themselves. */
+  tempPath(): Promise<string> {
+    return newTempPath(this.#tmpDir);
+  }
+
+  async hasMarker(): Promise<boolean> {
+    const stats = await lstat(resolveInside(this.root, MARKER_FILE)).catch(() => null);
+    return stats?.isFile() ?? false;
+  }
+
+  async writeMarker(): Promise<void> {
+    await mkdir(resolveInside(this.root, TRASH_DIR), { recursive: true });
+    await mkdir(this.#tmpDir, { recursive: true });
+    const content = `docsync root, first synced ${this.#now().toISOString()}\n`;
+    await this.#writeOwn(MARKER_FILE, content);
+  }
+
+  listEntityFolders(): Promise<LocalEntityFolder[]> {
+    return listEntityFolders(this.root, this.#ignore);
+  }
+
+  ensureEntityFolder(entity: Entity, link: string): Promise<string> {
+    return ensureEntityFolder(this.#stage, entity, link);
+  }
+
+  async scanEntity(owner: OwnerRef, hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot> {
+    const folder = await findEntityFolder(this.root, this.#ignore, owner);
+    return scanEntityFolder(this.#scanOptions, owner, folder, hints);
+  }
+
+  async scanAll(hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot[]> {
+    const snapshots: LocalEntitySnapshot[] = [];
+    for (const entry of await this.listEntityFolders()) {
+      if (entry.owner === null) continue;
+      snapshots.push(await scanEntityFolder(this.#scanOptions, entry.owner, entry.folder, hints));
+    }
+    return snapshots;
+  }
+
+  createDocumentFolder(entityFolder: string, meta: DocumentMeta): Promise<string> {
+    const name = documentFolderName(meta.documentDate, meta.name, meta.id);
+    return createFolderAtomically(this.#stage, entityFolder, name, {
+      [DOCUMENT_META]: formatDocumentMeta(meta),
+    });
+  }
+
+  async writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void> {
+    await this.#writeOwn(`${folder}/${DOCUMENT_META}`, formatDocumentMeta(meta));
+  }
+
+  async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
+    const dir = await resolveInsideReal(this.root, folder);
+    const temp = await writeTemp(this.#tmpDir, source);
+    try {
+      const avoid = (name: string) =>
+        isIgnored(`${folder}/${name}`, this.#ignore) || name === DOCUMENT_META;
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const name = pickFreeName(desiredName, await readdir(dir), { avoid });
+        const target = path.join(dir, name);
+        this.ownWrites.recordFile(target, await stat(temp.path));
+        if (await commitTempNoClobber(temp.path, target)) return this.#placed(folder, name, temp);
+      }
+      throw new LocalStoreError('NO_FREE_NAME', `No free name for ${desiredName} in ${folder}`);
+    } finally {
+      await unlink(temp.path).catch(() => undefined);
+    }
+  }
+
+  async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {
+    const target = await resolveInsideReal(this.root, relPath);
+    const temp = await writeTemp(this.#tmpDir, source);
+    try {
+      const existing = await lstat(target).catch(() => null);
+      if (existing?.isDirectory()) throw new LocalStoreError('IS_FOLDER', `${relPath} is a folder`);
+      if (existing && (await hashFile(target)) !== temp.sha256) {
+        await linkIntoTrash(this.root, relPath, this.#now());
+      }
+      this.ownWrites.recordFile(target, await stat(temp.path));
+      await commitTemp(temp.path, target);
+    } finally {
+      await unlink(temp.path).catch(() => undefined);
+    }
+    return this.#placed(path.posix.dirname(relPath), path.posix.basename(relPath), temp);
+  }
+
+  async renameFile(relPath: string, newName: string): Promise<string> {
+    const source = await resolveInsideReal(this.root, relPath);
+    const dir = path.dirname(source);
+    const folder = path.posix.dirname(relPath);
+    const avoid = (name: string) =>
+      isIgnored(`${folder}/${name}`, this.#ignore) || name === DOCUMENT_META;
+    const name = pickFreeName(newName, await readdir(dir), { avoid });
+    const target = path.join(dir, name);
+    // link + unlink never replaces an existing file, which rename would.
+    this.ownWrites.recordFile(target, await stat(source));
+    this.ownWrites.recordRemoved(source);
+    await link(source, target);
+    await unlink(source);
+    await fsyncDir(dir);
+    return name;
+  }
+
+  async restoreSystemAttachment(
+    folder: string,
+    fileName: string,
+    original: FileSource,
+  ): Promise<RestoredAttachment> {
+    const relPath = `${folder}/${fileName}`;
+    const target = await resolveInsideReal(this.root, relPath);
+    const temp = await writeTemp(this.#tmpDir, original);
+    try {
+      const current = await lstat(target).catch(() => null);
+      if (current?.isFile() && (await hashFile(target)) === temp.sha256) {
+        return { file: await this.#placed(folder, fileName, temp), editedCopy: null };
+      }
+      const editedCopy = current ? await this.renameFile(relPath, localEditName(fileName)) : null;
+      this.ownWrites.recordFile(target, await stat(temp.path));
+      if (!(await commitTempNoClobber(temp.path, target))) {
+        throw new LocalStoreError('NAME_TAKEN', `${relPath} was recreated while restoring it`);
+      }
+      return { file: await this.#placed(folder, fileName, temp), editedCopy };
+    } finally {
+      await unlink(temp.path).catch(() => undefined);
+    }
+  }
+
+  async trash(relPath: string): Promise<string> {
+    await resolveInsideReal(this.root, relPath);
+    this.ownWrites.recordRemoved(resolveInside(this.root, relPath));
+    return moveToTrash(this.root, relPath, this.#now());
+  }
+
+  async deletePermanently(relPath: string): Promise<void> {
+    const trashed = await this.trash(relPath);
+    await rm(resolveInside(this.root, trashed), { recursive: true, force: true });
+  }
+
+  sweepTrash(maxAgeDays = DEFAULT_TRASH_DAYS): Promise<string[]> {
+    return sweepTrash(this.root, this.#now(), maxAgeDays);
+  }
+
+  openRead(relPath: string): AsyncIterable<Uint8Array> {
+    return createReadStream(resolveInside(this.root, relPath));
+  }
+
+  get #tmpDir(): string {
+    return resolveInside(this.root, TMP_DIR);
+  }
+
+  get #stage() {
+    return { root: this.root, ignore: this.#ignore, ownWrites: this.ownWrites };
+  }
+
+  get #scanOptions() {
+    const now = this.#now;
+    return {
+      root: this.root,
+      ignore: this.#ignore,
+      settleMs: this.#settleMs,
+      now: () => now().getTime(),
+    };
+  }
+
+  async #writeOwn(relPath: string, content: string): Promise<void> {
+    const target = await resolveInsideReal(this.root, relPath);
+    await writeFileAtomic(this.#tmpDir, target, content, {
+      beforeRename: async (temp) => this.ownWrites.recordFile(target, await stat(temp)),
+    });
+  }
+
+  async #placed(folder: string, name: string, temp: { sha256: string }): Promise<PlacedFile> {
+    const relPath = `${folder}/${name}`;
+    const stats = await stat(resolveInside(this.root, relPath));
+    return { path: relPath, name, size: stats.size, mtimeMs: stats.mtimeMs, sha256: temp.sha256 };
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The LocalStore port: everything the sync engine may do to the folder (daemon.md, "The
+ * folder"). Paths are `/`-separated and relative to the root; every implementation refuses a path
+ * that leaves the root (PathEscapeError). Every write is atomic and nothing is destroyed without
+ * passing through `.docsync/trash/`. One real adapter (FsLocalStore) and one in-memory fake
+ * (test/fakes/memory-local-store.ts) implement it; a shared contract test keeps them alike.
+ */
+import type {
+  BaseDocument,
+  DocumentMeta,
+  Entity,
+  LocalEntitySnapshot,
+  LocalFile,
+  OwnerRef,
+} from '../domain/types.js';
+import type { FileSource } from './atomic-write.js';
+
+export type { FileSource } from './atomic-write.js';
+
+/** One folder under `Companies/` or `Trusts/`. */
+export interface LocalEntityFolder {
+  /** e.g. `Companies/Acme Pty Ltd (123 456 789)`. */
+  readonly folder: string;
+  /** From `.entity.json`; null when it is missing or broken (a folder that matches nothing yet). */
+  readonly owner: OwnerRef | null;
+  /** The entity as last written to `.entity.json` (`raw` of the service's object). */
+  readonly entity: Readonly<Record<string, unknown>> | null;
+  /** Why `.entity.json` could not be read, when it exists but is broken. */
+  readonly metaError?: string;
+}
+
+/** What the engine knows of a document's files at the last agreement (a BaseDocument fits). */
+export type ScanHint = Pick<BaseDocument, 'id' | 'attachments'>;
+
+export interface PlacedFile extends LocalFile {
+  /** Path of the file relative to the root. */
+  readonly path: string;
+}
+
+export interface RestoredAttachment {
+  readonly file: PlacedFile;
+  /** Name of the user's edited copy kept beside it; null when the file was missing or unchanged. */
+  readonly editedCopy: string | null;
+}
+
+export interface LocalStore {
+  /** Whether `.docsync-root` exists: without it no cycle runs (daemon.md safety rails). */
+  hasMarker(): Promise<boolean>;
+  /** Writes `.docsync-root` (first sync only) and creates `.docsync/`. */
+  writeMarker(): Promise<void>;
+
+  /** Every folder under `Companies/` and `Trusts/`, with its parsed `.entity.json`. */
+  listEntityFolders(): Promise<LocalEntityFolder[]>;
+  /**
+   * The entity's folder, found by id (a user may have renamed it), else created under its
+   * daemon.md name. Rewrites `.entity.json` and `Open in compliance service.url` when they
+   * differ. Never renames an existing folder. Returns the folder path.
+   */
+  ensureEntityFolder(entity: Entity, link: string): Promise<string>;
+
+  /**
+   * The entity's document folders now. sha256 is computed only for a file whose size or mtime
+   * differs from its hint; a file still changing (within the settle time) is reported as its
+   * hint says (or left out when it is new), so a half-copied file is never seen. A broken
+   * `.document.json` is reported as `metaError`, never thrown.
+   */
+  scanEntity(owner: OwnerRef, hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot>;
+  /** scanEntity for every entity folder that has a readable `.entity.json`. */
+  scanAll(hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot[]>;
+
+  /**
+   * Creates `<date> <name> [<id>]` in the entity folder (` (2)` on a clash), with its
+   * `.document.json` already inside: the folder appears whole or not at all. Returns its path.
+   */
+  createDocumentFolder(entityFolder: string, meta: DocumentMeta): Promise<string>;
+  /** Writes `<folder>/.document.json` atomically. */
+  writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void>;
+
+  /**
+   * Receives a file (e.g. a download stream) into `.docsync/tmp/`, then moves it into `folder`
+   * under `desiredName` made legal, with ` (2)` if taken: never overwrites. If the source fails,
+   * nothing appears in the folder.
+   */
+  placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile>;
+  /** Replaces (or creates) one file atomically; the old content goes to the trash first. */
+  writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile>;
+  /** Renames a file inside its folder (e.g. to a conflict-copy name); ` (2)` if taken. */
+  renameFile(relPath: string, newName: string): Promise<string>;
+  /**
+   * Puts back a read-only system attachment: if the user changed it, their version is kept as
+   * `<name> (local edit).<ext>`; then the original bytes are written under `fileName`.
+   */
+  restoreSystemAttachment(
+    folder: string,
+    fileName: string,
+    original: FileSource,
+  ): Promise<RestoredAttachment>;
+
+  /** Moves a file or folder to `.docsync/trash/<yyyy-mm-dd>/<relPath>`; returns the trash path. */
+  trash(relPath: string): Promise<string>;
+  /** For `onRemoteDelete: "delete"`: through the trash, then removed from it. */
+  deletePermanently(relPath: string): Promise<void>;
+  /** Removes trash days older than `maxAgeDays` (30) and stale temp files; returns what went. */
+  sweepTrash(maxAgeDays?: number): Promise<string[]>;
+
+  /** The bytes of a file, for an upload. */
+  openRead(relPath: string): AsyncIterable<Uint8Array>;
+}
+
+/** Names docsync owns inside the root. */
+export const MARKER_FILE = '.docsync-root';
+export const STATE_DIR = '.docsync';
+export const TRASH_DIR = '.docsync/trash';
+export const TMP_DIR = '.docsync/tmp';
+export const ENTITY_META = '.entity.json';
+export const DOCUMENT_META = '.document.json';
+export const SHORTCUT_FILE = 'Open in compliance service.url';
+export const ENTITY_ROOTS = { company: 'Companies', trust: 'Trusts' } as const;
+export const DEFAULT_TRASH_DAYS = 30;

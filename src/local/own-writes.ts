@@ -1,0 +1,74 @@
+/**
+ * What docsync itself just did to the folder, so the watcher does not report it back as a user
+ * change (which would start a pointless cycle, or worse, push our own download back up). The
+ * store records each write (with the size and mtime it left) and each removal; the watcher asks
+ * before reporting an event. Entries expire, so a user who edits the same file later is heard.
+ */
+import path from 'node:path';
+
+interface Present {
+  readonly kind: 'file' | 'dir';
+  readonly size?: number;
+  readonly mtimeMs?: number;
+  readonly at: number;
+}
+
+export class OwnWrites {
+  /** What we left at a path. Kept apart from removals: a rename away (link, then unlink) makes
+   *  the OS report an attribute change of the old path before its removal. */
+  readonly #present = new Map<string, Present>();
+  readonly #removed = new Map<string, number>();
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+
+  constructor(options: { ttlMs?: number; now?: () => number } = {}) {
+    this.#ttlMs = options.ttlMs ?? 120_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** A file we wrote (or moved into place), as it stood right after. */
+  recordFile(absolutePath: string, stats: { size: number; mtimeMs: number }): void {
+    const entry = { kind: 'file' as const, size: stats.size, mtimeMs: stats.mtimeMs };
+    this.#present.set(path.resolve(absolutePath), { ...entry, at: this.#now() });
+  }
+
+  /** A folder we created (or moved into place). */
+  recordDir(absolutePath: string): void {
+    this.#present.set(path.resolve(absolutePath), { kind: 'dir', at: this.#now() });
+  }
+
+  /** A file or folder we moved away (to the trash); covers everything below it too. */
+  recordRemoved(absolutePath: string): void {
+    this.#removed.set(path.resolve(absolutePath), this.#now());
+  }
+
+  /**
+   * Whether an event is our own doing. `stats` is what the path holds now (null when it is gone):
+   * a file counts as ours only while it still has the size and mtime we left.
+   */
+  isOwn(
+    absolutePath: string,
+    stats: { size: number; mtimeMs: number; isDir: boolean } | null,
+  ): boolean {
+    this.#expire();
+    const key = path.resolve(absolutePath);
+    if (stats === null) return this.#removedAtOrAbove(key);
+    const entry = this.#present.get(key);
+    if (!entry) return false;
+    if (entry.kind === 'dir') return stats.isDir;
+    return stats.size === entry.size && stats.mtimeMs === entry.mtimeMs;
+  }
+
+  #removedAtOrAbove(key: string): boolean {
+    for (let probe = key; ; probe = path.dirname(probe)) {
+      if (this.#removed.has(probe)) return true;
+      if (path.dirname(probe) === probe) return false;
+    }
+  }
+
+  #expire(): void {
+    const oldest = this.#now() - this.#ttlMs;
+    for (const [key, entry] of this.#present) if (entry.at < oldest) this.#present.delete(key);
+    for (const [key, at] of this.#removed) if (at < oldest) this.#removed.delete(key);
+  }
+}

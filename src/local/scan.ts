@@ -1,0 +1,96 @@
+/**
+ * Reads one entity folder into a LocalEntitySnapshot. A quiet scan (nothing changed since the
+ * base) reads only directory listings, `.document.json` files and stats: a file's content is
+ * hashed only when its size or mtime differs from the base. Files still being written are not
+ * shown half-done: a changing file is reported as the base knew it, a new one not yet at all.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import type {
+  BaseAttachment,
+  LocalDocumentSnapshot,
+  LocalEntitySnapshot,
+  LocalFile,
+  OwnerRef,
+} from '../domain/types.js';
+import { isIgnored } from './ignore.js';
+import { DOCUMENT_META, type ScanHint } from './local-store.js';
+import { parseDocumentMeta } from './metadata-files.js';
+import { resolveInside } from './resolve-inside.js';
+
+export interface ScanOptions {
+  readonly root: string;
+  readonly ignore: readonly string[];
+  /** A file changed more recently than this counts as still being written. */
+  readonly settleMs: number;
+  readonly now: () => number;
+}
+
+export async function scanEntityFolder(
+  options: ScanOptions,
+  owner: OwnerRef,
+  folder: string | null,
+  hints: readonly ScanHint[],
+): Promise<LocalEntitySnapshot> {
+  if (folder === null) return { owner, folder, documents: [] };
+  const byId = new Map(hints.map((hint) => [hint.id, hint.attachments]));
+  const documents: LocalDocumentSnapshot[] = [];
+  for (const entry of await readdir(resolveInside(options.root, folder), { withFileTypes: true })) {
+    if (!entry.isDirectory() || isIgnored(`${folder}/${entry.name}`, options.ignore)) continue;
+    documents.push(await scanDocumentFolder(options, `${folder}/${entry.name}`, byId));
+  }
+  documents.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+  return { owner, folder, documents };
+}
+
+async function scanDocumentFolder(
+  options: ScanOptions,
+  folder: string,
+  hintsById: ReadonlyMap<string, readonly BaseAttachment[]>,
+): Promise<LocalDocumentSnapshot> {
+  const dir = resolveInside(options.root, folder);
+  const names = (await readdir(dir)).sort();
+  const meta = names.includes(DOCUMENT_META)
+    ? parseDocumentMeta(await readFile(`${dir}/${DOCUMENT_META}`, 'utf8'))
+    : null;
+  const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
+  const files: LocalFile[] = [];
+  for (const name of names) {
+    if (name === DOCUMENT_META || isIgnored(`${folder}/${name}`, options.ignore)) continue;
+    const file = await scanFile(options, `${folder}/${name}`, name, hints);
+    if (file) files.push(file);
+  }
+  if (meta === null) return { folder, meta: null, files };
+  if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
+  return { folder, meta: meta.value, files };
+}
+
+/** One regular file; null for what is not an attachment (folders, symlinks, unsettled new). */
+async function scanFile(
+  options: ScanOptions,
+  relPath: string,
+  name: string,
+  hints: readonly BaseAttachment[],
+): Promise<LocalFile | null> {
+  const stats = await lstat(resolveInside(options.root, relPath)).catch(() => null);
+  if (!stats?.isFile()) return null;
+  const hint = hints.find((h) => h.file === name);
+  if (hint && hint.size === stats.size && hint.mtimeMs === stats.mtimeMs) {
+    return { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256: hint.sha256 };
+  }
+  // ctime, not mtime: every write moves it, even in a copy that preserves mtime, and no user
+  // can set it into the future (an age below zero means the clock went back: count it settled).
+  const age = options.now() - stats.ctimeMs;
+  if (age >= 0 && age < options.settleMs) {
+    return hint ? { name, size: hint.size, mtimeMs: hint.mtimeMs, sha256: hint.sha256 } : null;
+  }
+  const sha256 = await hashFile(resolveInside(options.root, relPath));
+  return { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256 };
+}
+
+export async function hashFile(absolutePath: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(absolutePath)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

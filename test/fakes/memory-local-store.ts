@@ -1,0 +1,312 @@
+/**
+ * An in-memory LocalStore for the engine's tests: the same observable behaviour as FsLocalStore
+ * (names, collisions, trash, scans by id, broken metadata), checked by the shared contract test
+ * in test/integration/local-store-contract.test.ts. `user*` methods play the person at the folder.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { LocalStoreError } from '../../src/domain/errors.js';
+import { documentFolderName, localEditName } from '../../src/domain/local-folder-names.js';
+import { pickFreeName } from '../../src/domain/local-names.js';
+import type {
+  DocumentMeta,
+  Entity,
+  LocalDocumentSnapshot,
+  LocalEntitySnapshot,
+  LocalFile,
+  OwnerRef,
+} from '../../src/domain/types.js';
+import { entityFolderName } from '../../src/local/entity-folders.js';
+import { isIgnored } from '../../src/local/ignore.js';
+import {
+  DEFAULT_TRASH_DAYS,
+  DOCUMENT_META,
+  ENTITY_META,
+  ENTITY_ROOTS,
+  type FileSource,
+  type LocalEntityFolder,
+  type LocalStore,
+  MARKER_FILE,
+  type PlacedFile,
+  type RestoredAttachment,
+  type ScanHint,
+  SHORTCUT_FILE,
+  TRASH_DIR,
+} from '../../src/local/local-store.js';
+import {
+  formatDocumentMeta,
+  formatEntityMeta,
+  formatShortcut,
+  parseDocumentMeta,
+  parseEntityMeta,
+} from '../../src/local/metadata-files.js';
+import { dayStamp } from '../../src/local/trash.js';
+import { MemoryTree, type Node } from './memory-tree.js';
+
+export class MemoryLocalStore extends MemoryTree implements LocalStore {
+  readonly #ignore: readonly string[];
+  readonly #now: () => Date;
+  /** How many times a file's content was hashed: a quiet scan must leave it unchanged. */
+  hashReads = 0;
+
+  constructor(options: { ignore?: readonly string[]; now?: () => Date } = {}) {
+    const now = options.now ?? (() => new Date());
+    super(() => now().getTime());
+    this.#ignore = options.ignore ?? [];
+    this.#now = now;
+  }
+
+  // ---- LocalStore -------------------------------------------------------------------------------
+
+  async hasMarker(): Promise<boolean> {
+    return this.node(MARKER_FILE)?.kind === 'file';
+  }
+
+  async writeMarker(): Promise<void> {
+    this.mkdirs(TRASH_DIR);
+    this.#write(MARKER_FILE, `docsync root, first synced ${this.#now().toISOString()}\n`);
+  }
+
+  async listEntityFolders(): Promise<LocalEntityFolder[]> {
+    const found: LocalEntityFolder[] = [];
+    for (const top of Object.values(ENTITY_ROOTS)) {
+      for (const name of this.children(top).sort((a, b) => (a < b ? -1 : 1))) {
+        const folder = `${top}/${name}`;
+        if (this.node(folder)?.kind !== 'dir' || isIgnored(folder, this.#ignore)) continue;
+        const text = this.read(`${folder}/${ENTITY_META}`)?.toString('utf8');
+        if (text === undefined) {
+          found.push({ folder, owner: null, entity: null });
+          continue;
+        }
+        const parsed = parseEntityMeta(text);
+        found.push(
+          parsed.ok
+            ? { folder, owner: parsed.value.owner, entity: parsed.value.entity }
+            : { folder, owner: null, entity: null, metaError: parsed.error },
+        );
+      }
+    }
+    return found;
+  }
+
+  async ensureEntityFolder(entity: Entity, link: string): Promise<string> {
+    const files = {
+      [ENTITY_META]: formatEntityMeta(entity, link),
+      [SHORTCUT_FILE]: formatShortcut(link),
+    };
+    const existing = await this.#findEntity(entity);
+    const folder = existing ?? this.#newFolder(ENTITY_ROOTS[entity.kind], entityFolderName(entity));
+    for (const [name, content] of Object.entries(files)) {
+      if (this.read(`${folder}/${name}`)?.toString('utf8') !== content) {
+        this.#write(`${folder}/${name}`, content);
+      }
+    }
+    return folder;
+  }
+
+  async scanEntity(owner: OwnerRef, hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot> {
+    const folder = await this.#findEntity(owner);
+    if (folder === null) return { owner, folder, documents: [] };
+    const documents = this.children(folder)
+      .filter((n) => this.node(`${folder}/${n}`)?.kind === 'dir')
+      .filter((n) => !isIgnored(`${folder}/${n}`, this.#ignore))
+      .map((n) => this.#scanDocument(`${folder}/${n}`, hints))
+      .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+    return { owner, folder, documents };
+  }
+
+  async scanAll(hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot[]> {
+    const out: LocalEntitySnapshot[] = [];
+    for (const entry of await this.listEntityFolders()) {
+      if (entry.owner) out.push(await this.scanEntity(entry.owner, hints));
+    }
+    return out;
+  }
+
+  async createDocumentFolder(entityFolder: string, meta: DocumentMeta): Promise<string> {
+    const name = documentFolderName(meta.documentDate, meta.name, meta.id);
+    const folder = this.#newFolder(entityFolder, name);
+    this.#write(`${folder}/${DOCUMENT_META}`, formatDocumentMeta(meta));
+    return folder;
+  }
+
+  async writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void> {
+    this.#write(`${folder}/${DOCUMENT_META}`, formatDocumentMeta(meta));
+  }
+
+  async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
+    const data = await collect(source);
+    this.#requireDir(folder);
+    const name = pickFreeName(desiredName, this.children(this.key(folder)), {
+      avoid: (n) => isIgnored(`${folder}/${n}`, this.#ignore) || n === DOCUMENT_META,
+    });
+    this.#write(`${folder}/${name}`, data);
+    return this.#placed(folder, name);
+  }
+
+  async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {
+    const data = await collect(source);
+    const key = this.key(relPath);
+    const existing = this.node(key);
+    if (existing?.kind === 'dir') throw new LocalStoreError('IS_FOLDER', `${relPath} is a folder`);
+    if (existing && !existing.data.equals(data)) this.#copyToTrash(key, existing);
+    this.#write(key, data);
+    return this.#placed(path.posix.dirname(key), path.posix.basename(key));
+  }
+
+  async renameFile(relPath: string, newName: string): Promise<string> {
+    const key = this.key(relPath);
+    const dir = path.posix.dirname(key);
+    const name = pickFreeName(newName, this.children(dir), {
+      avoid: (n) => isIgnored(`${dir}/${n}`, this.#ignore) || n === DOCUMENT_META,
+    });
+    this.userRename(key, `${dir}/${name}`);
+    return name;
+  }
+
+  async restoreSystemAttachment(
+    folder: string,
+    fileName: string,
+    original: FileSource,
+  ): Promise<RestoredAttachment> {
+    const data = await collect(original);
+    const relPath = `${folder}/${fileName}`;
+    const current = this.read(relPath);
+    if (current?.equals(data)) return { file: this.#placed(folder, fileName), editedCopy: null };
+    const editedCopy = this.exists(relPath)
+      ? await this.renameFile(relPath, localEditName(fileName))
+      : null;
+    this.#write(relPath, data);
+    return { file: this.#placed(folder, fileName), editedCopy };
+  }
+
+  async trash(relPath: string): Promise<string> {
+    const key = this.key(relPath);
+    if (!this.exists(key)) throw Object.assign(new Error(`ENOENT: ${relPath}`), { code: 'ENOENT' });
+    const target = this.#freeTrashPath(key);
+    this.mkdirs(path.posix.dirname(target));
+    this.userRename(key, target);
+    return target;
+  }
+
+  async deletePermanently(relPath: string): Promise<void> {
+    this.userRemove(await this.trash(relPath));
+  }
+
+  async sweepTrash(maxAgeDays = DEFAULT_TRASH_DAYS): Promise<string[]> {
+    const cutoff = dayStamp(new Date(this.#now().getTime() - maxAgeDays * 86_400_000));
+    const removed: string[] = [];
+    for (const day of this.children(TRASH_DIR)) {
+      if (!/^\d{4}-\d{2}-\d{2}$/u.test(day) || day >= cutoff) continue;
+      this.userRemove(`${TRASH_DIR}/${day}`);
+      removed.push(`${TRASH_DIR}/${day}`);
+    }
+    return removed;
+  }
+
+  async *openRead(relPath: string): AsyncIterable<Uint8Array> {
+    const data = this.read(relPath);
+    if (data === null) throw Object.assign(new Error(`ENOENT: ${relPath}`), { code: 'ENOENT' });
+    yield data;
+  }
+
+  // ---- internals --------------------------------------------------------------------------------
+
+  #requireDir(relPath: string): void {
+    if (this.node(this.key(relPath))?.kind !== 'dir') {
+      throw Object.assign(new Error(`ENOENT: ${relPath}`), { code: 'ENOENT' });
+    }
+  }
+
+  #write(relPath: string, data: string | Buffer): void {
+    const key = this.key(relPath);
+    this.mkdirs(path.posix.dirname(key));
+    this.setNode(key, { kind: 'file', data: Buffer.from(data), mtimeMs: this.#now().getTime() });
+  }
+
+  #newFolder(parent: string, desiredName: string): string {
+    this.mkdirs(this.key(parent));
+    const name = pickFreeName(desiredName, this.children(this.key(parent)), {
+      kind: 'folder',
+      avoid: (n) => isIgnored(`${parent}/${n}`, this.#ignore),
+    });
+    const folder = `${this.key(parent)}/${name}`;
+    this.mkdirs(folder);
+    return folder;
+  }
+
+  async #findEntity(owner: OwnerRef): Promise<string | null> {
+    const folders = await this.listEntityFolders();
+    return (
+      folders.find((f) => f.owner?.kind === owner.kind && f.owner.id === owner.id)?.folder ?? null
+    );
+  }
+
+  #scanDocument(folder: string, hints: readonly ScanHint[]): LocalDocumentSnapshot {
+    const names = this.children(folder).sort();
+    const text = this.read(`${folder}/${DOCUMENT_META}`)?.toString('utf8');
+    const meta = text === undefined ? null : parseDocumentMeta(text);
+    const attachments = meta?.ok
+      ? (hints.find((h) => h.id === meta.value.id)?.attachments ?? [])
+      : [];
+    const files: LocalFile[] = [];
+    for (const name of names) {
+      const node = this.node(`${folder}/${name}`);
+      if (
+        name === DOCUMENT_META ||
+        node?.kind !== 'file' ||
+        isIgnored(`${folder}/${name}`, this.#ignore)
+      )
+        continue;
+      const hint = attachments.find((a) => a.file === name);
+      const same = hint && hint.size === node.data.length && hint.mtimeMs === node.mtimeMs;
+      files.push({
+        name,
+        size: node.data.length,
+        mtimeMs: node.mtimeMs,
+        sha256: same ? hint.sha256 : this.#hash(node.data),
+      });
+    }
+    if (meta === null) return { folder, meta: null, files };
+    if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
+    return { folder, meta: meta.value, files };
+  }
+
+  #hash(data: Buffer): string {
+    this.hashReads += 1;
+    return createHash('sha256').update(data).digest('hex');
+  }
+
+  #freeTrashPath(key: string): string {
+    const target = `${TRASH_DIR}/${dayStamp(this.#now())}/${key}`;
+    const dir = path.posix.dirname(target);
+    return `${dir}/${pickFreeName(path.posix.basename(target), this.children(dir))}`;
+  }
+
+  #copyToTrash(key: string, node: Node): void {
+    const target = this.#freeTrashPath(key);
+    this.mkdirs(path.posix.dirname(target));
+    this.setNode(target, node);
+  }
+
+  #placed(folder: string, name: string): PlacedFile {
+    const relPath = `${this.key(folder)}/${name}`;
+    const node = this.node(relPath);
+    if (node?.kind !== 'file') throw new LocalStoreError('MISSING', `${relPath} is missing`);
+    return {
+      path: relPath,
+      name,
+      size: node.data.length,
+      mtimeMs: node.mtimeMs,
+      sha256: createHash('sha256').update(node.data).digest('hex'),
+    };
+  }
+}
+
+async function collect(source: FileSource): Promise<Buffer> {
+  if (typeof source === 'string') return Buffer.from(source, 'utf8');
+  if (source instanceof Uint8Array) return Buffer.from(source);
+  const chunks: Buffer[] = [];
+  for await (const chunk of source) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}

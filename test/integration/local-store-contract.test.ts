@@ -1,0 +1,284 @@
+/**
+ * What every LocalStore does, run against the real folder adapter and the in-memory fake, so the
+ * engine's tests (which use the fake) see the behaviour the daemon will have.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { PathEscapeError } from '../../src/domain/errors.js';
+import {
+  acme,
+  documentMeta,
+  fsHarness,
+  type Harness,
+  memoryHarness,
+  smithTrust,
+} from '../helpers/local-store-harness.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const ACME = 'Companies/Acme Pty Ltd (123 456 789)';
+const DOC = `${ACME}/2020-07-03 Trustee Minutes [1075468]`;
+const LINK = 'https://app.example/s/html/main.html#/company/documents?cid=c0ffee-1';
+
+const tempDir = useTempDir('docsync-store-');
+let clock = new Date(2024, 5, 15, 12, 0);
+const now = () => clock;
+
+const kinds: [string, () => Harness][] = [
+  ['fs', () => fsHarness(tempDir(), { now })],
+  ['memory', () => memoryHarness({ now })],
+];
+
+describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
+  async function withDocument(): Promise<Harness> {
+    const h = make();
+    const entity = await h.store.ensureEntityFolder(acme, LINK);
+    await h.store.createDocumentFolder(entity, documentMeta());
+    return h;
+  }
+
+  it('writes and finds the root marker', async () => {
+    const h = make();
+    expect(await h.store.hasMarker()).toBe(false);
+    await h.store.writeMarker();
+    expect(await h.store.hasMarker()).toBe(true);
+  });
+
+  it('creates an entity folder with its metadata and shortcut, and finds it by id after a rename', async () => {
+    const h = make();
+    expect(await h.store.ensureEntityFolder(acme, LINK)).toBe(ACME);
+    expect(h.read(`${ACME}/Open in compliance service.url`)?.toString()).toBe(
+      `[InternetShortcut]\r\nURL=${LINK}\r\n`,
+    );
+    const meta = JSON.parse(h.read(`${ACME}/.entity.json`)!.toString());
+    expect(meta).toMatchObject({ kind: 'company', id: acme.id, link: LINK, entity: acme.raw });
+    h.rename(ACME, 'Companies/Acme (renamed by Jo)');
+    expect(await h.store.ensureEntityFolder(acme, LINK)).toBe('Companies/Acme (renamed by Jo)');
+    expect(h.list('Companies')).toEqual(['Acme (renamed by Jo)']);
+    const listed = await h.store.listEntityFolders();
+    expect(listed).toEqual([
+      {
+        folder: 'Companies/Acme (renamed by Jo)',
+        owner: { kind: 'company', id: acme.id },
+        entity: acme.raw,
+      },
+    ]);
+  });
+
+  it('gives a second entity with the same name (any case) a (2), and trusts without ABN a bare name', async () => {
+    const h = make();
+    await h.store.ensureEntityFolder({ ...acme, number: null }, LINK);
+    const other = { ...acme, id: 'other', name: 'ACME PTY LTD', number: null };
+    expect(await h.store.ensureEntityFolder(other, LINK)).toBe('Companies/ACME PTY LTD (2)');
+    expect(await h.store.ensureEntityFolder(smithTrust, LINK)).toBe('Trusts/Smith Family Trust');
+  });
+
+  it('lists a folder without .entity.json as matching nothing', async () => {
+    const h = make();
+    h.mkdir('Companies/Someone Else');
+    h.write('Trusts/Broken/.entity.json', '{ nope');
+    const listed = await h.store.listEntityFolders();
+    expect(listed.map((f) => [f.folder, f.owner])).toEqual([
+      ['Companies/Someone Else', null],
+      ['Trusts/Broken', null],
+    ]);
+    expect(listed[1]?.metaError).toMatch(/not JSON/);
+  });
+
+  it('creates a document folder with .document.json and scans it by id after the user renames it', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/Minutes.pdf`, 'pdf bytes');
+    h.rename(DOC, `${ACME}/Minutes moved by Jo`);
+    const snapshot = await h.store.scanEntity(acme);
+    expect(snapshot.folder).toBe(ACME);
+    expect(snapshot.documents).toHaveLength(1);
+    const [doc] = snapshot.documents;
+    expect(doc?.folder).toBe(`${ACME}/Minutes moved by Jo`);
+    expect(doc?.meta?.id).toBe('1075468');
+    expect(doc?.files.map((f) => [f.name, f.size, f.sha256])).toEqual([
+      ['Minutes.pdf', 9, sha('pdf bytes')],
+    ]);
+  });
+
+  it('reports a broken .document.json instead of throwing, and a user-made folder with meta null', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/.document.json`, '{"id": 42');
+    h.write(`${ACME}/2024-01-05 Trust deed/deed.pdf`, 'deed');
+    const { documents } = await h.store.scanEntity(acme);
+    expect(documents.map((d) => [d.folder, d.meta, d.metaError !== undefined])).toEqual([
+      [DOC, null, true],
+      [`${ACME}/2024-01-05 Trust deed`, null, false],
+    ]);
+    expect(documents[1]?.files.map((f) => f.name)).toEqual(['deed.pdf']);
+  });
+
+  it('leaves ignored files out of a scan', async () => {
+    const h = await withDocument();
+    for (const name of [
+      '~$Minutes.docx',
+      '.~lock.a.odt#',
+      'a.swp',
+      'x.tmp',
+      'Thumbs.db',
+      '4913',
+      'keep.pdf',
+    ]) {
+      h.write(`${DOC}/${name}`, 'x');
+    }
+    const { documents } = await h.store.scanEntity(acme);
+    expect(documents[0]?.files.map((f) => f.name)).toEqual(['keep.pdf']);
+  });
+
+  it('takes size, mtime and sha256 from the base when size and mtime match', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/a.pdf`, 'aaaa', 1_700_000_000_000);
+    const hint = {
+      id: '1075468',
+      attachments: [
+        {
+          id: 'UA1',
+          kind: 'user' as const,
+          file: 'a.pdf',
+          sha256: 'from-base',
+          size: 4,
+          mtimeMs: 1_700_000_000_000,
+        },
+      ],
+    };
+    const quiet = await h.store.scanEntity(acme, [hint]);
+    expect(quiet.documents[0]?.files[0]?.sha256).toBe('from-base');
+    h.write(`${DOC}/a.pdf`, 'bbbbb', 1_700_000_000_000);
+    const changed = await h.store.scanEntity(acme, [hint]);
+    expect(changed.documents[0]?.files[0]?.sha256).toBe(sha('bbbbb'));
+  });
+
+  it('places files without overwriting: (2) on a clash in any letter case', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/Minutes.pdf`, 'user copy');
+    const placed = await h.store.placeFile(DOC, 'MINUTES.pdf', Buffer.from('remote'));
+    expect(placed).toMatchObject({
+      path: `${DOC}/MINUTES (2).pdf`,
+      name: 'MINUTES (2).pdf',
+      size: 6,
+      sha256: sha('remote'),
+    });
+    expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('user copy');
+  });
+
+  it('places a stream, and names that would be ignored or escape are made safe', async () => {
+    const h = await withDocument();
+    async function* chunks() {
+      yield Buffer.from('part 1, ');
+      yield Buffer.from('part 2');
+    }
+    expect((await h.store.placeFile(DOC, '~$budget.xlsx', chunks())).name).toBe('_~$budget.xlsx');
+    expect((await h.store.placeFile(DOC, '../../evil.pdf', 'x')).path).toBe(
+      `${DOC}/_._.._evil.pdf`,
+    );
+    expect((await h.store.placeFile(DOC, '.document.json', 'x')).name).toBe('_document.json');
+    expect(h.read(`${DOC}/_~$budget.xlsx`)?.toString()).toBe('part 1, part 2');
+  });
+
+  it('leaves nothing in the folder when the download fails midway', async () => {
+    const h = await withDocument();
+    async function* failing() {
+      yield Buffer.from('half');
+      throw new Error('connection reset');
+    }
+    await expect(h.store.placeFile(DOC, 'a.pdf', failing())).rejects.toThrow('connection reset');
+    expect(h.list(DOC)).toEqual(['.document.json']);
+  });
+
+  it('moves files and folders to the dated trash, never overwriting an earlier entry', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/a.pdf`, 'first');
+    expect(await h.store.trash(`${DOC}/a.pdf`)).toBe(`.docsync/trash/2024-06-15/${DOC}/a.pdf`);
+    h.write(`${DOC}/a.pdf`, 'second');
+    expect(await h.store.trash(`${DOC}/a.pdf`)).toBe(`.docsync/trash/2024-06-15/${DOC}/a (2).pdf`);
+    expect(h.read(`.docsync/trash/2024-06-15/${DOC}/a.pdf`)?.toString()).toBe('first');
+    expect(h.read(`.docsync/trash/2024-06-15/${DOC}/a (2).pdf`)?.toString()).toBe('second');
+    expect(await h.store.trash(DOC)).toBe(`.docsync/trash/2024-06-15/${DOC} (2)`);
+    expect(h.exists(DOC)).toBe(false);
+    expect(h.exists(`.docsync/trash/2024-06-15/${DOC} (2)/.document.json`)).toBe(true);
+  });
+
+  it('keeps the replaced content in the trash when writing over a file', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/notes.txt`, 'old');
+    const written = await h.store.writeFileAtomic(`${DOC}/notes.txt`, 'new');
+    expect(written).toMatchObject({ name: 'notes.txt', size: 3, sha256: sha('new') });
+    expect(h.read(`${DOC}/notes.txt`)?.toString()).toBe('new');
+    expect(h.read(`.docsync/trash/2024-06-15/${DOC}/notes.txt`)?.toString()).toBe('old');
+  });
+
+  it('renames to a conflict name without replacing anything', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/a.pdf`, 'mine');
+    h.write(`${DOC}/a (conflict).pdf`, 'older');
+    expect(await h.store.renameFile(`${DOC}/a.pdf`, 'a (conflict).pdf')).toBe(
+      'a (conflict) (2).pdf',
+    );
+    expect(h.list(DOC)).toEqual(['.document.json', 'a (conflict) (2).pdf', 'a (conflict).pdf']);
+  });
+
+  it('restores an edited system attachment and keeps the edit as (local edit)', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/Minutes.pdf`, 'edited by Jo');
+    const restored = await h.store.restoreSystemAttachment(DOC, 'Minutes.pdf', 'original');
+    expect(restored.editedCopy).toBe('Minutes (local edit).pdf');
+    expect(restored.file.sha256).toBe(sha('original'));
+    expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('original');
+    expect(h.read(`${DOC}/Minutes (local edit).pdf`)?.toString()).toBe('edited by Jo');
+    expect(
+      (await h.store.restoreSystemAttachment(DOC, 'Minutes.pdf', 'original')).editedCopy,
+    ).toBeNull();
+    h.remove(`${DOC}/Minutes.pdf`);
+    expect(
+      (await h.store.restoreSystemAttachment(DOC, 'Minutes.pdf', 'original')).editedCopy,
+    ).toBeNull();
+    expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('original');
+  });
+
+  it('sweeps trash days older than the retention, and only those', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/old.pdf`, 'old');
+    h.write(`${DOC}/new.pdf`, 'new');
+    clock = new Date(2024, 4, 1, 9, 0);
+    await h.store.trash(`${DOC}/old.pdf`);
+    clock = new Date(2024, 5, 10, 9, 0);
+    await h.store.trash(`${DOC}/new.pdf`);
+    clock = new Date(2024, 5, 15, 12, 0);
+    expect(await h.store.sweepTrash()).toEqual(['.docsync/trash/2024-05-01']);
+    expect(h.list('.docsync/trash')).toEqual(['2024-06-10']);
+  });
+
+  it('deletes for good only through the trash', async () => {
+    const h = await withDocument();
+    await h.store.deletePermanently(DOC);
+    expect(h.exists(DOC)).toBe(false);
+    expect(h.exists(`.docsync/trash/2024-06-15/${DOC}`)).toBe(false);
+    expect(h.exists(`.docsync/trash/2024-06-15/${ACME}`)).toBe(true);
+  });
+
+  it('refuses every path that leaves the root', async () => {
+    const h = await withDocument();
+    await expect(h.store.trash('../outside')).rejects.toBeInstanceOf(PathEscapeError);
+    await expect(h.store.placeFile('../../tmp', 'a.pdf', 'x')).rejects.toBeInstanceOf(
+      PathEscapeError,
+    );
+    await expect(h.store.writeFileAtomic('/etc/passwd', 'x')).rejects.toBeInstanceOf(
+      PathEscapeError,
+    );
+    await expect(
+      h.store.writeDocumentMeta(`${ACME}/../../..`, documentMeta()),
+    ).rejects.toBeInstanceOf(PathEscapeError);
+  });
+
+  it('reads a file back for upload', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/a.pdf`, 'abc');
+    const chunks: Buffer[] = [];
+    for await (const chunk of h.store.openRead(`${DOC}/a.pdf`)) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).toString()).toBe('abc');
+  });
+});

@@ -1,0 +1,194 @@
+/** The real chokidar on a real temp folder; settle times kept short so the suite stays fast. */
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { watch } from 'chokidar';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FsLocalStore } from '../../src/local/fs-local-store.js';
+import { type EntityTouch, FolderWatcher, type WatcherLog } from '../../src/local/watcher.js';
+import { acme, documentMeta, smithTrust } from '../helpers/local-store-harness.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const SETTLE_MS = 400;
+const tempDir = useTempDir('docsync-watch-');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const watchers: FolderWatcher[] = [];
+
+afterEach(async () => {
+  await Promise.all(watchers.splice(0).map((w) => w.close()));
+});
+
+async function setUp(options: { pollIntervalMs?: number; simulateLimit?: boolean } = {}) {
+  const root = tempDir();
+  const store = new FsLocalStore({ root, settleSeconds: SETTLE_MS / 1000 });
+  await store.writeMarker();
+  const entity = await store.ensureEntityFolder(acme, 'https://app.example/c');
+  await store.ensureEntityFolder(smithTrust, 'https://app.example/t');
+  const doc = await store.createDocumentFolder(entity, documentMeta());
+  const touches: EntityTouch[] = [];
+  const warnings: string[] = [];
+  const log: WatcherLog = {
+    warn: (_details, message) => warnings.push(message),
+    error: (_details, message) => warnings.push(message),
+  };
+  const watcher = new FolderWatcher({
+    root,
+    settleMs: SETTLE_MS,
+    pollIntervalMs: options.pollIntervalMs ?? 60_000,
+    ownWrites: store.ownWrites,
+    log,
+    onTouch: (touch) => {
+      touches.push(touch);
+    },
+    watchFactory: (dir, ignored) => {
+      const source = watch(dir, { ignored, ignoreInitial: true, alwaysStat: true });
+      if (options.simulateLimit) {
+        source.on('ready', () => {
+          const error = Object.assign(
+            new Error('ENOSPC: System limit for number of file watchers reached'),
+            { code: 'ENOSPC' },
+          );
+          source.emit('error', error);
+        });
+      }
+      return source;
+    },
+  });
+  watchers.push(watcher);
+  await watcher.start();
+  const abs = (rel: string) => path.join(root, ...rel.split('/'));
+  return { root, store, entity, doc, touches, warnings, watcher, abs };
+}
+
+/** Waits until nothing can still be pending: well past two settle times after the last change. */
+const quiet = () => sleep(SETTLE_MS * 4);
+
+describe('FolderWatcher', () => {
+  it('reports a file copied in slowly exactly once, after it settles', async () => {
+    const { doc, touches, abs, entity } = await setUp();
+    const file = abs(`${doc}/big scan.pdf`);
+    for (let chunk = 0; chunk < 8; chunk += 1) {
+      appendFileSync(file, Buffer.alloc(64 * 1024, chunk));
+      await sleep(SETTLE_MS / 3);
+      expect(touches).toEqual([]);
+    }
+    await quiet();
+    expect(touches).toEqual([
+      {
+        entityFolder: entity,
+        documentFolder: doc,
+        owner: { kind: 'company', id: acme.id },
+        reason: 'changed',
+      },
+    ]);
+  });
+
+  it('reports an editor save through a temp file and rename once, and never its lock files', async () => {
+    const { doc, touches, abs } = await setUp();
+    writeFileSync(abs(`${doc}/Minutes.docx`), 'v1');
+    await quiet();
+    touches.length = 0;
+    // Word: lock file, write to a temp, swap names, drop the lock.
+    writeFileSync(abs(`${doc}/~$Minutes.docx`), 'lock');
+    writeFileSync(abs(`${doc}/~WRL0001.tmp`), 'v2 being written');
+    renameSync(abs(`${doc}/Minutes.docx`), abs(`${doc}/~WRL0002.tmp`));
+    renameSync(abs(`${doc}/~WRL0001.tmp`), abs(`${doc}/Minutes.docx`));
+    rmSync(abs(`${doc}/~WRL0002.tmp`));
+    rmSync(abs(`${doc}/~$Minutes.docx`));
+    // vim: swap file, 4913 probe, backup~.
+    writeFileSync(abs(`${doc}/.notes.txt.swp`), 'swap');
+    writeFileSync(abs(`${doc}/4913`), '');
+    rmSync(abs(`${doc}/4913`));
+    writeFileSync(abs(`${doc}/notes.txt`), 'saved');
+    rmSync(abs(`${doc}/.notes.txt.swp`));
+    await quiet();
+    expect(touches.map((t) => [t.documentFolder, t.reason])).toEqual([[doc, 'changed']]);
+  });
+
+  it('stays silent for ignored files only', async () => {
+    const { doc, touches, abs, entity } = await setUp();
+    for (const name of [
+      '~$budget.xlsx',
+      '.~lock.a.odt#',
+      'a.swp',
+      'x.swx',
+      'y.tmp',
+      'z~',
+      '.#emacs',
+      'Thumbs.db',
+      'desktop.ini',
+      '.DS_Store',
+    ]) {
+      writeFileSync(abs(`${doc}/${name}`), 'x');
+    }
+    writeFileSync(abs(`${entity}/Thumbs.db`), 'x');
+    writeFileSync(abs('.docsync/tmp/partial.part'), 'x');
+    await quiet();
+    expect(touches).toEqual([]);
+  });
+
+  it('stays silent for the store’s own writes', async () => {
+    const { store, doc, entity, touches } = await setUp();
+    await store.placeFile(doc, 'Downloaded.pdf', 'remote bytes');
+    await store.writeDocumentMeta(doc, documentMeta({ status: 'LODGED' }));
+    await store.createDocumentFolder(entity, documentMeta({ id: '2', name: 'Second' }));
+    await store.ensureEntityFolder(
+      { ...acme, raw: { ...acme.raw, updated: true } },
+      'https://app.example/c2',
+    );
+    await store.renameFile(`${doc}/Downloaded.pdf`, 'Downloaded (conflict 2024-01-01 0000).pdf');
+    await store.restoreSystemAttachment(doc, 'System.pdf', 'original');
+    await store.trash(doc);
+    await quiet();
+    expect(touches).toEqual([]);
+  });
+
+  it('reports a user edit right after the store’s own write of the same file', async () => {
+    const { store, doc, touches, abs } = await setUp();
+    await store.writeDocumentMeta(doc, documentMeta());
+    await quiet();
+    writeFileSync(
+      abs(`${doc}/.document.json`),
+      JSON.stringify({ ...documentMeta(), status: 'lodged' }),
+    );
+    await quiet();
+    expect(touches.map((t) => t.documentFolder)).toEqual([doc]);
+  });
+
+  it('reports a new document folder made by a user, and one touch per changed folder', async () => {
+    const { entity, touches, abs } = await setUp();
+    mkdirSync(abs(`${entity}/2024-01-05 Trust deed`));
+    writeFileSync(abs(`${entity}/2024-01-05 Trust deed/deed.pdf`), 'deed');
+    mkdirSync(abs('Trusts/Smith Family Trust/2024-02-01 Minutes'));
+    writeFileSync(abs('Trusts/Smith Family Trust/2024-02-01 Minutes/m.pdf'), 'minutes');
+    await quiet();
+    expect(touches.map((t) => t.documentFolder).sort()).toEqual([
+      `${entity}/2024-01-05 Trust deed`,
+      'Trusts/Smith Family Trust/2024-02-01 Minutes',
+    ]);
+  });
+
+  it('falls back to periodic scans when the OS runs out of watches', async () => {
+    const { touches, warnings, watcher } = await setUp({
+      pollIntervalMs: 150,
+      simulateLimit: true,
+    });
+    await sleep(600);
+    expect(watcher.mode).toBe('scanning');
+    expect(warnings.some((w) => w.startsWith('WATCH LIMIT REACHED'))).toBe(true);
+    const polled = touches.filter((t) => t.reason === 'poll');
+    expect(polled.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(polled.map((t) => t.entityFolder))).toEqual(
+      new Set(['Companies/Acme Pty Ltd (123 456 789)', 'Trusts/Smith Family Trust']),
+    );
+    expect(polled.find((t) => t.entityFolder.startsWith('Trusts'))?.owner).toEqual({
+      kind: 'trust',
+      id: smithTrust.id,
+    });
+  });
+
+  it('starts in events mode and closes twice without error', async () => {
+    const { watcher } = await setUp();
+    expect(watcher.mode).toBe('events');
+    await Promise.all([watcher.close(), watcher.close()]);
+  });
+});
