@@ -58,3 +58,18 @@ export class NotYetAvailableError extends DocsyncError {
     super('NOT_YET_AVAILABLE', `'docsync ${command}' is not yet available in this build.`);
   }
 }
+
+/** A safety rail stopped the run before anything was deleted (daemon.md "Safety rails"). */
+export class SafetyAbortError extends DocsyncError {
+  /** One line per tripped rail, for the log and the status page. */
+  readonly rails: readonly string[];
+
+  constructor(rails: readonly string[]) {
+    super(
+      'SAFETY_ABORT',
+      `Stopped by a safety rail; nothing was deleted:\n${rails.map((r) => `  - ${r}`).join('\n')}`,
+      { exitCode: ExitCode.SafetyStop },
+    );
+    this.rails = rails;
+  }
+}

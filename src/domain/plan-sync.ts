@@ -20,7 +20,7 @@ import {
   planPresent,
 } from './plan-document.js';
 import { deletionSource, detectRemoteChanges, type RemoteChange } from './remote-changes.js';
-import type { DocumentPlan, SyncAction, SyncActionKind, SyncPlan } from './sync-actions.js';
+import { type DocumentPlan, type SyncPlan, summariseActions } from './sync-actions.js';
 
 export type { PlanInput, PlanPolicy } from './plan-context.js';
 
@@ -156,12 +156,6 @@ function planFolders(ctx: PlanContext, local: readonly LocalChange[]): DocumentP
   return plans;
 }
 
-function summarise(actions: readonly SyncAction[]): Partial<Record<SyncActionKind, number>> {
-  const summary: Partial<Record<SyncActionKind, number>> = {};
-  for (const a of actions) summary[a.kind] = (summary[a.kind] ?? 0) + 1;
-  return summary;
-}
-
 export function planSync(input: PlanInput, policy: PlanPolicy, now: Date | number): SyncPlan {
   const ctx = planContext(input, policy, now);
   const local = detectLocalChanges(input.base, input.local, input.statusTypes, ctx.today);
@@ -195,7 +189,7 @@ export function planSync(input: PlanInput, policy: PlanPolicy, now: Date | numbe
     owner: input.owner,
     documents,
     actions,
-    summary: summarise(actions),
+    summary: summariseActions(actions),
     stats: {
       baseDocuments: input.base.size,
       listedDocuments: input.remote.listedIds?.size ?? null,

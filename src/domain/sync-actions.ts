@@ -198,3 +198,12 @@ export interface SyncPlan {
     readonly listedDocuments: number | null;
   };
 }
+
+/** Counts per action kind. */
+export function summariseActions(
+  actions: readonly SyncAction[],
+): Partial<Record<SyncActionKind, number>> {
+  const summary: Partial<Record<SyncActionKind, number>> = {};
+  for (const a of actions) summary[a.kind] = (summary[a.kind] ?? 0) + 1;
+  return summary;
+}
