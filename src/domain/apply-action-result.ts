@@ -67,6 +67,14 @@ function withAttachments(
   return { ...base, attachments: change(base.attachments) };
 }
 
+/** One agreed attachment per id and per local file name: the newest replaces the others. */
+function put(base: BaseDocument, entry: BaseAttachment): BaseDocument {
+  return withAttachments(base, (l) => [
+    ...l.filter((a) => a.id !== entry.id && a.file !== entry.file),
+    entry,
+  ]);
+}
+
 function created(result: ActionResult, file: LocalFile): BaseAttachment | null {
   if (result.kind !== 'attachment-created') return null;
   return toBaseAttachment(result.attachment, file);
@@ -87,10 +95,7 @@ function applyToExisting(
         action.kind === 'pull-attachment'
           ? action.attachment
           : { id, kind: 'system', name: action.file, creationDate: null };
-      return withAttachments(base, (l) => [
-        ...l.filter((a) => a.id !== id),
-        toBaseAttachment(attachment, file),
-      ]);
+      return put(base, toBaseAttachment(attachment, file));
     }
     case 'pull-status':
       return {
@@ -103,7 +108,8 @@ function applyToExisting(
       return { ...base, name: action.name, documentDate: action.documentDate };
     case 'push-attachment': {
       const added = created(result, action.file);
-      return added ? withAttachments(base, (l) => [...l, added]) : base;
+      // Row 33: the new attachment takes the place of the one the service removed.
+      return added ? put(base, added) : base;
     }
     case 'push-replaced-attachment': {
       const added = created(result, action.file);

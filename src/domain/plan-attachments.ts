@@ -13,8 +13,9 @@ import type { BaseAttachment, LocalFile, RemoteAttachment, RemoteDocument } from
 /** Local content the service does not have yet, by the name it sits under. */
 interface LocalOnly {
   readonly file: LocalFile;
-  /** 40: a new file; 33: a replaced file whose attachment the service removed. */
-  readonly row: 33 | 40;
+  /** 40: a new file; 33: a replaced file whose attachment the service removed; 43: a file that
+   * won a name conflict. */
+  readonly row: 33 | 40 | 43;
 }
 
 interface Phases {
@@ -118,6 +119,7 @@ function planRemoteAdded(
   if (occupant.file.mtimeMs > remoteMs) {
     // row 43: the local file is newer and keeps the name; the service's goes to the copy.
     p.pulls.push({ kind: 'pull-attachment', row: 43, folder, attachment, file: copyName });
+    p.pending.set(wanted.toLowerCase(), { file: occupant.file, row: 43 });
     return;
   }
   // row 42: the service's attachment is newer (or as new); the local file becomes the copy,
