@@ -2,6 +2,7 @@
  * One case per row of docs/sync-decision-table.md: the (base, local, remote) of the row, and
  * the exact actions (kind:row) the planner must answer with.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type PlanPolicy, planSync } from '../../src/domain/plan-sync.js';
 import type { SyncAction } from '../../src/domain/sync-actions.js';
@@ -16,16 +17,31 @@ import {
   NOW,
   OLDER_MS,
   policy,
-  REMOTE_TS,
   remoteOf,
   type Sides,
 } from '../helpers/plan-fixtures.js';
 
 const d = baseDoc();
-const [userAtt, systemAtt] = d.attachments;
-const newStatus = { id: 's2', typeId: '3', type: 'SENT TO CLIENT', effectiveDate: '2020-07-10', createdBy: null };
-const otherStatus = { id: 's3', typeId: '20', type: 'CANCELLED', effectiveDate: '2020-07-10', createdBy: null };
-const remoteAttachment = (id: string, name: string) => ({ id, kind: 'user' as const, name, creationDate: '2020-07-10' });
+const newStatus = {
+  id: 's2',
+  typeId: '3',
+  type: 'SENT TO CLIENT',
+  effectiveDate: '2020-07-10',
+  createdBy: null,
+};
+const otherStatus = {
+  id: 's3',
+  typeId: '20',
+  type: 'CANCELLED',
+  effectiveDate: '2020-07-10',
+  createdBy: null,
+};
+const remoteAttachment = (id: string, name: string) => ({
+  id,
+  kind: 'user' as const,
+  name,
+  creationDate: '2020-07-10',
+});
 const withMeta = (status: string, mtime = OLDER_MS) => {
   const f = folderOf(d);
   return { ...f, metaMtimeMs: mtime, meta: f.meta && { ...f.meta, status } };
@@ -49,7 +65,12 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { row: 1, says: 'new in the service → download', sides: { changed: [remoteOf(d)] }, expected: ['pull-new-document:1'] },
+  {
+    row: 1,
+    says: 'new in the service → download',
+    sides: { changed: [remoteOf(d)] },
+    expected: ['pull-new-document:1'],
+  },
   {
     row: 2,
     says: 'new local folder → create and upload',
@@ -70,7 +91,11 @@ const rows: Row[] = [
     says: 'folder with .document.json unknown to the base, service has it → adopt',
     sides: {
       folders: [folderOf(d)],
-      changed: [remoteOf(d, { attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'new.pdf')] })],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'new.pdf')],
+        }),
+      ],
     },
     expected: ['adopt-local-folder:5', 'pull-attachment:41'],
   },
@@ -80,8 +105,18 @@ const rows: Row[] = [
     sides: { folders: [folderOf(d)] },
     expected: ['record-problem:6'],
   },
-  { row: 7, says: 'nothing changed → nothing', sides: { base: [d], folders: [folderOf(d)] }, expected: [] },
-  { row: 8, says: 'folder deleted → delete in the service', sides: { base: [d] }, expected: ['push-delete-document:8'] },
+  {
+    row: 7,
+    says: 'nothing changed → nothing',
+    sides: { base: [d], folders: [folderOf(d)] },
+    expected: [],
+  },
+  {
+    row: 8,
+    says: 'folder deleted → delete in the service',
+    sides: { base: [d] },
+    expected: ['push-delete-document:8'],
+  },
   {
     row: 9,
     says: 'folder deleted, changed in the service → download again',
@@ -104,7 +139,11 @@ const rows: Row[] = [
   {
     row: 12,
     says: 'deleted in the service, folder changed → create again',
-    sides: { base: [d], folders: [withFiles([userFile, systemFile, file('new.pdf', 'n')])], deletedIds: [d.id] },
+    sides: {
+      base: [d],
+      folders: [withFiles([userFile, systemFile, file('new.pdf', 'n')])],
+      deletedIds: [d.id],
+    },
     expected: ['restore-document:12'],
   },
   {
@@ -129,7 +168,12 @@ const rows: Row[] = [
     sides: { base: [d], folders: [folderOf(d, { folder: `${E}/Minutes 2020` })] },
     expected: ['move-base-folder:15'],
   },
-  { row: 16, says: 'unknown document deleted → nothing', sides: { deletedIds: ['999'] }, expected: [] },
+  {
+    row: 16,
+    says: 'unknown document deleted → nothing',
+    sides: { deletedIds: ['999'] },
+    expected: [],
+  },
   {
     row: 17,
     says: 'second folder with the same id → problem',
@@ -161,19 +205,31 @@ const rows: Row[] = [
   {
     row: 22,
     says: 'same status on both sides → no conflict',
-    sides: { base: [d], folders: [withMeta('SENT TO CLIENT')], changed: [remoteOf(d, { status: newStatus })] },
+    sides: {
+      base: [d],
+      folders: [withMeta('SENT TO CLIENT')],
+      changed: [remoteOf(d, { status: newStatus })],
+    },
     expected: ['update-base:22', 'update-base:27'],
   },
   {
     row: 23,
     says: 'different statuses, local newer → push',
-    sides: { base: [d], folders: [withMeta('SENT TO CLIENT', NEWER_MS)], changed: [remoteOf(d, { status: otherStatus })] },
+    sides: {
+      base: [d],
+      folders: [withMeta('SENT TO CLIENT', NEWER_MS)],
+      changed: [remoteOf(d, { status: otherStatus })],
+    },
     expected: ['push-status:23', 'update-base:27'],
   },
   {
     row: 24,
     says: 'different statuses, service newer → pull',
-    sides: { base: [d], folders: [withMeta('SENT TO CLIENT', OLDER_MS)], changed: [remoteOf(d, { status: otherStatus })] },
+    sides: {
+      base: [d],
+      folders: [withMeta('SENT TO CLIENT', OLDER_MS)],
+      changed: [remoteOf(d, { status: otherStatus })],
+    },
     expected: ['pull-status:24', 'update-base:27'],
   },
   {
@@ -185,7 +241,11 @@ const rows: Row[] = [
   {
     row: 26,
     says: 'name changed in the service → pull details',
-    sides: { base: [d], folders: [folderOf(d)], changed: [remoteOf(d, { name: 'Minutes (signed)' })] },
+    sides: {
+      base: [d],
+      folders: [folderOf(d)],
+      changed: [remoteOf(d, { name: 'Minutes (signed)' })],
+    },
     expected: ['pull-details:26', 'update-base:27'],
   },
   {
@@ -197,7 +257,11 @@ const rows: Row[] = [
   {
     row: 30,
     says: 'attachment removed in the service → trash the file',
-    sides: { base: [d], folders: [folderOf(d)], changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[1]!] })] },
+    sides: {
+      base: [d],
+      folders: [folderOf(d)],
+      changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[1]!] })],
+    },
     expected: ['trash-local-attachment:30', 'update-base:27'],
   },
   {
@@ -225,7 +289,11 @@ const rows: Row[] = [
   {
     row: 34,
     says: 'deleted on both sides → forget the attachment',
-    sides: { base: [d], folders: [withFiles([systemFile])], changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[1]!] })] },
+    sides: {
+      base: [d],
+      folders: [withFiles([systemFile])],
+      changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[1]!] })],
+    },
     expected: ['update-base:34', 'update-base:27'],
   },
   {
@@ -263,7 +331,11 @@ const rows: Row[] = [
     sides: {
       base: [d],
       folders: [folderOf(d)],
-      changed: [remoteOf(d, { attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')] })],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')],
+        }),
+      ],
     },
     expected: ['pull-attachment:41', 'update-base:27'],
   },
@@ -273,11 +345,18 @@ const rows: Row[] = [
     sides: {
       base: [d],
       folders: [withFiles([userFile, systemFile, file('letter.pdf', 'l', OLDER_MS)])],
-      changed: [remoteOf(d, { attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')] })],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')],
+        }),
+      ],
     },
     expected: ['keep-conflict-copy:42', 'pull-attachment:42', 'update-base:27'],
     check: ([copy, pull]) => {
-      expect(copy).toMatchObject({ file: 'letter.pdf', copyName: 'letter (conflict 2020-07-10 1200).pdf' });
+      expect(copy).toMatchObject({
+        file: 'letter.pdf',
+        copyName: 'letter (conflict 2020-07-10 1200).pdf',
+      });
       expect(pull).toMatchObject({ file: 'letter.pdf' });
     },
   },
@@ -287,10 +366,15 @@ const rows: Row[] = [
     sides: {
       base: [d],
       folders: [withFiles([userFile, systemFile, file('letter.pdf', 'l', NEWER_MS)])],
-      changed: [remoteOf(d, { attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')] })],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')],
+        }),
+      ],
     },
     expected: ['pull-attachment:43', 'push-attachment:43', 'update-base:27'],
-    check: ([pull]) => expect(pull).toMatchObject({ file: 'letter (conflict 2020-07-10 1200).pdf' }),
+    check: ([pull]) =>
+      expect(pull).toMatchObject({ file: 'letter (conflict 2020-07-10 1200).pdf' }),
   },
   {
     row: 44,
@@ -298,7 +382,11 @@ const rows: Row[] = [
     sides: {
       base: [d],
       folders: [folderOf(d)],
-      changed: [remoteOf(d, { attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'minutes.pdf')] })],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'minutes.pdf')],
+        }),
+      ],
     },
     expected: ['pull-attachment:44', 'update-base:27'],
     check: ([a]) => expect(a).toMatchObject({ file: 'minutes (2).pdf' }),
@@ -312,10 +400,12 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     check?.(plan.actions);
   });
 
-  it('covers every row of the table once', () => {
-    const numbers = rows.map((r) => r.row);
-    expect(new Set(numbers).size).toBe(numbers.length);
-    expect(REMOTE_TS < '2020-07-10T12:00:00').toBe(true);
-    expect([userAtt?.kind, systemAtt?.kind]).toEqual(['user', 'system']);
+  it('has one case for every row of docs/sync-decision-table.md, and no other', () => {
+    const table = readFileSync(
+      new URL('../../docs/sync-decision-table.md', import.meta.url),
+      'utf8',
+    );
+    const documented = [...table.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+    expect(rows.map((r) => r.row)).toEqual(documented);
   });
 });
