@@ -33,9 +33,11 @@ export function plannedFiles(ctx: PlanContext, doc: RemoteDocument): PlannedFile
   }));
 }
 
+/** Local changes that make a document worth restoring (rows 11, 12): new content, a status. */
 const MODIFYING: ReadonlySet<LocalChange['kind']> = new Set([
   'file-added',
   'file-replaced',
+  'system-file-edited',
   'status-edited',
 ]);
 
