@@ -124,6 +124,11 @@ export interface LocalDocumentSnapshot {
   readonly meta: DocumentMeta | null;
   /** Why `.document.json` could not be read, when it exists but is broken. */
   readonly metaError?: string;
+  /**
+   * mtime of `.document.json` (local epoch ms): when a status edit was made, for "newer change
+   * wins" (daemon.md). Absent when unknown; the planner then lets the service's change win.
+   */
+  readonly metaMtimeMs?: number;
   /** Attachment files: settled, not ignored, `.document.json` excluded. */
   readonly files: readonly LocalFile[];
 }

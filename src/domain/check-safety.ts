@@ -1,0 +1,124 @@
+/**
+ * Safety rails (daemon.md "Sync rules"; style guide §4), checked on the plans of a cycle before
+ * any action runs. Pure: the engine decides what a tripped rail stops.
+ */
+import { type SyncAction, type SyncPlan, summariseActions } from './sync-actions.js';
+import type { OwnerRef } from './types.js';
+
+export interface SafetyPolicy {
+  /** `safety.maxDeletePercent`: of the documents in the base of the checked plans. */
+  readonly maxDeletePercent: number;
+  /** `safety.maxDeleteCount`: per side. */
+  readonly maxDeleteCount: number;
+  /** `--force-deletes`: lifts the two delete rails, not the empty-listing one. */
+  readonly forceDeletes: boolean;
+}
+
+export interface SafetyContext {
+  /** The root and its `.docsync-root` marker exist (checked by the engine). */
+  readonly markerPresent: boolean;
+}
+
+export type RailName = 'root-marker-missing' | 'delete-percent' | 'delete-count' | 'empty-listing';
+
+export interface TrippedRail {
+  readonly rail: RailName;
+  /** `no-run`: do nothing at all; `no-deletes`: run, but delete nothing the rail names. */
+  readonly effect: 'no-run' | 'no-deletes';
+  /** The side the deletes would happen on. */
+  readonly side: 'local' | 'remote' | null;
+  /** The entity, for the empty-listing rail; null for the whole cycle. */
+  readonly owner: OwnerRef | null;
+  readonly message: string;
+}
+
+export type SafetyVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly tripped: readonly TrippedRail[] };
+
+const localDelete = (a: SyncAction) => a.kind === 'trash-local-document';
+const remoteDelete = (a: SyncAction) => a.kind === 'push-delete-document';
+
+/** True for a plan whose full listing came back empty although the base had documents. */
+export function listingLooksEmpty(plan: SyncPlan): boolean {
+  return plan.stats.listedDocuments === 0 && plan.stats.baseDocuments > 0;
+}
+
+function deleteRails(plans: readonly SyncPlan[], policy: SafetyPolicy): TrippedRail[] {
+  if (policy.forceDeletes) return [];
+  const baseTotal = plans.reduce((n, p) => n + p.stats.baseDocuments, 0);
+  const tripped: TrippedRail[] = [];
+  const sides = [
+    ['local', localDelete],
+    ['remote', remoteDelete],
+  ] as const;
+  for (const [side, isDelete] of sides) {
+    const count = plans.reduce((n, p) => n + p.actions.filter(isDelete).length, 0);
+    const percent = baseTotal === 0 ? 0 : (count / baseTotal) * 100;
+    const common = { effect: 'no-deletes', side, owner: null } as const;
+    if (count > policy.maxDeleteCount) {
+      const message = `${count} ${side} document deletes exceed safety.maxDeleteCount ${policy.maxDeleteCount}; run with --force-deletes to allow`;
+      tripped.push({ rail: 'delete-count', ...common, message });
+    }
+    if (percent > policy.maxDeletePercent) {
+      const message = `${count} of ${baseTotal} documents (${Math.round(percent)}%) would be deleted ${side}ly, over safety.maxDeletePercent ${policy.maxDeletePercent}; run with --force-deletes to allow`;
+      tripped.push({ rail: 'delete-percent', ...common, message });
+    }
+  }
+  return tripped;
+}
+
+/**
+ * Checks the plans of one cycle (one plan per entity, or all of them: the percentage is taken
+ * over the base documents of the plans given, so check the whole cycle at once).
+ */
+export function checkSafety(
+  plans: SyncPlan | readonly SyncPlan[],
+  context: SafetyContext,
+  policy: SafetyPolicy,
+): SafetyVerdict {
+  const list: readonly SyncPlan[] = Array.isArray(plans) ? plans : [plans as SyncPlan];
+  const tripped: TrippedRail[] = [];
+  if (!context.markerPresent) {
+    const message = 'the store root or its .docsync-root marker is missing; nothing runs';
+    tripped.push({
+      rail: 'root-marker-missing',
+      effect: 'no-run',
+      side: null,
+      owner: null,
+      message,
+    });
+  }
+  for (const plan of list) {
+    // An empty listing for an entity that had documents is far likelier a service fault than a
+    // firm deleting everything; only deletes known from the listing are held back.
+    if (
+      listingLooksEmpty(plan) &&
+      plan.actions.some((a) => localDelete(a) && a.source === 'full-listing')
+    ) {
+      const message = `the service listed no documents for ${plan.owner.kind} ${plan.owner.id}, which had ${plan.stats.baseDocuments}; nothing deleted`;
+      tripped.push({
+        rail: 'empty-listing',
+        effect: 'no-deletes',
+        side: 'local',
+        owner: plan.owner,
+        message,
+      });
+    }
+  }
+  tripped.push(...deleteRails(list, policy));
+  return tripped.length === 0 ? { ok: true } : { ok: false, tripped };
+}
+
+const isDocumentDelete = (a: SyncAction) => localDelete(a) || remoteDelete(a);
+
+/**
+ * The plan without its document deletes, for a cycle that runs on after a `no-deletes` rail.
+ * A document whose delete is held keeps its base, so the next cycle decides again.
+ */
+export function withoutDeletes(plan: SyncPlan, only?: (a: SyncAction) => boolean): SyncPlan {
+  const dropped = (a: SyncAction) => isDocumentDelete(a) && (only === undefined || only(a));
+  const documents = plan.documents.filter((d) => !d.actions.some(dropped)).map((d) => ({ ...d }));
+  const actions = documents.flatMap((d) => d.actions);
+  return { ...plan, documents, actions, summary: summariseActions(actions) };
+}

@@ -1,0 +1,75 @@
+/**
+ * The inputs of `planSync` and what every planning step shares: the policy, "now" already
+ * turned into the local date and conflict stamp, and the document an action is about.
+ */
+import type { RemoteInput } from './remote-changes.js';
+import type { SyncAction } from './sync-actions.js';
+import { conflictStampOf, localDateOf } from './timestamps.js';
+import type { BaseDocument, LocalEntitySnapshot, OwnerRef, StatusType } from './types.js';
+
+export interface PlanInput {
+  readonly owner: OwnerRef;
+  readonly base: ReadonlyMap<string, BaseDocument>;
+  readonly local: LocalEntitySnapshot;
+  readonly remote: RemoteInput;
+  readonly statusTypes: readonly StatusType[];
+}
+
+export interface PlanPolicy {
+  /** `onRemoteDelete` of the configuration. */
+  readonly onRemoteDelete: 'trash' | 'delete';
+  /** The first sync of a store: nothing local is uploaded unless `adoptLocal`. */
+  readonly pullOnly: boolean;
+  /** `--adopt-local`: upload local folders that match nothing, even on the first sync. */
+  readonly adoptLocal: boolean;
+  /** Service clock minus local clock (`clockOffsetMs` in timestamps.ts). */
+  readonly clockOffsetMs: number;
+  /** The local zone as minutes east of UTC, for "today" and conflict stamps; default 0. */
+  readonly utcOffsetMinutes?: number;
+  /** The legal local file name for a remote attachment name; default: unchanged. */
+  readonly localFileName?: (remoteName: string) => string;
+}
+
+export interface PlanContext {
+  readonly owner: OwnerRef;
+  readonly policy: PlanPolicy;
+  readonly nowMs: number;
+  /** yyyy-mm-dd in the local zone. */
+  readonly today: string;
+  /** yyyy-mm-dd hhmm in the local zone, for conflict copy names. */
+  readonly stamp: string;
+  readonly statusTypes: readonly StatusType[];
+  readonly localFileName: (remoteName: string) => string;
+}
+
+export function planContext(input: PlanInput, policy: PlanPolicy, now: Date | number): PlanContext {
+  const nowMs = typeof now === 'number' ? now : now.getTime();
+  const offset = policy.utcOffsetMinutes ?? 0;
+  return {
+    owner: input.owner,
+    policy,
+    nowMs,
+    today: localDateOf(nowMs, offset),
+    stamp: conflictStampOf(nowMs, offset),
+    statusTypes: input.statusTypes,
+    localFileName: policy.localFileName ?? ((name) => name),
+  };
+}
+
+type Common = 'owner' | 'documentId' | 'documentName';
+/** An action without the fields every action of one document shares. */
+export type Draft = SyncAction extends infer A
+  ? A extends SyncAction
+    ? Omit<A, Common>
+    : never
+  : never;
+
+/** Stamps the shared fields on the drafts of one document. */
+export function forDocument(
+  ctx: PlanContext,
+  documentId: string | null,
+  documentName: string,
+  drafts: readonly Draft[],
+): SyncAction[] {
+  return drafts.map((d) => ({ ...d, owner: ctx.owner, documentId, documentName }) as SyncAction);
+}

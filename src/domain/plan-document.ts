@@ -1,0 +1,159 @@
+/**
+ * One document known to the base or the service (docs/sync-decision-table.md, rows 1 and 5–18):
+ * decides what happens to the document as a whole, and hands a document both sides still have
+ * to the status and attachment rows.
+ */
+import { claimName } from './file-names.js';
+import { fileChanges, type LocalChange } from './local-changes.js';
+import { planAttachments } from './plan-attachments.js';
+import type { Draft, PlanContext } from './plan-context.js';
+import { planDetails, planStatus } from './plan-status.js';
+import { type DeletionSource, documentChanges, type RemoteChange } from './remote-changes.js';
+import type { PlannedFile } from './sync-actions.js';
+import type { BaseDocument, LocalDocumentSnapshot, RemoteDocument } from './types.js';
+
+/** Everything known about one document id. */
+export interface DocumentSides {
+  readonly id: string;
+  readonly base: BaseDocument | undefined;
+  /** The readable folder, or the folder of a base document whose `.document.json` is gone. */
+  readonly folder: LocalDocumentSnapshot | undefined;
+  readonly local: readonly LocalChange[];
+  readonly remote: readonly RemoteChange[];
+  readonly remoteDoc: RemoteDocument | undefined;
+  readonly deleted: DeletionSource | null;
+}
+
+/** Local file names for every attachment of a document being downloaded whole. */
+export function plannedFiles(ctx: PlanContext, doc: RemoteDocument): PlannedFile[] {
+  const taken = new Set<string>();
+  return doc.attachments.map((attachment) => ({
+    attachment,
+    file: claimName(ctx.localFileName(attachment.name), taken),
+  }));
+}
+
+/** Local changes that make a document worth restoring (rows 11, 12): new content, a status. */
+const MODIFYING: ReadonlySet<LocalChange['kind']> = new Set([
+  'file-added',
+  'file-replaced',
+  'system-file-edited',
+  'status-edited',
+]);
+
+function hasContentChange(changes: readonly RemoteChange[]): boolean {
+  return changes.some((c) => c.kind !== 'remote-touched' && c.kind !== 'remote-deleted');
+}
+
+/** Rows 13–15 and 20–44: a document both sides have. */
+export function planPresent(ctx: PlanContext, s: DocumentSides, doc: BaseDocument): Draft[] {
+  const snap = s.folder as LocalDocumentSnapshot;
+  const drafts: Draft[] = [];
+  for (const c of s.local) {
+    if (c.kind === 'folder-moved')
+      drafts.push({ kind: 'move-base-folder', row: 15, from: c.from, to: c.to });
+    if (c.kind === 'meta-missing')
+      drafts.push({ kind: 'write-document-meta', row: 14, folder: c.folder });
+  }
+  drafts.push(...planStatus(ctx, snap.folder, s.local, s.remote, s.remoteDoc));
+  drafts.push(
+    ...planAttachments(
+      ctx,
+      snap.folder,
+      doc.attachments,
+      snap.files,
+      s.local,
+      s.remote,
+      s.remoteDoc,
+    ),
+  );
+  drafts.push(...planDetails(doc, snap.folder, s.remote, s.remoteDoc));
+  return drafts;
+}
+
+/** Rows 8–12: one side deleted the document. Modify beats delete. */
+export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocument): Draft[] | null {
+  const localGone = s.local.some((c) => c.kind === 'folder-deleted');
+  if (localGone && s.deleted !== null) return [{ kind: 'forget-document', row: 10 }];
+  if (localGone && s.remoteDoc && hasContentChange(s.remote)) {
+    const files = plannedFiles(ctx, s.remoteDoc);
+    return [{ kind: 'restore-document', row: 9, side: 'local', document: s.remoteDoc, files }];
+  }
+  if (localGone) return [{ kind: 'push-delete-document', row: 8, folder: doc.folder }];
+  if (s.deleted === null || s.folder === undefined) return null;
+  if (!s.local.some((c) => MODIFYING.has(c.kind))) {
+    const mode = ctx.policy.onRemoteDelete;
+    return [
+      { kind: 'trash-local-document', row: 11, folder: s.folder.folder, mode, source: s.deleted },
+    ];
+  }
+  const edit = s.local.find((c) => c.kind === 'status-edited');
+  return [
+    {
+      kind: 'restore-document',
+      row: 12,
+      side: 'remote',
+      folder: s.folder.folder,
+      name: doc.name,
+      documentDate: doc.documentDate,
+      statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
+      files: s.folder.files,
+    },
+  ];
+}
+
+/**
+ * Row 5: a folder whose `.document.json` names a document the base does not know, while the
+ * service has it (a lost state database, a store restored from backup). The base is rebuilt
+ * from what provably matches (same attachment id, same content as recorded); the rest is
+ * planned by the ordinary rows, and the service's status wins because no base says otherwise.
+ */
+export function planAdopt(
+  ctx: PlanContext,
+  snap: LocalDocumentSnapshot,
+  remote: RemoteDocument,
+): Draft[] {
+  const files = new Map(snap.files.map((f) => [f.name, f]));
+  const remoteIds = new Set(remote.attachments.map((a) => a.id));
+  const attachments = (snap.meta?.attachments ?? []).flatMap((m) => {
+    const f = files.get(m.file);
+    if (!f || f.sha256 !== m.sha256 || !remoteIds.has(m.id)) return [];
+    return [
+      { id: m.id, kind: m.kind, file: m.file, sha256: f.sha256, size: f.size, mtimeMs: f.mtimeMs },
+    ];
+  });
+  const base: BaseDocument = {
+    id: remote.id,
+    owner: remote.owner,
+    name: remote.name,
+    documentDate: remote.documentDate,
+    statusId: remote.status?.id ?? null,
+    statusTypeId: remote.status?.typeId ?? null,
+    statusDate: remote.status?.effectiveDate ?? null,
+    lastUpdatedTimestamp: remote.lastUpdatedTimestamp,
+    folder: snap.folder,
+    attachments,
+  };
+  const sides: DocumentSides = {
+    id: remote.id,
+    base,
+    folder: snap,
+    local: fileChanges(base, snap.files),
+    remote: documentChanges(base, remote),
+    remoteDoc: remote,
+    deleted: null,
+  };
+  let drafts = planAttachments(
+    ctx,
+    snap.folder,
+    attachments,
+    snap.files,
+    sides.local,
+    sides.remote,
+    remote,
+  );
+  // First sync: what only the folder has waits for the next cycle, or --adopt-local.
+  if (ctx.policy.pullOnly && !ctx.policy.adoptLocal)
+    drafts = drafts.filter((d) => !d.kind.startsWith('push-'));
+  return [{ kind: 'adopt-local-folder', row: 5, folder: snap.folder, base }, ...drafts];
+}

@@ -1,0 +1,95 @@
+/**
+ * Status and details of a document both sides still have (docs/sync-decision-table.md, rows
+ * 20–27).
+ */
+import type { LocalChange } from './local-changes.js';
+import type { Draft, PlanContext } from './plan-context.js';
+import type { RemoteChange } from './remote-changes.js';
+import { serviceTimeToLocalMs } from './timestamps.js';
+import type { BaseDocument, RemoteDocument } from './types.js';
+
+type StatusEdit = Extract<LocalChange, { kind: 'status-edited' }>;
+
+function pushStatus(row: number, folder: string, edit: StatusEdit): Draft {
+  return {
+    kind: 'push-status',
+    row,
+    folder,
+    statusTypeId: edit.statusTypeId,
+    statusName: edit.statusName,
+    effectiveDate: edit.effectiveDate,
+  };
+}
+
+/** The service's change time in local ms, for "the newer change wins". */
+export function remoteChangedAtMs(ctx: PlanContext, remote: RemoteDocument): number {
+  return serviceTimeToLocalMs(remote.lastUpdatedTimestamp, ctx.policy.clockOffsetMs);
+}
+
+export function planStatus(
+  ctx: PlanContext,
+  folder: string,
+  local: readonly LocalChange[],
+  remote: readonly RemoteChange[],
+  remoteDoc: RemoteDocument | undefined,
+): Draft[] {
+  const drafts: Draft[] = [];
+  const unknown = local.find((c) => c.kind === 'status-unknown');
+  const edit = local.find((c): c is StatusEdit => c.kind === 'status-edited');
+  const pulled = remote.find((c) => c.kind === 'remote-status');
+  if (unknown) {
+    drafts.push({
+      kind: 'record-problem',
+      row: 25,
+      folder,
+      problem: 'unknown-status',
+      message: `"${unknown.statusName}" is not a status type of the service; nothing pushed`,
+    });
+  }
+  if (pulled && !edit) drafts.push({ kind: 'pull-status', row: 21, folder, status: pulled.status });
+  if (edit && !pulled) drafts.push(pushStatus(20, folder, edit));
+  if (!edit || !pulled || !remoteDoc) return drafts;
+  if (pulled.status?.typeId === edit.statusTypeId) {
+    // row 22: the same change on both sides is no conflict; remember the service's record.
+    const status = pulled.status;
+    drafts.push({
+      kind: 'update-base',
+      row: 22,
+      patch: { statusId: status.id, statusTypeId: status.typeId, statusDate: status.effectiveDate },
+    });
+  } else if (edit.changedAtMs !== null && edit.changedAtMs > remoteChangedAtMs(ctx, remoteDoc)) {
+    drafts.push(pushStatus(23, folder, edit)); // row 23: the local edit is newer
+  } else {
+    // row 24: the service's change is newer, or as new, or the edit time is unknown.
+    drafts.push({ kind: 'pull-status', row: 24, folder, status: pulled.status });
+  }
+  return drafts;
+}
+
+/** Rows 26 and 27: the service's name/date, and its timestamp, reach the folder and the base. */
+export function planDetails(
+  doc: BaseDocument,
+  folder: string,
+  remote: readonly RemoteChange[],
+  remoteDoc: RemoteDocument | undefined,
+): Draft[] {
+  const drafts: Draft[] = [];
+  const details = remote.find((c) => c.kind === 'remote-details');
+  if (details) {
+    drafts.push({
+      kind: 'pull-details',
+      row: 26,
+      folder,
+      name: details.name,
+      documentDate: details.documentDate,
+    });
+  }
+  if (remoteDoc && remoteDoc.lastUpdatedTimestamp !== doc.lastUpdatedTimestamp) {
+    drafts.push({
+      kind: 'update-base',
+      row: 27,
+      patch: { lastUpdatedTimestamp: remoteDoc.lastUpdatedTimestamp },
+    });
+  }
+  return drafts;
+}

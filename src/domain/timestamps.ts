@@ -1,0 +1,142 @@
+/**
+ * The service's timestamps and the sync cursor (api.md "Timestamps", "updatedAfter").
+ *
+ * `lastUpdatedTimestamp` is UTC without a zone, with microseconds in lists and whole seconds in
+ * details for the same document, so text comparison is wrong ("…:46" < "…:46.108264" but it is
+ * the same version). Everything here converts to epoch microseconds, which compare exactly.
+ * Pure: no clock reads; callers pass "now".
+ */
+import { DocsyncError } from './errors.js';
+
+const SERVICE_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?Z?$/;
+
+/** Epoch microseconds of a service timestamp; throws `BAD_TIMESTAMP` for anything else. */
+export function parseServiceTimestamp(text: string): number {
+  const parts = SERVICE_TIMESTAMP.exec(text);
+  if (!parts) throw badTimestamp(text);
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(ms);
+  // Date.UTC rolls 2020-02-30 over to March; a rolled-over value is not what the service meant.
+  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1 || hour > 23) {
+    throw badTimestamp(text);
+  }
+  const fraction = Number((parts[7] ?? '').padEnd(6, '0'));
+  return ms * 1000 + fraction;
+}
+
+/** Negative, zero or positive like a sort comparator. */
+export function compareServiceTimestamps(a: string, b: string): number {
+  return Math.sign(parseServiceTimestamp(a) - parseServiceTimestamp(b));
+}
+
+function badTimestamp(text: string): DocsyncError {
+  return new DocsyncError('BAD_TIMESTAMP', `Not a service timestamp: ${JSON.stringify(text)}`);
+}
+
+function pad(value: number, width = 2): string {
+  return String(value).padStart(width, '0');
+}
+
+/** `yyyy-MM-ddTHH:mm:ss` in UTC, the only shape `updatedAfter` accepts; rounds DOWN to seconds. */
+export function formatUpdatedAfter(epochMicros: number): string {
+  const d = new Date(Math.floor(epochMicros / 1_000_000) * 1000);
+  return (
+    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+  );
+}
+
+/**
+ * The `updatedAfter` value for a cursor. The filter is strictly "later than", and a document
+ * at `…:46.108264` must be listed again when the cursor is `…:46.5`, so the cursor is rounded
+ * down to the second and `overlapSeconds` are subtracted (for writes the service commits with
+ * an earlier timestamp than one already seen). Re-listing is harmless: changes are detected by
+ * content. Null cursor (never synced) means a full listing: no filter.
+ */
+export function updatedAfterFor(cursor: string | null, overlapSeconds: number): string | null {
+  if (cursor === null) return null;
+  const micros = parseServiceTimestamp(cursor) - Math.max(0, overlapSeconds) * 1_000_000;
+  return formatUpdatedAfter(micros);
+}
+
+/** What happened to one listed document in a cycle. */
+export interface CursorOutcome {
+  readonly lastUpdatedTimestamp: string;
+  /** Every action planned for the document succeeded (or none was needed). */
+  readonly succeeded: boolean;
+}
+
+/**
+ * The next cursor: the latest `lastUpdatedTimestamp` seen, but never at or past a document
+ * whose actions failed (it must be listed again), and never backwards. Kept as the service's
+ * text so no precision is lost.
+ */
+export function cursorFor(
+  previous: string | null,
+  outcomes: readonly CursorOutcome[],
+): string | null {
+  const failedAt = outcomes
+    .filter((o) => !o.succeeded)
+    .map((o) => parseServiceTimestamp(o.lastUpdatedTimestamp));
+  const limit = failedAt.length > 0 ? Math.min(...failedAt) : Number.POSITIVE_INFINITY;
+  let best = previous;
+  let bestMicros = previous === null ? Number.NEGATIVE_INFINITY : parseServiceTimestamp(previous);
+  for (const outcome of outcomes) {
+    const micros = parseServiceTimestamp(outcome.lastUpdatedTimestamp);
+    if (outcome.succeeded && micros < limit && micros > bestMicros) {
+      best = outcome.lastUpdatedTimestamp;
+      bestMicros = micros;
+    }
+  }
+  return best;
+}
+
+/**
+ * Service clock minus local clock, from the service's `Date` header (RFC 7231, whole seconds,
+ * so the result is good to about a second). Positive: the service is ahead.
+ */
+export function clockOffsetMs(serverDateHeader: string, localNowMs: number): number {
+  const serverMs = Date.parse(serverDateHeader);
+  if (Number.isNaN(serverMs)) {
+    throw new DocsyncError(
+      'BAD_DATE_HEADER',
+      `Not an HTTP date: ${JSON.stringify(serverDateHeader)}`,
+    );
+  }
+  return serverMs - localNowMs;
+}
+
+/** A service timestamp as local epoch milliseconds, comparable with file mtimes. */
+export function serviceTimeToLocalMs(timestamp: string, offsetMs: number): number {
+  return Math.floor(parseServiceTimestamp(timestamp) / 1000) - offsetMs;
+}
+
+function shifted(epochMs: number, utcOffsetMinutes: number): Date {
+  return new Date(epochMs + utcOffsetMinutes * 60_000);
+}
+
+/** `yyyy-mm-dd` of an instant in the local zone given as minutes east of UTC. */
+export function localDateOf(epochMs: number, utcOffsetMinutes: number): string {
+  const d = shifted(epochMs, utcOffsetMinutes);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** `yyyy-mm-dd hhmm` as used in conflict copy names (daemon.md "Sync rules"). */
+export function conflictStampOf(epochMs: number, utcOffsetMinutes: number): string {
+  const d = shifted(epochMs, utcOffsetMinutes);
+  return `${localDateOf(epochMs, utcOffsetMinutes)} ${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`;
+}
+
+/** True for a real calendar date written `yyyy-mm-dd`. */
+export function isIsoDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  return localDateOf(Date.parse(`${text}T00:00:00Z`), 0) === text;
+}

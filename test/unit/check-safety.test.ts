@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { checkSafety, type SafetyPolicy, withoutDeletes } from '../../src/domain/check-safety.js';
+import { SafetyAbortError } from '../../src/domain/errors.js';
+import { ExitCode } from '../../src/domain/exit-codes.js';
+import type { SyncAction, SyncPlan } from '../../src/domain/sync-actions.js';
+import { owner } from '../helpers/plan-fixtures.js';
+
+const rails: SafetyPolicy = { maxDeletePercent: 50, maxDeleteCount: 3, forceDeletes: false };
+
+function deletes(
+  kind: 'trash-local-document' | 'push-delete-document',
+  n: number,
+  source = 'full-listing' as const,
+): SyncAction[] {
+  return Array.from({ length: n }, (_, i) => {
+    const common = {
+      row: kind === 'push-delete-document' ? 8 : 11,
+      owner,
+      documentId: String(i),
+      documentName: 'D',
+      folder: `f${i}`,
+    };
+    return kind === 'push-delete-document'
+      ? { ...common, kind }
+      : { ...common, kind, mode: 'trash' as const, source };
+  });
+}
+
+function plan(
+  actions: SyncAction[],
+  baseDocuments: number,
+  listedDocuments: number | null = null,
+): SyncPlan {
+  return {
+    owner,
+    documents: actions.map((a) => ({
+      key: a.documentId ?? '',
+      documentId: a.documentId,
+      actions: [a],
+    })),
+    actions,
+    summary: {},
+    stats: { baseDocuments, listedDocuments },
+  };
+}
+
+describe('checkSafety', () => {
+  it.each([
+    ['under both limits', plan(deletes('trash-local-document', 2), 10), rails, true, []],
+    [
+      'too many local deletes by count',
+      plan(deletes('trash-local-document', 4), 100),
+      rails,
+      false,
+      ['delete-count'],
+    ],
+    [
+      'too many remote deletes by count',
+      plan(deletes('push-delete-document', 4), 100),
+      rails,
+      false,
+      ['delete-count'],
+    ],
+    [
+      'too large a share',
+      plan(deletes('push-delete-document', 3), 4),
+      rails,
+      false,
+      ['delete-percent'],
+    ],
+    ['exactly the limits', plan(deletes('push-delete-document', 3), 6), rails, true, []],
+    [
+      'forced',
+      plan(deletes('trash-local-document', 9), 10),
+      { ...rails, forceDeletes: true },
+      true,
+      [],
+    ],
+    [
+      'empty listing for an entity with documents',
+      plan(deletes('trash-local-document', 2), 10, 0),
+      rails,
+      false,
+      ['empty-listing'],
+    ],
+    [
+      'empty listing, even forced',
+      plan(deletes('trash-local-document', 2), 10, 0),
+      { ...rails, forceDeletes: true },
+      false,
+      ['empty-listing'],
+    ],
+    [
+      'empty listing, deletes from events only',
+      plan(deletes('trash-local-document', 1, 'delete-event' as 'full-listing'), 10, 0),
+      rails,
+      true,
+      [],
+    ],
+  ] as const)('%s', (_name, p, policy, ok, tripped) => {
+    const verdict = checkSafety(p, { markerPresent: true }, policy);
+    expect(verdict.ok).toBe(ok);
+    expect(verdict.ok ? [] : verdict.tripped.map((t) => t.rail)).toEqual(tripped);
+  });
+
+  it('stops everything without the root marker', () => {
+    const verdict = checkSafety([plan([], 0)], { markerPresent: false }, rails);
+    expect(verdict).toMatchObject({
+      ok: false,
+      tripped: [{ rail: 'root-marker-missing', effect: 'no-run' }],
+    });
+  });
+
+  it('takes the share over the whole cycle when given every plan', () => {
+    const verdict = checkSafety(
+      [plan(deletes('push-delete-document', 2), 2), plan([], 8)],
+      { markerPresent: true },
+      rails,
+    );
+    expect(verdict.ok).toBe(true);
+  });
+
+  it('drops document deletes, keeping their base for the next cycle', () => {
+    const p = plan(deletes('push-delete-document', 2), 5);
+    expect(withoutDeletes(p).actions).toEqual([]);
+  });
+
+  it('has an error that exits 2', () => {
+    const error = new SafetyAbortError(['too many deletes']);
+    expect(error).toMatchObject({
+      code: 'SAFETY_ABORT',
+      exitCode: ExitCode.SafetyStop,
+      rails: ['too many deletes'],
+    });
+  });
+});

@@ -1,0 +1,411 @@
+/**
+ * One case per row of docs/sync-decision-table.md: the (base, local, remote) of the row, and
+ * the exact actions (kind:row) the planner must answer with.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type PlanPolicy, planSync } from '../../src/domain/plan-sync.js';
+import type { SyncAction } from '../../src/domain/sync-actions.js';
+import {
+  baseDoc,
+  entityFolder as E,
+  file,
+  folderOf,
+  input,
+  kindsAndRows,
+  NEWER_MS,
+  NOW,
+  OLDER_MS,
+  policy,
+  remoteOf,
+  type Sides,
+} from '../helpers/plan-fixtures.js';
+
+const d = baseDoc();
+const newStatus = {
+  id: 's2',
+  typeId: '3',
+  type: 'SENT TO CLIENT',
+  effectiveDate: '2020-07-10',
+  createdBy: null,
+};
+const otherStatus = {
+  id: 's3',
+  typeId: '20',
+  type: 'CANCELLED',
+  effectiveDate: '2020-07-10',
+  createdBy: null,
+};
+const remoteAttachment = (id: string, name: string) => ({
+  id,
+  kind: 'user' as const,
+  name,
+  creationDate: '2020-07-10',
+});
+const withMeta = (status: string, mtime = OLDER_MS) => {
+  const f = folderOf(d);
+  return { ...f, metaMtimeMs: mtime, meta: f.meta && { ...f.meta, status } };
+};
+const withFiles = (files = folderOf(d).files) => folderOf(d, { files });
+const userFile = folderOf(d).files[0]!;
+const systemFile = folderOf(d).files[1]!;
+const newFolder = (files = [file('loan.pdf', 'x')]) => ({
+  folder: `${E}/2020-07-05 Loan Agreement`,
+  meta: null,
+  files,
+});
+
+interface Row {
+  row: number;
+  says: string;
+  sides: Sides;
+  policy?: Partial<PlanPolicy>;
+  expected: string[];
+  check?: (actions: readonly SyncAction[]) => void;
+}
+
+const rows: Row[] = [
+  {
+    row: 1,
+    says: 'new in the service → download',
+    sides: { changed: [remoteOf(d)] },
+    expected: ['pull-new-document:1'],
+  },
+  {
+    row: 2,
+    says: 'new local folder → create and upload',
+    sides: { folders: [newFolder()] },
+    expected: ['push-new-document:2'],
+    check: ([a]) => expect(a).toMatchObject({ name: 'Loan Agreement', documentDate: '2020-07-05' }),
+  },
+  {
+    row: 3,
+    says: 'new local folder on the first sync → listed, not uploaded',
+    sides: { folders: [newFolder()] },
+    policy: { pullOnly: true },
+    expected: ['record-problem:3'],
+  },
+  { row: 4, says: 'empty new folder → wait', sides: { folders: [newFolder([])] }, expected: [] },
+  {
+    row: 5,
+    says: 'folder with .document.json unknown to the base, service has it → adopt',
+    sides: {
+      folders: [folderOf(d)],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'new.pdf')],
+        }),
+      ],
+    },
+    expected: ['adopt-local-folder:5', 'pull-attachment:41'],
+  },
+  {
+    row: 6,
+    says: 'folder with .document.json unknown to both → problem',
+    sides: { folders: [folderOf(d)] },
+    expected: ['record-problem:6'],
+  },
+  {
+    row: 7,
+    says: 'nothing changed → nothing',
+    sides: { base: [d], folders: [folderOf(d)] },
+    expected: [],
+  },
+  {
+    row: 8,
+    says: 'folder deleted → delete in the service',
+    sides: { base: [d] },
+    expected: ['push-delete-document:8'],
+  },
+  {
+    row: 9,
+    says: 'folder deleted, changed in the service → download again',
+    sides: { base: [d], changed: [remoteOf(d, { status: newStatus })] },
+    expected: ['restore-document:9'],
+  },
+  {
+    row: 10,
+    says: 'deleted on both sides → forget',
+    sides: { base: [d], deletedIds: [d.id] },
+    expected: ['forget-document:10'],
+  },
+  {
+    row: 11,
+    says: 'deleted in the service, folder unchanged → trash',
+    sides: { base: [d], folders: [folderOf(d)], listedIds: ['other'] },
+    expected: ['trash-local-document:11'],
+    check: ([a]) => expect(a).toMatchObject({ mode: 'trash', source: 'full-listing' }),
+  },
+  {
+    row: 12,
+    says: 'deleted in the service, folder changed → create again',
+    sides: {
+      base: [d],
+      folders: [withFiles([userFile, systemFile, file('new.pdf', 'n')])],
+      deletedIds: [d.id],
+    },
+    expected: ['restore-document:12'],
+  },
+  {
+    row: 13,
+    says: 'broken .document.json → left alone, even if deleted in the service',
+    sides: {
+      base: [d],
+      folders: [{ folder: d.folder, meta: null, metaError: 'Unexpected token', files: [] }],
+      deletedIds: [d.id],
+    },
+    expected: ['record-problem:13'],
+  },
+  {
+    row: 14,
+    says: '.document.json missing → written again',
+    sides: { base: [d], folders: [folderOf(d, { meta: null })] },
+    expected: ['write-document-meta:14'],
+  },
+  {
+    row: 15,
+    says: 'folder renamed → base follows',
+    sides: { base: [d], folders: [folderOf(d, { folder: `${E}/Minutes 2020` })] },
+    expected: ['move-base-folder:15'],
+  },
+  {
+    row: 16,
+    says: 'unknown document deleted → nothing',
+    sides: { deletedIds: ['999'] },
+    expected: [],
+  },
+  {
+    row: 17,
+    says: 'second folder with the same id → problem',
+    sides: { base: [d], folders: [folderOf(d), folderOf(d, { folder: `${E}/copy of minutes` })] },
+    expected: ['record-problem:17'],
+  },
+  {
+    row: 18,
+    says: 'folder gone while an unattributed .document.json is broken → not deleted',
+    sides: {
+      base: [d, baseDoc('2002')],
+      folders: [folderOf(d), { folder: `${E}/Something`, meta: null, metaError: 'bad', files: [] }],
+    },
+    expected: ['record-problem:18', 'record-problem:13'],
+  },
+  {
+    row: 20,
+    says: 'status edited locally → push, effective today',
+    sides: { base: [d], folders: [withMeta('sent to client')] },
+    expected: ['push-status:20'],
+    check: ([a]) => expect(a).toMatchObject({ statusTypeId: '3', effectiveDate: '2020-07-10' }),
+  },
+  {
+    row: 21,
+    says: 'status changed in the service → pull',
+    sides: { base: [d], folders: [folderOf(d)], changed: [remoteOf(d, { status: newStatus })] },
+    expected: ['pull-status:21', 'update-base:27'],
+  },
+  {
+    row: 22,
+    says: 'same status on both sides → no conflict',
+    sides: {
+      base: [d],
+      folders: [withMeta('SENT TO CLIENT')],
+      changed: [remoteOf(d, { status: newStatus })],
+    },
+    expected: ['update-base:22', 'update-base:27'],
+  },
+  {
+    row: 23,
+    says: 'different statuses, local newer → push',
+    sides: {
+      base: [d],
+      folders: [withMeta('SENT TO CLIENT', NEWER_MS)],
+      changed: [remoteOf(d, { status: otherStatus })],
+    },
+    expected: ['push-status:23', 'update-base:27'],
+  },
+  {
+    row: 24,
+    says: 'different statuses, service newer → pull',
+    sides: {
+      base: [d],
+      folders: [withMeta('SENT TO CLIENT', OLDER_MS)],
+      changed: [remoteOf(d, { status: otherStatus })],
+    },
+    expected: ['pull-status:24', 'update-base:27'],
+  },
+  {
+    row: 25,
+    says: 'unknown status name → problem, nothing pushed',
+    sides: { base: [d], folders: [withMeta('FINISHED')] },
+    expected: ['record-problem:25'],
+  },
+  {
+    row: 26,
+    says: 'name changed in the service → pull details',
+    sides: {
+      base: [d],
+      folders: [folderOf(d)],
+      changed: [remoteOf(d, { name: 'Minutes (signed)' })],
+    },
+    expected: ['pull-details:26', 'update-base:27'],
+  },
+  {
+    row: 27,
+    says: 'only the timestamp moved → remember it',
+    sides: { base: [d], folders: [folderOf(d)], changed: [remoteOf(d)] },
+    expected: ['update-base:27'],
+  },
+  {
+    row: 30,
+    says: 'attachment removed in the service → trash the file',
+    sides: {
+      base: [d],
+      folders: [folderOf(d)],
+      changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[1]!] })],
+    },
+    expected: ['trash-local-attachment:30', 'update-base:27'],
+  },
+  {
+    row: 31,
+    says: 'user attachment replaced → upload, then delete the old',
+    sides: { base: [d], folders: [withFiles([{ ...userFile, sha256: 'u2' }, systemFile])] },
+    expected: ['push-replaced-attachment:31'],
+  },
+  {
+    row: 32,
+    says: 'user attachment deleted → delete in the service',
+    sides: { base: [d], folders: [withFiles([systemFile])] },
+    expected: ['push-delete-attachment:32'],
+  },
+  {
+    row: 33,
+    says: 'replaced locally, removed in the service → upload as new',
+    sides: {
+      base: [d],
+      folders: [withFiles([{ ...userFile, sha256: 'u2' }, systemFile])],
+      changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[1]!] })],
+    },
+    expected: ['push-attachment:33', 'update-base:27'],
+  },
+  {
+    row: 34,
+    says: 'deleted on both sides → forget the attachment',
+    sides: {
+      base: [d],
+      folders: [withFiles([systemFile])],
+      changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[1]!] })],
+    },
+    expected: ['update-base:34', 'update-base:27'],
+  },
+  {
+    row: 35,
+    says: 'system attachment edited → restore, keep the edit',
+    sides: { base: [d], folders: [withFiles([userFile, { ...systemFile, sha256: 'edited' }])] },
+    expected: ['restore-system-attachment:35'],
+    check: ([a]) => expect(a).toMatchObject({ keepEditAs: 'Trustee Minutes (local edit).pdf' }),
+  },
+  {
+    row: 36,
+    says: 'system attachment deleted → restore',
+    sides: { base: [d], folders: [withFiles([userFile])] },
+    expected: ['restore-system-attachment:36'],
+  },
+  {
+    row: 37,
+    says: 'system attachment edited, removed in the service → keep the edit as a copy',
+    sides: {
+      base: [d],
+      folders: [withFiles([userFile, { ...systemFile, sha256: 'edited' }])],
+      changed: [remoteOf(d, { attachments: [remoteOf(d).attachments[0]!] })],
+    },
+    expected: ['keep-conflict-copy:37', 'update-base:27'],
+  },
+  {
+    row: 40,
+    says: 'new local file → upload',
+    sides: { base: [d], folders: [withFiles([userFile, systemFile, file('letter.pdf', 'l')])] },
+    expected: ['push-attachment:40'],
+  },
+  {
+    row: 41,
+    says: 'new attachment in the service → download',
+    sides: {
+      base: [d],
+      folders: [folderOf(d)],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')],
+        }),
+      ],
+    },
+    expected: ['pull-attachment:41', 'update-base:27'],
+  },
+  {
+    row: 42,
+    says: 'same new name on both sides, service newer → local becomes the conflict copy',
+    sides: {
+      base: [d],
+      folders: [withFiles([userFile, systemFile, file('letter.pdf', 'l', OLDER_MS)])],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')],
+        }),
+      ],
+    },
+    expected: ['keep-conflict-copy:42', 'pull-attachment:42', 'update-base:27'],
+    check: ([copy, pull]) => {
+      expect(copy).toMatchObject({
+        file: 'letter.pdf',
+        copyName: 'letter (conflict 2020-07-10 1200).pdf',
+      });
+      expect(pull).toMatchObject({ file: 'letter.pdf' });
+    },
+  },
+  {
+    row: 43,
+    says: 'same new name on both sides, local newer → service copy downloaded to the conflict name',
+    sides: {
+      base: [d],
+      folders: [withFiles([userFile, systemFile, file('letter.pdf', 'l', NEWER_MS)])],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'letter.pdf')],
+        }),
+      ],
+    },
+    expected: ['pull-attachment:43', 'push-attachment:43', 'update-base:27'],
+    check: ([pull]) =>
+      expect(pull).toMatchObject({ file: 'letter (conflict 2020-07-10 1200).pdf' }),
+  },
+  {
+    row: 44,
+    says: 'new attachment named like a kept one → numbered name',
+    sides: {
+      base: [d],
+      folders: [folderOf(d)],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'minutes.pdf')],
+        }),
+      ],
+    },
+    expected: ['pull-attachment:44', 'update-base:27'],
+    check: ([a]) => expect(a).toMatchObject({ file: 'minutes (2).pdf' }),
+  },
+];
+
+describe('planSync decision table (docs/sync-decision-table.md)', () => {
+  it.each(rows)('row $row: $says', ({ sides, policy: change, expected, check }) => {
+    const plan = planSync(input(sides), { ...policy, ...change }, NOW);
+    expect(kindsAndRows(plan)).toEqual(expected);
+    check?.(plan.actions);
+  });
+
+  it('has one case for every row of docs/sync-decision-table.md, and no other', () => {
+    const table = readFileSync(
+      new URL('../../docs/sync-decision-table.md', import.meta.url),
+      'utf8',
+    );
+    const documented = [...table.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+    expect(rows.map((r) => r.row)).toEqual(documented);
+  });
+});
