@@ -122,21 +122,44 @@ export class FsLocalStore implements LocalStore {
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
-    const dir = await resolveInsideReal(this.root, folder);
     const temp = await writeTemp(this.#tmpDir, source);
     try {
-      const avoid = (name: string) =>
-        isIgnored(`${folder}/${name}`, this.#ignore) || name === DOCUMENT_META;
-      for (let attempt = 0; attempt < 5; attempt += 1) {
-        const name = pickFreeName(desiredName, await readdir(dir), { avoid });
-        const target = path.join(dir, name);
-        this.ownWrites.recordFile(target, await stat(temp.path));
-        if (await commitTempNoClobber(temp.path, target)) return this.#placed(folder, name, temp);
-      }
-      throw new LocalStoreError('NO_FREE_NAME', `No free name for ${desiredName} in ${folder}`);
+      return await this.#placeTemp(folder, desiredName, temp);
     } finally {
       await unlink(temp.path).catch(() => undefined);
     }
+  }
+
+  async receiveFile(
+    folder: string,
+    desiredName: string,
+    fill: (tempPath: string) => Promise<{ sha256: string }>,
+  ): Promise<PlacedFile> {
+    const tempPath = await newTempPath(this.#tmpDir);
+    try {
+      const { sha256 } = await fill(tempPath);
+      return await this.#placeTemp(folder, desiredName, { path: tempPath, sha256 });
+    } finally {
+      await unlink(tempPath).catch(() => undefined);
+    }
+  }
+
+  uploadPath(relPath: string): Promise<string> {
+    return resolveInsideReal(this.root, relPath);
+  }
+
+  /** Links a durable temp file into `folder` under a free legal name; never overwrites. */
+  async #placeTemp(folder: string, desiredName: string, temp: { path: string; sha256: string }) {
+    const dir = await resolveInsideReal(this.root, folder);
+    const avoid = (name: string) =>
+      isIgnored(`${folder}/${name}`, this.#ignore) || name === DOCUMENT_META;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const name = pickFreeName(desiredName, await readdir(dir), { avoid });
+      const target = path.join(dir, name);
+      this.ownWrites.recordFile(target, await stat(temp.path));
+      if (await commitTempNoClobber(temp.path, target)) return this.#placed(folder, name, temp);
+    }
+    throw new LocalStoreError('NO_FREE_NAME', `No free name for ${desiredName} in ${folder}`);
   }
 
   async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {

@@ -82,6 +82,18 @@ export interface LocalStore {
    * nothing appears in the folder.
    */
   placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile>;
+  /**
+   * Like placeFile, for a writer that needs a file path (a download): `fill` writes a fresh temp
+   * path in `.docsync/tmp/` and reports the sha256 of what it wrote; the file is then placed.
+   * If `fill` fails, nothing appears in the folder.
+   */
+  receiveFile(
+    folder: string,
+    desiredName: string,
+    fill: (tempPath: string) => Promise<{ sha256: string }>,
+  ): Promise<PlacedFile>;
+  /** A path an upload can stream from (the file itself, for the folder adapter). */
+  uploadPath(relPath: string): Promise<string>;
   /** Replaces (or creates) one file atomically; the old content goes to the trash first. */
   writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile>;
   /** Renames a file inside its folder (e.g. to a conflict-copy name); ` (2)` if taken. */

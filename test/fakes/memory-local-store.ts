@@ -4,6 +4,8 @@
  * in test/integration/local-store-contract.test.ts. `user*` methods play the person at the folder.
  */
 import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LocalStoreError } from '../../src/domain/errors.js';
 import { documentFolderName, localEditName } from '../../src/domain/local-folder-names.js';
@@ -142,6 +144,31 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     });
     this.#write(`${folder}/${name}`, data);
     return this.#placed(folder, name);
+  }
+
+  async receiveFile(
+    folder: string,
+    desiredName: string,
+    fill: (tempPath: string) => Promise<{ sha256: string }>,
+  ): Promise<PlacedFile> {
+    // The writer needs a real path; the bytes then live in memory like every other file.
+    const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
+    try {
+      const temp = path.join(dir, 'part');
+      await fill(temp);
+      return await this.placeFile(folder, desiredName, await readFile(temp));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async uploadPath(relPath: string): Promise<string> {
+    const node = this.node(this.key(relPath));
+    if (node?.kind !== 'file') throw new LocalStoreError('NOT_A_FILE', `${relPath} is not a file`);
+    const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
+    const file = path.join(dir, path.posix.basename(relPath));
+    await writeFile(file, node.data);
+    return file;
   }
 
   async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {

@@ -3,6 +3,7 @@
  * engine's tests (which use the fake) see the behaviour the daemon will have.
  */
 import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { PathEscapeError } from '../../src/domain/errors.js';
 import {
@@ -189,6 +190,26 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
     expect(h.list(DOC)).toEqual(['.document.json']);
   });
 
+  it('receives a file a writer fills by path, and nothing when the writer fails', async () => {
+    const h = await withDocument();
+    const placed = await h.store.receiveFile(DOC, 'deed.pdf', async (temp) => {
+      await writeFile(temp, 'downloaded bytes');
+      return { sha256: sha('downloaded bytes') };
+    });
+    expect(placed).toMatchObject({
+      path: `${DOC}/deed.pdf`,
+      size: 16,
+      sha256: sha('downloaded bytes'),
+    });
+    expect(h.read(`${DOC}/deed.pdf`)?.toString()).toBe('downloaded bytes');
+    const failed = h.store.receiveFile(DOC, 'other.pdf', async (temp) => {
+      await writeFile(temp, 'half');
+      throw new Error('truncated');
+    });
+    await expect(failed).rejects.toThrow('truncated');
+    expect(h.list(DOC)).toEqual(['.document.json', 'deed.pdf']);
+  });
+
   it('moves files and folders to the dated trash, never overwriting an earlier entry', async () => {
     const h = await withDocument();
     h.write(`${DOC}/a.pdf`, 'first');
@@ -280,5 +301,6 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
     const chunks: Buffer[] = [];
     for await (const chunk of h.store.openRead(`${DOC}/a.pdf`)) chunks.push(Buffer.from(chunk));
     expect(Buffer.concat(chunks).toString()).toBe('abc');
+    expect(await readFile(await h.store.uploadPath(`${DOC}/a.pdf`), 'utf8')).toBe('abc');
   });
 });
