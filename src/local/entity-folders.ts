@@ -70,12 +70,13 @@ export async function ensureEntityFolder(
   options: StageOptions,
   entity: Entity,
   link: string,
+  adopt?: string,
 ): Promise<string> {
   const files = {
     [ENTITY_META]: formatEntityMeta(entity, link),
     [SHORTCUT_FILE]: formatShortcut(link),
   };
-  const existing = await findEntityFolder(options.root, options.ignore, entity);
+  const existing = (await findEntityFolder(options.root, options.ignore, entity)) ?? adopt ?? null;
   if (existing === null) {
     const top = ENTITY_ROOTS[entity.kind];
     return createFolderAtomically(options, top, entityFolderName(entity), files);

@@ -92,12 +92,24 @@ export class FsLocalStore implements LocalStore {
     return listEntityFolders(this.root, this.#ignore);
   }
 
-  ensureEntityFolder(entity: Entity, link: string): Promise<string> {
-    return ensureEntityFolder(this.#stage, entity, link);
+  async ensureEntityFolder(entity: Entity, link: string, adopt?: string): Promise<string> {
+    if (adopt !== undefined) await resolveInsideReal(this.root, adopt);
+    return ensureEntityFolder(this.#stage, entity, link, adopt);
   }
 
-  async scanEntity(owner: OwnerRef, hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot> {
-    const folder = await findEntityFolder(this.root, this.#ignore, owner);
+  async scanEntity(
+    owner: OwnerRef,
+    hints: readonly ScanHint[] = [],
+    knownFolder?: string | null,
+  ): Promise<LocalEntitySnapshot> {
+    // The engine knows where the entity lives; only when that folder is gone (renamed by a
+    // user) are all the `.entity.json` files read to find it by id.
+    const known = knownFolder
+      ? await lstat(resolveInside(this.root, knownFolder)).catch(() => null)
+      : null;
+    const folder = known?.isDirectory()
+      ? knownFolder!
+      : await findEntityFolder(this.root, this.#ignore, owner);
     return scanEntityFolder(this.#scanOptions, owner, folder, hints);
   }
 

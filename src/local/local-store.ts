@@ -54,9 +54,11 @@ export interface LocalStore {
   /**
    * The entity's folder, found by id (a user may have renamed it), else created under its
    * daemon.md name. Rewrites `.entity.json` and `Open in compliance service.url` when they
-   * differ. Never renames an existing folder. Returns the folder path.
+   * differ. Never renames an existing folder. `adopt` names a folder that has no `.entity.json`
+   * yet (a firm's existing folder matched at the initial sync) to use instead of a new one.
+   * Returns the folder path.
    */
-  ensureEntityFolder(entity: Entity, link: string): Promise<string>;
+  ensureEntityFolder(entity: Entity, link: string, adopt?: string): Promise<string>;
 
   /**
    * The entity's document folders now. sha256 is computed only for a file whose size or mtime
@@ -64,7 +66,12 @@ export interface LocalStore {
    * hint says (or left out when it is new), so a half-copied file is never seen. A broken
    * `.document.json` is reported as `metaError`, never thrown.
    */
-  scanEntity(owner: OwnerRef, hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot>;
+  scanEntity(
+    owner: OwnerRef,
+    hints?: readonly ScanHint[],
+    /** Where the engine last saw the entity folder; searched for by id only if it is gone. */
+    knownFolder?: string | null,
+  ): Promise<LocalEntitySnapshot>;
   /** scanEntity for every entity folder that has a readable `.entity.json`. */
   scanAll(hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot[]>;
 

@@ -66,6 +66,22 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
     ]);
   });
 
+  it("adopts a firm's existing folder for an entity, and scans it at a known folder", async () => {
+    const h = make();
+    h.mkdir('Companies/ACME PTY LTD - old files');
+    h.write('Companies/ACME PTY LTD - old files/2019-01-01 Minutes/minutes.pdf', 'x');
+    const adopted = await h.store.ensureEntityFolder(
+      acme,
+      LINK,
+      'Companies/ACME PTY LTD - old files',
+    );
+    expect(adopted).toBe('Companies/ACME PTY LTD - old files');
+    expect(await h.store.ensureEntityFolder(acme, LINK)).toBe(adopted);
+    const snapshot = await h.store.scanEntity(acme, [], adopted);
+    expect(snapshot.folder).toBe(adopted);
+    expect(snapshot.documents.map((d) => d.folder)).toEqual([`${adopted}/2019-01-01 Minutes`]);
+  });
+
   it('gives a second entity with the same name (any case) a (2), and trusts without ABN a bare name', async () => {
     const h = make();
     await h.store.ensureEntityFolder({ ...acme, number: null }, LINK);
