@@ -5,6 +5,8 @@
 
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
+import type { EngineDeps } from './engine/engine-deps.js';
+import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
 import { createRemote, type Remote } from './remote/create-client.js';
 import { StateStore } from './state/state-store.js';
@@ -59,6 +61,36 @@ export function openApp(options: AppOptions = {}): App {
       remote.queue.clear();
       state.close();
       logger.flush();
+    },
+  };
+}
+
+/** Seconds the cursor steps back each cycle, for changes the service stamps slightly late. */
+const CURSOR_OVERLAP_SECONDS = 2;
+
+/** The engine's dependencies, with the real folder adapter on `store.root`. */
+export function engineDeps(app: App): EngineDeps {
+  const { config } = app;
+  const local = new FsLocalStore({
+    root: config.store.root,
+    ignore: [...config.ignore],
+    settleSeconds: config.settleSeconds,
+  });
+  return {
+    remote: app.remote.client,
+    local,
+    state: app.state,
+    logger: app.logger,
+    now: Date.now,
+    clockOffsetMs: () => app.remote.clock.offsetMs,
+    settings: {
+      webUrl: config.service.webUrl,
+      onRemoteDelete: config.onRemoteDelete,
+      maxDeletePercent: config.safety.maxDeletePercent,
+      maxDeleteCount: config.safety.maxDeleteCount,
+      concurrency: config.queue.concurrency,
+      overlapSeconds: CURSOR_OVERLAP_SECONDS,
+      utcOffsetMinutes: -new Date().getTimezoneOffset(),
     },
   };
 }

@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load-config.js';
 import { NotYetAvailableError } from '../domain/errors.js';
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
+import { type RunOptions, runOnce } from './run-command.js';
 import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
 import { statusCommand } from './status-command.js';
 
@@ -22,7 +23,10 @@ function notYet(name: string, needsConfig: boolean) {
 }
 
 export const commands = {
-  run: notYet('run', true),
+  run: async (options: RunOptions & GlobalOptions) => {
+    if (!options.once) return notYet('run', true)({ config: options.config });
+    process.exitCode = await runOnce(options);
+  },
   status: statusCommand,
   authLogin: authLoginCommand,
   api: apiCommand,

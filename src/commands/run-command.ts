@@ -1,0 +1,58 @@
+/**
+ * `docsync run [--once]`. With --once: one catch-up cycle including the full reconcile, under
+ * the single-instance lock, ending with daemon.md's exit code. Without: the daemon.
+ */
+
+import { runCycle } from '../engine/run-cycle.js';
+import { engineDeps, openApp } from '../main.js';
+import { InstanceLock } from '../state/instance-lock.js';
+
+export interface RunOptions {
+  readonly config?: string | undefined;
+  readonly once?: boolean;
+  readonly dryRun?: boolean;
+  readonly forceDeletes?: boolean;
+  readonly adoptLocal?: boolean;
+}
+
+export async function runOnce(options: RunOptions): Promise<number> {
+  // A dry run prints its plan on stdout; the log keeps out of its way.
+  const app = openApp({ config: options.config, logToStderr: options.dryRun ?? false });
+  try {
+    const lock = InstanceLock.acquire(app.state.db);
+    try {
+      const deps = engineDeps(app);
+      const progress = process.stderr.isTTY && !options.dryRun ? progressLine() : undefined;
+      const report = await runCycle(deps, {
+        trigger: 'once',
+        fullReconcile: true,
+        dryRun: options.dryRun ?? false,
+        forceDeletes: options.forceDeletes ?? false,
+        adoptLocal: options.adoptLocal ?? false,
+        onPlanLine: (line) => process.stdout.write(`${line}\n`),
+        ...(progress ? { onProgress: progress } : {}),
+      });
+      if (progress) process.stderr.write('\n');
+      for (const rail of report.tripped)
+        process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
+      const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
+      app.logger.info({ report }, summary);
+      return report.exitCode;
+    } finally {
+      lock.release();
+    }
+  } finally {
+    app.close();
+  }
+}
+
+/** A one-line progress counter on a terminal. */
+function progressLine() {
+  return (done: number, total: number) => {
+    const width = 30;
+    const filled = Math.round((done / Math.max(1, total)) * width);
+    process.stderr.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} entities`,
+    );
+  };
+}

@@ -1,0 +1,350 @@
+/**
+ * Carries out one planned action and commits the document's new base with it: local writes
+ * first, then the base (a crash in between is recognised next cycle as "both sides agree");
+ * pushes through the outbox, whose completion writes the base in the same transaction.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type ActionResult,
+  applyActionResult,
+  baseFromDocument,
+} from '../domain/apply-action-result.js';
+import type { SyncAction } from '../domain/sync-actions.js';
+import type { BaseDocument, LocalFile, OwnerRef, RemoteDocument } from '../domain/types.js';
+import type { PlacedFile } from '../local/local-store.js';
+import { metaFromRemote } from './document-meta.js';
+import type { EngineDeps } from './engine-deps.js';
+import { isGone, push } from './push.js';
+
+export interface ActionContext {
+  readonly deps: EngineDeps;
+  readonly owner: OwnerRef;
+  readonly entityFolder: string;
+  readonly link: string;
+  /** Writes `.document.json` of `folder` for `base` (and the document's extra fields). */
+  readonly writeMeta: (
+    folder: string,
+    base: BaseDocument,
+    doc?: RemoteDocument | null,
+  ) => Promise<void>;
+}
+
+type Act<K extends SyncAction['kind']> = (
+  ctx: ActionContext,
+  action: Extract<SyncAction, { kind: K }>,
+  base: BaseDocument | null,
+) => Promise<BaseDocument | null>;
+
+/** Commits a base change made by a local action; null removes the row. */
+function commitBase(ctx: ActionContext, documentId: string | null, next: BaseDocument | null) {
+  const { base } = ctx.deps.state;
+  if (next) base.put(next);
+  else if (documentId) base.remove(documentId);
+  return next;
+}
+
+function fold(
+  ctx: ActionContext,
+  action: SyncAction,
+  base: BaseDocument | null,
+  result: ActionResult,
+) {
+  return commitBase(ctx, action.documentId, applyActionResult(base, action, result));
+}
+
+async function download(
+  ctx: ActionContext,
+  documentId: string,
+  attachmentId: string,
+  folder: string,
+  file: string,
+) {
+  return ctx.deps.local.receiveFile(folder, file, (temp) =>
+    ctx.deps.remote.downloadAttachment(ctx.owner, documentId, attachmentId, temp),
+  );
+}
+
+const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
+  ctx,
+  action,
+  base,
+) => {
+  if (action.kind === 'restore-document' && action.side === 'remote')
+    return pushNewDocument(ctx, action, base);
+  const doc = action.document;
+  const folder =
+    ('folder' in action ? action.folder : null) ??
+    (await ctx.deps.local.createDocumentFolder(ctx.entityFolder, metaFromRemote(doc, ctx.link)));
+  const files = new Map<string, LocalFile>();
+  for (const planned of action.files) {
+    files.set(
+      planned.attachment.id,
+      await download(ctx, doc.id, planned.attachment.id, folder, planned.file),
+    );
+  }
+  return fold(ctx, action, base, { kind: 'files-written', folder, files });
+};
+
+const pullAttachment: Act<'pull-attachment'> = async (ctx, action, base) => {
+  const placed = await download(
+    ctx,
+    action.documentId!,
+    action.attachment.id,
+    action.folder,
+    action.file,
+  );
+  return fold(ctx, action, base, {
+    kind: 'files-written',
+    files: new Map([[action.attachment.id, placed]]),
+  });
+};
+
+/** Creates the document in the service, links the folder to it, then uploads its files. */
+async function pushNewDocument(
+  ctx: ActionContext,
+  action: Extract<
+    SyncAction,
+    { kind: 'push-new-document' } | { kind: 'restore-document'; side: 'remote' }
+  >,
+  base: BaseDocument | null,
+): Promise<BaseDocument | null> {
+  const { deps, owner } = ctx;
+  const statusTypeId = action.kind === 'restore-document' ? action.statusTypeId : null;
+  const created = await push(deps, {
+    kind: 'create-document',
+    owner,
+    documentId: null,
+    payload: { name: action.name, documentDate: action.documentDate, folder: action.folder },
+    key: `create:${owner.kind}:${owner.id}:${action.folder}`,
+    send: () =>
+      deps.remote.createDocument(owner, {
+        name: action.name,
+        documentDate: action.documentDate,
+        ...(statusTypeId ? { statusTypeId } : {}),
+      }),
+    // The folder names its document before the create counts as done: otherwise a crash here
+    // would leave a base whose folder has no id, which the next plan would read as deleted.
+    settle: (doc) =>
+      ctx.writeMeta(action.folder, baseFromDocument(doc, action.folder, new Map()), doc),
+    complete: (doc) => ({
+      documentId: doc.id,
+      base: baseFromDocument(doc, action.folder, new Map()),
+      result: { id: doc.id },
+    }),
+  });
+  // Restoring a deleted document gives it a new id; the old base row goes.
+  if (base && base.id !== created.id) deps.state.base.remove(base.id);
+  let next: BaseDocument = baseFromDocument(created, action.folder, new Map());
+  for (const file of action.files) {
+    next = (await uploadFile(ctx, next, action.folder, file)) ?? next;
+  }
+  return next;
+}
+
+async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string, file: LocalFile) {
+  const { deps, owner } = ctx;
+  const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
+  const uploadAction = {
+    kind: 'push-attachment',
+    row: 40,
+    owner,
+    documentId: base.id,
+    documentName: base.name,
+    folder,
+    file,
+  } as const;
+  let next: BaseDocument | null = base;
+  await push(deps, {
+    kind: 'upload-attachment',
+    owner,
+    documentId: base.id,
+    payload: { fileName: file.name, sha256: file.sha256, size: file.size, mtimeMs: file.mtimeMs },
+    key: `upload:${base.id}:${file.name}:${file.sha256}`,
+    send: () => deps.remote.uploadAttachment(owner, base.id, filePath, file.name),
+    complete: (attachment) => {
+      next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
+      return next ? { base: next, result: { id: attachment.id } } : {};
+    },
+  });
+  return next;
+}
+
+const pushAttachment: Act<'push-attachment' | 'push-replaced-attachment'> = async (
+  ctx,
+  action,
+  base,
+) => {
+  if (!base) return base;
+  const next = await uploadFile(ctx, base, action.folder, action.file);
+  if (action.kind === 'push-attachment' || !next) return next;
+  // Replaced content: the new file is up, now the old attachment goes (daemon.md).
+  return deleteAttachment(
+    ctx,
+    {
+      ...action,
+      kind: 'push-delete-attachment',
+      attachmentId: action.replacesAttachmentId,
+      file: action.file.name,
+    },
+    next,
+  );
+};
+
+const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base) => {
+  const { deps, owner } = ctx;
+  if (!base) return base;
+  const next = applyActionResult(base, action, { kind: 'done' });
+  await push(deps, {
+    kind: 'delete-attachment',
+    owner,
+    documentId: base.id,
+    payload: { attachmentId: action.attachmentId },
+    key: `delete-attachment:${base.id}:${action.attachmentId}`,
+    send: () =>
+      deps.remote.deleteAttachment(owner, base.id, action.attachmentId).catch((e) => {
+        if (!isGone(e)) throw e;
+      }),
+    complete: () => (next ? { base: next } : {}),
+  });
+  return next;
+};
+
+const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
+  const { deps, owner } = ctx;
+  if (!base) return base;
+  let next: BaseDocument | null = base;
+  await push(deps, {
+    kind: 'assign-status',
+    owner,
+    documentId: base.id,
+    payload: { typeId: action.statusTypeId, effectiveDate: action.effectiveDate },
+    key: `status:${base.id}:${action.statusTypeId}:${action.effectiveDate}`,
+    send: () => deps.remote.assignStatus(owner, base.id, action.statusTypeId, action.effectiveDate),
+    complete: (status) => {
+      next = applyActionResult(base, action, { kind: 'status-created', status });
+      return next ? { base: next, result: { id: status.id } } : {};
+    },
+  });
+  return next;
+};
+
+const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base) => {
+  const { deps, owner } = ctx;
+  const id = action.documentId!;
+  await push(deps, {
+    kind: 'delete-document',
+    owner,
+    documentId: id,
+    payload: { folder: action.folder },
+    key: `delete-document:${id}`,
+    send: () =>
+      deps.remote.deleteDocument(owner, id).catch((e) => {
+        if (!isGone(e)) throw e;
+      }),
+    complete: () => ({ removeBaseId: id }),
+  });
+  return base && null;
+};
+
+const trashLocalAttachment: Act<'trash-local-attachment'> = async (ctx, action, base) => {
+  await trashIfPresent(ctx, `${action.folder}/${action.file}`);
+  return fold(ctx, action, base, { kind: 'done' });
+};
+
+const trashLocalDocument: Act<'trash-local-document'> = async (ctx, action, base) => {
+  if (action.mode === 'delete') await ctx.deps.local.deletePermanently(action.folder);
+  else await trashIfPresent(ctx, action.folder);
+  return fold(ctx, action, base, { kind: 'done' });
+};
+
+async function trashIfPresent(ctx: ActionContext, relPath: string) {
+  await ctx.deps.local.trash(relPath).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+}
+
+const keepConflictCopy: Act<'keep-conflict-copy'> = async (ctx, action, base) => {
+  const copy = await ctx.deps.local.renameFile(`${action.folder}/${action.file}`, action.copyName);
+  ctx.deps.state.conflicts.record({
+    owner: ctx.owner,
+    documentId: action.documentId ?? '',
+    copyPath: `${action.folder}/${path.posix.basename(copy)}`,
+    winner: 'remote',
+    detail: `row ${action.row}: ${action.file} changed on both sides; the local version is kept as ${path.posix.basename(copy)}`,
+    occurredAt: ctx.deps.now(),
+  });
+  return fold(ctx, action, base, { kind: 'done' });
+};
+
+const restoreSystemAttachment: Act<'restore-system-attachment'> = async (ctx, action, base) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'docsync-restore-'));
+  try {
+    const temp = path.join(dir, 'original');
+    await ctx.deps.remote.downloadAttachment(
+      ctx.owner,
+      action.documentId!,
+      action.attachmentId,
+      temp,
+    );
+    const restored = await ctx.deps.local.restoreSystemAttachment(
+      action.folder,
+      action.file,
+      createReadStream(temp),
+    );
+    const files = new Map<string, PlacedFile>([[action.attachmentId, restored.file]]);
+    return fold(ctx, action, base, { kind: 'files-written', files });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+/** Actions whose whole effect is on the base (the meta file is rewritten after the document). */
+const bookkeeping: Act<
+  | 'pull-status'
+  | 'pull-details'
+  | 'move-base-folder'
+  | 'adopt-local-folder'
+  | 'forget-document'
+  | 'update-base'
+> = async (ctx, action, base) => fold(ctx, action, base, { kind: 'done' });
+
+/** Any of the Acts above; each is only ever called with its own kind. */
+type AnyAct = (
+  ctx: ActionContext,
+  action: never,
+  base: BaseDocument | null,
+) => Promise<BaseDocument | null>;
+
+const ACTIONS: Partial<Record<SyncAction['kind'], AnyAct>> = {
+  'pull-new-document': pullNewDocument,
+  'restore-document': pullNewDocument,
+  'pull-attachment': pullAttachment,
+  'pull-status': bookkeeping,
+  'pull-details': bookkeeping,
+  'push-new-document': (ctx, action, base) => pushNewDocument(ctx, action, base),
+  'push-attachment': pushAttachment,
+  'push-replaced-attachment': pushAttachment,
+  'push-delete-attachment': deleteAttachment,
+  'push-status': pushStatus,
+  'push-delete-document': pushDeleteDocument,
+  'trash-local-attachment': trashLocalAttachment,
+  'trash-local-document': trashLocalDocument,
+  'keep-conflict-copy': keepConflictCopy,
+  'restore-system-attachment': restoreSystemAttachment,
+  'move-base-folder': bookkeeping,
+  'adopt-local-folder': bookkeeping,
+  'forget-document': bookkeeping,
+  'update-base': bookkeeping,
+};
+
+/**
+ * Runs `action`, commits, and returns the document's base after it. `write-document-meta` and
+ * `record-problem` are handled by the caller (they concern the document as a whole).
+ */
+export function executeAction(ctx: ActionContext, action: SyncAction, base: BaseDocument | null) {
+  const act = ACTIONS[action.kind];
+  return act ? act(ctx, action as never, base) : Promise.resolve(base);
+}

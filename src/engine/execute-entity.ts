@@ -1,0 +1,140 @@
+/**
+ * Carries out one entity's plan, document by document: a document's actions run in order and
+ * stop at its first failure, which is recorded with backoff so one bad document never stalls
+ * the rest. The cursor then moves to the newest listed document that is fully in step, never
+ * past one that failed (it must be listed again).
+ */
+import { applyActionResult } from '../domain/apply-action-result.js';
+import { entityLink } from '../domain/deep-links.js';
+import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
+import { cursorFor } from '../domain/timestamps.js';
+import type { BaseDocument, RemoteDocument, StatusType } from '../domain/types.js';
+import type { Logger } from '../log/create-logger.js';
+import { extrasOf, metaFromBase } from './document-meta.js';
+import type { EngineDeps } from './engine-deps.js';
+import { type ActionContext, executeAction } from './execute-action.js';
+import type { EntityJob } from './plan-entity.js';
+
+export interface EntityOutcome {
+  readonly owner: EntityJob['owner'];
+  readonly documentsFailed: number;
+  readonly actionsDone: number;
+  readonly unmatchedFolders: readonly string[];
+}
+
+export async function executeEntity(
+  deps: EngineDeps,
+  job: EntityJob,
+  statusTypes: readonly StatusType[],
+  log: Logger,
+): Promise<EntityOutcome> {
+  const link = entityLink(deps.settings.webUrl, job.owner);
+  const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
+  const ctx: ActionContext = {
+    deps,
+    owner: job.owner,
+    entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
+    link,
+    writeMeta: async (folder, base, doc) => {
+      const extras = extrasOf(doc ?? metaByFolder.get(folder) ?? job.remoteDocs.get(base.id));
+      await deps.local.writeDocumentMeta(folder, metaFromBase(base, extras, statusTypes, link));
+    },
+  };
+  const failed = new Set<string>();
+  const unmatched: string[] = [];
+  let actionsDone = 0;
+  for (const plan of job.plan.documents) {
+    const docLog = log.child({ document: plan.documentId ?? plan.key });
+    const result = await executeDocument(ctx, plan, job.remoteDocs, unmatched, docLog);
+    actionsDone += result.done;
+    if (!result.ok && plan.documentId) failed.add(plan.documentId);
+  }
+  advanceCursor(deps, job, failed);
+  return {
+    owner: job.owner,
+    documentsFailed: failed.size,
+    actionsDone,
+    unmatchedFolders: unmatched,
+  };
+}
+
+async function executeDocument(
+  ctx: ActionContext,
+  plan: DocumentPlan,
+  remoteDocs: ReadonlyMap<string, RemoteDocument>,
+  unmatched: string[],
+  log: Logger,
+): Promise<{ ok: boolean; done: number }> {
+  const { deps } = ctx;
+  let base: BaseDocument | null = plan.documentId ? deps.state.base.get(plan.documentId) : null;
+  const remote = plan.documentId ? (remoteDocs.get(plan.documentId) ?? null) : null;
+  let touched = false;
+  let done = 0;
+  let ok = true;
+  try {
+    for (const action of plan.actions) {
+      log.debug({ row: action.row, action: action.kind }, 'action');
+      if (action.kind === 'record-problem') {
+        ok = recordProblem(ctx, action, unmatched, log) && ok;
+        continue;
+      }
+      if (action.kind === 'write-document-meta') {
+        touched = true;
+        continue;
+      }
+      if (action.kind === 'pull-status' || action.kind === 'pull-details') {
+        // The folder shows the new status before the base agrees to it: a crash in between then
+        // reads as "both sides made the same change", never as a user edit to push back.
+        const next = applyActionResult(base, action, { kind: 'done' });
+        if (next) await ctx.writeMeta(next.folder, next, remote);
+      }
+      base = await executeAction(ctx, action, base);
+      touched = true;
+      done++;
+    }
+    if (touched && base) await ctx.writeMeta(base.folder, base, remote);
+    if (ok && plan.documentId)
+      deps.state.problems.clear({ owner: ctx.owner, documentId: plan.documentId });
+    return { ok, done };
+  } catch (error) {
+    const reason = (error as Error).message;
+    log.warn({ err: error }, 'document failed; will retry');
+    const item = plan.documentId
+      ? { owner: ctx.owner, documentId: plan.documentId }
+      : { owner: ctx.owner, path: plan.key.replace(/^folder:/, '') };
+    deps.state.problems.record(item, reason, deps.now());
+    return { ok: false, done };
+  }
+}
+
+function recordProblem(
+  ctx: ActionContext,
+  action: Extract<SyncAction, { kind: 'record-problem' }>,
+  unmatched: string[],
+  log: Logger,
+): boolean {
+  if (action.problem === 'unmatched-local-folder') {
+    unmatched.push(action.folder ?? action.documentName);
+    return true;
+  }
+  log.warn({ row: action.row, problem: action.problem }, action.message);
+  const item = action.documentId
+    ? { owner: ctx.owner, documentId: action.documentId, path: action.folder }
+    : { owner: ctx.owner, path: action.folder ?? action.documentName };
+  ctx.deps.state.problems.record(item, action.message, ctx.deps.now());
+  return false;
+}
+
+function advanceCursor(deps: EngineDeps, job: EntityJob, failed: ReadonlySet<string>) {
+  const now = deps.now();
+  if (job.malformed.length === 0) {
+    const previous = deps.state.cursors.get(job.owner)?.cursor ?? null;
+    const outcomes = [...job.listed].map(([id, lastUpdatedTimestamp]) => ({
+      lastUpdatedTimestamp,
+      succeeded: !failed.has(id) && !job.detailFailures.has(id),
+    }));
+    const next = cursorFor(previous, outcomes);
+    if (next !== null && next !== previous) deps.state.cursors.advance(job.owner, next);
+  }
+  deps.state.cursors.markSynced(job.owner, now, { fullReconcile: job.fullListing });
+}

@@ -1,0 +1,152 @@
+/**
+ * Observe both sides of one entity and plan (style guide §1): the service's changes since the
+ * cursor (or everything, on a full reconcile), details only of documents whose timestamp moved,
+ * the folder scanned with the base as hints (so unchanged files are not read), then planSync.
+ */
+
+import { planSync } from '../domain/plan-sync.js';
+import type { SyncPlan } from '../domain/sync-actions.js';
+import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
+import type {
+  BaseDocument,
+  LocalEntitySnapshot,
+  OwnerRef,
+  RemoteDocument,
+  StatusType,
+} from '../domain/types.js';
+import type { MalformedEntry } from '../remote/service-client.js';
+import type { EntityRecord } from '../state/entity-repo.js';
+import type { EngineDeps } from './engine-deps.js';
+
+export interface EntityJob {
+  readonly record: EntityRecord;
+  readonly owner: OwnerRef;
+  readonly base: ReadonlyMap<string, BaseDocument>;
+  readonly snapshot: LocalEntitySnapshot;
+  /** Listed documents and their timestamps, for the cursor. */
+  readonly listed: ReadonlyMap<string, string>;
+  readonly remoteDocs: ReadonlyMap<string, RemoteDocument>;
+  readonly malformed: readonly MalformedEntry[];
+  /** Listed documents whose details could not be read: not planned, the cursor waits for them. */
+  readonly detailFailures: ReadonlyMap<string, string>;
+  readonly fullListing: boolean;
+  readonly plan: SyncPlan;
+}
+
+export interface PlanEntityOptions {
+  readonly fullReconcile: boolean;
+  readonly pullOnly: boolean;
+  readonly adoptLocal: boolean;
+  readonly statusTypes: readonly StatusType[];
+  /** Documents a `deleteDocument` webhook named. */
+  readonly deletedIds?: ReadonlySet<string>;
+}
+
+const toOwner = (record: EntityRecord): OwnerRef => ({
+  kind: record.entity.kind,
+  id: record.entity.id,
+});
+
+export async function planEntity(
+  deps: EngineDeps,
+  record: EntityRecord,
+  options: PlanEntityOptions,
+): Promise<EntityJob> {
+  const owner = toOwner(record);
+  const base = deps.state.base.listByOwner(owner);
+  const cursor = deps.state.cursors.get(owner)?.cursor ?? null;
+  const updatedAfter = options.fullReconcile
+    ? null
+    : updatedAfterFor(cursor, deps.settings.overlapSeconds);
+  const fullListing = updatedAfter === null;
+
+  const listed = new Map<string, string>();
+  const malformed: MalformedEntry[] = [];
+  const stale: string[] = [];
+  for await (const entry of deps.remote.documents(owner, updatedAfter ? { updatedAfter } : {})) {
+    if ('malformed' in entry) {
+      malformed.push(entry);
+      continue;
+    }
+    listed.set(entry.id, entry.lastUpdatedTimestamp);
+    const known = base.get(entry.id);
+    // Unchanged since the agreement: no details, no work (a quiet cycle is one list request).
+    if (
+      !known ||
+      compareServiceTimestamps(known.lastUpdatedTimestamp, entry.lastUpdatedTimestamp) !== 0
+    ) {
+      stale.push(entry.id);
+    }
+  }
+  const { remoteDocs, detailFailures } = await readDetails(deps, owner, stale, listed);
+  const snapshot = await deps.local.scanEntity(owner, [...base.values()], record.folder);
+  const plan = planSync(
+    {
+      owner,
+      base,
+      local: snapshot,
+      remote: {
+        changed: [...remoteDocs.values()],
+        // A listing with holes (malformed items) cannot prove a deletion.
+        listedIds: fullListing && malformed.length === 0 ? new Set(listed.keys()) : null,
+        ...(options.deletedIds ? { deletedIds: options.deletedIds } : {}),
+      },
+      statusTypes: options.statusTypes,
+    },
+    {
+      onRemoteDelete: deps.settings.onRemoteDelete,
+      pullOnly: options.pullOnly,
+      adoptLocal: options.adoptLocal,
+      clockOffsetMs: deps.clockOffsetMs(),
+      utcOffsetMinutes: deps.settings.utcOffsetMinutes,
+    },
+    deps.now(),
+  );
+  return {
+    record,
+    owner,
+    base,
+    snapshot,
+    listed,
+    remoteDocs,
+    malformed,
+    detailFailures,
+    fullListing,
+    plan,
+  };
+}
+
+async function readDetails(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  ids: readonly string[],
+  listed: ReadonlyMap<string, string>,
+) {
+  const remoteDocs = new Map<string, RemoteDocument>();
+  const detailFailures = new Map<string, string>();
+  await Promise.all(
+    ids.map(async (id) => {
+      try {
+        const doc = await deps.remote.document(owner, id);
+        remoteDocs.set(id, withListTimestamp(doc, listed.get(id)));
+      } catch (error) {
+        detailFailures.set(id, listed.get(id)!);
+        deps.state.problems.record(
+          { owner, documentId: id },
+          `reading the document failed: ${(error as Error).message}`,
+          deps.now(),
+        );
+      }
+    }),
+  );
+  return { remoteDocs, detailFailures };
+}
+
+/**
+ * Details carry whole seconds, the list microseconds, for the same instant (api.md). The base
+ * keeps the list's precision, so the next listing compares equal and costs no details.
+ */
+function withListTimestamp(doc: RemoteDocument, listedAt: string | undefined): RemoteDocument {
+  if (!listedAt || listedAt.slice(0, 19) !== doc.lastUpdatedTimestamp.slice(0, 19)) return doc;
+  return { ...doc, lastUpdatedTimestamp: listedAt };
+}

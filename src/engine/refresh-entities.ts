@@ -1,0 +1,99 @@
+/**
+ * The firm's companies and trusts, read from the service and tied to folders. A folder is tied
+ * by the id in its `.entity.json`; at the initial sync a firm's existing folder without one is
+ * matched as the interface says: companies by company number, trusts by ABN, then by name
+ * (compared on the folder's name, where the firm's own system put them).
+ */
+import { entityLink } from '../domain/deep-links.js';
+import type { Entity, OwnerKind } from '../domain/types.js';
+import type { LocalEntityFolder } from '../local/local-store.js';
+import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
+import type { EngineDeps } from './engine-deps.js';
+
+const digits = (text: string | null | undefined) => (text ?? '').replace(/\D/g, '');
+const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
+/** The name part of `Name (123 456 789)`, lower-cased, for the name match. */
+const nameOf = (folder: string) =>
+  baseName(folder)
+    .replace(/\s*\([\d\s]+\)\s*$/, '')
+    .trim()
+    .toLowerCase();
+/** The number in the trailing parentheses of a folder name, digits only. */
+const numberOf = (folder: string) => digits(/\(([\d\s]+)\)\s*$/.exec(baseName(folder))?.[1]);
+
+export function matchFolder(
+  entity: Entity,
+  free: readonly LocalEntityFolder[],
+): { folder: string; by: MatchedBy } | null {
+  const top = entity.kind === 'company' ? 'Companies/' : 'Trusts/';
+  const candidates = free.filter((f) => f.folder.startsWith(top));
+  const number = digits(entity.kind === 'company' ? entity.number : entity.abn);
+  if (number) {
+    const byNumber = candidates.find((f) => numberOf(f.folder) === number);
+    if (byNumber)
+      return { folder: byNumber.folder, by: entity.kind === 'company' ? 'number' : 'abn' };
+  }
+  if (entity.kind === 'trust') {
+    const byName = candidates.filter((f) => nameOf(f.folder) === entity.name.trim().toLowerCase());
+    // Two folders with the trust's name: which one is meant is the firm's call, not ours.
+    if (byName.length === 1) return { folder: byName[0]!.folder, by: 'name' };
+  }
+  return null;
+}
+
+export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+  const entities: Entity[] = [];
+  for await (const company of deps.remote.companies()) entities.push(company);
+  for await (const trust of deps.remote.trusts()) entities.push(trust);
+
+  const folders = await deps.local.listEntityFolders();
+  const free = folders.filter((f) => f.owner === null);
+  const records: EntityRecord[] = [];
+  for (const entity of entities) {
+    const known = deps.state.entities.get(entity);
+    const tied = folders.find((f) => f.owner?.kind === entity.kind && f.owner.id === entity.id);
+    const match = tied || known?.folder ? null : matchFolder(entity, free);
+    if (match)
+      free.splice(
+        free.findIndex((f) => f.folder === match.folder),
+        1,
+      );
+    const link = entityLink(deps.settings.webUrl, entity);
+    const folder = await deps.local.ensureEntityFolder(entity, link, match?.folder);
+    const matchedBy: MatchedBy =
+      match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
+    const record = { entity, folder, matchedBy, updatedAt: deps.now() };
+    deps.state.entities.upsert(record);
+    records.push(record);
+  }
+  forgetVanished(deps, entities);
+  deps.state.entities.replaceUnmatchedFolders(
+    free.map((f) => ({
+      folder: f.folder,
+      kind: kindOf(f.folder),
+      reason: 'no company or trust in the service matches this folder',
+      seenAt: deps.now(),
+    })),
+  );
+  return records;
+}
+
+/** Entities the service no longer lists: their folders stay; docsync stops syncing them. */
+function forgetVanished(deps: EngineDeps, listed: readonly Entity[]) {
+  // An empty listing is more likely a service fault than a firm with no clients left.
+  if (listed.length === 0) return;
+  const ids = new Set(listed.map((e) => `${e.kind}:${e.id}`));
+  for (const record of deps.state.entities.list()) {
+    const { kind, id } = record.entity;
+    if (!ids.has(`${kind}:${id}`)) {
+      deps.logger.warn(
+        { owner: { kind, id }, folder: record.folder },
+        'entity no longer in the service; its folder is kept',
+      );
+      deps.state.forgetEntity({ kind, id });
+    }
+  }
+}
+
+const kindOf = (folder: string): OwnerKind =>
+  folder.startsWith('Companies/') ? 'company' : 'trust';

@@ -1,0 +1,242 @@
+/**
+ * One sync cycle: snapshot → plan → rails → execute (style guide §1, §4). Every entity is
+ * planned before anything runs, so the rails judge the whole cycle; then entities run side by
+ * side (their requests share the client's rate-limited queue). The result says what `--once`
+ * exits with.
+ */
+import { checkSafety, type TrippedRail, withoutDeletes } from '../domain/check-safety.js';
+import { entityLink } from '../domain/deep-links.js';
+import { describePlan, summaryLine } from '../domain/describe-plan.js';
+import { ExitCode } from '../domain/exit-codes.js';
+import type { SyncPlan } from '../domain/sync-actions.js';
+import type { OwnerRef, StatusType } from '../domain/types.js';
+import type { CycleTrigger } from '../state/cycle-repo.js';
+import type { EntityRecord } from '../state/entity-repo.js';
+import { extrasOf, metaFromBase } from './document-meta.js';
+import type { EngineDeps } from './engine-deps.js';
+import { executeEntity } from './execute-entity.js';
+import { mapLimit } from './map-limit.js';
+import { type EntityJob, planEntity } from './plan-entity.js';
+import { refreshEntities } from './refresh-entities.js';
+import { resolveInDoubt } from './resolve-in-doubt.js';
+
+export interface CycleOptions {
+  readonly trigger: CycleTrigger;
+  /** Only these entities (watcher, webhook); all when absent. */
+  readonly owners?: readonly OwnerRef[];
+  /** List every document (finds remote deletions); the first cycle always does. */
+  readonly fullReconcile: boolean;
+  readonly dryRun?: boolean;
+  readonly forceDeletes?: boolean;
+  readonly adoptLocal?: boolean;
+  /** Documents `deleteDocument` webhooks named, by `kind:id` of their owner. */
+  readonly deletedIds?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Receives the `--dry-run` plan, one sentence per line. */
+  readonly onPlanLine?: (line: string) => void;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface CycleReport {
+  readonly result: 'ok' | 'partial' | 'safety-stop';
+  readonly exitCode: number;
+  readonly entities: number;
+  readonly actions: number;
+  readonly documentsFailed: number;
+  readonly tripped: readonly TrippedRail[];
+  readonly unmatchedFolders: readonly string[];
+}
+
+export const ownerKey = (owner: OwnerRef) => `${owner.kind}:${owner.id}`;
+
+export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
+  const { state } = deps;
+  const initial = !state.settings.initialSyncDone();
+  const full = options.fullReconcile || initial;
+  const cycleId = state.cycles.start({
+    trigger: options.trigger,
+    owner: options.owners?.length === 1 ? options.owners[0]! : null,
+    fullReconcile: full,
+    startedAt: deps.now(),
+  });
+  const log = deps.logger.child({ cycle: cycleId });
+  try {
+    const report = await cycle(deps, options, { initial, full, log });
+    const counts = {
+      entities: report.entities,
+      actions: report.actions,
+      documentsFailed: report.documentsFailed,
+    };
+    state.cycles.finish(cycleId, {
+      result: report.result,
+      counts,
+      finishedAt: deps.now(),
+      error: report.tripped.map((t) => t.message).join('; ') || null,
+    });
+    return report;
+  } catch (error) {
+    state.cycles.finish(cycleId, {
+      result: 'error',
+      finishedAt: deps.now(),
+      error: (error as Error).message,
+    });
+    throw error;
+  }
+}
+
+async function cycle(
+  deps: EngineDeps,
+  options: CycleOptions,
+  ctx: { initial: boolean; full: boolean; log: EngineDeps['logger'] },
+): Promise<CycleReport> {
+  const { state, local } = deps;
+  const { log } = ctx;
+  if (ctx.initial && !options.dryRun) {
+    // The first sync creates the root and its marker; from then on, no marker means no run.
+    if (!(await local.hasMarker())) await local.writeMarker();
+  } else if (!(await local.hasMarker())) {
+    const verdict = checkSafety([], { markerPresent: false }, safetyPolicy(deps, options));
+    return stopped(verdict.ok ? [] : verdict.tripped, log);
+  }
+  const writeMeta = async (
+    folder: string,
+    base: Parameters<typeof metaFromBase>[0],
+    doc: Parameters<typeof extrasOf>[0],
+  ) =>
+    local.writeDocumentMeta(
+      folder,
+      metaFromBase(
+        base,
+        extrasOf(doc),
+        await statusTypesOf(deps, false),
+        entityLink(deps.settings.webUrl, base.owner),
+      ),
+    );
+  if (!options.dryRun) await resolveInDoubt(deps, log, writeMeta);
+
+  const statusTypes = await statusTypesOf(deps, ctx.full);
+  const records = await entitiesFor(deps, options, ctx.full);
+  const pullOnly = ctx.initial && !options.adoptLocal;
+  const jobs = await mapLimit(records, deps.settings.concurrency, (record) =>
+    planEntity(deps, record, {
+      fullReconcile: ctx.full,
+      pullOnly,
+      adoptLocal: options.adoptLocal ?? false,
+      statusTypes,
+      ...(options.deletedIds?.get(ownerKey(record.entity))
+        ? { deletedIds: options.deletedIds.get(ownerKey(record.entity))! }
+        : {}),
+    }),
+  );
+  const verdict = checkSafety(
+    jobs.map((j) => j.plan),
+    { markerPresent: true },
+    safetyPolicy(deps, options),
+  );
+  const tripped = verdict.ok ? [] : verdict.tripped;
+  if (tripped.some((t) => t.effect === 'no-run')) return stopped(tripped, log);
+  const runnable = tripped.length === 0 ? jobs : jobs.map((job) => withRails(job, tripped));
+  for (const job of runnable) {
+    if (job.plan.actions.length > 0)
+      log.info({ owner: job.owner, summary: job.plan.summary }, summaryLine(job.plan));
+  }
+  if (options.dryRun) {
+    for (const job of runnable)
+      for (const line of describePlan(job.plan)) options.onPlanLine?.(line);
+    for (const rail of tripped) options.onPlanLine?.(`safety rail: ${rail.message}`);
+    return report(runnable.length, 0, 0, tripped, []);
+  }
+  let finished = 0;
+  const outcomes = await mapLimit(runnable, deps.settings.concurrency, async (job) => {
+    const outcome = await executeEntity(
+      deps,
+      job,
+      statusTypes,
+      log.child({ owner: ownerKey(job.owner) }),
+    );
+    options.onProgress?.(++finished, runnable.length);
+    return outcome;
+  });
+  const failed =
+    outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
+    jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
+  if (ctx.initial && failed === 0 && tripped.length === 0) state.settings.markInitialSyncDone();
+  const actions = outcomes.reduce((n, o) => n + o.actionsDone, 0);
+  return report(
+    runnable.length,
+    actions,
+    failed,
+    tripped,
+    outcomes.flatMap((o) => o.unmatchedFolders),
+  );
+}
+
+function report(
+  entities: number,
+  actions: number,
+  failed: number,
+  tripped: readonly TrippedRail[],
+  unmatched: readonly string[],
+): CycleReport {
+  const result = tripped.length > 0 ? 'safety-stop' : failed > 0 ? 'partial' : 'ok';
+  const exitCode =
+    result === 'safety-stop'
+      ? ExitCode.SafetyStop
+      : result === 'partial'
+        ? ExitCode.PartialFailure
+        : ExitCode.InSync;
+  return {
+    result,
+    exitCode,
+    entities,
+    actions,
+    documentsFailed: failed,
+    tripped,
+    unmatchedFolders: unmatched,
+  };
+}
+
+function stopped(tripped: readonly TrippedRail[], log: EngineDeps['logger']): CycleReport {
+  for (const rail of tripped) log.error({ rail: rail.rail }, rail.message);
+  return report(0, 0, 0, tripped, []);
+}
+
+function safetyPolicy(deps: EngineDeps, options: CycleOptions) {
+  const { maxDeletePercent, maxDeleteCount } = deps.settings;
+  return { maxDeletePercent, maxDeleteCount, forceDeletes: options.forceDeletes ?? false };
+}
+
+/** A tripped delete rail removes the deletes it names; everything else of the plan still runs. */
+function withRails(job: EntityJob, tripped: readonly TrippedRail[]): EntityJob {
+  const applies = tripped.filter(
+    (t) => t.owner === null || ownerKey(t.owner) === ownerKey(job.owner),
+  );
+  if (applies.length === 0) return job;
+  const sides = new Set(applies.map((t) => t.side));
+  const plan: SyncPlan = withoutDeletes(
+    job.plan,
+    (a) =>
+      (a.kind === 'trash-local-document' && (sides.has('local') || sides.has(null))) ||
+      (a.kind === 'push-delete-document' && (sides.has('remote') || sides.has(null))),
+  );
+  return { ...job, plan };
+}
+
+async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise<StatusType[]> {
+  const cached = deps.state.statusTypes.list();
+  if (!refresh && cached.length > 0) return cached;
+  const fresh = await deps.remote.statusTypes();
+  deps.state.statusTypes.replaceAll(fresh, deps.now());
+  return fresh;
+}
+
+async function entitiesFor(
+  deps: EngineDeps,
+  options: CycleOptions,
+  full: boolean,
+): Promise<EntityRecord[]> {
+  const known = deps.state.entities.list();
+  const records = full || known.length === 0 ? await refreshEntities(deps) : known;
+  if (!options.owners) return records.filter((r) => r.folder !== null);
+  const wanted = new Set(options.owners.map(ownerKey));
+  return records.filter((r) => r.folder !== null && wanted.has(ownerKey(r.entity)));
+}
