@@ -68,14 +68,17 @@ export function openApp(options: AppOptions = {}): App {
 /** Seconds the cursor steps back each cycle, for changes the service stamps slightly late. */
 const CURSOR_OVERLAP_SECONDS = 2;
 
-/** The engine's dependencies, with the real folder adapter on `store.root`. */
-export function engineDeps(app: App): EngineDeps {
-  const { config } = app;
-  const local = new FsLocalStore({
+export function localStore(config: Config): FsLocalStore {
+  return new FsLocalStore({
     root: config.store.root,
     ignore: [...config.ignore],
     settleSeconds: config.settleSeconds,
   });
+}
+
+/** The engine's dependencies, with the real folder adapter on `store.root`. */
+export function engineDeps(app: App, local: FsLocalStore = localStore(app.config)): EngineDeps {
+  const { config } = app;
   return {
     remote: app.remote.client,
     local,

@@ -6,7 +6,8 @@ import { loadConfig } from '../config/load-config.js';
 import { NotYetAvailableError } from '../domain/errors.js';
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
-import { type RunOptions, runOnce } from './run-command.js';
+import { demoCommand } from './demo-command.js';
+import { type RunOptions, runDaemon, runOnce } from './run-command.js';
 import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
 import { statusCommand } from './status-command.js';
 
@@ -24,13 +25,12 @@ function notYet(name: string, needsConfig: boolean) {
 
 export const commands = {
   run: async (options: RunOptions & GlobalOptions) => {
-    if (!options.once) return notYet('run', true)({ config: options.config });
-    process.exitCode = await runOnce(options);
+    process.exitCode = options.once ? await runOnce(options) : await runDaemon(options);
   },
   status: statusCommand,
   authLogin: authLoginCommand,
   api: apiCommand,
   open: notYet('open', true),
   simulator: (options: GlobalOptions & SimulatorCommandOptions) => runSimulator(options),
-  demo: notYet('demo', false),
+  demo: demoCommand,
 };

@@ -3,8 +3,9 @@
  * the single-instance lock, ending with daemon.md's exit code. Without: the daemon.
  */
 
+import { Daemon } from '../daemon/daemon.js';
 import { runCycle } from '../engine/run-cycle.js';
-import { engineDeps, openApp } from '../main.js';
+import { engineDeps, localStore, openApp } from '../main.js';
 import { InstanceLock } from '../state/instance-lock.js';
 
 export interface RunOptions {
@@ -55,4 +56,37 @@ function progressLine() {
       `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} entities`,
     );
   };
+}
+
+/**
+ * The daemon, until SIGTERM or SIGINT: the first signal stops intake and lets in-flight work
+ * finish; a second one forces the exit (as systemd's stop timeout would).
+ */
+export async function runDaemon(options: RunOptions): Promise<number> {
+  const app = openApp({ config: options.config });
+  const local = localStore(app.config);
+  const daemon = new Daemon({ app, deps: engineDeps(app, local), local });
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) {
+      app.logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    app.logger.info({ signal }, 'stopping: finishing the work in flight');
+    void daemon.close();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  try {
+    await daemon.start();
+    await daemon.finished();
+    return 0;
+  } catch (error) {
+    await daemon.close();
+    throw error;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
 }

@@ -15,9 +15,17 @@ import type { EngineDeps } from './engine-deps.js';
 import { type ActionContext, executeAction } from './execute-action.js';
 import type { EntityJob } from './plan-entity.js';
 
+/** Actions that change only docsync's own record, not the folder or the service. */
+const STATE_ONLY = new Set<SyncAction['kind']>([
+  'update-base',
+  'move-base-folder',
+  'forget-document',
+]);
+
 export interface EntityOutcome {
   readonly owner: EntityJob['owner'];
   readonly documentsFailed: number;
+  /** Actions that changed the folder or the service. */
   readonly actionsDone: number;
   readonly unmatchedFolders: readonly string[];
 }
@@ -27,6 +35,7 @@ export async function executeEntity(
   job: EntityJob,
   statusTypes: readonly StatusType[],
   log: Logger,
+  signal?: AbortSignal,
 ): Promise<EntityOutcome> {
   const link = entityLink(deps.settings.webUrl, job.owner);
   const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
@@ -44,6 +53,11 @@ export async function executeEntity(
   const unmatched: string[] = [];
   let actionsDone = 0;
   for (const plan of job.plan.documents) {
+    if (signal?.aborted) {
+      // Not started: counted as not in step, so the cursor waits for it.
+      if (plan.documentId) failed.add(plan.documentId);
+      continue;
+    }
     const docLog = log.child({ document: plan.documentId ?? plan.key });
     const result = await executeDocument(ctx, plan, job.remoteDocs, unmatched, docLog);
     actionsDone += result.done;
@@ -90,7 +104,7 @@ async function executeDocument(
       }
       base = await executeAction(ctx, action, base);
       touched = true;
-      done++;
+      if (!STATE_ONLY.has(action.kind)) done++;
     }
     if (touched && base) await ctx.writeMeta(base.folder, base, remote);
     if (ok && plan.documentId)

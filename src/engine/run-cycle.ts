@@ -34,6 +34,8 @@ export interface CycleOptions {
   /** Receives the `--dry-run` plan, one sentence per line. */
   readonly onPlanLine?: (line: string) => void;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Shutdown: documents not started yet are left for the next cycle (their cursor waits). */
+  readonly signal?: AbortSignal;
 }
 
 export interface CycleReport {

@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { CLI, runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+let sim: Simulator | undefined;
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await sim?.close();
+  sim = undefined;
+});
+
+/** Starts `docsync run` and resolves once its log says it started. */
+function startDaemon(config: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [CLI, 'run', '--config', config], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const started = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('docsync daemon started')) resolve();
+    });
+    child.on('exit', () => reject(new Error(`daemon exited early:\n${output}`)));
+  });
+  return { child, started, exited, output: () => output };
+}
+
+/** Polls `check` until it passes or `ms` run out. */
+async function eventually(check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('docsync run (the daemon)', () => {
+  it('syncs at start, uploads a file dropped into a document folder within seconds, and stops on SIGTERM', async () => {
+    sim = await startSimulator({ seed: 'demo' });
+    const dir = tempDir();
+    const config = writeCliConfig(dir, sim, { settleSeconds: 0.3, log: { level: 'info' } });
+    const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
+    await daemon.started;
+    const root = path.join(dir, 'documents');
+    const docFolder = () => {
+      const company = readdirSync(path.join(root, 'Companies'))[0]!;
+      const doc = readdirSync(path.join(root, 'Companies', company)).find((d) => d.includes('['))!;
+      return path.join(root, 'Companies', company, doc);
+    };
+    await eventually(() => {
+      try {
+        return docFolder() !== undefined;
+      } catch {
+        return false;
+      }
+    });
+    const folder = docFolder();
+    const id = /\[(\d+)\]$/.exec(folder)![1]!;
+    writeFileSync(path.join(folder, 'dropped in.txt'), 'from the watcher test');
+    await eventually(async () => {
+      const doc = (await sim!.admin.dump()).documents.find((d) => d.id === id);
+      return doc?.attachments.some((a) => a.name === 'dropped in.txt') ?? false;
+    });
+
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+    expect(daemon.output()).toContain('docsync daemon stopped');
+  });
+
+  it('refuses a second docsync on the same state while the daemon runs (exit 1)', async () => {
+    sim = await startSimulator({ seed: 'demo' });
+    const dir = tempDir();
+    const config = writeCliConfig(dir, sim, { log: { level: 'info' } });
+    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+    const daemon = startDaemon(config, env);
+    await daemon.started;
+    const second = await runCli(['run', '--once', '--config', config], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('Two daemons must never share one store');
+  });
+});
+
+describe('docsync demo', () => {
+  it('syncs the demo firm into ./demo-documents and says what landed where; a second run is quiet', async () => {
+    const cwd = tempDir();
+    mkdirSync(cwd, { recursive: true });
+    const first = await runCli(['demo'], { cwd, timeoutMs: 60_000 });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/\n(\d+) changes applied/);
+    expect(first.stdout).toContain('Trusts/Smith Bare Trust:');
+    expect(readdirSync(path.join(cwd, 'demo-documents', 'Companies')).length).toBeGreaterThan(1);
+    const second = await runCli(['demo'], { cwd, timeoutMs: 60_000 });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('\n0 changes applied');
+  });
+});
