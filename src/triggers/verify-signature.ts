@@ -64,9 +64,6 @@ function signatureMatches(input: SignatureInput, utcDate: string, signature: str
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function fail(
-  result: 'unsigned' | 'bad-signature' | 'stale-date',
-  reason: string,
-): SignatureCheck {
+function fail(result: 'unsigned' | 'bad-signature' | 'stale-date', reason: string): SignatureCheck {
   return { ok: false, result, reason };
 }

@@ -115,7 +115,8 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
 function offerPending(state: StateStore, processor: WebhookProcessor, logger: Logger): void {
   try {
     const pending = state.webhookEvents.pendingEvents();
-    if (pending.length > 0) logger.info({ count: pending.length }, 'offering pending webhook events');
+    if (pending.length > 0)
+      logger.info({ count: pending.length }, 'offering pending webhook events');
     for (const event of pending) processor.offer(event.eventId);
   } catch (error) {
     logger.error({ err: error }, 'could not read pending webhook events');

@@ -9,7 +9,11 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Metrics } from '../web/metrics.js';
-import { type DocumentChangeMessage, documentIdsOf, parseDocumentChange } from './document-change.js';
+import {
+  type DocumentChangeMessage,
+  documentIdsOf,
+  parseDocumentChange,
+} from './document-change.js';
 import { readBody } from './read-body.js';
 import { fillResourceUrl, type ResourceValues } from './resource-url.js';
 import { verifySignature } from './verify-signature.js';

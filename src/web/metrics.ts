@@ -4,7 +4,7 @@
  * The engine, the client's `onResponse` hook, the webhook receiver and the status server call
  * in here; `/metrics` renders it.
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 export type WebhookResult =
   | 'accepted'
