@@ -8,11 +8,11 @@
  * accepting, lets in-flight answers finish and waits for the running event; a second call waits
  * for the first.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
+import { listen } from '../web/listen.js';
 import type { Metrics } from '../web/metrics.js';
 import { resolveFromState } from './resolve-resource.js';
 import type { OnDocumentChange } from './webhook-event.js';
@@ -75,8 +75,7 @@ export async function startWebhookReceiver(
   server.requestTimeout = 15_000;
   server.headersTimeout = 10_000;
   server.on('error', (error) => logger.error({ err: error }, 'webhook server error'));
-  const address = await listen(server, config.listen.host, config.listen.port);
-  const url = `http://${hostForUrl(address)}:${address.port}${config.path}`;
+  const url = `${await listen(server, config.listen.host, config.listen.port)}${config.path}`;
   logger.info({ url }, 'webhook receiver listening');
   offerPending(options.state, processor, logger);
 
@@ -121,18 +120,4 @@ function offerPending(state: StateStore, processor: WebhookProcessor, logger: Lo
   } catch (error) {
     logger.error({ err: error }, 'could not read pending webhook events');
   }
-}
-
-function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
-export function hostForUrl(address: AddressInfo): string {
-  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
