@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load-config.js';
 import { NotYetAvailableError } from '../domain/errors.js';
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
+import { openCommand } from './open-command.js';
 import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
 import { statusCommand } from './status-command.js';
 
@@ -26,7 +27,7 @@ export const commands = {
   status: statusCommand,
   authLogin: authLoginCommand,
   api: apiCommand,
-  open: notYet('open', true),
+  open: openCommand,
   simulator: (options: GlobalOptions & SimulatorCommandOptions) => runSimulator(options),
   demo: notYet('demo', false),
 };
