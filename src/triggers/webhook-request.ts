@@ -55,7 +55,7 @@ export async function handleDocumentChange(
   const refusal = checkSignature(ctx, req, read.body);
   if (refusal) {
     ctx.metrics?.webhookEvent(refusal.result);
-    ctx.logger.warn({ reason: refusal.reason }, 'webhook refused: %s', refusal.reason);
+    ctx.logger.warn({ reason: refusal.reason, result: refusal.result }, 'webhook refused');
     return answer(res, 401, { message: refusal.reason });
   }
   const rawBody = read.body.toString('utf8');
