@@ -9,12 +9,15 @@ import type { EngineDeps } from './engine/engine-deps.js';
 import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
 import { createRemote, type Remote } from './remote/create-client.js';
+import type { ResponseInfo } from './remote/service-http.js';
 import { StateStore } from './state/state-store.js';
 
 export interface AppOptions {
   readonly config?: string | undefined;
   /** Commands that print results on stdout log to stderr instead. */
   readonly logToStderr?: boolean;
+  /** Told of every answer of the service (metrics). */
+  readonly onResponse?: (info: ResponseInfo) => void;
 }
 
 export interface App {
@@ -47,7 +50,10 @@ export function openApp(options: AppOptions = {}): App {
     requestsPerSecond: config.queue.requestsPerSecond,
     concurrency: config.queue.concurrency,
     tokenStore: state.tokens,
-    onResponse: (info) => logger.debug(info, 'service answered'),
+    onResponse: (info) => {
+      logger.trace(info, 'service answered');
+      options.onResponse?.(info);
+    },
   });
   let closed = false;
   return {

@@ -4,9 +4,12 @@
  */
 
 import { Daemon } from '../daemon/daemon.js';
+import { startListeners } from '../daemon/daemon-listeners.js';
+import { RateMeter } from '../daemon/rate-meter.js';
 import { runCycle } from '../engine/run-cycle.js';
 import { engineDeps, localStore, openApp } from '../main.js';
 import { InstanceLock } from '../state/instance-lock.js';
+import { Metrics } from '../web/metrics.js';
 
 export interface RunOptions {
   readonly config?: string | undefined;
@@ -63,9 +66,26 @@ function progressLine() {
  * finish; a second one forces the exit (as systemd's stop timeout would).
  */
 export async function runDaemon(options: RunOptions): Promise<number> {
-  const app = openApp({ config: options.config });
+  const metrics = new Metrics({ processMetrics: true });
+  const rate = new RateMeter();
+  const app = openApp({
+    config: options.config,
+    onResponse: (info) => {
+      rate.tick();
+      metrics.serviceResponse(info);
+    },
+  });
   const local = localStore(app.config);
-  const daemon = new Daemon({ app, deps: engineDeps(app, local), local });
+  const daemon = new Daemon({
+    app,
+    deps: engineDeps(app, local),
+    local,
+    extras: (d) => startListeners(d, { app, metrics, requestsPerSecond: () => rate.perSecond() }),
+    onCycle: (result, rails) => {
+      metrics.cycleFinished(result);
+      for (let i = 0; i < rails; i++) metrics.railTripped();
+    },
+  });
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;

@@ -79,12 +79,19 @@ export const configSchema = z.strictObject({
       secret: nonEmpty.optional(),
       allowUnsigned: z.boolean().default(false),
       resourceUrlTemplate: z.string().optional(),
+      /**
+       * The URL registered with the service, when docsync sits behind a proxy: the signature
+       * covers the URL the service posted to, which the receiver cannot see from behind it.
+       */
+      publicUrl: httpUrl.optional(),
     })
     .prefault({}),
   status: z
     .strictObject({
       enabled: z.boolean().default(true),
       listen: listenAddress.prefault('127.0.0.1:8788'),
+      /** `/healthz` fails when the last good cycle is older; default 3 cron intervals or 30 min. */
+      healthMaxAgeSeconds: positiveInt.optional(),
     })
     .prefault({}),
   settleSeconds: z

@@ -25,6 +25,8 @@ export interface DaemonParts {
   readonly local: FsLocalStore;
   /** Extra listeners started with the daemon (webhook receiver, status page), closed first. */
   readonly extras?: (daemon: Daemon) => Promise<Closable[]>;
+  /** Told of every finished cycle (metrics). */
+  readonly onCycle?: (result: string, railsTripped: number) => void;
   /** Overrides for tests: watcher timing. */
   readonly watcher?: { settleMs?: number; pollIntervalMs?: number };
 }
@@ -93,9 +95,19 @@ export class Daemon {
     logger.info({ root: local.root, cron: config.schedule.cron }, 'docsync daemon started');
   }
 
-  /** A targeted cycle (webhook or watcher). */
-  request(request: CycleRequest): void {
-    this.scheduler.request(request);
+  /** A targeted cycle (webhook or watcher); resolves when the cycle that includes it is over. */
+  request(request: CycleRequest): Promise<void> {
+    return this.scheduler.request(request);
+  }
+
+  /** When the next scheduled cycle is due. */
+  nextCycleAt(): Date | null {
+    return this.#tasks[0]?.getNextRun() ?? null;
+  }
+
+  /** The grant was refused: nothing works until `docsync auth login`. */
+  get authLost(): boolean {
+    return this.#fatal instanceof AuthRequiredError;
   }
 
   close(): Promise<void> {
@@ -129,8 +141,10 @@ export class Daemon {
     try {
       const report = await runCycle(this.parts.deps, { ...options, signal: this.#shutdown.signal });
       this.lastCycle = { finishedAt: Date.now(), ok: report.result === 'ok' };
+      this.parts.onCycle?.(report.result, report.tripped.length);
     } catch (error) {
       this.lastCycle = { finishedAt: Date.now(), ok: false, error: (error as Error).message };
+      this.parts.onCycle?.('error', 0);
       if (error instanceof AuthRequiredError) {
         // Nothing will work until a person authorises docsync again: stop, and say how.
         logger.fatal(error.message);

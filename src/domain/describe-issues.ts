@@ -22,7 +22,9 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigProbl
 
 function describeOne(issue: z.core.$ZodIssue): string {
   const got = `got ${show(issue.input)}`;
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  // A missing value fails a union (e.g. "a string or a number") as much as a plain type.
+  const typeCheck = issue.code === 'invalid_type' || issue.code === 'invalid_union';
+  if (typeCheck && issue.input === undefined) return 'required';
   if (issue.message.startsWith('expected')) {
     return issue.message.includes(', got ') || issue.message.includes(' got ')
       ? issue.message

@@ -52,13 +52,6 @@ export class LockHeldError extends DocsyncError {
   }
 }
 
-/** A command whose implementation lands in a later release. */
-export class NotYetAvailableError extends DocsyncError {
-  constructor(command: string) {
-    super('NOT_YET_AVAILABLE', `'docsync ${command}' is not yet available in this build.`);
-  }
-}
-
 /**
  * A path that would leave the store's root (`../x`, an absolute path, a symlink out). Raised by
  * the guard every local file operation goes through; it means a bug or a hostile name, never a

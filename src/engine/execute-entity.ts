@@ -5,7 +5,7 @@
  * past one that failed (it must be listed again).
  */
 import { applyActionResult } from '../domain/apply-action-result.js';
-import { entityLink } from '../domain/deep-links.js';
+import { entityDeepLink } from '../domain/deep-links.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
 import type { BaseDocument, RemoteDocument, StatusType } from '../domain/types.js';
@@ -37,7 +37,7 @@ export async function executeEntity(
   log: Logger,
   signal?: AbortSignal,
 ): Promise<EntityOutcome> {
-  const link = entityLink(deps.settings.webUrl, job.owner);
+  const link = entityDeepLink(deps.settings.webUrl, job.owner);
   const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
   const ctx: ActionContext = {
     deps,

@@ -4,7 +4,7 @@
  * matched as the interface says: companies by company number, trusts by ABN, then by name
  * (compared on the folder's name, where the firm's own system put them).
  */
-import { entityLink } from '../domain/deep-links.js';
+import { entityDeepLink } from '../domain/deep-links.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
 import type { LocalEntityFolder } from '../local/local-store.js';
 import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
@@ -58,7 +58,7 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
         free.findIndex((f) => f.folder === match.folder),
         1,
       );
-    const link = entityLink(deps.settings.webUrl, entity);
+    const link = entityDeepLink(deps.settings.webUrl, entity);
     const folder = await deps.local.ensureEntityFolder(entity, link, match?.folder);
     const matchedBy: MatchedBy =
       match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');

@@ -5,7 +5,7 @@
  * exits with.
  */
 import { checkSafety, type TrippedRail, withoutDeletes } from '../domain/check-safety.js';
-import { entityLink } from '../domain/deep-links.js';
+import { entityDeepLink } from '../domain/deep-links.js';
 import { describePlan, summaryLine } from '../domain/describe-plan.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
@@ -34,6 +34,8 @@ export interface CycleOptions {
   /** Receives the `--dry-run` plan, one sentence per line. */
   readonly onPlanLine?: (line: string) => void;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Read the companies and trusts again (an unknown entity was named by a webhook). */
+  readonly refreshEntities?: boolean;
   /** Shutdown: documents not started yet are left for the next cycle (their cursor waits). */
   readonly signal?: AbortSignal;
 }
@@ -110,7 +112,7 @@ async function cycle(
         base,
         extrasOf(doc),
         await statusTypesOf(deps, false),
-        entityLink(deps.settings.webUrl, base.owner),
+        entityDeepLink(deps.settings.webUrl, base.owner),
       ),
     );
   if (!options.dryRun) await resolveInDoubt(deps, log, writeMeta);
@@ -237,7 +239,8 @@ async function entitiesFor(
   full: boolean,
 ): Promise<EntityRecord[]> {
   const known = deps.state.entities.list();
-  const records = full || known.length === 0 ? await refreshEntities(deps) : known;
+  const refresh = full || options.refreshEntities || known.length === 0;
+  const records = refresh ? await refreshEntities(deps) : known;
   if (!options.owners) return records.filter((r) => r.folder !== null);
   const wanted = new Set(options.owners.map(ownerKey));
   return records.filter((r) => r.folder !== null && wanted.has(ownerKey(r.entity)));

@@ -90,6 +90,60 @@ describe('docsync run (the daemon)', () => {
   });
 });
 
+describe('docsync run with webhooks and the status page', () => {
+  it('turns a Document Change webhook into a targeted sync, and reports health and metrics', async () => {
+    sim = await startSimulator({ seed: 'demo' });
+    const dir = tempDir();
+    const config = writeCliConfig(dir, sim, {
+      log: { level: 'info' },
+      // Only webhooks may trigger the second sync in this test.
+      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
+      status: { enabled: true, listen: '127.0.0.1:0' },
+    });
+    const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
+    await daemon.started;
+    const urlOf = (msg: string) =>
+      new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(daemon.output())?.[1];
+    await eventually(
+      () =>
+        urlOf('webhook receiver listening') !== undefined &&
+        urlOf('status page listening') !== undefined,
+    );
+    const statusUrl = urlOf('status page listening')!;
+    await eventually(async () => (await fetch(`${statusUrl}/healthz`)).status === 200);
+
+    sim.admin.setWebhook({
+      url: urlOf('webhook receiver listening')!,
+      clientCode: 'FIRM1',
+      secret: 'hook-secret',
+    });
+    const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'trust')!;
+    sim.admin.addAttachment(doc.id, { name: 'Arrived by webhook.pdf', bytes: '%PDF-1.4 webhook' });
+    const root = path.join(dir, 'documents');
+    const find = () => {
+      for (const trust of readdirSync(path.join(root, 'Trusts'))) {
+        const folder = readdirSync(path.join(root, 'Trusts', trust)).find((f) =>
+          f.endsWith(`[${doc.id}]`),
+        );
+        if (folder) return path.join(root, 'Trusts', trust, folder);
+      }
+      return null;
+    };
+    await eventually(() => readdirSync(find()!).includes('Arrived by webhook.pdf'));
+    await sim.admin.webhooksIdle();
+    expect(sim.admin.webhookDeliveries().every((d) => d.status === 200)).toBe(true);
+
+    const metrics = await (await fetch(`${statusUrl}/metrics`)).text();
+    expect(metrics).toMatch(/docsync_cycles_total\{result="ok"\} [1-9]/);
+    expect(metrics).toMatch(/docsync_webhook_events_total\{result="accepted"\} [1-9]/);
+    const page = await (await fetch(statusUrl)).text();
+    expect(page).toContain('Smith Bare Trust');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  });
+});
+
 describe('docsync demo', () => {
   it('syncs the demo firm into ./demo-documents and says what landed where; a second run is quiet', async () => {
     const cwd = tempDir();

@@ -158,9 +158,35 @@ describe('configuration', () => {
       }),
       ['webhook.secret: required while the webhook receiver is on (or set DOCSYNC_WEBHOOK_SECRET)'],
     ],
+    [
+      'a public webhook URL that is no URL and a health age of zero',
+      withChange((c) => {
+        c.webhook.publicUrl = '/webhooks/document-change';
+        c.status = { healthMaxAgeSeconds: 0 };
+      }),
+      [
+        'webhook.publicUrl: expected an http(s) URL, got "/webhooks/document-change"',
+        'status.healthMaxAgeSeconds: expected an integer from 1 and up, got 0',
+      ],
+    ],
     ['an array at the top', [], [': expected a JSON object at the top']],
   ])('reports every problem of %s with its key', (_name, raw, expected) => {
     expect(problemsOf(raw)).toEqual(expected);
+  });
+
+  it('takes the public webhook URL and the health age, and leaves both unset by default', () => {
+    const config = parseConfig(
+      withChange((c) => {
+        c.webhook.publicUrl = 'https://docsync.example.com/hooks/doc';
+        c.status = { healthMaxAgeSeconds: 600 };
+      }),
+      { env: {}, cwd: '/srv', source: 'test.json' },
+    );
+    expect(config.webhook.publicUrl).toBe('https://docsync.example.com/hooks/doc');
+    expect(config.status.healthMaxAgeSeconds).toBe(600);
+    const defaults = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    expect(defaults.webhook.publicUrl).toBeUndefined();
+    expect(defaults.status.healthMaxAgeSeconds).toBeUndefined();
   });
 
   it('needs no webhook secret when the receiver is off or unsigned messages are allowed', () => {

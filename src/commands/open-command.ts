@@ -1,0 +1,52 @@
+/**
+ * `docsync open <company|trust> <id or name>`: prints the deep link to the entity's documents
+ * in the service. The state database answers first (no network, works while the service is
+ * down); only an entity docsync has not synced yet is looked up in the service's list.
+ */
+import { entityDeepLink } from '../domain/deep-links.js';
+import { DocsyncError } from '../domain/errors.js';
+import { type EntityMatch, findEntity } from '../domain/find-entity.js';
+import type { Entity, OwnerKind } from '../domain/types.js';
+import { type App, openApp } from '../main.js';
+
+export interface OpenCommandOptions {
+  readonly config?: string | undefined;
+  readonly kind: string;
+  readonly idOrName: string;
+}
+
+export async function openCommand(options: OpenCommandOptions): Promise<void> {
+  const kind = options.kind as OwnerKind;
+  const app = openApp({ config: options.config, logToStderr: true });
+  try {
+    const local = app.state.entities
+      .list()
+      .map((record) => record.entity)
+      .filter((entity) => entity.kind === kind);
+    let match = findEntity(local, options.idOrName);
+    if (match.kind === 'none') match = await findInService(app, kind, options.idOrName);
+    const entity = chosen(match, kind, options.idOrName);
+    process.stdout.write(`${entityDeepLink(app.config.service.webUrl, entity)}\n`);
+  } finally {
+    app.close();
+  }
+}
+
+async function findInService(app: App, kind: OwnerKind, query: string): Promise<EntityMatch> {
+  const listed: Entity[] = [];
+  const list = kind === 'company' ? app.remote.client.companies() : app.remote.client.trusts();
+  for await (const entity of list) listed.push(entity);
+  return findEntity(listed, query);
+}
+
+function chosen(match: EntityMatch, kind: OwnerKind, query: string): Entity {
+  if (match.kind === 'one') return match.entity;
+  if (match.kind === 'none') {
+    throw new DocsyncError('ENTITY_NOT_FOUND', `No ${kind} has the id or name "${query}".`);
+  }
+  const lines = match.candidates.map((e) => `  - ${e.id}  ${e.name}`);
+  throw new DocsyncError(
+    'ENTITY_AMBIGUOUS',
+    `"${query}" matches ${match.candidates.length} ${kind === 'company' ? 'companies' : 'trusts'}; name one by id:\n${lines.join('\n')}`,
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The daemon's two listeners: the webhook receiver, whose events become targeted cycles, and
+ * the status server, which reads the state database and the daemon's runtime view.
+ */
+import type { OwnerRef } from '../domain/types.js';
+import type { App } from '../main.js';
+import type { DocumentChangeEvent } from '../triggers/webhook-event.js';
+import { startWebhookReceiver } from '../triggers/webhook-receiver.js';
+import type { Metrics } from '../web/metrics.js';
+import { startStatusServer } from '../web/status-server.js';
+import type { Closable, Daemon } from './daemon.js';
+
+export interface ListenerOptions {
+  readonly app: App;
+  readonly metrics: Metrics;
+  readonly requestsPerSecond: () => number;
+}
+
+export async function startListeners(
+  daemon: Daemon,
+  options: ListenerOptions,
+): Promise<Closable[]> {
+  const { app, metrics } = options;
+  const { config, state, logger } = app;
+  const started: Closable[] = [];
+  if (config.webhook.enabled) {
+    const receiver = await startWebhookReceiver({
+      config,
+      state,
+      logger,
+      metrics,
+      onEvent: (event) => onDocumentChange(daemon, app, event),
+    });
+    logger.info({ url: receiver.url }, 'webhook receiver listening');
+    started.push(receiver);
+  }
+  if (config.status.enabled) {
+    const server = await startStatusServer({
+      config,
+      state,
+      metrics,
+      logger,
+      runtime: () => {
+        const tokens = state.tokens.read();
+        return {
+          nextCycleAt: daemon.nextCycleAt()?.toISOString() ?? null,
+          queueDepth: app.remote.queue.depth,
+          requestsPerSecond: options.requestsPerSecond(),
+          watcherMode: daemon.watcherMode,
+          tokenValid: Boolean(tokens?.refreshToken) && !daemon.authLost,
+        };
+      },
+    });
+    logger.info({ url: server.url }, 'status page listening');
+    started.push(server);
+  }
+  return started;
+}
+
+/**
+ * api.md 6.3: every event means "sync this document's entity"; a deletion also names the
+ * document, because a listing filtered by time can never show it. An entity docsync does not
+ * know yet (a new company) makes it read the entity list first.
+ */
+async function onDocumentChange(
+  daemon: Daemon,
+  app: App,
+  event: DocumentChangeEvent,
+): Promise<void> {
+  const record = app.state.entities.list().find((r) => r.entity.id === event.entityId);
+  if (!record) {
+    await daemon.request({ trigger: 'webhook', refreshEntities: true });
+    return;
+  }
+  const owner: OwnerRef = { kind: record.entity.kind, id: record.entity.id };
+  if (event.subType === 'deleteDocument') {
+    await Promise.all(
+      event.documentIds.map((deletedId) =>
+        daemon.request({ trigger: 'webhook', owner, deletedId }),
+      ),
+    );
+    return;
+  }
+  await daemon.request({ trigger: 'webhook', owner });
+}

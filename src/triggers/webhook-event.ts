@@ -1,0 +1,43 @@
+/**
+ * What the receiver hands to its `onEvent` callback, and the callback's contract. Built from the
+ * stored row, not the request, so an event re-offered after a restart looks exactly like a
+ * fresh one.
+ */
+import type { WebhookEvent } from '../state/webhook-event-repo.js';
+import type { EventSubType } from './document-change.js';
+
+export interface DocumentChangeEvent {
+  readonly eventId: string;
+  /** The company or trust id as sent; the message does not say which kind it is. */
+  readonly entityId: string;
+  /** `statusChange` means the same as `newStatus` (api.md). */
+  readonly subType: EventSubType;
+  /** The message's tenants of type `documentId`. */
+  readonly documentIds: readonly string[];
+  readonly receivedAt: number;
+  /** 1 on the first offer; counts on through retries and restarts. */
+  readonly attempt: number;
+}
+
+/**
+ * Works on one event (the engine: a targeted sync of that entity or document). Called after the
+ * service has had its 200, one event at a time, oldest first. Resolve → the event is done;
+ * reject → the attempt is counted and the event is offered again later, up to
+ * `MAX_EVENT_ATTEMPTS`, then left to the scheduled cycle. `signal` aborts when the receiver
+ * closes: stop early and reject, and the event stays pending for the next start.
+ */
+export type OnDocumentChange = (
+  event: DocumentChangeEvent,
+  context: { readonly signal: AbortSignal },
+) => Promise<void> | void;
+
+export function toDocumentChangeEvent(stored: WebhookEvent): DocumentChangeEvent {
+  return {
+    eventId: stored.eventId,
+    entityId: stored.entityId,
+    subType: stored.subType as EventSubType,
+    documentIds: stored.documentIds,
+    receivedAt: stored.receivedAt,
+    attempt: stored.attempts + 1,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The webhook receiver of daemon.md: an HTTP server on `webhook.listen` that takes Document
+ * Change messages on `POST {webhook.path}` (see webhook-request.ts for one message's way) and
+ * hands each stored event to `onEvent` after answering (webhook-processor.ts). Events still
+ * pending from before a restart are offered again at start.
+ *
+ * Whatever arrives, nothing escapes: a failing handler answers 500 and is logged. `close()` stops
+ * accepting, lets in-flight answers finish and waits for the running event; a second call waits
+ * for the first.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../log/create-logger.js';
+import type { StateStore } from '../state/state-store.js';
+import { listen } from '../web/listen.js';
+import type { Metrics } from '../web/metrics.js';
+import { resolveFromState } from './resolve-resource.js';
+import type { OnDocumentChange } from './webhook-event.js';
+import { WebhookProcessor } from './webhook-processor.js';
+import { answer, handleDocumentChange, type ResolveResource } from './webhook-request.js';
+
+export interface WebhookReceiverOptions {
+  readonly config: Pick<Config, 'webhook'>;
+  readonly state: StateStore;
+  readonly logger: Logger;
+  readonly onEvent: OnDocumentChange;
+  readonly metrics?: Metrics;
+  /** Fills `resourceUrl`'s placeholders; default: the state database's base and entities. */
+  readonly resolveResource?: ResolveResource;
+  /** Wait before a failed event is offered again; default 30 s. */
+  readonly retryDelayMs?: number;
+  readonly now?: () => number;
+}
+
+export interface WebhookReceiver {
+  /** Where the receiver listens, path included, e.g. `http://127.0.0.1:8787/webhooks/...`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(
+  options: WebhookReceiverOptions,
+): Promise<WebhookReceiver> {
+  const config = options.config.webhook;
+  const logger = options.logger.child({ component: 'webhook' });
+  const now = options.now ?? Date.now;
+  const processor = new WebhookProcessor({
+    state: options.state,
+    onEvent: options.onEvent,
+    logger,
+    metrics: options.metrics,
+    retryDelayMs: options.retryDelayMs ?? 30_000,
+    now,
+  });
+  const ctx = {
+    config,
+    state: options.state,
+    logger,
+    metrics: options.metrics,
+    now,
+    resolveResource: options.resolveResource ?? resolveFromState(options.state),
+    accepted: (eventId: string) => processor.offer(eventId),
+  };
+  const inFlight = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const work = route(ctx, req, res).catch((error: unknown) => {
+      logger.error({ err: error }, 'webhook request failed');
+      if (res.headersSent) res.destroy();
+      else answer(res, 500, { message: 'internal error; the message was not recorded' });
+    });
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  });
+  // A slow or endless sender must not hold a connection forever.
+  server.requestTimeout = 15_000;
+  server.headersTimeout = 10_000;
+  server.on('error', (error) => logger.error({ err: error }, 'webhook server error'));
+  const url = `${await listen(server, config.listen.host, config.listen.port)}${config.path}`;
+  logger.info({ url }, 'webhook receiver listening');
+  offerPending(options.state, processor, logger);
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.allSettled([...inFlight]);
+      server.closeAllConnections();
+      await stopped;
+      await processor.close();
+      logger.info('webhook receiver closed');
+    })();
+    return closing;
+  };
+  return { url, close };
+}
+
+type RouteContext = Parameters<typeof handleDocumentChange>[0];
+
+async function route(ctx: RouteContext, req: IncomingMessage, res: ServerResponse) {
+  const path = new URL(req.url ?? '/', 'http://receiver').pathname;
+  if (path !== ctx.config.path) {
+    req.resume();
+    return answer(res, 404, { message: `nothing here; webhooks go to ${ctx.config.path}` });
+  }
+  if (req.method !== 'POST') {
+    req.resume();
+    res.setHeader('Allow', 'POST');
+    return answer(res, 405, { message: 'only POST is accepted here' });
+  }
+  await handleDocumentChange(ctx, req, res);
+}
+
+function offerPending(state: StateStore, processor: WebhookProcessor, logger: Logger): void {
+  try {
+    const pending = state.webhookEvents.pendingEvents();
+    if (pending.length > 0)
+      logger.info({ count: pending.length }, 'offering pending webhook events');
+    for (const event of pending) processor.offer(event.eventId);
+  } catch (error) {
+    logger.error({ err: error }, 'could not read pending webhook events');
+  }
+}

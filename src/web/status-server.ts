@@ -1,0 +1,127 @@
+/**
+ * The status server of daemon.md on `status.listen`: `GET /` (the page), `GET /healthz` (200
+ * or 503 with the reasons as JSON) and `GET /metrics` (Prometheus text). Read-only, and it
+ * keeps no state of its own: every request reads the state database and the daemon's runtime
+ * facts afresh. A failing request answers 500 and is logged; it never stops the daemon.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../log/create-logger.js';
+import type { StateStore } from '../state/state-store.js';
+import { checkHealth, healthMaxAgeMs } from './health.js';
+import { listen } from './listen.js';
+import type { Metrics } from './metrics.js';
+import type { RuntimeProvider } from './runtime-status.js';
+import { renderStatusPage } from './status-page.js';
+
+export interface StatusServerOptions {
+  readonly config: Pick<Config, 'status' | 'schedule' | 'store'>;
+  readonly state: StateStore;
+  readonly metrics: Metrics;
+  readonly runtime: RuntimeProvider;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+export interface StatusServer {
+  /** Base URL, e.g. `http://127.0.0.1:8788`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+interface StatusContext {
+  readonly state: StateStore;
+  readonly metrics: Metrics;
+  readonly runtime: RuntimeProvider;
+  readonly root: string;
+  readonly maxAgeMs: number;
+  readonly now: () => number;
+}
+
+type Handler = (ctx: StatusContext, res: ServerResponse) => Promise<void>;
+
+const ROUTES: Readonly<Record<string, Handler>> = {
+  '/': async ({ state, runtime, root, maxAgeMs, now }, res) => {
+    const report = state.statusReport(now());
+    const facts = runtime();
+    const health = checkHealth(report, facts, maxAgeMs, now());
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      renderStatusPage({ report, runtime: facts, health, root }),
+    );
+  },
+  '/healthz': async ({ state, runtime, maxAgeMs, now }, res) => {
+    const health = checkHealth(state.statusReport(now()), runtime(), maxAgeMs, now());
+    const body = { status: health.healthy ? 'ok' : 'unhealthy', ...health };
+    send(res, health.healthy ? 200 : 503, 'application/json', JSON.stringify(body));
+  },
+  '/metrics': async ({ state, runtime, metrics }, res) => {
+    // Gauges read at scrape time, so they are current without the engine pushing them.
+    const facts = runtime();
+    metrics.setConflicts(state.conflicts.count());
+    metrics.setQueueDepth(facts.queueDepth);
+    if (facts.watcherMode !== 'off') metrics.setWatcherMode(facts.watcherMode);
+    send(res, 200, metrics.contentType, await metrics.text());
+  },
+};
+
+export async function startStatusServer(options: StatusServerOptions): Promise<StatusServer> {
+  const logger = options.logger.child({ component: 'status' });
+  const ctx: StatusContext = {
+    state: options.state,
+    metrics: options.metrics,
+    runtime: options.runtime,
+    root: options.config.store.root,
+    // Computed once: it walks the cron schedule.
+    maxAgeMs: healthMaxAgeMs(options.config),
+    now: options.now ?? Date.now,
+  };
+  const server = createServer((req, res) => {
+    handle(ctx, req, res).catch((error: unknown) => {
+      logger.error({ err: error, url: req.url }, 'status request failed');
+      if (res.headersSent) res.destroy();
+      else send(res, 500, 'text/plain; charset=utf-8', 'internal error; see the log\n');
+    });
+  });
+  server.on('error', (error) => logger.error({ err: error }, 'status server error'));
+  const { host, port } = options.config.status.listen;
+  const url = await listen(server, host, port);
+  logger.info({ url }, 'status page listening');
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+  return { url, close };
+}
+
+async function handle(
+  ctx: StatusContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  req.resume();
+  const path = new URL(req.url ?? '/', 'http://status').pathname;
+  const route = ROUTES[path];
+  if (!route) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    return send(res, 405, 'text/plain; charset=utf-8', 'only GET\n');
+  }
+  await route(ctx, res);
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}

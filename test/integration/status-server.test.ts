@@ -1,0 +1,227 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StateStore } from '../../src/state/state-store.js';
+import { Metrics } from '../../src/web/metrics.js';
+import type { RuntimeStatus } from '../../src/web/runtime-status.js';
+import { type StatusServer, startStatusServer } from '../../src/web/status-server.js';
+import { parsePrometheusText } from '../helpers/prometheus-text.js';
+import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
+import { silentLogger } from '../helpers/webhook-receiver.js';
+
+const stateStore = useStateStore();
+const started: StatusServer[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.close()));
+});
+
+const ROOT = '/srv/documents/compliance';
+const MINUTE = 60_000;
+
+function runtimeWith(overrides: Partial<RuntimeStatus> = {}): RuntimeStatus {
+  return {
+    nextCycleAt: '2030-01-01T00:05:00.000Z',
+    queueDepth: 7,
+    requestsPerSecond: 2.5,
+    watcherMode: 'events',
+    tokenValid: true,
+    ...overrides,
+  };
+}
+
+async function start(
+  state: StateStore,
+  options: {
+    runtime?: Partial<RuntimeStatus>;
+    healthMaxAgeSeconds?: number;
+    metrics?: Metrics;
+  } = {},
+) {
+  const metrics = options.metrics ?? new Metrics();
+  const server = await startStatusServer({
+    config: {
+      status: {
+        enabled: true,
+        listen: { host: '127.0.0.1', port: 0 },
+        ...(options.healthMaxAgeSeconds
+          ? { healthMaxAgeSeconds: options.healthMaxAgeSeconds }
+          : {}),
+      },
+      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *' },
+      store: { root: ROOT },
+    },
+    state,
+    metrics,
+    runtime: () => runtimeWith(options.runtime),
+    logger: silentLogger(),
+  });
+  started.push(server);
+  return { server, metrics };
+}
+
+function cycle(state: StateStore, result: 'ok' | 'partial' | 'error' | null, endedAgoMs: number) {
+  const id = state.cycles.start({ trigger: 'cron', startedAt: Date.now() - endedAgoMs - 1000 });
+  if (result) {
+    state.cycles.finish(id, {
+      result,
+      finishedAt: Date.now() - endedAgoMs,
+      ...(result === 'error' ? { error: 'service unreachable' } : {}),
+    });
+  }
+}
+
+async function health(server: StatusServer) {
+  const response = await fetch(`${server.url}/healthz`);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+describe('status server', () => {
+  it('/healthz is 503 before any cycle, 200 after a recent good one', async () => {
+    const state = stateStore.open();
+    const { server } = await start(state);
+
+    const before = await health(server);
+    expect(before.status).toBe(503);
+    expect(before.body.reasons).toEqual(['no cycle has finished successfully yet']);
+
+    cycle(state, 'ok', MINUTE);
+    const after = await health(server);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ status: 'ok', healthy: true, maxAgeSeconds: 1800 });
+  });
+
+  it('/healthz stays 200 while a cycle runs and after a partial one', async () => {
+    const state = stateStore.open();
+    const { server } = await start(state);
+    cycle(state, 'ok', 20 * MINUTE);
+    cycle(state, 'partial', MINUTE);
+    cycle(state, null, 0);
+    expect((await health(server)).status).toBe(200);
+  });
+
+  it.each([
+    [
+      'the last cycle failed',
+      (s: StateStore) => {
+        cycle(s, 'ok', 10 * MINUTE);
+        cycle(s, 'error', MINUTE);
+      },
+      {},
+      /ended with error: service unreachable/,
+    ],
+    [
+      'the last good cycle is too old',
+      (s: StateStore) => cycle(s, 'ok', 3 * MINUTE),
+      { healthMaxAgeSeconds: 120 },
+      /finished 3 min ago \(limit 2 min\)/,
+    ],
+    [
+      'the token is not valid',
+      (s: StateStore) => cycle(s, 'ok', MINUTE),
+      { runtime: { tokenValid: false } },
+      /token is not valid/,
+    ],
+  ])('/healthz is 503 with a JSON reason when %s', async (_name, arrange, options, reason) => {
+    const state = stateStore.open();
+    arrange(state);
+    const { server } = await start(state, options);
+
+    const answer = await health(server);
+
+    expect(answer.status).toBe(503);
+    expect(answer.body.status).toBe('unhealthy');
+    expect(answer.body.reasons.join('\n')).toMatch(reason);
+  });
+
+  it('/metrics exposes docsync metrics in the Prometheus text format', async () => {
+    const state = stateStore.open();
+    state.conflicts.record({
+      owner: TRUST,
+      documentId: '1',
+      copyPath: 'Trusts/T/a (conflict).pdf',
+      winner: 'remote',
+      occurredAt: Date.now(),
+    });
+    const { server, metrics } = await start(state, { runtime: { watcherMode: 'scanning' } });
+    metrics.cycleFinished('ok');
+    metrics.cycleFinished('ok');
+    metrics.cycleFinished('error');
+    metrics.serviceResponse({ route: 'GET /companies/{companyId}/documents', status: 200 });
+    metrics.serviceResponse({ route: 'GET /companies/{companyId}/documents', status: 429 });
+    metrics.serviceResponse({ route: 'POST /oauth/token', status: 'network' });
+    metrics.railTripped();
+    metrics.webhookEvent('accepted');
+    metrics.webhookEvent('bad-signature');
+
+    const response = await fetch(`${server.url}/metrics`);
+    const text = await response.text();
+    const m = parsePrometheusText(text);
+
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(m.types.get('docsync_cycles_total')).toBe('counter');
+    expect(m.types.get('docsync_queue_depth')).toBe('gauge');
+    expect(m.value('docsync_cycles_total', { result: 'ok' })).toBe(2);
+    expect(m.value('docsync_cycles_total', { result: 'error' })).toBe(1);
+    const route = 'GET /companies/{companyId}/documents';
+    expect(m.value('docsync_service_requests_total', { route, status: '429' })).toBe(1);
+    expect(
+      m.value('docsync_service_requests_total', { route: 'POST /oauth/token', status: 'network' }),
+    ).toBe(1);
+    expect(m.value('docsync_rail_trips_total')).toBe(1);
+    expect(m.value('docsync_webhook_events_total', { result: 'bad-signature' })).toBe(1);
+    expect(m.value('docsync_queue_depth')).toBe(7);
+    expect(m.value('docsync_conflicts')).toBe(1);
+    expect(m.value('docsync_watcher_mode', { mode: 'scanning' })).toBe(1);
+    expect(m.value('docsync_watcher_mode', { mode: 'events' })).toBe(0);
+  });
+
+  it('shows a conflict and an item in error on the page, escaped, with file links', async () => {
+    const state = stateStore.open();
+    cycle(state, 'ok', MINUTE);
+    state.conflicts.record({
+      owner: COMPANY,
+      documentId: '5001',
+      copyPath:
+        'Companies/Acme (123 456 789)/2024-05-01 Minutes [5001]/minutes (conflict 2024-05-01 0930).pdf',
+      winner: 'local',
+      occurredAt: Date.now(),
+    });
+    state.problems.record(
+      { owner: TRUST, path: 'Trusts/Smith <Family> Trust/new folder' },
+      'upload refused: 415 <unsupported type>',
+    );
+    const { server } = await start(state);
+
+    const response = await fetch(`${server.url}/`);
+    const page = await response.text();
+
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page).toContain('<meta http-equiv="refresh" content="10">');
+    expect(page).toContain('Conflicts (1)');
+    expect(page).toContain(
+      'href="file:///srv/documents/compliance/Companies/Acme%20(123%20456%20789)/2024-05-01%20Minutes%20%5B5001%5D/minutes%20(conflict%202024-05-01%200930).pdf"',
+    );
+    expect(page).toContain('Items in error (1)');
+    expect(page).toContain('upload refused: 415 &lt;unsupported type&gt;');
+    expect(page).toContain('Trusts/Smith &lt;Family&gt; Trust/new folder');
+    expect(page).not.toContain('<Family>');
+    expect(page).toContain('2030-01-01T00:05:00.000Z');
+    expect(page).toContain('Healthy');
+    expect(page).not.toMatch(/<(script|link)\b/);
+  });
+
+  it('answers 404 elsewhere and 405 to other methods', async () => {
+    const state = stateStore.open();
+    const { server } = await start(state);
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+    const post = await fetch(`${server.url}/healthz`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers 500 and keeps running when the state cannot be read', async () => {
+    const state = stateStore.open();
+    const { server } = await start(state, { runtime: {} });
+    state.close();
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(500);
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+});
