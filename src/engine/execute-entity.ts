@@ -13,6 +13,7 @@ import type { Logger } from '../log/create-logger.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { type ActionContext, executeAction } from './execute-action.js';
+import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
 import type { EntityJob } from './plan-entity.js';
 
 export interface EntityOutcome {
@@ -42,14 +43,23 @@ export async function executeEntity(
   };
   const failed = new Set<string>();
   const unmatched: string[] = [];
+  const pushed = new Set<string>();
+  const startedAt = deps.now();
   let actionsDone = 0;
   for (const plan of job.plan.documents) {
     const docLog = log.child({ document: plan.documentId ?? plan.key });
     const result = await executeDocument(ctx, plan, job.remoteDocs, unmatched, docLog);
     actionsDone += result.done;
     if (!result.ok && plan.documentId) failed.add(plan.documentId);
+    if (result.ok && result.pushedTo) pushed.add(result.pushedTo);
   }
   advanceCursor(deps, job, failed);
+  await learnPushedTimestamps(deps, job.owner, pushed, startedAt, (base, doc) =>
+    ctx.writeMeta(base.folder, base, doc),
+  ).catch((error: unknown) =>
+    // Not learnt now, learnt by the next cycle's plan (row 27): a cost, not a loss.
+    log.warn({ err: error }, 'could not read back the pushed documents'),
+  );
   return {
     owner: job.owner,
     documentsFailed: failed.size,
@@ -64,11 +74,12 @@ async function executeDocument(
   remoteDocs: ReadonlyMap<string, RemoteDocument>,
   unmatched: string[],
   log: Logger,
-): Promise<{ ok: boolean; done: number }> {
+): Promise<{ ok: boolean; done: number; pushedTo: string | null }> {
   const { deps } = ctx;
   let base: BaseDocument | null = plan.documentId ? deps.state.base.get(plan.documentId) : null;
   const remote = plan.documentId ? (remoteDocs.get(plan.documentId) ?? null) : null;
   let touched = false;
+  let pushed = false;
   let done = 0;
   let ok = true;
   try {
@@ -89,13 +100,15 @@ async function executeDocument(
         if (next) await ctx.writeMeta(next.folder, next, remote);
       }
       base = await executeAction(ctx, action, base);
+      pushed ||=
+        PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
       touched = true;
       done++;
     }
     if (touched && base) await ctx.writeMeta(base.folder, base, remote);
     if (ok && plan.documentId)
       deps.state.problems.clear({ owner: ctx.owner, documentId: plan.documentId });
-    return { ok, done };
+    return { ok, done, pushedTo: pushed && base ? base.id : null };
   } catch (error) {
     const reason = (error as Error).message;
     log.warn({ err: error }, 'document failed; will retry');
@@ -103,9 +116,18 @@ async function executeDocument(
       ? { owner: ctx.owner, documentId: plan.documentId }
       : { owner: ctx.owner, path: plan.key.replace(/^folder:/, '') };
     deps.state.problems.record(item, reason, deps.now());
-    return { ok: false, done };
+    return { ok: false, done, pushedTo: null };
   }
 }
+
+/** Actions that change the service, and with it the document's `lastUpdatedTimestamp`. */
+const PUSHES: ReadonlySet<SyncAction['kind']> = new Set([
+  'push-new-document',
+  'push-attachment',
+  'push-replaced-attachment',
+  'push-delete-attachment',
+  'push-status',
+]);
 
 function recordProblem(
   ctx: ActionContext,
