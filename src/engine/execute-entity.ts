@@ -8,11 +8,12 @@ import { applyActionResult } from '../domain/apply-action-result.js';
 import { entityLink } from '../domain/deep-links.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
-import type { BaseDocument, RemoteDocument, StatusType } from '../domain/types.js';
+import type { BaseDocument, LocalFile, RemoteDocument, StatusType } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { type ActionContext, executeAction } from './execute-action.js';
+import { identicalClashes } from './identical-clashes.js';
 import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
 import type { EntityJob } from './plan-entity.js';
 
@@ -31,6 +32,8 @@ export async function executeEntity(
 ): Promise<EntityOutcome> {
   const link = entityLink(deps.settings.webUrl, job.owner);
   const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
+  const filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
+  const filesOf = (folder: string) => filesByFolder.get(folder) ?? [];
   const ctx: ActionContext = {
     deps,
     owner: job.owner,
@@ -48,7 +51,7 @@ export async function executeEntity(
   let actionsDone = 0;
   for (const plan of job.plan.documents) {
     const docLog = log.child({ document: plan.documentId ?? plan.key });
-    const result = await executeDocument(ctx, plan, job.remoteDocs, unmatched, docLog);
+    const result = await executeDocument(ctx, plan, job.remoteDocs, filesOf, unmatched, docLog);
     actionsDone += result.done;
     if (!result.ok && plan.documentId) failed.add(plan.documentId);
     if (result.ok && result.pushedTo) pushed.add(result.pushedTo);
@@ -72,6 +75,7 @@ async function executeDocument(
   ctx: ActionContext,
   plan: DocumentPlan,
   remoteDocs: ReadonlyMap<string, RemoteDocument>,
+  filesOf: (folder: string) => readonly LocalFile[],
   unmatched: string[],
   log: Logger,
 ): Promise<{ ok: boolean; done: number; pushedTo: string | null }> {
@@ -83,8 +87,19 @@ async function executeDocument(
   let done = 0;
   let ok = true;
   try {
+    const clashes = await identicalClashes(deps, plan, filesOf);
     for (const action of plan.actions) {
       log.debug({ row: action.row, action: action.kind }, 'action');
+      if (clashes.skips(action)) continue;
+      const agreed = clashes.agreed(action);
+      if (agreed && action.kind === 'pull-attachment') {
+        const files = new Map([[action.attachment.id, agreed]]);
+        base = applyActionResult(base, action, { kind: 'files-written', files });
+        if (base) deps.state.base.put(base);
+        touched = true;
+        done++;
+        continue;
+      }
       if (action.kind === 'record-problem') {
         ok = recordProblem(ctx, action, unmatched, log) && ok;
         continue;
