@@ -33,7 +33,9 @@ import {
   startSimulator,
 } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
+import { writeCliConfig } from './cli-config.js';
 import { FAST_RETRY } from './remote.js';
+import { type CliResult, runCli } from './run-cli.js';
 import { useTempDir } from './temp-dir.js';
 
 export type DumpDocument = StateDump['documents'][number];
@@ -63,6 +65,11 @@ export interface SyncHarness {
   readonly root: string;
   /** Absolute path of the state file. */
   readonly stateFile: string;
+  /**
+   * Runs the built CLI (`docsync <args> --config <file>`) on the same folder, state file and
+   * service, for tests of exit codes and output. `config` overrides keys of the config file.
+   */
+  cli(args: readonly string[], config?: Record<string, unknown>): Promise<CliResult>;
   /** One cycle; a full reconcile (`docsync run --once`) unless told otherwise. */
   sync(options?: Partial<CycleOptions>): Promise<CycleReport>;
   /** The service's state, with the sha256 of every attachment. */
@@ -151,7 +158,7 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
         ...options.settings,
       },
     };
-    return harness({ sim, state, client, deps, root, stateFile });
+    return harness({ sim, state, client, deps, root, stateFile, dir });
   };
 }
 
@@ -162,8 +169,9 @@ function harness(h: {
   deps: EngineDeps;
   root: string;
   stateFile: string;
+  dir: string;
 }): SyncHarness {
-  const { sim, root } = h;
+  const { sim, root, dir } = h;
   const abs = (rel: string) => path.join(root, ...rel.split('/'));
   const walk = (rel: string, visit: (rel: string, file: string) => void) => {
     if (!existsSync(abs(rel))) return;
@@ -192,8 +200,25 @@ function harness(h: {
     if (mtimeMs !== undefined) utimesSync(abs(rel), mtimeMs / 1000, mtimeMs / 1000);
   };
   const read = (rel: string) => readFileSync(abs(rel));
+  const { settings } = h.deps;
   return {
     ...h,
+    cli(args, config = {}) {
+      const file = writeCliConfig(dir, sim, {
+        settleSeconds: 0,
+        queue: { requestsPerSecond: 1000, concurrency: 4 },
+        onRemoteDelete: settings.onRemoteDelete,
+        safety: {
+          maxDeletePercent: settings.maxDeletePercent,
+          maxDeleteCount: settings.maxDeleteCount,
+        },
+        ...config,
+      });
+      return runCli([...args, '--config', file], {
+        env: { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() },
+        timeoutMs: 60_000,
+      });
+    },
     sync: (options = {}) => runCycle(h.deps, { trigger: 'once', fullReconcile: true, ...options }),
     remote: () => sim.admin.dump(),
     remoteDoc: async (id) => (await sim.admin.dump()).documents.find((d) => d.id === id),
@@ -239,8 +264,7 @@ function harness(h: {
     writesToService() {
       const writes: Record<string, number> = {};
       for (const [route, n] of Object.entries(sim.admin.counters().api.byRoute)) {
-        if (/^(POST|PUT|PATCH|DELETE) /.test(route) && !route.includes('/oauth'))
-          writes[route] = n;
+        if (/^(POST|PUT|PATCH|DELETE) /.test(route) && !route.includes('/oauth')) writes[route] = n;
       }
       return writes;
     },
