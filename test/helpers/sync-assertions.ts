@@ -23,10 +23,7 @@ export async function expectInSync(h: SyncHarness): Promise<void> {
     const [folder, ...extra] = byId.get(doc.id) ?? [];
     expect(extra, `second folder for ${doc.id}`).toEqual([]);
     const meta = h.meta(folder!);
-    expect(
-      { status: meta.status, statusDate: meta.statusDate },
-      `status of ${doc.id}`,
-    ).toEqual({
+    expect({ status: meta.status, statusDate: meta.statusDate }, `status of ${doc.id}`).toEqual({
       status: doc.status?.type ?? null,
       statusDate: doc.status?.effectiveDate ?? null,
     });

@@ -17,7 +17,11 @@ async function settled(h: SyncHarness) {
 async function synced(options: Parameters<typeof start>[0] = {}) {
   const h = await start(options);
   const [, trust] = await h.owners();
-  const doc = h.sim.admin.createDocument({ owner: trust!, name: 'Trust Deed', documentDate: '2023-05-02' });
+  const doc = h.sim.admin.createDocument({
+    owner: trust!,
+    name: 'Trust Deed',
+    documentDate: '2023-05-02',
+  });
   const id = String(doc.id);
   h.sim.admin.addAttachment(id, { name: 'deed.pdf', bytes: 'deed' });
   h.sim.admin.addAttachment(id, { name: 'Trust Deed.pdf', bytes: 'generated', system: true });
@@ -52,7 +56,12 @@ describe('service action table', () => {
       documentDate: '2024-02-29',
       status: 'SENT TO CLIENT',
     });
-    expect(h.meta(folder).attachments.map((a) => [a.file, a.kind]).sort()).toEqual([
+    expect(
+      h
+        .meta(folder)
+        .attachments.map((a) => [a.file, a.kind])
+        .sort(),
+    ).toEqual([
       ['Form 484.pdf', 'system'],
       ['form.pdf', 'user'],
     ]);
