@@ -102,6 +102,9 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
   ];
 }
 
+/** A service timestamp before any real one: "the service's version is not agreed yet". */
+const NOT_YET_AGREED = '1970-01-01T00:00:00';
+
 /**
  * Row 5: a folder whose `.document.json` names a document the base does not know, while the
  * service has it (a lost state database, a store restored from backup). The base is rebuilt
@@ -130,7 +133,10 @@ export function planAdopt(
     statusId: remote.status?.id ?? null,
     statusTypeId: remote.status?.typeId ?? null,
     statusDate: remote.status?.effectiveDate ?? null,
-    lastUpdatedTimestamp: remote.lastUpdatedTimestamp,
+    // Not the service's timestamp yet: this base is committed first, and a base that already
+    // had it would make the next listing skip the document, so a crash before the pulls below
+    // finished would leave its files missing for good. Row 27, last, records it.
+    lastUpdatedTimestamp: NOT_YET_AGREED,
     folder: snap.folder,
     attachments,
   };
@@ -155,5 +161,9 @@ export function planAdopt(
   // First sync: what only the folder has waits for the next cycle, or --adopt-local.
   if (ctx.policy.pullOnly && !ctx.policy.adoptLocal)
     drafts = drafts.filter((d) => !d.kind.startsWith('push-'));
-  return [{ kind: 'adopt-local-folder', row: 5, folder: snap.folder, base }, ...drafts];
+  return [
+    { kind: 'adopt-local-folder', row: 5, folder: snap.folder, base },
+    ...drafts,
+    { kind: 'update-base', row: 27, patch: { lastUpdatedTimestamp: remote.lastUpdatedTimestamp } },
+  ];
 }

@@ -54,6 +54,10 @@ async function scanDocumentFolder(
   const meta = names.includes(DOCUMENT_META)
     ? parseDocumentMeta(await readFile(`${dir}/${DOCUMENT_META}`, 'utf8'))
     : null;
+  // When the user edited `"status"`: without it a local status edit could never be "the newer
+  // change" and would always lose to a service change (rows 23, 24).
+  const metaStats = meta ? await lstat(`${dir}/${DOCUMENT_META}`).catch(() => null) : null;
+  const metaMtimeMs = metaStats ? { metaMtimeMs: metaStats.mtimeMs } : {};
   const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
   const files: LocalFile[] = [];
   for (const name of names) {
@@ -63,7 +67,7 @@ async function scanDocumentFolder(
   }
   if (meta === null) return { folder, meta: null, files };
   if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
-  return { folder, meta: meta.value, files };
+  return { folder, meta: meta.value, ...metaMtimeMs, files };
 }
 
 /** One regular file; null for what is not an attachment (folders, symlinks, unsettled new). */

@@ -296,7 +296,9 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     }
     if (meta === null) return { folder, meta: null, files };
     if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
-    return { folder, meta: meta.value, files };
+    const metaNode = this.node(`${folder}/${DOCUMENT_META}`);
+    const metaMtimeMs = metaNode?.kind === 'file' ? { metaMtimeMs: metaNode.mtimeMs } : {};
+    return { folder, meta: meta.value, ...metaMtimeMs, files };
   }
 
   #hash(data: Buffer): string {

@@ -97,7 +97,7 @@ const rows: Row[] = [
         }),
       ],
     },
-    expected: ['adopt-local-folder:5', 'pull-attachment:41'],
+    expected: ['adopt-local-folder:5', 'pull-attachment:41', 'update-base:27'],
   },
   {
     row: 6,

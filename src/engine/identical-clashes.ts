@@ -1,0 +1,69 @@
+/**
+ * Rows 42 and 43 plan a conflict when a new local file and a new service attachment share a
+ * name: the planner cannot see the service's bytes. But "identical changes on both sides are no
+ * conflict" (daemon.md), and the commonest way to get there is not a user at all: a crash after
+ * a download was placed and before its base committed (docs/state.md, "a pull"), or a folder
+ * adopted by row 5, leaves exactly such a pair. So before the conflict is carried out, the
+ * attachment is downloaded to a temp file and its sha256 compared with the local file's; when
+ * they agree, the file simply becomes the agreed attachment (no copy, no upload, no download
+ * into the folder). Costs one download per name clash, which is rare.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
+import type { LocalFile } from '../domain/types.js';
+import type { EngineDeps } from './engine-deps.js';
+
+export interface IdenticalClashes {
+  /** The local file that already holds this pull's bytes: commit it instead of downloading. */
+  agreed(action: SyncAction): LocalFile | undefined;
+  /** The conflict copy (row 42) or upload (row 43) of a file that is no conflict after all. */
+  skips(action: SyncAction): boolean;
+}
+
+export async function identicalClashes(
+  deps: EngineDeps,
+  plan: DocumentPlan,
+  filesOf: (folder: string) => readonly LocalFile[],
+): Promise<IdenticalClashes> {
+  const same = await sameBytes(deps, plan, filesOf);
+  const names = new Set([...same.values()].map((f) => f.name));
+  return {
+    agreed: (action) =>
+      action.kind === 'pull-attachment' ? same.get(action.attachment.id) : undefined,
+    skips: (action) =>
+      (action.kind === 'keep-conflict-copy' && action.row === 42 && names.has(action.file)) ||
+      (action.kind === 'push-attachment' && action.row === 43 && names.has(action.file.name)),
+  };
+}
+
+/** Attachment id → the local file that already holds its bytes. */
+async function sameBytes(
+  deps: EngineDeps,
+  plan: DocumentPlan,
+  filesOf: (folder: string) => readonly LocalFile[],
+): Promise<Map<string, LocalFile>> {
+  const same = new Map<string, LocalFile>();
+  for (const action of plan.actions) {
+    if (action.kind !== 'pull-attachment' || (action.row !== 42 && action.row !== 43)) continue;
+    // Row 42 pulls to the clashing name itself; row 43 to a conflict name, the local file
+    // keeping the attachment's name.
+    const name = (action.row === 42 ? action.file : action.attachment.name).toLowerCase();
+    const local = filesOf(action.folder).find((f) => f.name.toLowerCase() === name);
+    if (!local || !action.documentId) continue;
+    const dir = await mkdtemp(path.join(tmpdir(), 'docsync-compare-'));
+    try {
+      const remote = await deps.remote.downloadAttachment(
+        action.owner,
+        action.documentId,
+        action.attachment.id,
+        path.join(dir, 'attachment'),
+      );
+      if (remote.sha256 === local.sha256) same.set(action.attachment.id, local);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return same;
+}

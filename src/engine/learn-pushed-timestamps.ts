@@ -1,0 +1,40 @@
+/**
+ * After pushes, the service has moved the documents' `lastUpdatedTimestamp`, and none of its
+ * push answers says to what (a create answers with whole seconds, uploads and statuses not at
+ * all). Left alone, the next cycle would see every pushed document as "changed", read its
+ * details and rewrite its `.document.json` (row 27): a cycle after a sync that is not quiet.
+ * So the cycle that pushed lists what changed since it started (the list carries the
+ * microseconds the next listing compares with) and reads those documents' details: when they
+ * show exactly the agreed base, only the timestamp is new and the base takes it now. A document
+ * that differs in anything else (someone changed it meanwhile) is left for the next plan, which
+ * is what keeps this from ever hiding a change.
+ */
+import { documentChanges } from '../domain/remote-changes.js';
+import { formatUpdatedAfter } from '../domain/timestamps.js';
+import type { BaseDocument, OwnerRef, RemoteDocument } from '../domain/types.js';
+import type { EngineDeps } from './engine-deps.js';
+
+export async function learnPushedTimestamps(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  pushed: ReadonlySet<string>,
+  /** Local epoch ms before the first push of this entity. */
+  since: number,
+  writeMeta: (base: BaseDocument, doc: RemoteDocument) => Promise<void>,
+): Promise<void> {
+  if (pushed.size === 0) return;
+  const serviceSinceMs = since + deps.clockOffsetMs() - deps.settings.overlapSeconds * 1000;
+  const updatedAfter = formatUpdatedAfter(serviceSinceMs * 1000);
+  for await (const entry of deps.remote.documents(owner, { updatedAfter })) {
+    if ('malformed' in entry || !pushed.has(entry.id)) continue;
+    const base = deps.state.base.get(entry.id);
+    if (!base || base.lastUpdatedTimestamp === entry.lastUpdatedTimestamp) continue;
+    const doc = await deps.remote.document(owner, entry.id);
+    const changes = documentChanges(base, doc).filter((c) => c.kind !== 'remote-touched');
+    if (changes.length > 0) continue;
+    const next = { ...base, lastUpdatedTimestamp: entry.lastUpdatedTimestamp };
+    // The folder first: a crash in between leaves the old timestamp, i.e. one more row 27.
+    await writeMeta(next, doc);
+    deps.state.base.put(next);
+  }
+}

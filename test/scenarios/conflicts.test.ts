@@ -1,0 +1,173 @@
+/**
+ * Both sides changed the same thing (daemon.md "Sync rules"): the newer change wins, the losing
+ * version is kept under a conflict name, identical changes are no conflict, and modify beats
+ * delete. "Newer" is set up with file mtimes an hour either side of the service's change.
+ */
+import { describe, expect, it } from 'vitest';
+import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
+import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
+
+const start = useSyncHarness();
+const HOUR = 3_600_000;
+const today = () => new Date().toISOString().slice(0, 10);
+/** `<name> (conflict yyyy-mm-dd hhmm).<ext>` of daemon.md, any stamp. */
+const conflictCopy = (stem: string, ext: string) =>
+  new RegExp(`^${stem} \\(conflict \\d{4}-\\d{2}-\\d{2} \\d{4}\\)\\.${ext}$`);
+
+async function settled(h: SyncHarness) {
+  await expectInSync(h);
+  await expectQuiet(h);
+}
+
+async function synced() {
+  const h = await start();
+  const [company] = await h.owners();
+  const doc = h.sim.admin.createDocument({ owner: company!, name: 'Solvency Resolution' });
+  const id = String(doc.id);
+  h.sim.admin.addAttachment(id, { name: 'resolution.pdf', bytes: 'resolution v1' });
+  await h.sync();
+  const folder = h.documentFolder(id)!;
+  h.resetCounters();
+  return { h, id, folder };
+}
+
+const filesIn = (h: SyncHarness, folder: string) =>
+  [...h.tree().keys()]
+    .filter((rel) => rel.startsWith(`${folder}/`))
+    .map((rel) => rel.slice(folder.length + 1))
+    .filter((name) => name !== '.document.json')
+    .sort();
+
+describe('conflicts', () => {
+  it('status changed on both sides: the newer local edit wins and is pushed', async () => {
+    const { h, id, folder } = await synced();
+    h.sim.admin.assignStatus(id, { typeId: 21 });
+    h.editMeta(folder, (m) => ({ ...m, status: 'cancelled' }), Date.now() + HOUR);
+
+    await h.sync();
+
+    expect((await h.remoteDoc(id))!.status).toMatchObject({ type: 'CANCELLED' });
+    expect(h.meta(folder).status).toBe('CANCELLED');
+    await settled(h);
+  });
+
+  it('status changed on both sides: the newer service change wins and reaches the folder', async () => {
+    const { h, id, folder } = await synced();
+    h.editMeta(folder, (m) => ({ ...m, status: 'cancelled' }), Date.now() - HOUR);
+    h.sim.admin.assignStatus(id, { typeId: 21 });
+
+    await h.sync();
+
+    expect(h.writesToService()).toEqual({});
+    expect((await h.remoteDoc(id))!.status).toMatchObject({ type: 'LODGED' });
+    expect(h.meta(folder).status).toBe('LODGED');
+    await settled(h);
+  });
+
+  it('the same status chosen on both sides is no conflict and pushes nothing', async () => {
+    const { h, id, folder } = await synced();
+    h.editMeta(folder, (m) => ({ ...m, status: 'Lodged', statusDate: today() }));
+    h.sim.admin.assignStatus(id, { typeId: 21, effectiveDate: today() });
+
+    await h.sync();
+
+    expect(h.writesToService()).toEqual({});
+    expect(h.meta(folder)).toMatchObject({ status: 'LODGED', statusDate: today() });
+    await settled(h);
+  });
+
+  it('a file added on both sides under one name, service newer: the local one becomes the conflict copy and is uploaded next cycle', async () => {
+    const { h, id, folder } = await synced();
+    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+
+    await h.sync();
+
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('their minutes');
+    const copy = filesIn(h, folder).find((name) => conflictCopy('minutes', 'pdf').test(name));
+    expect(copy).toBeDefined();
+    expect(h.read(`${folder}/${copy}`).toString()).toBe('our minutes');
+    expect(h.state.conflicts.list().length).toBeGreaterThan(0);
+
+    await h.sync();
+    const names = (await h.remoteDoc(id))!.attachments.map((a) => [a.name, a.sha256]);
+    expect(names).toContainEqual([copy, sha256('our minutes')]);
+    await settled(h);
+  });
+
+  it('a file added on both sides under one name, local newer: the service one is downloaded to the conflict name', async () => {
+    const { h, id, folder } = await synced();
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() + HOUR);
+
+    await h.sync();
+
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('our minutes');
+    const copy = filesIn(h, folder).find((name) => conflictCopy('minutes', 'pdf').test(name));
+    expect(h.read(`${folder}/${copy}`).toString()).toBe('their minutes');
+    const hashes = (await h.remoteDoc(id))!.attachments.map((a) => a.sha256);
+    expect(hashes).toContain(sha256('our minutes'));
+    expect(hashes).toContain(sha256('their minutes'));
+    await settled(h);
+  });
+
+  it('a user attachment replaced locally while the service replaced it too: both versions survive', async () => {
+    const { h, id, folder } = await synced();
+    const old = (await h.remoteDoc(id))!.attachments[0]!;
+    h.write(`${folder}/resolution.pdf`, 'resolution ours', Date.now() - HOUR);
+    h.sim.admin.deleteAttachment(id, old.id);
+    h.sim.admin.addAttachment(id, { name: 'resolution.pdf', bytes: 'resolution theirs' });
+
+    await h.sync();
+    await h.sync();
+
+    expect(h.read(`${folder}/resolution.pdf`).toString()).toBe('resolution theirs');
+    const hashes = (await h.remoteDoc(id))!.attachments.map((a) => a.sha256);
+    expect(hashes.sort()).toEqual([sha256('resolution ours'), sha256('resolution theirs')].sort());
+    await settled(h);
+  });
+
+  it('the same file added on both sides is no conflict: no copy, no upload', async () => {
+    const { h, id, folder } = await synced();
+    h.write(`${folder}/minutes.pdf`, 'the minutes', Date.now() - HOUR);
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'the minutes' });
+
+    await h.sync();
+
+    expect(h.writesToService()).toEqual({});
+    expect(filesIn(h, folder)).toEqual(['minutes.pdf', 'resolution.pdf']);
+    expect(h.state.conflicts.list()).toEqual([]);
+    expect((await h.remoteDoc(id))!.attachments).toHaveLength(2);
+    await settled(h);
+  });
+
+  it('modify beats delete: a folder deleted locally while the service changed it is restored', async () => {
+    const { h, id, folder } = await synced();
+    h.remove(folder);
+    h.sim.admin.addAttachment(id, { name: 'appendix.pdf', bytes: 'appendix' });
+
+    await h.sync();
+
+    expect(await h.remoteDoc(id)).toBeDefined();
+    const restored = h.documentFolder(id)!;
+    expect(filesIn(h, restored)).toEqual(['appendix.pdf', 'resolution.pdf']);
+    await settled(h);
+  });
+
+  it('modify beats delete: a document deleted in the service while changed locally is created again', async () => {
+    const { h, id, folder } = await synced();
+    h.write(`${folder}/signed.pdf`, 'signed resolution');
+    h.sim.admin.deleteDocument(id);
+
+    await h.sync();
+
+    const again = (await h.remote()).documents.filter((d) => d.name === 'Solvency Resolution');
+    expect(again).toHaveLength(1);
+    expect(again[0]!.id).not.toBe(id);
+    expect(again[0]!.attachments.map((a) => a.sha256).sort()).toEqual(
+      [sha256('resolution v1'), sha256('signed resolution')].sort(),
+    );
+    expect(h.meta(folder).id).toBe(again[0]!.id);
+    await settled(h);
+  });
+});
