@@ -20,6 +20,11 @@ export interface PlanPolicy {
   readonly onRemoteDelete: 'trash' | 'delete';
   /** The first sync of a store: nothing local is uploaded unless `adoptLocal`. */
   readonly pullOnly: boolean;
+  /**
+   * Folders the first sync held back (row 3): they stay held in later cycles too, until a run
+   * with `adoptLocal` (daemon.md: never uploaded without --adopt-local).
+   */
+  readonly heldFolders?: ReadonlySet<string>;
   /** `--adopt-local`: upload local folders that match nothing, even on the first sync. */
   readonly adoptLocal: boolean;
   /** Service clock minus local clock (`clockOffsetMs` in timestamps.ts). */

@@ -108,7 +108,8 @@ function planFolders(ctx: PlanContext, local: readonly LocalChange[]): DocumentP
     let name = key.slice('folder:'.length);
     if (c.kind === 'new-folder') {
       name = c.name;
-      const upload = !ctx.policy.pullOnly || ctx.policy.adoptLocal;
+      const held = ctx.policy.pullOnly || (ctx.policy.heldFolders?.has(c.folder) ?? false);
+      const upload = !held || ctx.policy.adoptLocal;
       drafts = upload
         ? [
             {

@@ -38,6 +38,8 @@ export interface PlanEntityOptions {
   readonly pullOnly: boolean;
   readonly adoptLocal: boolean;
   readonly statusTypes: readonly StatusType[];
+  /** Document folders the first sync held back (still held until --adopt-local). */
+  readonly heldFolders?: ReadonlySet<string>;
   /** Documents a `deleteDocument` webhook named. */
   readonly deletedIds?: ReadonlySet<string>;
 }
@@ -97,6 +99,7 @@ export async function planEntity(
       onRemoteDelete: deps.settings.onRemoteDelete,
       pullOnly: options.pullOnly,
       adoptLocal: options.adoptLocal,
+      ...(options.heldFolders ? { heldFolders: options.heldFolders } : {}),
       clockOffsetMs: deps.clockOffsetMs(),
       utcOffsetMinutes: deps.settings.utcOffsetMinutes,
     },

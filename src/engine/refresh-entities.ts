@@ -9,6 +9,7 @@ import type { Entity, OwnerKind } from '../domain/types.js';
 import type { LocalEntityFolder } from '../local/local-store.js';
 import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
 import type { EngineDeps } from './engine-deps.js';
+import { isDocumentFolder } from './held-folders.js';
 
 const digits = (text: string | null | undefined) => (text ?? '').replace(/\D/g, '');
 const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
@@ -67,14 +68,19 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
     records.push(record);
   }
   forgetVanished(deps, entities);
-  deps.state.entities.replaceUnmatchedFolders(
-    free.map((f) => ({
+  // Held document folders (held-folders.ts) share the list; only entity rows are replaced here.
+  const heldRows = deps.state.entities
+    .listUnmatchedFolders()
+    .filter((f) => isDocumentFolder(f.folder));
+  deps.state.entities.replaceUnmatchedFolders([
+    ...heldRows,
+    ...free.map((f) => ({
       folder: f.folder,
       kind: kindOf(f.folder),
       reason: 'no company or trust in the service matches this folder',
       seenAt: deps.now(),
     })),
-  );
+  ]);
   return records;
 }
 

@@ -15,6 +15,7 @@ import type { EntityRecord } from '../state/entity-repo.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executeEntity } from './execute-entity.js';
+import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { refreshEntities } from './refresh-entities.js';
@@ -120,12 +121,14 @@ async function cycle(
   const statusTypes = await statusTypesOf(deps, ctx.full);
   const records = await entitiesFor(deps, options, ctx.full);
   const pullOnly = ctx.initial && !options.adoptLocal;
+  const held = heldFolders(state);
   const jobs = await mapLimit(records, deps.settings.concurrency, (record) =>
     planEntity(deps, record, {
       fullReconcile: ctx.full,
       pullOnly,
       adoptLocal: options.adoptLocal ?? false,
       statusTypes,
+      heldFolders: held,
       ...(options.deletedIds?.get(ownerKey(record.entity))
         ? { deletedIds: options.deletedIds.get(ownerKey(record.entity))! }
         : {}),
@@ -156,6 +159,7 @@ async function cycle(
       job,
       statusTypes,
       log.child({ owner: ownerKey(job.owner) }),
+      options.signal,
     );
     options.onProgress?.(++finished, runnable.length);
     return outcome;
@@ -164,6 +168,13 @@ async function cycle(
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
   if (ctx.initial && failed === 0 && tripped.length === 0) state.settings.markInitialSyncDone();
+  const covered = runnable.flatMap((j) => (j.snapshot.folder ? [j.snapshot.folder] : []));
+  recordHeldFolders(
+    state,
+    covered,
+    outcomes.flatMap((o) => o.unmatchedFolders),
+    deps.now(),
+  );
   const actions = outcomes.reduce((n, o) => n + o.actionsDone, 0);
   return report(
     runnable.length,

@@ -52,6 +52,35 @@ describe('initial sync', () => {
     );
   });
 
+  it('keeps a held folder held in later cycles, listed by status, until --adopt-local', async () => {
+    const { h, acmeFolder } = await firmWithOldFolders();
+    const held = `${acmeFolder}/2019-03-04 Old Minutes`;
+    await h.sync();
+
+    // Later cycles: still not uploaded, and `docsync status` names it with what to do.
+    await h.sync();
+    await h.sync({ fullReconcile: false });
+    expect((await h.remote()).documents.map((d) => d.name)).toEqual(['Annual Company Statement']);
+    expect(h.state.statusReport().unmatchedFolders).toEqual([
+      expect.objectContaining({ folder: held, reason: expect.stringContaining('--adopt-local') }),
+    ]);
+    // A folder made after the first sync is an ordinary new document.
+    h.write(`${acmeFolder}/2024-07-01 New Engagement/letter.pdf`, 'letter');
+    await h.sync();
+    expect((await h.remote()).documents.map((d) => d.name).sort()).toEqual([
+      'Annual Company Statement',
+      'New Engagement',
+    ]);
+
+    await h.sync({ adoptLocal: true });
+    expect((await h.remote()).documents.map((d) => d.name).sort()).toEqual([
+      'Annual Company Statement',
+      'New Engagement',
+      'Old Minutes',
+    ]);
+    expect(h.state.statusReport().unmatchedFolders).toEqual([]);
+  });
+
   it('with --adopt-local uploads the unmatched folder as a new document', async () => {
     const { h, acme, acmeFolder } = await firmWithOldFolders();
 
