@@ -3,6 +3,7 @@
  * Each user action is reported once; the planner (plan-sync.ts) decides what it means.
  */
 import { newDocumentFromFolder } from './file-names.js';
+import { isLocalEditCopy } from './local-folder-names.js';
 import { indexLocal } from './local-index.js';
 import { isIsoDate } from './timestamps.js';
 import type {
@@ -100,7 +101,8 @@ export function fileChanges(doc: BaseDocument, files: readonly LocalFile[]): Loc
     }
   }
   for (const file of files) {
-    if (!known.has(file.name)) changes.push({ kind: 'file-added', documentId: doc.id, file });
+    if (known.has(file.name) || isLocalEditCopy(file.name)) continue;
+    changes.push({ kind: 'file-added', documentId: doc.id, file });
   }
   return changes;
 }

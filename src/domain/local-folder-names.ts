@@ -57,6 +57,14 @@ export function localEditName(fileName: string): string {
   return keptCopyName(fileName, ' (local edit)');
 }
 
+/**
+ * Whether `fileName` is a kept edit of a system attachment (with or without a ` (2)`). Such a
+ * copy stays local: daemon.md says nothing is pushed for an edited system attachment.
+ */
+export function isLocalEditCopy(fileName: string): boolean {
+  return /\(local edit\)( \(\d+\))?(\.[^.]*)?$/.test(fileName);
+}
+
 function keptCopyName(fileName: string, marker: string): string {
   const { stem, ext } = splitName(toLocalName(fileName), 'file');
   return fitName(stem, marker, ext);

@@ -4,6 +4,7 @@
  * the folder scanned with the base as hints (so unchanged files are not read), then planSync.
  */
 
+import { toLocalName } from '../domain/local-names.js';
 import { planSync } from '../domain/plan-sync.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
@@ -102,6 +103,9 @@ export async function planEntity(
       ...(options.heldFolders ? { heldFolders: options.heldFolders } : {}),
       clockOffsetMs: deps.clockOffsetMs(),
       utcOffsetMinutes: deps.settings.utcOffsetMinutes,
+      // Plan pulls under the name the store will really write, or the next scan would not
+      // find a file planned as `a:b.pdf` and pull it again.
+      localFileName: (name) => toLocalName(name, 'file'),
     },
     deps.now(),
   );

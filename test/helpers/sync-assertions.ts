@@ -4,6 +4,7 @@
  * attachment's bytes; every document folder names a service document.
  */
 import { expect } from 'vitest';
+import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
 import { folderFiles, type SyncHarness } from './sync-harness.js';
 
 export async function expectInSync(h: SyncHarness): Promise<void> {
@@ -27,7 +28,11 @@ export async function expectInSync(h: SyncHarness): Promise<void> {
       status: doc.status?.type ?? null,
       statusDate: doc.status?.effectiveDate ?? null,
     });
-    const local = [...folderFiles(tree, folder!).values()].sort();
+    // A kept "(local edit)" of a system attachment is the user's alone; it is never pushed.
+    const local = [...folderFiles(tree, folder!)]
+      .filter(([name]) => !isLocalEditCopy(name))
+      .map(([, sha]) => sha)
+      .sort();
     const remote = doc.attachments.map((a) => a.sha256).sort();
     expect(local, `attachment bytes of ${doc.id} in ${folder}`).toEqual(remote);
   }

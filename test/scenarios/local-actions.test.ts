@@ -170,12 +170,15 @@ describe('local action table', () => {
     expect(h.read(`${folder}/Statement.pdf`).toString()).toBe('service statement');
     expect(h.read(`${folder}/Statement (local edit).pdf`).toString()).toBe('my scribbles');
 
-    // The kept edit is then an ordinary new file: the next cycle uploads it as a user attachment
-    // (docs/sync-decision-table.md row 12, "it comes back as a user attachment").
+    // The kept edit stays local in later cycles too: nothing is pushed for it (daemon.md).
     await h.sync();
-    const edit = (await h.remoteDoc(id))!.attachments.find((a) => a.name.includes('local edit'));
-    expect(edit).toMatchObject({ kind: 'user', sha256: sha256('my scribbles') });
-    await settled(h);
+    await h.sync();
+    expect(h.writesToService()).toEqual({});
+    expect((await h.remoteDoc(id))!.attachments.some((a) => a.name.includes('local edit'))).toBe(
+      false,
+    );
+    expect(h.read(`${folder}/Statement (local edit).pdf`).toString()).toBe('my scribbles');
+    await expectQuiet(h);
   });
 
   it('a deleted system attachment is downloaded again and nothing is pushed', async () => {
