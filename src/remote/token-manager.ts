@@ -21,7 +21,9 @@ export interface TokenSet {
 }
 
 /** A token response: no `refreshToken` means the service kept the old one. */
-export type TokenSetUpdate = Omit<TokenSet, 'refreshToken'> & { readonly refreshToken?: string };
+export type TokenSetUpdate = Omit<TokenSet, 'refreshToken'> & {
+  readonly refreshToken?: string | undefined;
+};
 
 /** Where tokens live between runs (the state database). */
 export interface TokenStore {

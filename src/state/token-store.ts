@@ -16,21 +16,15 @@
  */
 import { createHash } from 'node:crypto';
 import { StateError } from '../domain/errors.js';
+import type {
+  TokenSet,
+  TokenSetUpdate,
+  TokenStore as TokenStorePort,
+} from '../remote/token-manager.js';
 import type { Database } from './open-database.js';
 
-export interface TokenSet {
-  readonly accessToken: string | null;
-  /** Epoch ms when the access token stops working; null when unknown or none. */
-  readonly accessTokenExpiresAt: number | null;
-  readonly refreshToken: string;
-  readonly scope: string | null;
-  readonly obtainedAt: number;
-}
-
-/** What a token response gives; `refreshToken` absent means the service did not rotate it. */
-export interface TokenSetUpdate extends Omit<TokenSet, 'refreshToken'> {
-  readonly refreshToken?: string | undefined;
-}
+// The shapes are the client's port (remote/token-manager.ts); this is its SQLite adapter.
+export type { TokenSet, TokenSetUpdate };
 
 export type SeedOutcome = 'stored' | 'already-seeded';
 
@@ -43,7 +37,7 @@ interface TokenRow {
   seed_sha256: string | null;
 }
 
-export class TokenStore {
+export class TokenStore implements TokenStorePort {
   readonly #select;
   readonly #upsert;
   readonly #clear;
