@@ -3,6 +3,7 @@
  * the single-instance lock, ending with daemon.md's exit code. Without: the daemon.
  */
 
+import cliProgress from 'cli-progress';
 import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
 import { RateMeter } from '../daemon/rate-meter.js';
@@ -26,7 +27,7 @@ export async function runOnce(options: RunOptions): Promise<number> {
     const lock = InstanceLock.acquire(app.state.db);
     try {
       const deps = engineDeps(app);
-      const progress = process.stderr.isTTY && !options.dryRun ? progressLine() : undefined;
+      const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
       const report = await runCycle(deps, {
         trigger: 'once',
         fullReconcile: true,
@@ -34,9 +35,9 @@ export async function runOnce(options: RunOptions): Promise<number> {
         forceDeletes: options.forceDeletes ?? false,
         adoptLocal: options.adoptLocal ?? false,
         onPlanLine: (line) => process.stdout.write(`${line}\n`),
-        ...(progress ? { onProgress: progress } : {}),
+        ...(progress ? { onProgress: progress.update } : {}),
       });
-      if (progress) process.stderr.write('\n');
+      progress?.stop();
       for (const rail of report.tripped)
         process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
       const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
@@ -50,14 +51,24 @@ export async function runOnce(options: RunOptions): Promise<number> {
   }
 }
 
-/** A one-line progress counter on a terminal. */
-function progressLine() {
-  return (done: number, total: number) => {
-    const width = 30;
-    const filled = Math.round((done / Math.max(1, total)) * width);
-    process.stderr.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} entities`,
-    );
+/** A progress bar on a terminal (stderr), one step per entity. */
+function progressBar() {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: 'syncing [{bar}] {value}/{total} entities',
+      stream: process.stderr,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update: (done: number, total: number) => {
+      if (!started) bar.start(total, 0);
+      started = true;
+      bar.update(done);
+    },
+    stop: () => bar.stop(),
   };
 }
 
