@@ -48,7 +48,8 @@ const documentItem = z.looseObject({
   documentDate: date,
   asicDocNumber: optionalText,
   lastUpdatedTimestamp: serviceTimestamp,
-  status: status.nullish(),
+  // Every document has a status (RECEIVED by default, api.md); a missing key is a broken answer.
+  status: status.nullable(),
 });
 
 const documentDetails = documentItem.extend({ attachments: z.array(attachment) });

@@ -53,7 +53,9 @@ export class LinkHost {
     if (this.links.size >= SWEEP_AT) this.sweep(now);
     const expiresAtMs = now + this.ttlSeconds * 1000;
     this.links.set(token, { documentId, attachment, expiresAtMs });
-    const name = encodeURIComponent(attachment.name);
+    // The name is decoration; a dot-only name would be resolved away as a path segment (even
+    // percent-encoded: URL parsers treat %2e%2e as ..), taking the token with it.
+    const name = /^\.+$/.test(attachment.name) ? 'download' : encodeURIComponent(attachment.name);
     return {
       url: `${this.baseUrl}/files/${token}/${name}`,
       expiresAt: new Date(expiresAtMs).toISOString(),
@@ -70,7 +72,7 @@ export class LinkHost {
     if (req.headers.authorization !== undefined) this.counters.withAuthorization += 1;
     const fault = await this.faults.before(req, res, true);
     if (fault === 'handled') return this.count(res);
-    const token = /^\/files\/([^/]+)\//.exec(req.url ?? '')?.[1] ?? '';
+    const token = /^\/files\/([^/?#]+)/.exec(req.url ?? '')?.[1] ?? '';
     const link = this.links.get(token);
     const error = this.refuse(req, link);
     if (error || !link) {

@@ -83,6 +83,12 @@ describe('response parsing', () => {
     );
   });
 
+  it('requires the status key every document has, while allowing it to be null', () => {
+    const { status: _omitted, ...withoutStatus } = item;
+    expect(() => parse.documentSummary(withoutStatus, 'GET /x', trust)).toThrow(/status: required/);
+    expect(parse.documentSummary({ ...item, status: null }, 'GET /x', trust).status).toBeNull();
+  });
+
   it('turns every id field of pass-through records into a string, at any depth', () => {
     expect(
       normaliseIds(
