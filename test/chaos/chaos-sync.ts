@@ -126,16 +126,30 @@ export function runChild(h: SyncHarness, config: string, killAt?: number): Promi
 /** A child run killed at a random moment, and sometimes a second one killed too. */
 export async function killedChildRuns(world: ChaosWorld, config: string): Promise<void> {
   const { h, ledger } = world;
-  // A little latency on every answer stretches the run, so kills land mid-run.
-  h.sim.admin.setFaults({ latencyMs: 4 });
+  // A little latency on every answer stretches the run, so kills land mid-run; sometimes a few
+  // faults too (the CLI retries with production delays, 0.5 s and up, so they stay rare).
+  const faulty = world.random() < 0.4;
+  const seed = Math.floor(world.random() * 1e9);
+  h.sim.admin.setFaults(
+    faulty
+      ? { latencyMs: 4, serverError: 0.03, reset: 0.02, truncatedDownload: 0.05, seed }
+      : { latencyMs: 4, seed },
+  );
+  if (faulty) ledger.counts.faultyCycles++;
   const runs = world.random() < 0.3 ? 2 : 1;
   for (let i = 0; i < runs; i++) {
     takeFaultCount(h, ledger);
     const run = await runChild(h, config, 1 + Math.floor(world.random() * 40));
     ledger.counts.childRuns++;
     ledger.counts.cycles++;
-    if (run.killed) ledger.counts.kills++;
-    else if (run.code !== 0 && run.code !== 3)
+    if (run.killed) {
+      ledger.counts.kills++;
+      // A kill between the token endpoint's answer and the save of the rotated refresh token
+      // leaves the state with a spent one (seed 21, a kill after request 1): the service has
+      // rotated it, so no client can recover; an operator runs `docsync auth login`. The
+      // in-process cycles share this state file, so they get a fresh grant, as after a login.
+      h.state.tokens.seedRefreshToken(h.sim.admin.mintRefreshToken());
+    } else if (run.code !== 0 && run.code !== 3)
       throw new Error(`docsync exited ${run.code}: ${run.stderr}`);
   }
   h.sim.admin.setFaults({});

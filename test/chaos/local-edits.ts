@@ -96,7 +96,11 @@ export const localEdits = {
   },
 
   editStatus(world: ChaosWorld, doc: LocalDoc): void {
-    const status = pick(world.random, CASES)(pick(world.random, world.statusNames));
+    // Another type's name: retyping the current one in other letters is no edit, so nothing is
+    // pushed and nothing rewrites the folder; it keeps the user's letters (seed 21 did that).
+    const current = (world.h.meta(doc.folder).status ?? '').toUpperCase();
+    const others = world.statusNames.filter((name) => name.toUpperCase() !== current);
+    const status = pick(world.random, CASES)(pick(world.random, others));
     world.h.editMeta(doc.folder, (meta) => ({ ...meta, status }));
   },
 
