@@ -1,0 +1,70 @@
+/**
+ * What the chaos run's users did, so the end can judge the sync: every byte a user wrote (by
+ * sha256), the bytes a user deliberately removed from the side they lived on (a user's delete
+ * is not a loss), the documents users made (by their unique names), and the counts printed in
+ * the summary line.
+ */
+
+export interface ChaosCounts {
+  edits: number;
+  localEdits: number;
+  remoteEdits: number;
+  conflicts: number;
+  faultyCycles: number;
+  faultsServed: number;
+  kills: number;
+  cycles: number;
+  childRuns: number;
+}
+
+export class ChaosLedger {
+  /** sha256 → what wrote it, for the failure message. */
+  readonly written = new Map<string, string>();
+  /** Bytes a user deleted or overwrote on the side that held them. */
+  readonly userDeleted = new Set<string>();
+  /** Names of the documents users made: local folders (name from the folder) and service ones. */
+  readonly madeNames = new Set<string>();
+  /** Of those, the ones a user later deleted (on either side): they may be gone, once. */
+  readonly deletedNames = new Set<string>();
+  readonly counts: ChaosCounts = {
+    edits: 0,
+    localEdits: 0,
+    remoteEdits: 0,
+    conflicts: 0,
+    faultyCycles: 0,
+    faultsServed: 0,
+    kills: 0,
+    cycles: 0,
+    childRuns: 0,
+  };
+  private next = 0;
+
+  /** A number unique in this run, for names and contents. */
+  serial(): number {
+    return ++this.next;
+  }
+
+  wrote(sha: string, what: string): void {
+    this.written.set(sha, what);
+  }
+
+  deleted(sha: string): void {
+    this.userDeleted.add(sha);
+  }
+
+  edit(side: 'local' | 'remote'): void {
+    this.counts.edits++;
+    if (side === 'local') this.counts.localEdits++;
+    else this.counts.remoteEdits++;
+  }
+
+  summary(seed: number, rounds: number, ms: number): string {
+    const c = this.counts;
+    return (
+      `chaos seed=${seed} rounds=${rounds}: ${c.edits} edits (${c.localEdits} local, ` +
+      `${c.remoteEdits} remote, ${c.conflicts} conflicting pairs), ${c.faultyCycles} faulty ` +
+      `cycles (${c.faultsServed} faults served), ${c.kills} kills in ${c.childRuns} child runs, ` +
+      `${c.cycles} cycles, ${this.written.size} contents written, ${Math.round(ms)} ms`
+    );
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * A status push left in doubt by a crash (sent, the service assigned it, docsync died before
+ * recording it) settles like one that was not interrupted: `.document.json` then shows the
+ * service's status name and date, not the letters the user typed; a newer edit made before the
+ * restart is pushed, not overwritten. (Written while chasing chaos seed 21, whose failure turned
+ * out to be a no-op edit; see test/chaos/local-edits.ts.)
+ */
+import { describe, expect, it } from 'vitest';
+import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
+import { useSyncHarness } from '../helpers/sync-harness.js';
+
+const start = useSyncHarness();
+
+describe('a status push settled after a crash', () => {
+  it('rewrites .document.json with the service name and date of the status', async () => {
+    const h = await start();
+    await h.sync();
+    const doc = (await h.remote()).documents[0]!;
+    const folder = h.documentFolder(doc.id)!;
+    h.editMeta(folder, (m) => ({ ...m, status: 'Received' }));
+    // What the killed run did: recorded the push, marked it sent, and the service assigned it.
+    const status = h.sim.admin.assignStatus(doc.id, { typeId: 10 });
+    const id = h.state.outbox.record({
+      owner: doc.owner,
+      documentId: doc.id,
+      kind: 'assign-status',
+      payload: { typeId: '10', effectiveDate: status.effectiveDate },
+      idempotencyKey: `status:${doc.id}:10:${status.effectiveDate}`,
+    });
+    h.state.outbox.markSent(id);
+
+    await h.sync();
+
+    expect(h.state.outbox.inDoubt()).toEqual([]);
+    expect(h.meta(folder)).toMatchObject({ status: 'RECEIVED', statusDate: status.effectiveDate });
+    await expectInSync(h);
+    await expectQuiet(h);
+  });
+
+  it('leaves a newer edit of the user alone, and pushes it', async () => {
+    const h = await start();
+    await h.sync();
+    const doc = (await h.remote()).documents[0]!;
+    const folder = h.documentFolder(doc.id)!;
+    const status = h.sim.admin.assignStatus(doc.id, { typeId: 10 });
+    const id = h.state.outbox.record({
+      owner: doc.owner,
+      documentId: doc.id,
+      kind: 'assign-status',
+      payload: { typeId: '10', effectiveDate: status.effectiveDate },
+      idempotencyKey: `status:${doc.id}:10:${status.effectiveDate}`,
+    });
+    h.state.outbox.markSent(id);
+    // After the crash, before the restart, the user changed their mind.
+    h.editMeta(folder, (m) => ({ ...m, status: 'lodged' }), Date.now() + 60_000);
+
+    await h.sync();
+
+    expect((await h.remoteDoc(doc.id))!.status?.type).toBe('LODGED');
+    await expectInSync(h);
+    await expectQuiet(h);
+  });
+});
