@@ -48,6 +48,10 @@ export class FloorClient {
     this.links = limiter(concurrency);
   }
 
+  get token(): string {
+    return this.#token;
+  }
+
   async authorise(): Promise<void> {
     const refresh = await this.sim.mintRefreshToken();
     const basic = Buffer.from(`${this.sim.clientId}:${this.sim.clientSecret}`).toString('base64');
