@@ -168,6 +168,17 @@ export class FolderWatcher {
       this.#pending.set(key, pending);
     }
     pending.generation += 1;
+    const generation = pending.generation;
+    const current = pending;
+    // The fingerprint as of this event: if it still holds one settle time later, the folder has
+    // settled. Without it the first check only learnt a fingerprint and waited a second settle
+    // time, so every local change took 2 × settleSeconds to reach the service (bench 3).
+    void folderSignature(path.join(this.#root, key), this.#ignore).then(
+      (signature) => {
+        if (current.generation === generation) current.lastSignature = signature;
+      },
+      () => undefined,
+    );
     clearTimeout(pending.timer);
     pending.timer = setTimeout(() => void this.#check(key), this.#settleMs);
   }

@@ -1,0 +1,112 @@
+/**
+ * The real daemon (`docsync run`, compiled in bench/.out) as a child process against a
+ * simulator, with its config file in a scratch folder. Ready means `/healthz` answered 200:
+ * the start's full reconcile is done.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SimProcess } from './sim-process.js';
+import { until } from './stats.js';
+
+/** The daemon as shipped (`npm run build`), not a bench copy: it reads its own package.json. */
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../dist/cli.js');
+
+export interface DaemonProcess {
+  readonly root: string;
+  readonly pid: number;
+  readonly webhookUrl: string | undefined;
+  output(): string;
+  close(): Promise<void>;
+}
+
+export async function startDaemon(
+  sim: SimProcess,
+  dir: string,
+  overrides: Record<string, unknown> = {},
+  readyTimeoutMs = 120_000,
+): Promise<DaemonProcess> {
+  const root = path.join(dir, 'documents');
+  const config = path.join(dir, 'docsync.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      service: {
+        baseUrl: sim.apiUrl,
+        webUrl: sim.webUrl,
+        clientId: sim.clientId,
+        clientSecret: sim.clientSecret,
+      },
+      store: { root },
+      state: { path: path.join(dir, 'state', 'docsync.db') },
+      // Only the triggers a bench drives may start a cycle.
+      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      webhook: { enabled: false },
+      status: { enabled: true, listen: '127.0.0.1:0' },
+      log: { level: 'info' },
+      ...overrides,
+    }),
+  );
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'run', '--config', config], {
+    env: { ...process.env, DOCSYNC_REFRESH_TOKEN: await sim.mintRefreshToken() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  const urlOf = (msg: string) => new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(output)?.[1];
+  const close = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  };
+  try {
+    await until(
+      () => {
+        if (child.exitCode !== null) throw new Error(`daemon exited:\n${output}`);
+        return urlOf('status page listening') !== undefined;
+      },
+      30_000,
+      20,
+    );
+    const status = urlOf('status page listening')!;
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`daemon exited:\n${output}`);
+        return (await fetch(`${status}/healthz`).catch(() => null))?.status === 200;
+      },
+      readyTimeoutMs,
+      100,
+    );
+  } catch (error) {
+    await close();
+    throw new Error(`${(error as Error).message}\n${output.slice(-2000)}`);
+  }
+  return {
+    root,
+    pid: child.pid!,
+    webhookUrl: urlOf('webhook receiver listening'),
+    output: () => output,
+    close,
+  };
+}
+
+/** Document folders on disk by document id (`… [id]`), two levels under Companies/Trusts. */
+export function documentFolders(root: string, readdir: (dir: string) => string[]) {
+  const found = new Map<string, string>();
+  for (const kind of ['Companies', 'Trusts']) {
+    for (const entity of readdir(path.join(root, kind))) {
+      for (const doc of readdir(path.join(root, kind, entity))) {
+        const id = /\[(\d+)\]$/.exec(doc)?.[1];
+        if (id) found.set(id, path.join(root, kind, entity, doc));
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,53 @@
+/**
+ * One quiet cycle in a fresh process, so `strace` sees only its file opens and its cold start
+ * costs the same as the floor's: `docsync <dir> <sim.json>` runs a cron cycle
+ * (`fullReconcile: false`) on the state bench 2 synced; `floor <cursors.json> <sim.json>`
+ * lists the same entities after the same `updatedAfter`. Prints `{"ms": …}`.
+ */
+import { readFileSync } from 'node:fs';
+import { runCycle } from '../src/engine/run-cycle.js';
+import { openEngine } from './lib/engine.js';
+import { FloorClient, limiter, type Owner, ownerPath } from './lib/floor-client.js';
+import type { SimProcess } from './lib/sim-process.js';
+
+const [mode, arg, simFile] = process.argv.slice(2);
+const info = JSON.parse(readFileSync(simFile!, 'utf8')) as SimProcess;
+const sim: SimProcess = {
+  ...info,
+  mintRefreshToken: async () => {
+    const response = await fetch(`${info.apiUrl}/_admin/refresh-tokens`, {
+      method: 'POST',
+      body: '{}',
+    });
+    return ((await response.json()) as { refreshToken: string }).refreshToken;
+  },
+} as SimProcess;
+
+if (mode === 'docsync') {
+  const engine = await openEngine(sim, arg!);
+  // The token refresh is not part of a cycle the daemon runs every five minutes.
+  await engine.remote.tokens.accessToken();
+  const started = performance.now();
+  const report = await runCycle(engine.deps, { trigger: 'cron', fullReconcile: false });
+  const elapsed = performance.now() - started;
+  engine.close();
+  process.stdout.write(`${JSON.stringify({ ms: elapsed, result: report.result })}\n`);
+} else {
+  const cursors = JSON.parse(readFileSync(arg!, 'utf8')) as (Owner & { updatedAfter: string })[];
+  const client = new FloorClient(sim);
+  await client.authorise();
+  const entities = limiter(4);
+  const started = performance.now();
+  await Promise.all(
+    cursors.map((c) =>
+      entities(() =>
+        client.list(
+          `/${ownerPath(c)}/documents`,
+          'documents',
+          `&updatedAfter=${encodeURIComponent(c.updatedAfter)}`,
+        ),
+      ),
+    ),
+  );
+  process.stdout.write(`${JSON.stringify({ ms: performance.now() - started })}\n`);
+}

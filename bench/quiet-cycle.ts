@@ -1,0 +1,135 @@
+/**
+ * Bench 2: a quiet cron cycle (`fullReconcile: false`) over 1,000 entities after the initial
+ * sync. Requests come from the simulator's counters, file reads from `strace -e trace=openat`
+ * on the child process running the cycle (every open of a regular file under the store root;
+ * directory opens for listings are not reads of a file), wall time from a second, untraced run.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { updatedAfterFor } from '../src/domain/timestamps.js';
+import { runCycle } from '../src/engine/run-cycle.js';
+import { openEngine } from './lib/engine.js';
+import { type BenchResult, verdict } from './lib/result.js';
+import { type SimProcess, startSimProcess } from './lib/sim-process.js';
+import { ms } from './lib/stats.js';
+import { scratch } from './lib/temp.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CHILD = path.join(here, 'quiet-cycle-child.js');
+const FIRM = {
+  companies: 500,
+  trusts: 500,
+  documentsPerEntity: 2,
+  attachmentsPerDocument: 1,
+  attachmentBytes: 1024,
+  seed: 9,
+};
+
+export async function quietCycle(): Promise<BenchResult> {
+  const sim = await startSimProcess({ seed: FIRM, rateLimitPerSecond: 0 });
+  try {
+    const dir = scratch('quiet');
+    const engine = await openEngine(sim, dir);
+    const initial = await runCycle(engine.deps, { trigger: 'once', fullReconcile: true });
+    if (initial.result !== 'ok') throw new Error(`initial sync: ${initial.result}`);
+    const cursors = engine.state.cursors.list().map((c) => ({
+      ...c.owner,
+      updatedAfter: updatedAfterFor(c.cursor, engine.deps.settings.overlapSeconds),
+    }));
+    engine.close();
+    const simFile = path.join(dir, 'sim.json');
+    writeFileSync(simFile, JSON.stringify(sim));
+    const cursorFile = path.join(dir, 'cursors.json');
+    writeFileSync(cursorFile, JSON.stringify(cursors));
+
+    const traced = await tracedCycle(sim, dir, simFile);
+    const timed = runChild(['docsync', dir, simFile]);
+    const floor = runChild(['floor', cursorFile, simFile]);
+    const ratio = timed / floor;
+    const entities = cursors.length;
+    return {
+      rows: [
+        {
+          bench: '2 quiet cycle',
+          measure: `API requests, ${entities} entities`,
+          figure: String(traced.requests),
+          floor: String(entities),
+          target: 'one per entity',
+          verdict: verdict(traced.requests === entities),
+        },
+        {
+          bench: '2 quiet cycle',
+          measure: `wall time (${ratio.toFixed(2)}×)`,
+          figure: ms(timed),
+          floor: ms(floor),
+          target: '≤ 1.2× floor',
+          verdict: verdict(ratio <= 1.2),
+        },
+        {
+          bench: '2 quiet cycle',
+          measure: 'file reads under the root (opens of files)',
+          figure: String(traced.fileReads),
+          floor: '0',
+          target: '0',
+          verdict: verdict(traced.fileReads === 0),
+        },
+      ],
+      notes: [
+        `Firm: ${entities} entities (500 companies, 500 trusts), 2 documents each with one 1 KiB attachment, synced once in-process; the quiet cycle then runs in a fresh child process (cold, like the floor), after the access token is fetched.`,
+        `Requests: the simulator's counters around the traced run (OAuth excluded): ${JSON.stringify(traced.byRoute)}.`,
+        `File reads: \`strace -f -e trace=openat\` on the child; every \`openat\` of a path under the store root without \`O_DIRECTORY\` counts (a read needs an open; listings open directories, which are not counted). By name: ${JSON.stringify(traced.byName)}.`,
+        "Floor: a fresh child with plain `fetch` listing the same 1,000 entities with the same `updatedAfter` (from the state's cursors, minus the 2 s overlap), 4 at a time.",
+      ],
+    };
+  } finally {
+    await sim.close();
+  }
+}
+
+function runChild(args: readonly string[]): number {
+  const out = execFileSync(process.execPath, [CHILD, ...args], { encoding: 'utf8' });
+  return (JSON.parse(out.trim().split('\n').pop()!) as { ms: number }).ms;
+}
+
+async function tracedCycle(sim: SimProcess, dir: string, simFile: string) {
+  const log = path.join(dir, 'strace.log');
+  await sim.resetCounters();
+  const run = spawnSync(
+    'strace',
+    [
+      '-f',
+      '-qq',
+      '-e',
+      'trace=openat',
+      '-o',
+      log,
+      process.execPath,
+      CHILD,
+      'docsync',
+      dir,
+      simFile,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(`traced cycle failed: ${run.stderr}`);
+  const byRoute: Record<string, number> = {};
+  let requests = 0;
+  for (const [route, n] of Object.entries((await sim.counters()).api.byRoute)) {
+    if (route.includes('/oauth/')) continue;
+    byRoute[route] = n;
+    requests += n;
+  }
+  const root = path.join(dir, 'documents');
+  const byName: Record<string, number> = {};
+  let fileReads = 0;
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const opened = /openat\([^"]*"([^"]+)", ([^)]*)\)/.exec(line);
+    if (!opened || !opened[1]!.startsWith(root) || opened[2]!.includes('O_DIRECTORY')) continue;
+    fileReads++;
+    const name = path.basename(opened[1]!);
+    byName[name] = (byName[name] ?? 0) + 1;
+  }
+  return { requests, byRoute, fileReads, byName };
+}
