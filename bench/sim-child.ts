@@ -20,3 +20,5 @@ process.stdout.write(
 const stop = () => void sim.close().then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+process.stdin.on('end', stop);
+process.stdin.resume();

@@ -33,7 +33,8 @@ export async function startSimProcess(options: SimulatorOptions): Promise<SimPro
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(here, '..', 'sim-child.js'), JSON.stringify(options)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    // stdin stays open as a lifeline: the child exits when the runner dies, however it dies.
+    { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const first = await new Promise<string>((resolve, reject) => {
     let out = '';

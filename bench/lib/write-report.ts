@@ -7,7 +7,7 @@ import type { BenchResult } from './result.js';
 
 const REPORT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../docs/benchmarks.md',
+  '../../../../docs/benchmarks.md',
 );
 
 export function writeReport(results: ReadonlyMap<number, BenchResult>, elapsedMs: number): void {
