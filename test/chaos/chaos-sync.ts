@@ -5,23 +5,16 @@
  * CLI's `docsync run --once` in a child process, SIGKILLed after the service served its K-th
  * request of the run (the crash test's approach), then maybe started again.
  */
-import { spawn } from 'node:child_process';
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { CLI } from '../helpers/run-cli.js';
+import { runOnceChild } from '../helpers/killed-run.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
 import type { ChaosLedger } from './chaos-ledger.js';
 import type { ChaosWorld } from './local-edits.js';
 
 /** Link lifetime of the chaos simulator; an added delay longer than this expires a link. */
 export const LINK_TTL_SECONDS = 1;
-
-/** Requests served (answered or cut off) by the API and the link host since the last reset. */
-export function served(h: SyncHarness): number {
-  const counters = h.sim.admin.counters();
-  return counters.api.total + counters.links.requests;
-}
 
 /** Answers that were faults (injected or expired links), counted before counters are reset. */
 export function takeFaultCount(h: SyncHarness, ledger: ChaosLedger): void {
@@ -84,12 +77,6 @@ export async function targetedCycle(world: ChaosWorld, deletedByOwner: Map<strin
   deletedByOwner.clear();
 }
 
-interface ChildRun {
-  readonly killed: boolean;
-  readonly code: number | null;
-  readonly stderr: string;
-}
-
 /** The config of the child `docsync run --once`: same folder, state file and service. */
 export function childConfig(h: SyncHarness): string {
   return writeCliConfig(h.root.slice(0, -'/documents'.length), h.sim, {
@@ -97,29 +84,6 @@ export function childConfig(h: SyncHarness): string {
     queue: { requestsPerSecond: 1000, concurrency: 4 },
     safety: { maxDeletePercent: 100, maxDeleteCount: 1000 },
     log: { level: 'error' },
-  });
-}
-
-/** `docsync run --once` in a child process, SIGKILLed once the service served `killAt` requests. */
-export function runChild(h: SyncHarness, config: string, killAt?: number): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', '--once', '--config', config], {
-      env: { ...process.env, DOCSYNC_REFRESH_TOKEN: h.sim.admin.mintRefreshToken() },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const poll =
-      killAt === undefined
-        ? undefined
-        : setInterval(() => {
-            if (served(h) >= killAt) child.kill('SIGKILL');
-          }, 1);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearInterval(poll);
-      resolve({ killed: signal === 'SIGKILL', code, stderr });
-    });
   });
 }
 
@@ -139,7 +103,7 @@ export async function killedChildRuns(world: ChaosWorld, config: string): Promis
   const runs = world.random() < 0.3 ? 2 : 1;
   for (let i = 0; i < runs; i++) {
     takeFaultCount(h, ledger);
-    const run = await runChild(h, config, 1 + Math.floor(world.random() * 40));
+    const run = await runOnceChild(h, config, 1 + Math.floor(world.random() * 40));
     ledger.counts.childRuns++;
     ledger.counts.cycles++;
     if (run.killed) {

@@ -6,10 +6,9 @@
  * (it is in the service, the folder or the trash), both sides hold the same documents,
  * statuses and bytes, and a further run is quiet.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { CLI } from '../helpers/run-cli.js';
+import { type ChildRun, runOnceChild } from '../helpers/killed-run.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
 
@@ -60,44 +59,10 @@ async function pendingWork(h: SyncHarness): Promise<string[]> {
   return written;
 }
 
-interface Run {
-  readonly killed: boolean;
-  readonly code: number | null;
-  readonly stderr: string;
-}
-
-/** Requests the service has answered (or cut off) since the counters were reset. */
-function served(h: SyncHarness): number {
-  const counters = h.sim.admin.counters();
-  return counters.api.total + counters.links.requests;
-}
-
-/**
- * `docsync run --once` in a child process. With `killAt`, it is SIGKILLed as soon as the service
- * has seen that many requests of this run: a moment fixed by the run's progress, not by how fast
- * Node starts on a busy machine.
- */
-function runOnce(h: SyncHarness, config: string, killAt?: number): Promise<Run> {
+/** Counters are reset first, so `killAt` counts the requests of this run only. */
+function runOnce(h: SyncHarness, config: string, killAt?: number): Promise<ChildRun> {
   h.resetCounters();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', '--once', '--config', config], {
-      env: { ...process.env, DOCSYNC_REFRESH_TOKEN: h.sim.admin.mintRefreshToken() },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const poll =
-      killAt === undefined
-        ? undefined
-        : setInterval(() => {
-            if (served(h) >= killAt) child.kill('SIGKILL');
-          }, 1);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearInterval(poll);
-      resolve({ killed: signal === 'SIGKILL', code, stderr });
-    });
-  });
+  return runOnceChild(h, config, killAt);
 }
 
 async function crashAndRecover(killAt: readonly number[]) {
