@@ -117,7 +117,13 @@ async function pushNewDocument(
     kind: 'create-document',
     owner,
     documentId: null,
-    payload: { name: action.name, documentDate: action.documentDate, folder: action.folder },
+    payload: {
+      name: action.name,
+      documentDate: action.documentDate,
+      folder: action.folder,
+      // A restore replaces this base row; an in-doubt settlement must drop it too.
+      ...(base ? { replaces: base.id } : {}),
+    },
     key: `create:${owner.kind}:${owner.id}:${action.folder}`,
     send: () =>
       deps.remote.createDocument(owner, {
@@ -132,11 +138,12 @@ async function pushNewDocument(
     complete: (doc) => ({
       documentId: doc.id,
       base: baseFromDocument(doc, action.folder, new Map()),
+      // Restoring a deleted document gives it a new id: the old base row goes in the same
+      // commit, so no crash can leave a row pointing at this folder under the old id.
+      ...(base && base.id !== doc.id ? { removeBaseId: base.id } : {}),
       result: { id: doc.id },
     }),
   });
-  // Restoring a deleted document gives it a new id; the old base row goes.
-  if (base && base.id !== created.id) deps.state.base.remove(base.id);
   let next: BaseDocument = baseFromDocument(created, action.folder, new Map());
   for (const file of action.files) {
     next = (await uploadFile(ctx, next, action.folder, file)) ?? next;

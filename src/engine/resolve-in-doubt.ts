@@ -111,10 +111,11 @@ async function checkCreate(
   item: OutboxItem,
   writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
 ): Promise<Verdict> {
-  const { name, documentDate, folder } = item.payload as {
+  const { name, documentDate, folder, replaces } = item.payload as {
     name: string;
     documentDate: string;
     folder: string;
+    replaces?: string;
   };
   const agreed = deps.state.base.listByOwner(item.owner);
   const since = (item.sentAt ?? item.createdAt) - 60_000;
@@ -125,7 +126,11 @@ async function checkCreate(
     const doc = await deps.remote.document(item.owner, entry.id);
     const base = baseFromDocument(doc, folder, new Map());
     await writeMeta(folder, base, doc);
-    return { happened: true, completion: { documentId: doc.id, base, result: { id: doc.id } } };
+    const removeBaseId = replaces && replaces !== doc.id ? { removeBaseId: replaces } : {};
+    return {
+      happened: true,
+      completion: { documentId: doc.id, base, ...removeBaseId, result: { id: doc.id } },
+    };
   }
   return notYet;
 }
