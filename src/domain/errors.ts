@@ -70,18 +70,3 @@ export class PathEscapeError extends DocsyncError {
 
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
-
-/** A safety rail stopped the run before anything was deleted (daemon.md "Safety rails"). */
-export class SafetyAbortError extends DocsyncError {
-  /** One line per tripped rail, for the log and the status page. */
-  readonly rails: readonly string[];
-
-  constructor(rails: readonly string[]) {
-    super(
-      'SAFETY_ABORT',
-      `Stopped by a safety rail; nothing was deleted:\n${rails.map((r) => `  - ${r}`).join('\n')}`,
-      { exitCode: ExitCode.SafetyStop },
-    );
-    this.rails = rails;
-  }
-}

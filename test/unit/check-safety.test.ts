@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { checkSafety, type SafetyPolicy, withoutDeletes } from '../../src/domain/check-safety.js';
-import { SafetyAbortError } from '../../src/domain/errors.js';
-import { ExitCode } from '../../src/domain/exit-codes.js';
 import type { SyncAction, SyncPlan } from '../../src/domain/sync-actions.js';
 import { owner } from '../helpers/plan-fixtures.js';
 
@@ -123,14 +121,5 @@ describe('checkSafety', () => {
   it('drops document deletes, keeping their base for the next cycle', () => {
     const p = plan(deletes('push-delete-document', 2), 5);
     expect(withoutDeletes(p).actions).toEqual([]);
-  });
-
-  it('has an error that exits 2', () => {
-    const error = new SafetyAbortError(['too many deletes']);
-    expect(error).toMatchObject({
-      code: 'SAFETY_ABORT',
-      exitCode: ExitCode.SafetyStop,
-      rails: ['too many deletes'],
-    });
   });
 });
