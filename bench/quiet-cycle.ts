@@ -88,8 +88,10 @@ export async function quietCycle(): Promise<BenchResult> {
   }
 }
 
+/** `DOCSYNC_BENCH_CHILD_ARGS="--cpu-prof"` profiles the children (node flags, space-separated). */
 function runChild(args: readonly string[]): number {
-  const out = execFileSync(process.execPath, [CHILD, ...args], { encoding: 'utf8' });
+  const flags = process.env.DOCSYNC_BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [];
+  const out = execFileSync(process.execPath, [...flags, CHILD, ...args], { encoding: 'utf8' });
   return (JSON.parse(out.trim().split('\n').pop()!) as { ms: number }).ms;
 }
 

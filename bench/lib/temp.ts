@@ -11,6 +11,11 @@ export function scratch(prefix: string): string {
   return dir;
 }
 
+/** `DOCSYNC_BENCH_KEEP=1` keeps the folders, to look into a run (profiles, strace). */
 export function removeScratch(): void {
+  if (process.env.DOCSYNC_BENCH_KEEP === '1') {
+    for (const dir of made.splice(0)) process.stderr.write(`kept ${dir}\n`);
+    return;
+  }
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

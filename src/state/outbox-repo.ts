@@ -2,7 +2,7 @@
  * The outbox: every push is recorded before its request is sent and marked done after, so a crash
  * at any point neither loses a change nor creates a duplicate (daemon.md). The protocol:
  *
- *   record (commit) → markSent (commit) → request → markDone + base write (one commit)
+ *   record (commit) → markSent (commit, flushed) → request → markDone + base write (one commit)
  *
  * - `pending`: recorded, never sent: safe to send without asking anything.
  * - `sent`: the request may or may not have reached the service (in doubt after a crash). The
@@ -16,6 +16,7 @@
  */
 import { StateError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
+import { durably } from './durably.js';
 import type { Database } from './open-database.js';
 import { type OwnerColumns, ownerOf, parseJson, toJson } from './row-helpers.js';
 
@@ -84,7 +85,10 @@ export class OutboxRepo {
   readonly #record;
   readonly #done;
 
+  readonly #db: Database;
+
   constructor(db: Database) {
+    this.#db = db;
     this.#s = prepare(db);
     this.#record = db.transaction((push: NewPush, now: number): number => {
       const open = this.#s.openByKey.get(push.idempotencyKey);
@@ -117,9 +121,14 @@ export class OutboxRepo {
     return row ? toItem(row) : null;
   }
 
-  /** Commit this before the request leaves: from here on a crash leaves the push in doubt. */
+  /**
+   * Commit this before the request leaves: from here on a crash leaves the push in doubt. It is
+   * flushed to disk (`durably`), so not even a power cut can forget a push that may have happened.
+   */
   markSent(id: number, now: number = Date.now()): void {
-    if (this.#s.sent.run({ now, id }).changes === 0) throw wrongState(id, 'sent', this.get(id));
+    durably(this.#db, () => {
+      if (this.#s.sent.run({ now, id }).changes === 0) throw wrongState(id, 'sent', this.get(id));
+    });
   }
 
   /**

@@ -5,8 +5,8 @@
  * - `save` writes access token, expiry and refresh token in one statement inside one transaction,
  *   so a crash leaves either the whole old set or the whole new set, never a new access token
  *   beside the old (already revoked) refresh token, which would work until the access token
- *   expires and then fail for good. With `synchronous = FULL`, once `save` returns the new set is
- *   on disk: the client must call it before it uses the new access token for anything.
+ *   expires and then fail for good. `save` commits `durably`: once it returns the new set is
+ *   on disk (a power cut cannot bring back the revoked one): the client must call it before it uses the new access token for anything.
  * - The only window we cannot close is between the service rotating and our commit (a crash
  *   while the refresh response is in flight); that needs `docsync auth login` again.
  * - `seedRefreshToken` (DOCSYNC_REFRESH_TOKEN) must not overwrite a rotated descendant of the
@@ -21,6 +21,7 @@ import type {
   TokenSetUpdate,
   TokenStore as TokenStorePort,
 } from '../remote/token-manager.js';
+import { durably } from './durably.js';
 import type { Database } from './open-database.js';
 
 // The shapes are the client's port (remote/token-manager.ts); this is its SQLite adapter.
@@ -44,8 +45,10 @@ export class TokenStore implements TokenStorePort {
   readonly #seed;
   readonly #save;
   readonly #applySeed;
+  readonly #db: Database;
 
   constructor(db: Database) {
+    this.#db = db;
     this.#select = db.prepare<[], TokenRow>('SELECT * FROM oauth_tokens WHERE id = 1');
     this.#upsert = db.prepare(
       `INSERT INTO oauth_tokens (id, access_token, access_expires_at, refresh_token, scope, obtained_at)
@@ -100,7 +103,7 @@ export class TokenStore implements TokenStorePort {
 
   /** Stores a whole token set atomically; keeps the stored refresh token when none is given. */
   save(update: TokenSetUpdate): TokenSet {
-    return this.#save.immediate(update);
+    return durably(this.#db, () => this.#save(update));
   }
 
   /** Forgets the tokens (e.g. the refresh token was refused); the next run needs a login. */

@@ -9,6 +9,7 @@
  * `failed`. Rows are kept (see `prune`) well past the service's retry schedule (about 13 minutes
  * in all, api.md) so late duplicates are still recognised.
  */
+import { durably } from './durably.js';
 import type { Database } from './open-database.js';
 
 export const MAX_EVENT_ATTEMPTS = 3;
@@ -55,7 +56,10 @@ export class WebhookEventRepo {
   readonly #prune;
   readonly #countPending;
 
+  readonly #db: Database;
+
   constructor(db: Database) {
+    this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO webhook_events (event_id, entity_id, sub_type, document_ids_json, raw_body,
          received_at, state, updated_at)
@@ -84,10 +88,13 @@ export class WebhookEventRepo {
     );
   }
 
-  /** Stores the message; false when this eventId was already stored (a redelivery). */
+  /**
+   * Stores the message, flushed to disk (`durably`): the 200 that follows tells the service it
+   * need not send it again. False when this eventId was already stored (a redelivery).
+   */
   insertIfNew(event: NewWebhookEvent): boolean {
-    const info = this.#insert.run({ ...event, documentIds: JSON.stringify(event.documentIds) });
-    return info.changes === 1;
+    const row = { ...event, documentIds: JSON.stringify(event.documentIds) };
+    return durably(this.#db, () => this.#insert.run(row).changes === 1);
   }
 
   get(eventId: string): WebhookEvent | null {
