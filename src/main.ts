@@ -74,16 +74,18 @@ export function openApp(options: AppOptions = {}): App {
 /** Seconds the cursor steps back each cycle, for changes the service stamps slightly late. */
 const CURSOR_OVERLAP_SECONDS = 2;
 
-export function localStore(config: Config): FsLocalStore {
+/** The folder adapter on `store.root`; it remembers the `.document.json` contents in the state. */
+export function localStore(app: App): FsLocalStore {
   return new FsLocalStore({
-    root: config.store.root,
-    ignore: [...config.ignore],
-    settleSeconds: config.settleSeconds,
+    root: app.config.store.root,
+    ignore: [...app.config.ignore],
+    settleSeconds: app.config.settleSeconds,
+    metaCache: app.state.metaFiles,
   });
 }
 
 /** The engine's dependencies, with the real folder adapter on `store.root`. */
-export function engineDeps(app: App, local: FsLocalStore = localStore(app.config)): EngineDeps {
+export function engineDeps(app: App, local: FsLocalStore = localStore(app)): EngineDeps {
   const { config } = app;
   return {
     remote: app.remote.client,

@@ -49,7 +49,7 @@ export async function openEngine(
   const root = path.join(dir, 'documents');
   const deps: EngineDeps = {
     remote: remote.client,
-    local: new FsLocalStore({ root, settleSeconds: 0 }),
+    local: new FsLocalStore({ root, settleSeconds: 0, metaCache: state.metaFiles }),
     state,
     logger: pino({ level: 'silent' }),
     now: Date.now,

@@ -86,7 +86,7 @@ export async function runDaemon(options: RunOptions): Promise<number> {
       metrics.serviceResponse(info);
     },
   });
-  const local = localStore(app.config);
+  const local = localStore(app);
   const daemon = new Daemon({
     app,
     deps: engineDeps(app, local),

@@ -33,6 +33,7 @@ import {
   TMP_DIR,
   TRASH_DIR,
 } from './local-store.js';
+import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-cache.js';
 import { formatDocumentMeta } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
@@ -49,6 +50,8 @@ export interface FsLocalStoreOptions {
   readonly now?: () => Date;
   /** Shared with the watcher, so our own writes are not reported as user changes. */
   readonly ownWrites?: OwnWrites;
+  /** Where the `.document.json` contents are remembered between scans (the state, in main.ts). */
+  readonly metaCache?: MetaFileCache;
 }
 
 export class FsLocalStore implements LocalStore {
@@ -57,6 +60,7 @@ export class FsLocalStore implements LocalStore {
   readonly #ignore: readonly string[];
   readonly #settleMs: number;
   readonly #now: () => Date;
+  readonly #metaCache: MetaFileCache;
 
   constructor(options: FsLocalStoreOptions) {
     this.root = path.resolve(options.root);
@@ -64,6 +68,7 @@ export class FsLocalStore implements LocalStore {
     this.#ignore = options.ignore ?? [];
     this.#settleMs = (options.settleSeconds ?? 3) * 1000;
     this.#now = options.now ?? (() => new Date());
+    this.#metaCache = options.metaCache ?? new MemoryMetaFileCache();
   }
 
   /** The absolute path of a relative one, refused when outside the root (for uploads, logs). */
@@ -122,15 +127,26 @@ export class FsLocalStore implements LocalStore {
     return snapshots;
   }
 
-  createDocumentFolder(entityFolder: string, meta: DocumentMeta): Promise<string> {
+  async createDocumentFolder(entityFolder: string, meta: DocumentMeta): Promise<string> {
     const name = documentFolderName(meta.documentDate, meta.name, meta.id);
-    return createFolderAtomically(this.#stage, entityFolder, name, {
-      [DOCUMENT_META]: formatDocumentMeta(meta),
+    const text = formatDocumentMeta(meta);
+    const folder = await createFolderAtomically(this.#stage, entityFolder, name, {
+      [DOCUMENT_META]: text,
     });
+    await this.#rememberMeta(folder, text);
+    return folder;
   }
 
   async writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void> {
-    await this.#writeOwn(`${folder}/${DOCUMENT_META}`, formatDocumentMeta(meta));
+    const text = formatDocumentMeta(meta);
+    await this.#writeOwn(`${folder}/${DOCUMENT_META}`, text);
+    await this.#rememberMeta(folder, text);
+  }
+
+  /** Stamped after the rename (which moves ctime), so the next scan need not read it back. */
+  async #rememberMeta(folder: string, text: string): Promise<void> {
+    const stats = await lstat(resolveInside(this.root, `${folder}/${DOCUMENT_META}`));
+    this.#metaCache.put(folder, stampOf(stats), JSON.parse(text) as DocumentMeta);
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
@@ -266,6 +282,7 @@ export class FsLocalStore implements LocalStore {
       ignore: this.#ignore,
       settleMs: this.#settleMs,
       now: () => now().getTime(),
+      metaCache: this.#metaCache,
     };
   }
 

@@ -1,14 +1,16 @@
 /**
  * Reads one entity folder into a LocalEntitySnapshot. A quiet scan (nothing changed since the
- * base) reads only directory listings, `.document.json` files and stats: a file's content is
- * hashed only when its size or mtime differs from the base. Files still being written are not
+ * base) opens no file: it lists folders and stats files. A file's content is hashed only when
+ * its size or mtime differs from the base, and a `.document.json` is read only when its stamp
+ * differs from the one the meta cache holds. Files still being written are not
  * shown half-done: a changing file is reported as the base knew it, a new one not yet at all.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import type {
   BaseAttachment,
+  DocumentMeta,
   LocalDocumentSnapshot,
   LocalEntitySnapshot,
   LocalFile,
@@ -16,7 +18,8 @@ import type {
 } from '../domain/types.js';
 import { isIgnored } from './ignore.js';
 import { DOCUMENT_META, type ScanHint } from './local-store.js';
-import { parseDocumentMeta } from './metadata-files.js';
+import { type MetaFileCache, stampOf } from './meta-file-cache.js';
+import { type ParseResult, parseDocumentMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
 
 export interface ScanOptions {
@@ -25,6 +28,7 @@ export interface ScanOptions {
   /** A file changed more recently than this counts as still being written. */
   readonly settleMs: number;
   readonly now: () => number;
+  readonly metaCache: MetaFileCache;
 }
 
 export async function scanEntityFolder(
@@ -40,6 +44,7 @@ export async function scanEntityFolder(
     if (!entry.isDirectory() || isIgnored(`${folder}/${entry.name}`, options.ignore)) continue;
     documents.push(await scanDocumentFolder(options, `${folder}/${entry.name}`, byId));
   }
+  options.metaCache.retainUnder(folder, new Set(documents.map((d) => d.folder)));
   documents.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
   return { owner, folder, documents };
 }
@@ -51,12 +56,12 @@ async function scanDocumentFolder(
 ): Promise<LocalDocumentSnapshot> {
   const dir = resolveInside(options.root, folder);
   const names = (await readdir(dir)).sort();
-  const meta = names.includes(DOCUMENT_META)
-    ? parseDocumentMeta(await readFile(`${dir}/${DOCUMENT_META}`, 'utf8'))
-    : null;
+  // A listed `.document.json` that cannot be read fails the scan (the entity is retried): read
+  // as "no metadata", the folder would look like a new document and be created a second time.
+  const metaStats = names.includes(DOCUMENT_META) ? await lstat(`${dir}/${DOCUMENT_META}`) : null;
+  const meta = metaStats ? await readMeta(options, folder, metaStats) : null;
   // When the user edited `"status"`: without it a local status edit could never be "the newer
   // change" and would always lose to a service change (rows 23, 24).
-  const metaStats = meta ? await lstat(`${dir}/${DOCUMENT_META}`).catch(() => null) : null;
   const metaMtimeMs = metaStats ? { metaMtimeMs: metaStats.mtimeMs } : {};
   const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
   const files: LocalFile[] = [];
@@ -68,6 +73,26 @@ async function scanDocumentFolder(
   if (meta === null) return { folder, meta: null, files };
   if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
   return { folder, meta: meta.value, ...metaMtimeMs, files };
+}
+
+/**
+ * The folder's `.document.json`, from the cache while its stamp is unchanged. The stamp is taken
+ * before the read: a file changed in between is cached under the old stamp, so it is simply
+ * read again next time, never mistaken for unchanged.
+ */
+async function readMeta(
+  options: ScanOptions,
+  folder: string,
+  stats: Stats,
+): Promise<ParseResult<DocumentMeta>> {
+  if (!stats.isFile()) return { ok: false, error: 'not a regular file' };
+  const stamp = stampOf(stats);
+  const cached = options.metaCache.get(folder, stamp);
+  if (cached) return { ok: true, value: cached };
+  const text = await readFile(resolveInside(options.root, `${folder}/${DOCUMENT_META}`), 'utf8');
+  const parsed = parseDocumentMeta(text);
+  if (parsed.ok) options.metaCache.put(folder, stamp, parsed.value);
+  return parsed;
 }
 
 /** One regular file; null for what is not an attachment (folders, symlinks, unsettled new). */

@@ -36,4 +36,16 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'sync state: tokens, entities, cursors, base, outbox, problems, conflicts, events, cycles',
     up: (db) => db.exec(SCHEMA_V2),
   },
+  {
+    version: 3,
+    name: 'what each .document.json held, by folder and file stamp',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE meta_files (
+          folder    TEXT PRIMARY KEY,
+          stamp     TEXT NOT NULL,
+          meta_json TEXT NOT NULL
+        ) STRICT, WITHOUT ROWID;
+      `),
+  },
 ];

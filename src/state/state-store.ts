@@ -15,6 +15,7 @@ import { ConflictRepo } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
 import { CycleRepo } from './cycle-repo.js';
 import { EntityRepo } from './entity-repo.js';
+import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
 import { OutboxRepo } from './outbox-repo.js';
 import { ProblemRepo } from './problem-repo.js';
@@ -47,6 +48,7 @@ export class StateStore {
   readonly webhookEvents: WebhookEventRepo;
   readonly cycles: CycleRepo;
   readonly statusTypes: StatusTypeRepo;
+  readonly metaFiles: MetaFileRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -66,6 +68,7 @@ export class StateStore {
     this.webhookEvents = new WebhookEventRepo(db);
     this.cycles = new CycleRepo(db);
     this.statusTypes = new StatusTypeRepo(db, this.settings);
+    this.metaFiles = new MetaFileRepo(db);
   }
 
   /**

@@ -142,7 +142,7 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
     const root = path.join(dir, 'documents');
     const deps: EngineDeps = {
       remote: client.client,
-      local: new FsLocalStore({ root, settleSeconds: 0 }),
+      local: new FsLocalStore({ root, settleSeconds: 0, metaCache: state.metaFiles }),
       state,
       logger: pino({ level: 'silent' }),
       now: Date.now,

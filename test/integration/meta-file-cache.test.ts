@@ -1,0 +1,125 @@
+/**
+ * The `.document.json` cache (src/local/meta-file-cache.ts): one contract for the in-memory and
+ * the SQLite adapter, then what a user of a real folder notices: an edit is always seen, and a
+ * quiet folder is scanned without reading its metadata, even by a fresh process.
+ */
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FsLocalStore } from '../../src/local/fs-local-store.js';
+import {
+  type FileStamp,
+  MemoryMetaFileCache,
+  type MetaFileCache,
+} from '../../src/local/meta-file-cache.js';
+import { acme, documentMeta } from '../helpers/local-store-harness.js';
+import { useStateStore } from '../helpers/state-store.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const state = useStateStore();
+const tempDir = useTempDir('docsync-meta-cache-');
+const stamp = (s: string) => s as FileStamp;
+
+const adapters: [string, () => MetaFileCache][] = [
+  ['in memory', () => new MemoryMetaFileCache()],
+  ['in SQLite', () => state.open().metaFiles],
+];
+
+describe.each(adapters)('the meta cache %s', (_name, open) => {
+  it('answers only while the stamp is the one it was given', () => {
+    const cache = open();
+    cache.put('Acme/doc', stamp('10:1:1:7'), documentMeta());
+    expect(cache.get('Acme/doc', stamp('10:1:1:7'))).toEqual(documentMeta());
+    expect(cache.get('Acme/doc', stamp('10:1:2:7'))).toBeNull();
+    expect(cache.get('Acme/other', stamp('10:1:1:7'))).toBeNull();
+    cache.put('Acme/doc', stamp('11:2:2:8'), documentMeta({ status: 'RECEIVED' }));
+    expect(cache.get('Acme/doc', stamp('11:2:2:8'))?.status).toBe('RECEIVED');
+  });
+
+  it('forgets folders gone from one entity, and nothing of its neighbours', () => {
+    const cache = open();
+    const s = stamp('1:1:1:1');
+    for (const folder of ['Acme/a', 'Acme/b', 'Acme Pty/a', 'Acme.old/a', 'Acme0/a'])
+      cache.put(folder, s, documentMeta());
+    cache.retainUnder('Acme', new Set(['Acme/b']));
+    expect(cache.get('Acme/a', s)).toBeNull();
+    for (const kept of ['Acme/b', 'Acme Pty/a', 'Acme.old/a', 'Acme0/a'])
+      expect(cache.get(kept, s), kept).not.toBeNull();
+  });
+});
+
+/** Our own port, counted: how many `.document.json` files the scan had to read. */
+function counted(inner: MetaFileCache) {
+  const counts = { hits: 0, reads: 0 };
+  const cache: MetaFileCache = {
+    get: (folder, s) => {
+      const meta = inner.get(folder, s);
+      if (meta) counts.hits++;
+      return meta;
+    },
+    put: (folder, s, meta) => inner.put(folder, s, meta),
+    retainUnder: (entity, present) => inner.retainUnder(entity, present),
+  };
+  return { cache, counts };
+}
+
+async function folderWithDocuments(root: string, metaCache: MetaFileCache, n: number) {
+  const store = new FsLocalStore({ root, settleSeconds: 0, metaCache });
+  const entity = await store.ensureEntityFolder(acme, 'https://app.example/x');
+  const folders: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const meta = documentMeta({ id: `10${i}`, name: `Minutes ${i}` });
+    folders.push(await store.createDocumentFolder(entity, meta));
+  }
+  return { store, folders };
+}
+
+describe('scanning with the meta cache', () => {
+  it('reads no .document.json it wrote itself, even in a fresh process on the same state', async () => {
+    const root = tempDir();
+    const { folders } = await folderWithDocuments(root, state.open().metaFiles, 3);
+    const { cache, counts } = counted(state.open().metaFiles); // as after a restart
+    const rescanned = new FsLocalStore({ root, settleSeconds: 0, metaCache: cache });
+    const snapshot = await rescanned.scanEntity(acme);
+    expect(snapshot.documents.map((d) => d.meta?.id)).toEqual(['100', '101', '102']);
+    expect(counts.hits).toBe(folders.length);
+  });
+
+  it('sees a status edit that keeps the size and puts the mtime back', async () => {
+    const root = tempDir();
+    const { store, folders } = await folderWithDocuments(root, new MemoryMetaFileCache(), 1);
+    const file = path.join(root, folders[0]!, '.document.json');
+    const fixed = new Date('2024-01-01T00:00:00Z'); // whole seconds: utimes can restore it exactly
+    utimesSync(file, fixed, fixed);
+    expect((await store.scanEntity(acme)).documents[0]!.meta?.status).toBe('DOCUMENT PREPARED');
+    const size = statSync(file).size;
+    // Same length: "DOCUMENT PREPARED" → "DOCUMENT RECEIVED"; mtime put back as `cp -p` would.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('PREPARED', 'RECEIVED'));
+    utimesSync(file, fixed, fixed);
+    expect(statSync(file).size).toBe(size);
+    expect(statSync(file).mtimeMs).toBe(fixed.getTime());
+    const [doc] = (await store.scanEntity(acme)).documents;
+    expect(doc!.meta?.status).toBe('DOCUMENT RECEIVED');
+  });
+
+  it('reports a broken .document.json after a good one was cached, not the cached one', async () => {
+    const root = tempDir();
+    const { store, folders } = await folderWithDocuments(root, new MemoryMetaFileCache(), 1);
+    writeFileSync(path.join(root, folders[0]!, '.document.json'), '{ "id": ');
+    const [doc] = (await store.scanEntity(acme)).documents;
+    expect(doc!.meta).toBeNull();
+    expect(doc!.metaError).toMatch(/not JSON/);
+  });
+
+  it('forgets a folder the user removed, so the cache does not grow without end', async () => {
+    const root = tempDir();
+    const opened = state.open();
+    const { store, folders } = await folderWithDocuments(root, opened.metaFiles, 2);
+    const cachedFolders = () =>
+      opened.db.prepare('SELECT folder FROM meta_files ORDER BY folder').pluck().all();
+    expect(cachedFolders()).toEqual(folders);
+    await store.trash(folders[0]!);
+    await store.scanEntity(acme);
+    expect(cachedFolders()).toEqual([folders[1]]);
+  });
+});
