@@ -64,8 +64,13 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
     startedAt: deps.now(),
   });
   const log = deps.logger.child({ cycle: cycleId });
+  log.debug(
+    { trigger: options.trigger, owners: options.owners?.map(ownerKey) ?? 'all', full },
+    'cycle started',
+  );
   try {
     const report = await cycle(deps, options, { initial, full, log });
+    log.debug({ result: report.result, actions: report.actions }, 'cycle finished');
     const counts = {
       entities: report.entities,
       actions: report.actions,

@@ -22,6 +22,11 @@ export interface ResponseInfo {
   readonly route: string;
   readonly status: number | 'network';
   readonly durationMs: number;
+  /**
+   * How long the request waited in the queue before it was sent (the rate window, the
+   * concurrency limit or a 429 pause): when this dominates, the rate budget is what is slow.
+   */
+  readonly waitedMs: number;
 }
 
 export interface ServiceHttpOptions {
@@ -66,8 +71,9 @@ export class ServiceHttp {
     for (let attempt = 1; ; attempt++) {
       try {
         const token = await this.#o.tokens.accessToken();
+        const queuedAt = Date.now();
         const response = await this.#o.queue.run(() =>
-          this.#send(url, label, route.method, token, spec),
+          this.#send(url, label, route.method, token, spec, queuedAt),
         );
         if (response.statusCode === 401 && !refreshed) {
           // Expired or revoked early: refresh once; a second 401 is a real refusal.
@@ -92,7 +98,14 @@ export class ServiceHttp {
     }
   }
 
-  async #send(url: string, label: string, method: string, token: string, spec: RequestSpec) {
+  async #send(
+    url: string,
+    label: string,
+    method: string,
+    token: string,
+    spec: RequestSpec,
+    queuedAt: number,
+  ) {
     const started = Date.now();
     try {
       const response = await this.#o.http(url, {
@@ -113,10 +126,16 @@ export class ServiceHttp {
         route: label,
         status: response.statusCode,
         durationMs: Date.now() - started,
+        waitedMs: started - queuedAt,
       });
       return response;
     } catch (error) {
-      this.#o.onResponse?.({ route: label, status: 'network', durationMs: Date.now() - started });
+      this.#o.onResponse?.({
+        route: label,
+        status: 'network',
+        durationMs: Date.now() - started,
+        waitedMs: started - queuedAt,
+      });
       throw error;
     }
   }

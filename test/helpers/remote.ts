@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
 import type { RetryPolicy } from '../../src/remote/retry-delay.js';
+import type { ResponseInfo } from '../../src/remote/service-http.js';
 import type { TokenStore } from '../../src/remote/token-manager.js';
 import {
   type Simulator,
@@ -41,6 +42,7 @@ export function useRemote() {
       concurrency?: number;
       retry?: RetryPolicy;
       baseUrl?: string;
+      onResponse?: (info: ResponseInfo) => void;
     } = {},
   ): Promise<RemoteFixture> => {
     const sim = await startSimulator(simOptions);
@@ -58,6 +60,7 @@ export function useRemote() {
         requestsPerSecond: clientOptions.requestsPerSecond ?? Number.POSITIVE_INFINITY,
         concurrency: clientOptions.concurrency ?? 4,
         retry: clientOptions.retry ?? FAST_RETRY,
+        ...(clientOptions.onResponse ? { onResponse: clientOptions.onResponse } : {}),
       });
     };
     const remote = clientWith(sim.admin.mintRefreshToken());

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OwnerRef } from '../../src/domain/types.js';
 import { ApiError, AuthRequiredError } from '../../src/remote/api-error.js';
 import type { DocumentListEntry } from '../../src/remote/service-client.js';
+import type { ResponseInfo } from '../../src/remote/service-http.js';
 import { collect, useRemote } from '../helpers/remote.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -78,6 +79,21 @@ describe('API client: rate and faults', () => {
     expect(Object.keys(counts).filter((k) => k.endsWith(' 429'))).toEqual([]);
     // 15 requests at 5 per second in any one-second window cannot finish before 2 s.
     expect(elapsed).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('reports how long each request waited for the rate window (the trace log shows it)', async () => {
+    const answers: ResponseInfo[] = [];
+    const { remote } = await start(
+      { seed: 'demo' },
+      { requestsPerSecond: 5, onResponse: (info) => answers.push(info) },
+    );
+    await Promise.all(Array.from({ length: 7 }, () => remote.client.statusTypes()));
+    const waits = answers.map((a) => a.waitedMs).sort((a, b) => a - b);
+    expect(waits).toHaveLength(7);
+    // Five fit in the first window and go at once; the other two wait for it to slide on.
+    expect(waits[4]).toBeLessThan(500);
+    expect(waits[5]).toBeGreaterThanOrEqual(900);
+    expect(waits[6]).toBeGreaterThanOrEqual(900);
   });
 
   it('pauses the whole queue on a 429 and completes every request', async () => {
