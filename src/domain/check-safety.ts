@@ -2,7 +2,12 @@
  * Safety rails (daemon.md "Sync rules"; style guide §4), checked on the plans of a cycle before
  * any action runs. Pure: the engine decides what a tripped rail stops.
  */
-import { type SyncAction, type SyncPlan, summariseActions } from './sync-actions.js';
+import {
+  type DocumentPlan,
+  type SyncAction,
+  type SyncPlan,
+  summariseActions,
+} from './sync-actions.js';
 import type { OwnerRef } from './types.js';
 
 export interface SafetyPolicy {
@@ -111,6 +116,13 @@ export function checkSafety(
 }
 
 const isDocumentDelete = (a: SyncAction) => localDelete(a) || remoteDelete(a);
+
+/**
+ * Whether a rail could hold this document back: only documents that delete one. The others can
+ * run while the rest of the cycle is still being planned, before the rails have seen it all.
+ */
+export const railsMayHold = (document: DocumentPlan): boolean =>
+  document.actions.some(isDocumentDelete);
 
 /**
  * The plan without its document deletes, for a cycle that runs on after a `no-deletes` rail.

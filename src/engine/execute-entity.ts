@@ -33,60 +33,88 @@ export interface EntityOutcome {
   readonly unmatchedFolders: readonly string[];
 }
 
-export async function executeEntity(
-  deps: EngineDeps,
-  job: EntityJob,
-  statusTypes: readonly StatusType[],
-  log: Logger,
-  signal?: AbortSignal,
-): Promise<EntityOutcome> {
-  const link = entityDeepLink(deps.settings.webUrl, job.owner);
-  const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
-  const filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
-  const filesOf = (folder: string) => filesByFolder.get(folder) ?? [];
-  const ctx: ActionContext = {
-    deps,
-    owner: job.owner,
-    entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
-    link,
-    writeMeta: async (folder, base, doc) => {
-      const extras = extrasOf(doc ?? metaByFolder.get(folder) ?? job.remoteDocs.get(base.id));
-      await deps.local.writeDocumentMeta(folder, metaFromBase(base, extras, statusTypes, link));
-    },
-  };
-  const failed = new Set<string>();
-  const unmatched: string[] = [];
-  const pushed = new Set<string>();
-  const startedAt = deps.now();
-  let actionsDone = 0;
-  // Documents of one entity are independent (own folder, own base row), so several run at once:
-  // one at a time left the request queue idle while each document waited on its fsyncs, which
-  // made the initial sync of a firm ~3× slower than the bare requests and writes (bench 1).
-  await mapLimit(job.plan.documents, deps.settings.concurrency, async (plan) => {
-    if (signal?.aborted) {
-      // Not started: counted as not in step, so the cursor waits for it.
-      if (plan.documentId) failed.add(plan.documentId);
-      return;
-    }
-    const docLog = log.child({ document: plan.documentId ?? plan.key });
-    const result = await executeDocument(ctx, plan, job.remoteDocs, filesOf, unmatched, docLog);
-    actionsDone += result.done;
-    if (!result.ok && plan.documentId) failed.add(plan.documentId);
-    if (result.ok && result.pushedTo) pushed.add(result.pushedTo);
-  });
-  advanceCursor(deps, job, failed);
-  await learnPushedTimestamps(deps, job.owner, pushed, startedAt, (base, doc) =>
-    ctx.writeMeta(base.folder, base, doc),
-  ).catch((error: unknown) =>
-    // Not learnt now, learnt by the next cycle's plan (row 27): a cost, not a loss.
-    log.warn({ err: error }, 'could not read back the pushed documents'),
-  );
-  return {
-    owner: job.owner,
-    documentsFailed: failed.size,
-    actionsDone,
-    unmatchedFolders: unmatched,
-  };
+/**
+ * One entity's plan being carried out, in as many `run` calls as the cycle needs (documents the
+ * rails cannot hold run at once, deletes once every entity is planned), then `finish`: the
+ * cursor moves only after every document of the listing has had its turn.
+ */
+export class EntityExecution {
+  readonly #ctx: ActionContext;
+  readonly #filesByFolder: ReadonlyMap<string, readonly LocalFile[]>;
+  readonly #failed = new Set<string>();
+  readonly #unmatched: string[] = [];
+  readonly #pushed = new Set<string>();
+  readonly #startedAt: number;
+  #actionsDone = 0;
+
+  constructor(
+    private readonly job: EntityJob,
+    statusTypes: readonly StatusType[],
+    private readonly log: Logger,
+    deps: EngineDeps,
+  ) {
+    const link = entityDeepLink(deps.settings.webUrl, job.owner);
+    const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
+    this.#filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
+    this.#startedAt = deps.now();
+    this.#ctx = {
+      deps,
+      owner: job.owner,
+      entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
+      link,
+      writeMeta: async (folder, base, doc) => {
+        const extras = extrasOf(doc ?? metaByFolder.get(folder) ?? job.remoteDocs.get(base.id));
+        await deps.local.writeDocumentMeta(folder, metaFromBase(base, extras, statusTypes, link));
+      },
+    };
+  }
+
+  /**
+   * Runs these documents of the plan. Documents of one entity are independent (own folder, own
+   * base row), so several run at once: one at a time left the request queue idle while each
+   * document waited on its fsyncs (bench 1). After `signal` aborts, documents not started are
+   * counted as not in step, so the cursor waits for them.
+   */
+  async run(documents: readonly DocumentPlan[], signal?: AbortSignal): Promise<void> {
+    const filesOf = (folder: string) => this.#filesByFolder.get(folder) ?? [];
+    await mapLimit(documents, this.#ctx.deps.settings.concurrency, async (plan) => {
+      if (signal?.aborted) {
+        if (plan.documentId) this.#failed.add(plan.documentId);
+        return;
+      }
+      const docLog = this.log.child({ document: plan.documentId ?? plan.key });
+      const remoteDocs = this.job.remoteDocs;
+      const result = await executeDocument(
+        this.#ctx,
+        plan,
+        remoteDocs,
+        filesOf,
+        this.#unmatched,
+        docLog,
+      );
+      this.#actionsDone += result.done;
+      if (!result.ok && plan.documentId) this.#failed.add(plan.documentId);
+      if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
+    });
+  }
+
+  /** Moves the cursor over what is in step and learns the timestamps of what was pushed. */
+  async finish(): Promise<EntityOutcome> {
+    const { deps } = this.#ctx;
+    advanceCursor(deps, this.job, this.#failed);
+    await learnPushedTimestamps(deps, this.job.owner, this.#pushed, this.#startedAt, (base, doc) =>
+      this.#ctx.writeMeta(base.folder, base, doc),
+    ).catch((error: unknown) =>
+      // Not learnt now, learnt by the next cycle's plan (row 27): a cost, not a loss.
+      this.log.warn({ err: error }, 'could not read back the pushed documents'),
+    );
+    return {
+      owner: this.job.owner,
+      documentsFailed: this.#failed.size,
+      actionsDone: this.#actionsDone,
+      unmatchedFolders: this.#unmatched,
+    };
+  }
 }
 
 async function executeDocument(

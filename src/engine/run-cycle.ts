@@ -1,10 +1,15 @@
 /**
- * One sync cycle: snapshot → plan → rails → execute (style guide §1, §4). Every entity is
- * planned before anything runs, so the rails judge the whole cycle; then entities run side by
- * side (their requests share the client's rate-limited queue). The result says what `--once`
- * exits with.
+ * One sync cycle: snapshot → plan → rails → execute (style guide §1, §4), pipelined per entity.
+ * Entities are planned side by side (their requests share the client's rate-limited queue), and
+ * each starts at once on the documents no rail can hold; the deletes wait for the rails, which
+ * judge the plans of the whole cycle. The result says what `--once` exits with.
  */
-import { checkSafety, type TrippedRail, withoutDeletes } from '../domain/check-safety.js';
+import {
+  checkSafety,
+  railsMayHold,
+  type TrippedRail,
+  withoutDeletes,
+} from '../domain/check-safety.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { describePlan, summaryLine } from '../domain/describe-plan.js';
 import { ExitCode } from '../domain/exit-codes.js';
@@ -14,7 +19,7 @@ import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
-import { executeEntity } from './execute-entity.js';
+import { EntityExecution } from './execute-entity.js';
 import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
@@ -127,8 +132,12 @@ async function cycle(
   const records = await entitiesFor(deps, options, ctx.full);
   const pullOnly = ctx.initial && !options.adoptLocal;
   const held = heldFolders(state);
-  const jobs = await mapLimit(records, deps.settings.concurrency, (record) =>
-    planEntity(deps, record, {
+  // Each entity starts as soon as it is planned, with what no rail can hold back; the deletes
+  // wait until every entity is planned, because the rails judge the cycle as a whole. Planning
+  // everything first left the downloads idle while the lists and details were read (bench 1).
+  let finished = 0;
+  const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
+    const job = await planEntity(deps, record, {
       fullReconcile: ctx.full,
       pullOnly,
       adoptLocal: options.adoptLocal ?? false,
@@ -137,38 +146,44 @@ async function cycle(
       ...(options.deletedIds?.get(ownerKey(record.entity))
         ? { deletedIds: options.deletedIds.get(ownerKey(record.entity))! }
         : {}),
-    }),
-  );
+    });
+    if (options.dryRun) return { job, execution: null };
+    if (job.plan.actions.length > 0)
+      log.info({ owner: job.owner, summary: job.plan.summary }, summaryLine(job.plan));
+    const owner = ownerKey(job.owner);
+    const execution = new EntityExecution(job, statusTypes, log.child({ owner }), deps);
+    await execution.run(
+      job.plan.documents.filter((d) => !railsMayHold(d)),
+      options.signal,
+    );
+    options.onProgress?.(++finished, records.length);
+    return { job, execution };
+  });
+  const jobs = started.map((s) => s.job);
+  // The marker was checked above, so no rail here stops the run; they only hold deletes back.
   const verdict = checkSafety(
     jobs.map((j) => j.plan),
     { markerPresent: true },
     safetyPolicy(deps, options),
   );
   const tripped = verdict.ok ? [] : verdict.tripped;
-  if (tripped.some((t) => t.effect === 'no-run')) return stopped(tripped, log);
   const runnable = tripped.length === 0 ? jobs : jobs.map((job) => withRails(job, tripped));
-  for (const job of runnable) {
-    if (job.plan.actions.length > 0)
-      log.info({ owner: job.owner, summary: job.plan.summary }, summaryLine(job.plan));
-  }
   if (options.dryRun) {
     for (const job of runnable)
       for (const line of describePlan(job.plan)) options.onPlanLine?.(line);
     for (const rail of tripped) options.onPlanLine?.(`safety rail: ${rail.message}`);
     return report(runnable.length, 0, 0, tripped, []);
   }
-  let finished = 0;
-  const outcomes = await mapLimit(runnable, deps.settings.concurrency, async (job) => {
-    const outcome = await executeEntity(
-      deps,
-      job,
-      statusTypes,
-      log.child({ owner: ownerKey(job.owner) }),
-      options.signal,
-    );
-    options.onProgress?.(++finished, runnable.length);
-    return outcome;
-  });
+  for (const rail of tripped) log.error({ rail: rail.rail }, rail.message);
+  const outcomes = await mapLimit(
+    started,
+    deps.settings.concurrency,
+    async ({ job, execution }) => {
+      const deletes = withRails(job, tripped).plan.documents.filter(railsMayHold);
+      await execution!.run(deletes, options.signal);
+      return execution!.finish();
+    },
+  );
   const failed =
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);

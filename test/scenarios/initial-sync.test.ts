@@ -4,6 +4,9 @@
  * are adopted (companies by ACN, trusts by ABN, then by name) instead of getting a second one.
  */
 import { describe, expect, it } from 'vitest';
+import type { OwnerRef } from '../../src/domain/types.js';
+import { runCycle } from '../../src/engine/run-cycle.js';
+import type { RemoteStore } from '../../src/remote/remote-store.js';
 import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
 import { sha256, useSyncHarness } from '../helpers/sync-harness.js';
 
@@ -143,5 +146,27 @@ describe('initial sync', () => {
       'Companies/Gone Pty Ltd (987 654 321)',
     ]);
     expect(h.writesToService()).toEqual({});
+  });
+
+  it('lands files while the rest of the firm is still being listed', async () => {
+    const firm = { companies: 4, trusts: 4, documentsPerEntity: 2, attachmentsPerDocument: 1 };
+    const h = await start({ seed: { ...firm, seed: 5 }, settings: { concurrency: 2 } });
+    const filesAtEachListing: number[] = [];
+    const remote: RemoteStore = Object.create(h.deps.remote, {
+      documents: {
+        value: (owner: OwnerRef, options?: { updatedAfter?: string }) => {
+          filesAtEachListing.push([...h.tree().keys()].filter((p) => p.endsWith('.pdf')).length);
+          return h.deps.remote.documents(owner, options);
+        },
+      },
+    });
+
+    const report = await runCycle({ ...h.deps, remote }, { trigger: 'once', fullReconcile: true });
+
+    expect(report.result).toBe('ok');
+    expect(filesAtEachListing).toHaveLength(8);
+    // Planning every entity before running any would have listed all eight on an empty folder.
+    expect(filesAtEachListing.at(-1)).toBeGreaterThan(0);
+    await expectInSync(h);
   });
 });

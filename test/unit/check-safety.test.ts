@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkSafety, type SafetyPolicy, withoutDeletes } from '../../src/domain/check-safety.js';
+import {
+  checkSafety,
+  railsMayHold,
+  type SafetyPolicy,
+  withoutDeletes,
+} from '../../src/domain/check-safety.js';
 import type { SyncAction, SyncPlan } from '../../src/domain/sync-actions.js';
 import { owner } from '../helpers/plan-fixtures.js';
 
@@ -121,5 +126,15 @@ describe('checkSafety', () => {
   it('drops document deletes, keeping their base for the next cycle', () => {
     const p = plan(deletes('push-delete-document', 2), 5);
     expect(withoutDeletes(p).actions).toEqual([]);
+  });
+
+  it('can hold back only documents that delete, so the others may run before it has judged', () => {
+    const [trash] = deletes('trash-local-document', 1);
+    const [remove] = deletes('push-delete-document', 1);
+    const pull = { ...trash!, kind: 'pull-attachment' } as unknown as SyncAction;
+    const doc = (...actions: SyncAction[]) => ({ key: 'k', documentId: '1', actions });
+    expect(railsMayHold(doc(trash!))).toBe(true);
+    expect(railsMayHold(doc(pull, remove!))).toBe(true);
+    expect(railsMayHold(doc(pull))).toBe(false);
   });
 });
