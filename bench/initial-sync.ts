@@ -79,7 +79,7 @@ export async function initialSync(): Promise<BenchResult> {
   }
 }
 
-async function timeDocsync(sim: SimProcess): Promise<number> {
+export async function timeDocsync(sim: SimProcess): Promise<number> {
   const engine = await openEngine(sim, scratch('initial'));
   try {
     const started = performance.now();
@@ -92,7 +92,7 @@ async function timeDocsync(sim: SimProcess): Promise<number> {
   }
 }
 
-async function timeFloor(sim: SimProcess): Promise<number> {
+export async function timeFloor(sim: SimProcess): Promise<number> {
   const root = path.join(scratch('floor'), 'documents');
   const tmp = path.join(root, '.tmp');
   mkdirSync(tmp, { recursive: true });

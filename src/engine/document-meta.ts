@@ -44,20 +44,3 @@ export function metaFromBase(
     link,
   };
 }
-
-/** The meta of a document being pulled, before any of its files are in place. */
-export function metaFromRemote(doc: RemoteDocument, link: string): DocumentMeta {
-  return {
-    id: doc.id,
-    owner: doc.owner,
-    name: doc.name,
-    documentDate: doc.documentDate,
-    traceNumber: doc.traceNumber,
-    asicDocNumber: doc.asicDocNumber,
-    status: doc.status?.type ?? null,
-    statusDate: doc.status?.effectiveDate ?? null,
-    lastUpdatedTimestamp: doc.lastUpdatedTimestamp,
-    attachments: [],
-    link,
-  };
-}

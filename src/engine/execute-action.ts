@@ -13,9 +13,14 @@ import {
   baseFromDocument,
 } from '../domain/apply-action-result.js';
 import type { SyncAction } from '../domain/sync-actions.js';
-import type { BaseDocument, LocalFile, OwnerRef, RemoteDocument } from '../domain/types.js';
+import type {
+  BaseDocument,
+  DocumentMeta,
+  LocalFile,
+  OwnerRef,
+  RemoteDocument,
+} from '../domain/types.js';
 import type { PlacedFile } from '../local/local-store.js';
-import { metaFromRemote } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone, push } from './push.js';
 
@@ -24,6 +29,8 @@ export interface ActionContext {
   readonly owner: OwnerRef;
   readonly entityFolder: string;
   readonly link: string;
+  /** `.document.json` for `base` (and the document's extra fields, from `doc` when given). */
+  readonly metaFor: (base: BaseDocument, doc?: RemoteDocument | null) => DocumentMeta;
   /** Writes `.document.json` of `folder` for `base` (and the document's extra fields). */
   readonly writeMeta: (
     folder: string,
@@ -75,9 +82,24 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
   if (action.kind === 'restore-document' && action.side === 'remote')
     return pushNewDocument(ctx, action, base);
   const doc = action.document;
-  const folder =
-    ('folder' in action ? action.folder : null) ??
-    (await ctx.deps.local.createDocumentFolder(ctx.entityFolder, metaFromRemote(doc, ctx.link)));
+  const given = 'folder' in action ? action.folder : null;
+  if (given === null) {
+    // A new folder is built whole, files and final `.document.json` inside, and appears in one
+    // rename: no half-pulled document is ever visible, and half the flushes (bench 1).
+    const created = await ctx.deps.local.createDocumentFolderWithFiles(
+      ctx.entityFolder,
+      doc,
+      action.files.map((planned) => ({
+        key: planned.attachment.id,
+        desiredName: planned.file,
+        fill: (path: string) =>
+          ctx.deps.remote.downloadAttachment(ctx.owner, doc.id, planned.attachment.id, path),
+      })),
+      (written) => ctx.metaFor(baseFromDocument(doc, '', written), doc),
+    );
+    return fold(ctx, action, base, { kind: 'files-written', ...created });
+  }
+  const folder = given;
   const files = new Map<string, LocalFile>();
   for (const planned of action.files) {
     files.set(

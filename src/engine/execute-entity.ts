@@ -8,7 +8,13 @@ import { applyActionResult } from '../domain/apply-action-result.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
-import type { BaseDocument, LocalFile, RemoteDocument, StatusType } from '../domain/types.js';
+import type {
+  BaseDocument,
+  DocumentMeta,
+  LocalFile,
+  RemoteDocument,
+  StatusType,
+} from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -55,6 +61,13 @@ export class EntityExecution {
   ) {
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
     const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
+    const metaFor = (base: BaseDocument, doc?: RemoteDocument | DocumentMeta | null) =>
+      metaFromBase(
+        base,
+        extrasOf(doc ?? metaByFolder.get(base.folder) ?? job.remoteDocs.get(base.id)),
+        statusTypes,
+        link,
+      );
     this.#filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
     this.#startedAt = deps.now();
     this.#ctx = {
@@ -62,9 +75,10 @@ export class EntityExecution {
       owner: job.owner,
       entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
       link,
+      metaFor,
       writeMeta: async (folder, base, doc) => {
-        const extras = extrasOf(doc ?? metaByFolder.get(folder) ?? job.remoteDocs.get(base.id));
-        await deps.local.writeDocumentMeta(folder, metaFromBase(base, extras, statusTypes, link));
+        const extras = doc ?? metaByFolder.get(folder) ?? null;
+        await deps.local.writeDocumentMeta(folder, metaFor(base, extras));
       },
     };
   }
@@ -163,7 +177,7 @@ async function executeDocument(
       base = await executeAction(ctx, action, base);
       pushed ||=
         PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
-      touched = true;
+      touched = !writesFinalMeta(action);
       if (!STATE_ONLY.has(action.kind)) done++;
     }
     if (touched && base) await ctx.writeMeta(base.folder, base, remote);
@@ -180,6 +194,11 @@ async function executeDocument(
     return { ok: false, done, pushedTo: null };
   }
 }
+
+/** A document pulled into a new folder: its `.document.json` went in with its files. */
+const writesFinalMeta = (action: SyncAction) =>
+  (action.kind === 'pull-new-document' && action.folder === null) ||
+  (action.kind === 'restore-document' && action.side === 'local');
 
 /** Actions that change the service, and with it the document's `lastUpdatedTimestamp`. */
 const PUSHES: ReadonlySet<SyncAction['kind']> = new Set([

@@ -37,6 +37,20 @@ export interface PlacedFile extends LocalFile {
   readonly path: string;
 }
 
+export interface IncomingFile {
+  /** Names the file in the results (an attachment id). */
+  readonly key: string;
+  readonly desiredName: string;
+  /** Writes the file at `path`, durably, and reports the sha256 of what it wrote. */
+  readonly fill: (path: string) => Promise<{ sha256: string }>;
+}
+
+export interface CreatedDocumentFolder {
+  readonly folder: string;
+  /** By `IncomingFile.key`. */
+  readonly files: ReadonlyMap<string, PlacedFile>;
+}
+
 export interface RestoredAttachment {
   readonly file: PlacedFile;
   /** Name of the user's edited copy kept beside it; null when the file was missing or unchanged. */
@@ -76,10 +90,17 @@ export interface LocalStore {
   scanAll(hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot[]>;
 
   /**
-   * Creates `<date> <name> [<id>]` in the entity folder (` (2)` on a clash), with its
-   * `.document.json` already inside: the folder appears whole or not at all. Returns its path.
+   * Creates `<date> <name> [<id>]` in the entity folder (` (2)` on a clash) with its files and
+   * its `.document.json` inside, for a document pulled whole: built in `.docsync/tmp/` and
+   * renamed into place in one step, so it appears complete or not at all. `meta` is given what
+   * was written, keyed like `files`.
    */
-  createDocumentFolder(entityFolder: string, meta: DocumentMeta): Promise<string>;
+  createDocumentFolderWithFiles(
+    entityFolder: string,
+    folderName: Pick<DocumentMeta, 'documentDate' | 'name' | 'id'>,
+    files: readonly IncomingFile[],
+    meta: (written: ReadonlyMap<string, LocalFile>) => DocumentMeta,
+  ): Promise<CreatedDocumentFolder>;
   /** Writes `<folder>/.document.json` atomically. */
   writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void>;
 

@@ -5,10 +5,10 @@
  * be taken for a folder a user created.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pickFreeName } from '../domain/local-names.js';
-import { fsyncDir, writeFileAtomic } from './atomic-write.js';
+import { fsyncDir } from './atomic-write.js';
 import { isIgnored } from './ignore.js';
 import { TMP_DIR } from './local-store.js';
 import type { OwnWrites } from './own-writes.js';
@@ -27,20 +27,54 @@ export async function createFolderAtomically(
   desiredName: string,
   files: Readonly<Record<string, string>>,
 ): Promise<string> {
-  const tmpDir = resolveInside(options.root, TMP_DIR);
-  const staging = path.join(tmpDir, `${randomUUID()}.dir`);
+  return withStagingFolder(options, async (staging) => {
+    for (const [name, content] of Object.entries(files)) await writeStaged(staging, name, content);
+    return commitStaged(options, staging, parent, desiredName);
+  });
+}
+
+/**
+ * Runs `build` on a fresh staging folder in `.docsync/tmp/`, which is removed afterwards (after
+ * `commitStaged` there is nothing left to remove). Files inside need no temp-and-rename of
+ * their own: nobody sees the folder before `commitStaged`.
+ */
+export async function withStagingFolder<T>(
+  options: StageOptions,
+  build: (staging: string) => Promise<T>,
+): Promise<T> {
+  const staging = path.join(resolveInside(options.root, TMP_DIR), `${randomUUID()}.dir`);
   await mkdir(staging, { recursive: true });
-  const parentDir = resolveInside(options.root, parent);
-  await mkdir(parentDir, { recursive: true });
   try {
-    for (const [name, content] of Object.entries(files)) {
-      await writeFileAtomic(tmpDir, path.join(staging, name), content);
-    }
-    await fsyncDir(staging);
-    return await renameIntoPlace(options, staging, parent, desiredName, files);
+    return await build(staging);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Writes one file into a staging folder, durably. */
+export async function writeStaged(staging: string, name: string, content: string): Promise<void> {
+  const handle = await open(path.join(staging, name), 'wx', 0o644);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Makes the staging folder's entries durable, then renames it into `parent` under a free name
+ * (fsync of `parent` after). Returns the folder's relative path.
+ */
+export async function commitStaged(
+  options: StageOptions,
+  staging: string,
+  parent: string,
+  desiredName: string,
+): Promise<string> {
+  await fsyncDir(staging);
+  await mkdir(resolveInside(options.root, parent), { recursive: true });
+  return renameIntoPlace(options, staging, parent, desiredName);
 }
 
 async function renameIntoPlace(
@@ -48,17 +82,17 @@ async function renameIntoPlace(
   staging: string,
   parent: string,
   desiredName: string,
-  files: Readonly<Record<string, string>>,
 ): Promise<string> {
   const parentDir = resolveInside(options.root, parent);
   const avoid = (name: string) => isIgnored(`${parent}/${name}`, options.ignore);
+  const files = await readdir(staging);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const name = pickFreeName(desiredName, await readdir(parentDir), { kind: 'folder', avoid });
     const target = resolveInside(options.root, `${parent}/${name}`);
     // Recorded before the rename, from the staged copies (a rename keeps size and mtime): the
     // watcher may hear of the new folder before this function gets control back.
     options.ownWrites.recordDir(target);
-    for (const file of Object.keys(files)) {
+    for (const file of files) {
       options.ownWrites.recordFile(path.join(target, file), await stat(path.join(staging, file)));
     }
     try {

@@ -21,11 +21,13 @@ import type {
 import { entityFolderName } from '../../src/local/entity-folders.js';
 import { isIgnored } from '../../src/local/ignore.js';
 import {
+  type CreatedDocumentFolder,
   DEFAULT_TRASH_DAYS,
   DOCUMENT_META,
   ENTITY_META,
   ENTITY_ROOTS,
   type FileSource,
+  type IncomingFile,
   type LocalEntityFolder,
   type LocalStore,
   MARKER_FILE,
@@ -125,11 +127,32 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     return out;
   }
 
-  async createDocumentFolder(entityFolder: string, meta: DocumentMeta): Promise<string> {
-    const name = documentFolderName(meta.documentDate, meta.name, meta.id);
+  async createDocumentFolderWithFiles(
+    entityFolder: string,
+    folderName: Pick<DocumentMeta, 'documentDate' | 'name' | 'id'>,
+    files: readonly IncomingFile[],
+    meta: (written: ReadonlyMap<string, LocalFile>) => DocumentMeta,
+  ): Promise<CreatedDocumentFolder> {
+    // Every file is received before the folder exists: it appears whole or not at all.
+    const received: { key: string; name: string; data: Buffer }[] = [];
+    for (const file of files) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
+      try {
+        const temp = path.join(dir, 'part');
+        await file.fill(temp);
+        const taken = received.map((r) => r.name);
+        const name = pickFreeName(file.desiredName, taken, { avoid: (n) => n === DOCUMENT_META });
+        received.push({ key: file.key, name, data: await readFile(temp) });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    const name = documentFolderName(folderName.documentDate, folderName.name, folderName.id);
     const folder = this.#newFolder(entityFolder, name);
-    this.#write(`${folder}/${DOCUMENT_META}`, formatDocumentMeta(meta));
-    return folder;
+    for (const file of received) this.#write(`${folder}/${file.name}`, file.data);
+    const placed = new Map(received.map((r) => [r.key, this.#placed(folder, r.name)] as const));
+    this.#write(`${folder}/${DOCUMENT_META}`, formatDocumentMeta(meta(placed)));
+    return { folder, files: placed };
   }
 
   async writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void> {

@@ -98,3 +98,12 @@ export function documentMeta(overrides: Partial<DocumentMeta> = {}): DocumentMet
     ...overrides,
   };
 }
+
+/** A document folder with only its `.document.json`, as a pull of a document without files. */
+export async function createDocumentFolder(
+  store: LocalStore,
+  entityFolder: string,
+  meta: DocumentMeta,
+): Promise<string> {
+  return (await store.createDocumentFolderWithFiles(entityFolder, meta, [], () => meta)).folder;
+}

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PathEscapeError } from '../../src/domain/errors.js';
 import {
   acme,
+  createDocumentFolder,
   documentMeta,
   fsHarness,
   type Harness,
@@ -34,7 +35,7 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
   async function withDocument(): Promise<Harness> {
     const h = make();
     const entity = await h.store.ensureEntityFolder(acme, LINK);
-    await h.store.createDocumentFolder(entity, documentMeta());
+    await createDocumentFolder(h.store, entity, documentMeta());
     return h;
   }
 
@@ -115,6 +116,81 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
     expect(doc?.files.map((f) => [f.name, f.size, f.sha256])).toEqual([
       ['Minutes.pdf', 9, sha('pdf bytes')],
     ]);
+  });
+
+  it('creates a pulled document whole: its files and a .document.json that lists them', async () => {
+    const h = make();
+    const entity = await h.store.ensureEntityFolder(acme, LINK);
+    const fill = (text: string) => async (file: string) => {
+      await writeFile(file, text);
+      return { sha256: sha(text) };
+    };
+    const created = await h.store.createDocumentFolderWithFiles(
+      entity,
+      documentMeta(),
+      [
+        { key: 'UA1', desiredName: 'minutes.pdf', fill: fill('signed minutes') },
+        { key: 'UA2', desiredName: 'minutes.pdf', fill: fill('draft minutes') },
+        { key: 'F3', desiredName: 'a:b.pdf', fill: fill('form') },
+      ],
+      (written) =>
+        documentMeta({
+          attachments: [...written].map(([id, f]) => ({
+            id,
+            kind: 'user',
+            file: f.name,
+            creationDate: null,
+            sha256: f.sha256,
+          })),
+        }),
+    );
+    expect(created.folder).toBe(DOC);
+    expect([...created.files].map(([key, f]) => [key, f.path, f.size])).toEqual([
+      ['UA1', `${DOC}/minutes.pdf`, 14],
+      ['UA2', `${DOC}/minutes (2).pdf`, 13],
+      ['F3', `${DOC}/a_b.pdf`, 4],
+    ]);
+    expect(h.read(`${DOC}/minutes (2).pdf`)?.toString()).toBe('draft minutes');
+    const [scanned] = (await h.store.scanEntity(acme)).documents;
+    expect(scanned?.meta?.attachments.map((a) => a.file)).toEqual([
+      'minutes.pdf',
+      'minutes (2).pdf',
+      'a_b.pdf',
+    ]);
+    expect(scanned?.files.map((f) => f.name).sort()).toEqual([
+      'a_b.pdf',
+      'minutes (2).pdf',
+      'minutes.pdf',
+    ]);
+  });
+
+  it('shows nothing of a pulled document whose download fails half way', async () => {
+    const h = make();
+    const entity = await h.store.ensureEntityFolder(acme, LINK);
+    const files = [
+      {
+        key: 'UA1',
+        desiredName: 'minutes.pdf',
+        fill: async (file: string) => {
+          await writeFile(file, 'signed minutes');
+          return { sha256: sha('signed minutes') };
+        },
+      },
+      {
+        key: 'UA2',
+        desiredName: 'form.pdf',
+        fill: async () => {
+          throw new Error('connection reset');
+        },
+      },
+    ];
+    await expect(
+      h.store.createDocumentFolderWithFiles(entity, documentMeta(), files, () => documentMeta()),
+    ).rejects.toThrow('connection reset');
+    expect(h.list(ACME).filter((name) => !name.startsWith('.') && !name.endsWith('.url'))).toEqual(
+      [],
+    );
+    expect((await h.store.scanEntity(acme)).documents).toEqual([]);
   });
 
   it('reports a broken .document.json instead of throwing, and a user-made folder with meta null', async () => {

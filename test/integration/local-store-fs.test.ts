@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { PathEscapeError } from '../../src/domain/errors.js';
 import { writeFileAtomic } from '../../src/local/atomic-write.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
-import { acme, documentMeta } from '../helpers/local-store-harness.js';
+import { acme, createDocumentFolder, documentMeta } from '../helpers/local-store-harness.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir('docsync-fs-');
@@ -28,7 +28,7 @@ async function storeWithDocument(settleSeconds = 0) {
   const root = tempDir();
   const store = new FsLocalStore({ root, settleSeconds });
   const entity = await store.ensureEntityFolder(acme, 'https://app.example/x');
-  const doc = await store.createDocumentFolder(entity, documentMeta());
+  const doc = await createDocumentFolder(store, entity, documentMeta());
   return { root, store, doc, abs: (rel: string) => path.join(root, rel) };
 }
 

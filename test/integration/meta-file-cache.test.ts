@@ -12,7 +12,7 @@ import {
   MemoryMetaFileCache,
   type MetaFileCache,
 } from '../../src/local/meta-file-cache.js';
-import { acme, documentMeta } from '../helpers/local-store-harness.js';
+import { acme, createDocumentFolder, documentMeta } from '../helpers/local-store-harness.js';
 import { useStateStore } from '../helpers/state-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -69,7 +69,7 @@ async function folderWithDocuments(root: string, metaCache: MetaFileCache, n: nu
   const folders: string[] = [];
   for (let i = 0; i < n; i++) {
     const meta = documentMeta({ id: `10${i}`, name: `Minutes ${i}` });
-    folders.push(await store.createDocumentFolder(entity, meta));
+    folders.push(await createDocumentFolder(store, entity, meta));
   }
   return { store, folders };
 }

@@ -5,7 +5,12 @@ import { watch } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { type EntityTouch, FolderWatcher, type WatcherLog } from '../../src/local/watcher.js';
-import { acme, documentMeta, smithTrust } from '../helpers/local-store-harness.js';
+import {
+  acme,
+  createDocumentFolder,
+  documentMeta,
+  smithTrust,
+} from '../helpers/local-store-harness.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const SETTLE_MS = 400;
@@ -23,7 +28,7 @@ async function setUp(options: { pollIntervalMs?: number; simulateLimit?: boolean
   await store.writeMarker();
   const entity = await store.ensureEntityFolder(acme, 'https://app.example/c');
   await store.ensureEntityFolder(smithTrust, 'https://app.example/t');
-  const doc = await store.createDocumentFolder(entity, documentMeta());
+  const doc = await createDocumentFolder(store, entity, documentMeta());
   const touches: EntityTouch[] = [];
   const warnings: string[] = [];
   const log: WatcherLog = {
@@ -130,7 +135,7 @@ describe('FolderWatcher', () => {
     const { store, doc, entity, touches } = await setUp();
     await store.placeFile(doc, 'Downloaded.pdf', 'remote bytes');
     await store.writeDocumentMeta(doc, documentMeta({ status: 'LODGED' }));
-    await store.createDocumentFolder(entity, documentMeta({ id: '2', name: 'Second' }));
+    await createDocumentFolder(store, entity, documentMeta({ id: '2', name: 'Second' }));
     await store.ensureEntityFolder(
       { ...acme, raw: { ...acme.raw, updated: true } },
       'https://app.example/c2',
