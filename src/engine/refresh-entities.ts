@@ -60,7 +60,7 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
         1,
       );
     const link = entityDeepLink(deps.settings.webUrl, entity);
-    const folder = await deps.local.ensureEntityFolder(entity, link, match?.folder);
+    const folder = await deps.local.ensureEntityFolder(entity, link, tied?.folder ?? match?.folder);
     const matchedBy: MatchedBy =
       match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
     const record = { entity, folder, matchedBy, updatedAt: deps.now() };

@@ -70,13 +70,14 @@ export async function ensureEntityFolder(
   options: StageOptions,
   entity: Entity,
   link: string,
-  adopt?: string,
+  known?: string,
 ): Promise<string> {
   const files = {
     [ENTITY_META]: formatEntityMeta(entity, link),
     [SHORTCUT_FILE]: formatShortcut(link),
   };
-  const existing = (await findEntityFolder(options.root, options.ignore, entity)) ?? adopt ?? null;
+  // Searching reads every entity's `.entity.json`: once per entity of a firm, that was n² reads.
+  const existing = known ?? (await findEntityFolder(options.root, options.ignore, entity));
   if (existing === null) {
     const top = ENTITY_ROOTS[entity.kind];
     return createFolderAtomically(options, top, entityFolderName(entity), files);

@@ -105,9 +105,9 @@ export class FsLocalStore implements LocalStore {
     return listEntityFolders(this.root, this.#ignore);
   }
 
-  async ensureEntityFolder(entity: Entity, link: string, adopt?: string): Promise<string> {
-    if (adopt !== undefined) await resolveInsideReal(this.root, adopt);
-    return ensureEntityFolder(this.#stage, entity, link, adopt);
+  async ensureEntityFolder(entity: Entity, link: string, known?: string): Promise<string> {
+    if (known !== undefined) await resolveInsideReal(this.root, known);
+    return ensureEntityFolder(this.#stage, entity, link, known);
   }
 
   async scanEntity(

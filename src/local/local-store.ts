@@ -68,11 +68,11 @@ export interface LocalStore {
   /**
    * The entity's folder, found by id (a user may have renamed it), else created under its
    * daemon.md name. Rewrites `.entity.json` and `Open in compliance service.url` when they
-   * differ. Never renames an existing folder. `adopt` names a folder that has no `.entity.json`
-   * yet (a firm's existing folder matched at the initial sync) to use instead of a new one.
-   * Returns the folder path.
+   * differ. Never renames an existing folder. `known` is the folder the caller already found
+   * for it: by its `.entity.json` in a listing (which spares reading every entity's again), or
+   * a firm's folder without one, matched at the initial sync. Returns the folder path.
    */
-  ensureEntityFolder(entity: Entity, link: string, adopt?: string): Promise<string>;
+  ensureEntityFolder(entity: Entity, link: string, known?: string): Promise<string>;
 
   /**
    * The entity's document folders now. sha256 is computed only for a file whose size or mtime
