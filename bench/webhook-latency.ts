@@ -93,7 +93,7 @@ export async function webhookLatency(): Promise<BenchResult> {
         },
       ],
       notes: [
-        `The real daemon (child process, rate 10 requests/s) with its receiver on 127.0.0.1:0 and the simulator's signed webhook pointed at it; ${SAMPLES} attachments of 100 KiB added through \`POST /_admin/documents/{id}/attachments\`, one starting every ${PACE_MS / 1000} s (3 requests each for docsync, inside its 10/s budget); then ${SAMPLES} more back to back, ${BURST_GAP_MS} ms after each file lands, which asks for about twice the budget: their wait is the rate limit's (the daemon's trace log gives each request's queue wait as `waitedMs`), so they are shown as info.`,
+        `The real daemon (child process, rate 10 requests/s) with its receiver on 127.0.0.1:0 and the simulator's signed webhook pointed at it; ${SAMPLES} attachments of 100 KiB added through \`POST /_admin/documents/{id}/attachments\`, one starting every ${PACE_MS / 1000} s (3 requests each for docsync, inside its 10/s budget); then ${SAMPLES} more back to back, ${BURST_GAP_MS} ms after each file lands, which asks for about twice the budget: their wait is the rate limit's (the daemon's trace log gives each request's queue wait as \`waitedMs\`), so they are shown as info.`,
         'Latency: from just before the admin request to the file existing at its full size in the document folder (polled every 2 ms; docsync renames complete files into place, so size is final once the name appears).',
         'Floor: a bare `node:http` receiver (no signature check, no state) that answers 200, then GETs the details, the link and the bytes with `fetch` and writes them with temp + fsync + rename + fsync of the folder.',
       ],

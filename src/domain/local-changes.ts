@@ -54,6 +54,7 @@ export type LocalChange =
     }
   | FolderNote<'meta-unreadable'>
   | FolderNote<'meta-missing'>
+  | FolderNote<'meta-stale'>
   | FolderNote<'orphan-folder'>
   | FolderNote<'duplicate-folder'>
   | FolderNote<'deletion-held'>;
@@ -119,7 +120,12 @@ export function statusChange(
   const named = (meta.status ?? '').trim();
   const current = statusTypes.find((t) => t.id === doc.statusTypeId);
   if (named === '' && doc.statusTypeId === null) return null;
-  if (current && named.toUpperCase() === current.name.trim().toUpperCase()) return null;
+  if (current && named.toUpperCase() === current.name.trim().toUpperCase()) {
+    // The agreed status, but not as agreed: retyped in other letters, a date edited alone, or
+    // a crash between a pushed status and the file's rewrite. No assignment; show the base.
+    const asAgreed = meta.status === current.name && meta.statusDate === doc.statusDate;
+    return asAgreed ? null : { kind: 'meta-stale', documentId: doc.id, folder: snap.folder };
+  }
   const type = statusTypeNamed(named, statusTypes);
   if (type === undefined) return { kind: 'status-unknown', documentId: doc.id, statusName: named };
   if (type.id === doc.statusTypeId) return null;

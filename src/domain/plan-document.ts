@@ -54,6 +54,8 @@ export function planPresent(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
       drafts.push({ kind: 'move-base-folder', row: 15, from: c.from, to: c.to });
     if (c.kind === 'meta-missing')
       drafts.push({ kind: 'write-document-meta', row: 14, folder: c.folder });
+    if (c.kind === 'meta-stale')
+      drafts.push({ kind: 'write-document-meta', row: 28, folder: c.folder });
   }
   drafts.push(...planStatus(ctx, snap.folder, s.local, s.remote, s.remoteDoc));
   drafts.push(

@@ -147,6 +147,35 @@ describe('local action table', () => {
     await settled(h);
   });
 
+  it('a pushed status whose .document.json rewrite was lost (a crash) is shown as agreed', async () => {
+    const { h, id, folder } = await withDocument();
+    h.editMeta(folder, (meta) => ({ ...meta, status: 'lodged' }));
+    const asTyped = h.read(`${folder}/.document.json`);
+    await h.sync();
+    expect((await h.remoteDoc(id))!.status).toMatchObject({ type: 'LODGED' });
+    // As if killed after the push was recorded done, before the folder's file was rewritten.
+    h.write(`${folder}/.document.json`, asTyped);
+    h.resetCounters();
+
+    await h.sync();
+
+    expect(h.writesToService()).toEqual({});
+    expect(h.meta(folder)).toMatchObject({ status: 'LODGED', statusDate: today() });
+    await settled(h);
+  });
+
+  it('the agreed status retyped in other letters is no assignment, and is shown as agreed', async () => {
+    const { h, folder } = await withDocument();
+    const agreed = h.meta(folder);
+    h.editMeta(folder, (meta) => ({ ...meta, status: meta.status!.toLowerCase() }));
+
+    await h.sync();
+
+    expect(h.writesToService()).toEqual({});
+    expect(h.meta(folder)).toMatchObject({ status: agreed.status, statusDate: agreed.statusDate });
+    await settled(h);
+  });
+
   it('a deleted document folder deletes the document', async () => {
     const { h, id, folder } = await withDocument();
     h.remove(folder);

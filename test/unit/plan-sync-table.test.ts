@@ -255,6 +255,21 @@ const rows: Row[] = [
     expected: ['update-base:27'],
   },
   {
+    row: 28,
+    says: 'the agreed status retyped in other letters, or its date alone edited → shown as agreed',
+    sides: {
+      base: [d, { ...d, id: '1075469', folder: `${E}/2020-07-03 Other [1075469]` }],
+      folders: [
+        withMeta('Document Prepared'),
+        (() => {
+          const f = folderOf({ ...d, id: '1075469', folder: `${E}/2020-07-03 Other [1075469]` });
+          return { ...f, meta: f.meta && { ...f.meta, statusDate: '2020-08-01' } };
+        })(),
+      ],
+    },
+    expected: ['write-document-meta:28', 'write-document-meta:28'],
+  },
+  {
     row: 30,
     says: 'attachment removed in the service → trash the file',
     sides: {
