@@ -1,5 +1,5 @@
 /** docs/benchmarks.md from one run: the machine, the date, the table and how each was measured. */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,5 +40,12 @@ export function writeReport(results: ReadonlyMap<number, BenchResult>, elapsedMs
       '',
     ]),
   ];
-  writeFileSync(REPORT, lines.join('\n'));
+  writeFileSync(REPORT, `${lines.join('\n')}${findings()}`);
+}
+
+/** The hand-written `## Findings` of the file, kept across runs (they explain the figures). */
+function findings(): string {
+  const current = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '';
+  const at = current.indexOf('\n## Findings');
+  return at === -1 ? '' : current.slice(at);
 }

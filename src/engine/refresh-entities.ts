@@ -60,7 +60,12 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
         1,
       );
     const link = entityDeepLink(deps.settings.webUrl, entity);
-    const folder = await deps.local.ensureEntityFolder(entity, link, tied?.folder ?? match?.folder);
+    // The listing above is the search: a folder it found, or none (null), never a second look.
+    const folder = await deps.local.ensureEntityFolder(
+      entity,
+      link,
+      tied?.folder ?? match?.folder ?? null,
+    );
     const matchedBy: MatchedBy =
       match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
     const record = { entity, folder, matchedBy, updatedAt: deps.now() };

@@ -70,14 +70,15 @@ export async function ensureEntityFolder(
   options: StageOptions,
   entity: Entity,
   link: string,
-  known?: string,
+  known?: string | null,
 ): Promise<string> {
   const files = {
     [ENTITY_META]: formatEntityMeta(entity, link),
     [SHORTCUT_FILE]: formatShortcut(link),
   };
   // Searching reads every entity's `.entity.json`: once per entity of a firm, that was n² reads.
-  const existing = known ?? (await findEntityFolder(options.root, options.ignore, entity));
+  const existing =
+    known !== undefined ? known : await findEntityFolder(options.root, options.ignore, entity);
   if (existing === null) {
     const top = ENTITY_ROOTS[entity.kind];
     return createFolderAtomically(options, top, entityFolderName(entity), files);

@@ -105,8 +105,8 @@ export class FsLocalStore implements LocalStore {
     return listEntityFolders(this.root, this.#ignore);
   }
 
-  async ensureEntityFolder(entity: Entity, link: string, known?: string): Promise<string> {
-    if (known !== undefined) await resolveInsideReal(this.root, known);
+  async ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string> {
+    if (typeof known === 'string') await resolveInsideReal(this.root, known);
     return ensureEntityFolder(this.#stage, entity, link, known);
   }
 

@@ -68,11 +68,12 @@ export interface LocalStore {
   /**
    * The entity's folder, found by id (a user may have renamed it), else created under its
    * daemon.md name. Rewrites `.entity.json` and `Open in compliance service.url` when they
-   * differ. Never renames an existing folder. `known` is the folder the caller already found
-   * for it: by its `.entity.json` in a listing (which spares reading every entity's again), or
-   * a firm's folder without one, matched at the initial sync. Returns the folder path.
+   * differ. Never renames an existing folder. `known` is what the caller already found in a
+   * listing of the entity folders, which spares reading every entity's `.entity.json` again:
+   * its folder (by its `.entity.json`, or a firm's folder matched at the initial sync), or null
+   * for none (so a new one is made). Absent, the store searches. Returns the folder path.
    */
-  ensureEntityFolder(entity: Entity, link: string, known?: string): Promise<string>;
+  ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string>;
 
   /**
    * The entity's document folders now. sha256 is computed only for a file whose size or mtime

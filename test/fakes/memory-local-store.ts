@@ -93,12 +93,12 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     return found;
   }
 
-  async ensureEntityFolder(entity: Entity, link: string, known?: string): Promise<string> {
+  async ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string> {
     const files = {
       [ENTITY_META]: formatEntityMeta(entity, link),
       [SHORTCUT_FILE]: formatShortcut(link),
     };
-    const existing = known ?? (await this.#findEntity(entity));
+    const existing = known !== undefined ? known : await this.#findEntity(entity);
     const folder = existing ?? this.#newFolder(ENTITY_ROOTS[entity.kind], entityFolderName(entity));
     for (const [name, content] of Object.entries(files)) {
       if (this.read(`${folder}/${name}`)?.toString('utf8') !== content) {
