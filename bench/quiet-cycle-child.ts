@@ -2,9 +2,10 @@
  * One quiet cycle in a fresh process, so `strace` sees only its file opens and its cold start
  * costs the same as the floor's: `docsync <dir> <sim.json>` runs a cron cycle
  * (`fullReconcile: false`) on the state bench 2 synced; `floor <cursors.json> <sim.json>`
- * lists the same entities after the same `updatedAfter`. Prints `{"ms": …}`.
+ * lists the same entities after the same `updatedAfter`; `floor-walk` also walks their
+ * folders. Prints `{"ms": …}`.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { runCycle } from '../src/engine/run-cycle.js';
 import { openEngine } from './lib/engine.js';
 import { FloorClient, limiter, type Owner, ownerPath } from './lib/floor-client.js';
@@ -33,21 +34,35 @@ if (mode === 'docsync') {
   engine.close();
   process.stdout.write(`${JSON.stringify({ ms: elapsed, result: report.result })}\n`);
 } else {
-  const cursors = JSON.parse(readFileSync(arg!, 'utf8')) as (Owner & { updatedAfter: string })[];
+  const walk = mode === 'floor-walk';
+  const cursors = JSON.parse(readFileSync(arg!, 'utf8')) as (Owner & {
+    updatedAfter: string;
+    folder: string;
+  })[];
   const client = new FloorClient(sim);
   await client.authorise();
   const entities = limiter(4);
   const started = performance.now();
   await Promise.all(
     cursors.map((c) =>
-      entities(() =>
-        client.list(
+      entities(async () => {
+        await client.list(
           `/${ownerPath(c)}/documents`,
           'documents',
           `&updatedAfter=${encodeURIComponent(c.updatedAfter)}`,
-        ),
-      ),
+        );
+        if (walk) walkFolder(c.folder);
+      }),
     ),
   );
   process.stdout.write(`${JSON.stringify({ ms: performance.now() - started })}\n`);
+}
+
+/** The least a sync can do to see local changes: list every folder and stat every entry. */
+function walkFolder(folder: string): void {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const documentFolder = `${folder}/${entry.name}`;
+    for (const name of readdirSync(documentFolder)) lstatSync(`${documentFolder}/${name}`);
+  }
 }
