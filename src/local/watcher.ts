@@ -89,6 +89,7 @@ export class FolderWatcher {
   #source: WatchSource | undefined;
   #poll: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
+  #started: (() => void) | undefined;
 
   constructor(options: FolderWatcherOptions) {
     this.#root = path.resolve(options.root);
@@ -103,9 +104,13 @@ export class FolderWatcher {
     return this.#mode;
   }
 
-  /** Starts watching; resolves once the initial directory walk is done. */
+  /**
+   * Starts watching; resolves once the initial directory walk is done, or once the watcher fell
+   * back to scanning: a source that runs out of watches during its walk never reports it done.
+   */
   start(): Promise<void> {
     return new Promise((resolve) => {
+      this.#started = resolve;
       const factory = this.#options.watchFactory ?? chokidarFactory;
       try {
         const source = factory(this.#root, (p) => this.#isIgnoredPath(p));
@@ -240,6 +245,7 @@ export class FolderWatcher {
     const source = this.#source;
     this.#source = undefined;
     await source?.close().catch(() => undefined);
+    this.#started?.();
     this.#poll = setInterval(() => void this.#pollAll(), intervalMs);
     await this.#pollAll();
   }

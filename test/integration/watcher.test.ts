@@ -1,4 +1,5 @@
 /** The real chokidar on a real temp folder; settle times kept short so the suite stays fast. */
+import { EventEmitter } from 'node:events';
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
@@ -184,6 +185,36 @@ describe('FolderWatcher', () => {
       kind: 'trust',
       id: smithTrust.id,
     });
+  });
+
+  it('finishes starting when the OS runs out of watches before its first walk is done', async () => {
+    const root = tempDir();
+    const store = new FsLocalStore({ root });
+    await store.writeMarker();
+    await store.ensureEntityFolder(acme, 'https://app.example/c');
+    const touches: EntityTouch[] = [];
+    // chokidar closed during its walk never says 'ready': the daemon used to wait for it forever.
+    const source = Object.assign(new EventEmitter(), { close: async () => undefined });
+    const watcher = new FolderWatcher({
+      root,
+      onTouch: (touch) => {
+        touches.push(touch);
+      },
+      log: { warn: () => undefined, error: () => undefined },
+      watchFactory: () => {
+        setImmediate(() =>
+          source.emit('error', Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })),
+        );
+        return source;
+      },
+    });
+    watchers.push(watcher);
+    await watcher.start();
+    expect(watcher.mode).toBe('scanning');
+    await sleep(50);
+    expect(touches.map((t) => [t.entityFolder, t.reason])).toEqual([
+      ['Companies/Acme Pty Ltd (123 456 789)', 'poll'],
+    ]);
   });
 
   it('starts in events mode and closes twice without error', async () => {
