@@ -70,13 +70,14 @@ export async function ensureEntityFolder(
   options: StageOptions,
   entity: Entity,
   link: string,
-  adopt?: string,
+  known?: string | null,
 ): Promise<string> {
   const files = {
     [ENTITY_META]: formatEntityMeta(entity, link),
     [SHORTCUT_FILE]: formatShortcut(link),
   };
-  const existing = (await findEntityFolder(options.root, options.ignore, entity)) ?? adopt ?? null;
+  const existing =
+    known === undefined ? await findEntityFolder(options.root, options.ignore, entity) : known;
   if (existing === null) {
     const top = ENTITY_ROOTS[entity.kind];
     return createFolderAtomically(options, top, entityFolderName(entity), files);

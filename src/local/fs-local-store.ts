@@ -92,9 +92,9 @@ export class FsLocalStore implements LocalStore {
     return listEntityFolders(this.root, this.#ignore);
   }
 
-  async ensureEntityFolder(entity: Entity, link: string, adopt?: string): Promise<string> {
-    if (adopt !== undefined) await resolveInsideReal(this.root, adopt);
-    return ensureEntityFolder(this.#stage, entity, link, adopt);
+  async ensureEntityFolder(entity: Entity, link: string, folder?: string | null): Promise<string> {
+    if (typeof folder === 'string') await resolveInsideReal(this.root, folder);
+    return ensureEntityFolder(this.#stage, entity, link, folder);
   }
 
   async scanEntity(

@@ -52,13 +52,15 @@ export interface LocalStore {
   /** Every folder under `Companies/` and `Trusts/`, with its parsed `.entity.json`. */
   listEntityFolders(): Promise<LocalEntityFolder[]>;
   /**
-   * The entity's folder, found by id (a user may have renamed it), else created under its
-   * daemon.md name. Rewrites `.entity.json` and `Open in compliance service.url` when they
-   * differ. Never renames an existing folder. `adopt` names a folder that has no `.entity.json`
-   * yet (a firm's existing folder matched at the initial sync) to use instead of a new one.
-   * Returns the folder path.
+   * The entity's folder, else created under its daemon.md name. Rewrites `.entity.json` and
+   * `Open in compliance service.url` when they differ. Never renames an existing folder.
+   * `folder` is where the caller found the entity: the folder whose `.entity.json` names it in a
+   * listing just read, or a firm's existing folder without one (matched at the initial sync) to
+   * use instead of a new one; null when that listing found none, so a new one is made. Without
+   * it the folder is looked up by id (a user may have renamed it), which reads every
+   * `.entity.json`. Returns the folder path.
    */
-  ensureEntityFolder(entity: Entity, link: string, adopt?: string): Promise<string>;
+  ensureEntityFolder(entity: Entity, link: string, folder?: string | null): Promise<string>;
 
   /**
    * The entity's document folders now. sha256 is computed only for a file whose size or mtime

@@ -91,12 +91,12 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     return found;
   }
 
-  async ensureEntityFolder(entity: Entity, link: string, adopt?: string): Promise<string> {
+  async ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string> {
     const files = {
       [ENTITY_META]: formatEntityMeta(entity, link),
       [SHORTCUT_FILE]: formatShortcut(link),
     };
-    const existing = (await this.#findEntity(entity)) ?? adopt ?? null;
+    const existing = known === undefined ? await this.#findEntity(entity) : known;
     const folder = existing ?? this.#newFolder(ENTITY_ROOTS[entity.kind], entityFolderName(entity));
     for (const [name, content] of Object.entries(files)) {
       if (this.read(`${folder}/${name}`)?.toString('utf8') !== content) {
