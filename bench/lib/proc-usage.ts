@@ -102,3 +102,58 @@ export async function sampleIdle(pid: number, windowMs: number): Promise<IdleSam
     windowMs: elapsed,
   };
 }
+
+export interface ShrinkWait {
+  /** Highest VmRSS seen while waiting. */
+  readonly maxRss: number;
+  /** CPU share over the wait, as in IdleSample. */
+  readonly cpuPercent: number;
+  /** How long until the drop, or the whole wait when there was none. */
+  readonly waitedMs: number;
+  readonly shrank: boolean;
+}
+
+/**
+ * Waits for an idle process's resident memory to drop by `fraction` from its highest (V8 gives
+ * back the heap a burst of work grew only when its memory reducer runs, which in Node 20 may be
+ * ~100 s after the last full GC), at most `maxMs`.
+ */
+export async function awaitShrink(
+  pid: number,
+  fraction: number,
+  maxMs: number,
+): Promise<ShrinkWait> {
+  const started = performance.now();
+  const cpuBefore = cpuMsOf(pid);
+  let maxRss = 0;
+  let shrank = false;
+  while (performance.now() - started < maxMs) {
+    const { rss } = memoryOf(pid);
+    maxRss = Math.max(maxRss, rss);
+    if (rss < maxRss * (1 - fraction)) {
+      shrank = true;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const waitedMs = performance.now() - started;
+  return { maxRss, cpuPercent: ((cpuMsOf(pid) - cpuBefore) / waitedMs) * 100, waitedMs, shrank };
+}
+
+/**
+ * Waits until a process has used no CPU for `quietMs` (V8's helper threads finish the GC work of
+ * a burst some seconds after it), at most `maxMs`; returns how long that took.
+ */
+export async function awaitQuiet(pid: number, quietMs: number, maxMs: number): Promise<number> {
+  const started = performance.now();
+  let last = cpuMsOf(pid);
+  let quietSince = started;
+  while (performance.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuMsOf(pid);
+    if (now !== last) quietSince = performance.now();
+    last = now;
+    if (performance.now() - quietSince >= quietMs) break;
+  }
+  return performance.now() - started;
+}
