@@ -31,6 +31,7 @@ import { type TreeFingerprint, treeFingerprint } from './lib/tree-fingerprint.js
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FLOOR_CHILD = path.join(here, 'memory-idle-floor.js');
 const IDLE_MS = 60_000;
+const FLOOR_QUIET_MS = 20_000;
 const FLOOR_SETTLE_MAX_MS = 60_000;
 /** V8's memory reducer gives up waiting for a quiet allocation rate 100 s after the last GC. */
 const SHRINK_WAIT_MS = 130_000;
@@ -202,7 +203,7 @@ function report(input: {
       `The start cycle (a full reconcile) ${quiet ? 'was quiet' : 'was NOT quiet'}: simulator counters ${JSON.stringify(requests.byRoute)}, ${requests.links} link downloads; cycle result ${run.first.result}, counts ${run.first.counts_json}; the tree under the root (every path, size and mtime; ${count(input.treeAfter.entries)} entries) ${unchanged ? 'unchanged' : 'CHANGED'} from before the start to after the stop. Cycles started while idle: ${run.lateCycles}.`,
       `Memory: after the start cycle, VmRSS every second until it fell by a fifth (${afterCycle.shrank ? `after ${seconds(afterCycle.waitedMs)}` : `it did not within ${seconds(afterCycle.waitedMs)}`}; highest ${megabytes(afterCycle.maxRss)}, CPU ${afterCycle.cpuPercent.toFixed(2)} % meanwhile): a quiet full reconcile of 100,000 documents grows V8's heap (its garbage reaches the old generation), which Node 20's V8 gives back when its memory reducer runs: in an idle process, with no GC to tell it allocation has stopped, only on its watchdog, ~100 s after the last full GC (seen with \`--trace-gc\`). Then${afterCycle.shrank ? ' 10 s later' : ''} the measured minute: VmRSS from \`/proc/<pid>/status\` every second (the row shows the highest; last ${megabytes(idle.lastRss)}), VmHWM at its end, CPU as utime + stime from \`/proc/<pid>/stat\` over ${seconds(idle.windowMs)} as a share of one core (all threads; nothing talks to the daemon meanwhile).`,
       `Watcher mode from the daemon's \`/metrics\` after the minute (${run.limitHit ? 'the log reported WATCH LIMIT REACHED' : 'no watch-limit warning in the log'}); inotify watches counted in \`/proc/<pid>/fdinfo\` (fs.inotify.max_user_watches is ${maxUserWatches()}).`,
-      `Floor: \`node --expose-gc bench/memory-idle-floor.js\` holding one \`fs.watch\` on each folder of the same tree (root, Companies/, Trusts/, entity and document folders: ${count(floor.watches)}${floor.error ? `, stopped by ${floor.error}` : ''}), the garbage of its walk collected, then idle; sampled the same way for ${seconds(floor.idle.windowMs)} after the daemon stopped, once it had used no CPU for 10 s (${seconds(floor.settledMs)} after its walk; V8's helper threads finish collecting after it).`,
+      `Floor: \`node --expose-gc bench/memory-idle-floor.js\` holding one \`fs.watch\` on each folder of the same tree (root, Companies/, Trusts/, entity and document folders: ${count(floor.watches)}${floor.error ? `, stopped by ${floor.error}` : ''}), the garbage of its walk collected, then idle; sampled the same way for ${seconds(floor.idle.windowMs)} after the daemon stopped, once it had used no CPU for ${seconds(FLOOR_QUIET_MS)} (${seconds(floor.settledMs)} after its walk; V8 finishes collecting after it).`,
     ],
   };
 }
@@ -240,8 +241,9 @@ async function floorProcess(root: string) {
       watches: number;
       error: string | null;
     };
-    // Its walk leaves V8's helper threads busy for some seconds (sweeping, memory reducer).
-    const settledMs = await awaitQuiet(child.pid!, 10_000, FLOOR_SETTLE_MAX_MS);
+    // Its walk leaves V8 busy for some seconds (sweeping, then the memory reducer's GCs, which
+    // run at 8 s intervals): quiet for longer than that means done.
+    const settledMs = await awaitQuiet(child.pid!, FLOOR_QUIET_MS, FLOOR_SETTLE_MAX_MS);
     return { ...setup, settledMs, idle: await sampleIdle(child.pid!, IDLE_MS) };
   } finally {
     child.stdin!.end();
