@@ -72,7 +72,8 @@ export async function startDaemon(
         if (child.exitCode !== null) throw new Error(`daemon exited:\n${output}`);
         return urlOf('status page listening') !== undefined;
       },
-      30_000,
+      // The status page starts after the watcher's first walk, which a big tree makes long.
+      readyTimeoutMs,
       20,
     );
     const status = urlOf('status page listening')!;

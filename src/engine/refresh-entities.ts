@@ -49,10 +49,16 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
 
   const folders = await deps.local.listEntityFolders();
   const free = folders.filter((f) => f.owner === null);
+  // The first folder naming each entity, as a lookup by id would find it.
+  const tiedFolders = new Map<string, string>();
+  for (const f of folders) {
+    const key = f.owner ? `${f.owner.kind}:${f.owner.id}` : null;
+    if (key && !tiedFolders.has(key)) tiedFolders.set(key, f.folder);
+  }
   const records: EntityRecord[] = [];
   for (const entity of entities) {
     const known = deps.state.entities.get(entity);
-    const tied = folders.find((f) => f.owner?.kind === entity.kind && f.owner.id === entity.id);
+    const tied = tiedFolders.get(`${entity.kind}:${entity.id}`);
     const match = tied || known?.folder ? null : matchFolder(entity, free);
     if (match)
       free.splice(
@@ -61,11 +67,7 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
       );
     const link = entityDeepLink(deps.settings.webUrl, entity);
     // The listing above is the search: a folder it found, or none (null), never a second look.
-    const folder = await deps.local.ensureEntityFolder(
-      entity,
-      link,
-      tied?.folder ?? match?.folder ?? null,
-    );
+    const folder = await deps.local.ensureEntityFolder(entity, link, tied ?? match?.folder ?? null);
     const matchedBy: MatchedBy =
       match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
     const record = { entity, folder, matchedBy, updatedAt: deps.now() };

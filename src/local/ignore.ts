@@ -1,7 +1,7 @@
 /**
  * The ignore list of daemon.md plus configured globs, in one place: the watcher and the scanner
  * must agree, or a file the scanner skips would look deleted while the watcher reports it.
- * chokidar 5 has no globs, so the patterns are compiled with picomatch.
+ * The patterns are globs, compiled with picomatch.
  */
 import picomatch from 'picomatch';
 

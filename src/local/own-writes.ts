@@ -3,6 +3,10 @@
  * change (which would start a pointless cycle, or worse, push our own download back up). The
  * store records each write (with the size and mtime it left) and each removal; the watcher asks
  * before reporting an event. Entries expire, so a user who edits the same file later is heard.
+ * Both maps are kept in the order entries were made, so expiring stops at the first live one and
+ * runs on every record as well as every question. Before, every folder event walked every entry
+ * of the last two minutes (a big sync records ~3 per document, and its own writes are events
+ * too), and whatever a sync wrote last stayed in memory until the next event.
  */
 import path from 'node:path';
 
@@ -29,17 +33,22 @@ export class OwnWrites {
   /** A file we wrote (or moved into place), as it stood right after. */
   recordFile(absolutePath: string, stats: { size: number; mtimeMs: number }): void {
     const entry = { kind: 'file' as const, size: stats.size, mtimeMs: stats.mtimeMs };
-    this.#present.set(path.resolve(absolutePath), { ...entry, at: this.#now() });
+    this.#remember(this.#present, absolutePath, { ...entry, at: this.#now() });
   }
 
   /** A folder we created (or moved into place). */
   recordDir(absolutePath: string): void {
-    this.#present.set(path.resolve(absolutePath), { kind: 'dir', at: this.#now() });
+    this.#remember(this.#present, absolutePath, { kind: 'dir', at: this.#now() });
   }
 
   /** A file or folder we moved away (to the trash); covers everything below it too. */
   recordRemoved(absolutePath: string): void {
-    this.#removed.set(path.resolve(absolutePath), this.#now());
+    this.#remember(this.#removed, absolutePath, this.#now());
+  }
+
+  /** Entries held (both kinds), for tests. */
+  get size(): number {
+    return this.#present.size + this.#removed.size;
   }
 
   /**
@@ -66,9 +75,23 @@ export class OwnWrites {
     }
   }
 
+  #remember<T>(entries: Map<string, T>, absolutePath: string, value: T): void {
+    this.#expire();
+    const key = path.resolve(absolutePath);
+    // Deleted first, so a path recorded again moves to the end and the order stays by time.
+    entries.delete(key);
+    entries.set(key, value);
+  }
+
   #expire(): void {
     const oldest = this.#now() - this.#ttlMs;
-    for (const [key, entry] of this.#present) if (entry.at < oldest) this.#present.delete(key);
-    for (const [key, at] of this.#removed) if (at < oldest) this.#removed.delete(key);
+    for (const [key, entry] of this.#present) {
+      if (entry.at >= oldest) break;
+      this.#present.delete(key);
+    }
+    for (const [key, at] of this.#removed) {
+      if (at >= oldest) break;
+      this.#removed.delete(key);
+    }
   }
 }

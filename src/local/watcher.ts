@@ -1,18 +1,18 @@
 /**
- * Tells the engine which entity a user touched, once the folder has settled. chokidar reports
- * raw events; this module drops what is never synced (`.docsync/`, the ignore list, our own
+ * Tells the engine which entity a user touched, once the folder has settled. The folder tree
+ * watch (folder-tree-watch.ts) reports raw events; this module drops what is never synced (`.docsync/`, the ignore list, our own
  * writes), waits per document folder until nothing changed for the settle time (our own check,
- * not chokidar's awaitWriteFinish, so a slow copy of a big scan counts once, when complete), and
+ * not a watch library's write-finish wait, so a slow copy of a big scan counts once, when complete), and
  * then calls `onTouch` once. When the OS runs out of watches (ENOSPC/EMFILE) it says so loudly
  * and falls back to touching every entity on an interval: slower, but no change goes unseen.
  */
 import type { Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { watch } from 'chokidar';
 import type { OwnerRef } from '../domain/types.js';
 import { listEntityFolders } from './entity-folders.js';
 import { folderSignature } from './folder-signature.js';
+import { watchFolderTree } from './folder-tree-watch.js';
 import { isIgnored } from './ignore.js';
 import { ENTITY_META, ENTITY_ROOTS, STATE_DIR } from './local-store.js';
 import { parseEntityMeta } from './metadata-files.js';
@@ -33,7 +33,7 @@ export interface EntityTouch {
   readonly reason: TouchReason;
 }
 
-/** The part of a chokidar FSWatcher this module uses; a test may hand in its own. */
+/** What this module needs of a watch source (FolderTreeWatch); a test may hand in its own. */
 export interface WatchSource {
   on(event: 'all', listener: (event: string, path: string, stats?: Stats) => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
@@ -75,9 +75,6 @@ interface Pending {
 
 const WATCH_LIMIT_CODES = new Set(['ENOSPC', 'EMFILE']);
 
-const chokidarFactory: WatchFactory = (root, ignored) =>
-  watch(root, { ignored, ignoreInitial: true, alwaysStat: true, persistent: true });
-
 export class FolderWatcher {
   readonly #root: string;
   readonly #options: FolderWatcherOptions;
@@ -89,6 +86,7 @@ export class FolderWatcher {
   #source: WatchSource | undefined;
   #poll: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
+  #started: (() => void) | undefined;
 
   constructor(options: FolderWatcherOptions) {
     this.#root = path.resolve(options.root);
@@ -103,10 +101,14 @@ export class FolderWatcher {
     return this.#mode;
   }
 
-  /** Starts watching; resolves once the initial directory walk is done. */
+  /**
+   * Starts watching; resolves once the initial directory walk is done, or once the watcher fell
+   * back to scanning: a source that runs out of watches during its walk never reports it done.
+   */
   start(): Promise<void> {
     return new Promise((resolve) => {
-      const factory = this.#options.watchFactory ?? chokidarFactory;
+      this.#started = resolve;
+      const factory = this.#options.watchFactory ?? watchFolderTree;
       try {
         const source = factory(this.#root, (p) => this.#isIgnoredPath(p));
         this.#source = source;
@@ -240,6 +242,7 @@ export class FolderWatcher {
     const source = this.#source;
     this.#source = undefined;
     await source?.close().catch(() => undefined);
+    this.#started?.();
     this.#poll = setInterval(() => void this.#pollAll(), intervalMs);
     await this.#pollAll();
   }

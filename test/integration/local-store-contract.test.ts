@@ -83,6 +83,19 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
     expect(snapshot.documents.map((d) => d.folder)).toEqual([`${adopted}/2019-01-01 Minutes`]);
   });
 
+  it('takes the folder a listing found for an entity as given, and null as "make one"', async () => {
+    const h = make();
+    await h.store.ensureEntityFolder(acme, LINK);
+    h.rename(ACME, 'Companies/Acme (renamed by Jo)');
+    expect(await h.store.ensureEntityFolder(acme, LINK, 'Companies/Acme (renamed by Jo)')).toBe(
+      'Companies/Acme (renamed by Jo)',
+    );
+    const made = await h.store.ensureEntityFolder(smithTrust, LINK, null);
+    expect(made).toBe('Trusts/Smith Family Trust');
+    const meta = JSON.parse(h.read(`${made}/.entity.json`)!.toString());
+    expect(meta).toMatchObject({ kind: 'trust', id: smithTrust.id, link: LINK });
+  });
+
   it('gives a second entity with the same name (any case) a (2), and trusts without ABN a bare name', async () => {
     const h = make();
     await h.store.ensureEntityFolder({ ...acme, number: null }, LINK);

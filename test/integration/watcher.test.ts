@@ -1,8 +1,17 @@
-/** The real chokidar on a real temp folder; settle times kept short so the suite stays fast. */
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+/** The real folder watch on a real temp folder; settle times kept short so the suite stays fast. */
+import { EventEmitter } from 'node:events';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import { watch } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FolderTreeWatch } from '../../src/local/folder-tree-watch.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { type EntityTouch, FolderWatcher, type WatcherLog } from '../../src/local/watcher.js';
 import {
@@ -45,7 +54,8 @@ async function setUp(options: { pollIntervalMs?: number; simulateLimit?: boolean
       touches.push(touch);
     },
     watchFactory: (dir, ignored) => {
-      const source = watch(dir, { ignored, ignoreInitial: true, alwaysStat: true });
+      const source = new FolderTreeWatch(dir, ignored);
+      void source.start();
       if (options.simulateLimit) {
         source.on('ready', () => {
           const error = Object.assign(
@@ -191,9 +201,114 @@ describe('FolderWatcher', () => {
     });
   });
 
+  it('finishes starting when the OS runs out of watches before its first walk is done', async () => {
+    const root = tempDir();
+    const store = new FsLocalStore({ root });
+    await store.writeMarker();
+    await store.ensureEntityFolder(acme, 'https://app.example/c');
+    const touches: EntityTouch[] = [];
+    // A source closed during its walk never says 'ready': the daemon used to wait for it forever.
+    const source = Object.assign(new EventEmitter(), { close: async () => undefined });
+    const watcher = new FolderWatcher({
+      root,
+      onTouch: (touch) => {
+        touches.push(touch);
+      },
+      log: { warn: () => undefined, error: () => undefined },
+      watchFactory: () => {
+        setImmediate(() =>
+          source.emit('error', Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })),
+        );
+        return source;
+      },
+    });
+    watchers.push(watcher);
+    await watcher.start();
+    expect(watcher.mode).toBe('scanning');
+    await sleep(50);
+    expect(touches.map((t) => [t.entityFolder, t.reason])).toEqual([
+      ['Companies/Acme Pty Ltd (123 456 789)', 'poll'],
+    ]);
+  });
+
+  it('hears a folder made after the start, and one moved to another entity at its new place', async () => {
+    const { entity, doc, touches, abs } = await setUp();
+    mkdirSync(abs(`${entity}/2024-03-01 Later`));
+    await quiet();
+    renameSync(abs(doc), abs('Trusts/Smith Family Trust/Moved here'));
+    await quiet();
+    touches.length = 0;
+    writeFileSync(abs(`${entity}/2024-03-01 Later/later.pdf`), 'later');
+    writeFileSync(abs('Trusts/Smith Family Trust/Moved here/moved.pdf'), 'moved');
+    await quiet();
+    expect(touches.map((t) => t.documentFolder).sort()).toEqual([
+      `${entity}/2024-03-01 Later`,
+      'Trusts/Smith Family Trust/Moved here',
+    ]);
+  });
+
+  it('watches a root that the first sync creates after the start', async () => {
+    const root = path.join(tempDir(), 'documents');
+    const store = new FsLocalStore({ root, settleSeconds: SETTLE_MS / 1000 });
+    const touches: EntityTouch[] = [];
+    const watcher = new FolderWatcher({
+      root,
+      settleMs: SETTLE_MS,
+      ownWrites: store.ownWrites,
+      onTouch: (touch) => {
+        touches.push(touch);
+      },
+    });
+    watchers.push(watcher);
+    await watcher.start();
+    await store.writeMarker();
+    const entity = await store.ensureEntityFolder(acme, 'https://app.example/c');
+    await sleep(1500); // a missing root is looked for every second
+    mkdirSync(path.join(root, entity, '2024-05-01 New'));
+    writeFileSync(path.join(root, entity, '2024-05-01 New', 'new.pdf'), 'new');
+    await quiet();
+    expect(watcher.mode).toBe('events');
+    expect(touches.map((t) => t.documentFolder)).toEqual([`${entity}/2024-05-01 New`]);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'holds one OS watch per folder and none per file',
+    async () => {
+      const before = inotifyWatches();
+      const { root } = await setUp();
+      const folders = countFolders(root);
+      expect(inotifyWatches() - before).toBe(folders);
+    },
+  );
+
   it('starts in events mode and closes twice without error', async () => {
     const { watcher } = await setUp();
     expect(watcher.mode).toBe('events');
     await Promise.all([watcher.close(), watcher.close()]);
   });
 });
+
+/** inotify watches this process holds (Linux): one `inotify wd:` line per watch in fdinfo. */
+function inotifyWatches(): number {
+  let watches = 0;
+  for (const fd of readdirSync('/proc/self/fdinfo')) {
+    let info = '';
+    try {
+      info = readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8');
+    } catch {
+      continue; // closed meanwhile
+    }
+    watches += info.split('\n').filter((line) => line.startsWith('inotify wd:')).length;
+  }
+  return watches;
+}
+
+/** The root and every folder below it, `.docsync/` (never watched) left out. */
+function countFolders(root: string): number {
+  let folders = 1;
+  for (const entry of readdirSync(root, { withFileTypes: true, recursive: true })) {
+    const rel = path.relative(root, path.join(entry.parentPath, entry.name));
+    if (entry.isDirectory() && !rel.startsWith('.docsync')) folders++;
+  }
+  return folders;
+}
