@@ -14,13 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { startDaemon } from './lib/daemon-process.js';
-import {
-  awaitQuiet,
-  awaitShrink,
-  inotifyWatchesOf,
-  megabytes,
-  sampleIdle,
-} from './lib/proc-usage.js';
+import { awaitShrink, inotifyWatchesOf, megabytes, sampleIdle } from './lib/proc-usage.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { type SeededStore, seedSyncedStore } from './lib/seed-synced-store.js';
 import { type SimProcess, startSimProcess } from './lib/sim-process.js';
@@ -31,8 +25,8 @@ import { type TreeFingerprint, treeFingerprint } from './lib/tree-fingerprint.js
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FLOOR_CHILD = path.join(here, 'memory-idle-floor.js');
 const IDLE_MS = 60_000;
-const FLOOR_QUIET_MS = 20_000;
-const FLOOR_SETTLE_MAX_MS = 60_000;
+/** V8's memory reducer collects after the floor's walk ~30 s later (seen with `--trace-gc`). */
+const FLOOR_SETTLE_MS = 40_000;
 /** V8's memory reducer gives up waiting for a quiet allocation rate 100 s after the last GC. */
 const SHRINK_WAIT_MS = 130_000;
 const FIRM = {
@@ -99,7 +93,7 @@ async function idleDaemon(sim: SimProcess, dir: string) {
     const startMs = performance.now() - started;
     process.stderr.write(`bench 5: daemon up, start cycle done in ${seconds(startMs)}\n`);
     const afterCycle = await awaitShrink(daemon.pid, 0.2, SHRINK_WAIT_MS);
-    if (afterCycle.shrank) await sleep(10_000);
+    if (afterCycle.shrank) await sleep(5000);
     const idle = await sampleIdle(daemon.pid, IDLE_MS);
     const lateCycles = cyclesAfter.all(first!.id).length;
     const watches = inotifyWatchesOf(daemon.pid);
@@ -201,9 +195,9 @@ function report(input: {
       `Seeding (${seconds(input.seedMs)}) instead of a real initial sync (~20 min at bench 1's pace), deciding everything with the real code and skipping only durability and the details requests: \`refreshEntities\` and the client make the entity folders, rows and status types; the real \`planEntity\` plans each entity from its real listing, the details answered from the simulator's state dump through the client's own parser; each planned \`pull-new-document\` is carried out with the store's naming (\`documentFolderName\`, \`pickFreeName\`), \`applyActionResult\` for the base row and \`metaFromBase\` + \`formatDocumentMeta\` for \`.document.json\`, the bytes being the simulator's (sha256 checked); base rows, cursors (\`cursorFor\`), the initial-sync flag and a finished cycle go in one transaction; files are written without fsync.`,
       `The daemon: \`docsync run\` (dist/cli.js, child process) with the watcher, the status page and default settings except \`queue.requestsPerSecond: 100\` (so the start cycle's listings take seconds) and a schedule that cannot fire during the run: \`${run.schedule.cron}\` (hourly, 30 minutes from the start) and \`${run.schedule.fullReconcileCron}\` (daily, 12 hours away); webhooks off. Up with its start cycle done in ${seconds(run.startMs)}.`,
       `The start cycle (a full reconcile) ${quiet ? 'was quiet' : 'was NOT quiet'}: simulator counters ${JSON.stringify(requests.byRoute)}, ${requests.links} link downloads; cycle result ${run.first.result}, counts ${run.first.counts_json}; the tree under the root (every path, size and mtime; ${count(input.treeAfter.entries)} entries) ${unchanged ? 'unchanged' : 'CHANGED'} from before the start to after the stop. Cycles started while idle: ${run.lateCycles}.`,
-      `Memory: after the start cycle, VmRSS every second until it fell by a fifth (${afterCycle.shrank ? `after ${seconds(afterCycle.waitedMs)}` : `it did not within ${seconds(afterCycle.waitedMs)}`}; highest ${megabytes(afterCycle.maxRss)}, CPU ${afterCycle.cpuPercent.toFixed(2)} % meanwhile): a quiet full reconcile of 100,000 documents grows V8's heap (its garbage reaches the old generation), which Node 20's V8 gives back when its memory reducer runs: in an idle process, with no GC to tell it allocation has stopped, only on its watchdog, ~100 s after the last full GC (seen with \`--trace-gc\`). Then${afterCycle.shrank ? ' 10 s later' : ''} the measured minute: VmRSS from \`/proc/<pid>/status\` every second (the row shows the highest; last ${megabytes(idle.lastRss)}), VmHWM at its end, CPU as utime + stime from \`/proc/<pid>/stat\` over ${seconds(idle.windowMs)} as a share of one core (all threads; nothing talks to the daemon meanwhile).`,
+      `Memory: after the start cycle, VmRSS every second until it fell by a fifth (${afterCycle.shrank ? `after ${seconds(afterCycle.waitedMs)}` : `it did not within ${seconds(afterCycle.waitedMs)}`}; highest ${megabytes(afterCycle.maxRss)}, CPU ${afterCycle.cpuPercent.toFixed(2)} % meanwhile): a quiet full reconcile of 100,000 documents grows V8's heap (its garbage reaches the old generation), which Node 20's V8 gives back when its memory reducer runs: in an idle process, with no GC to tell it allocation has stopped, only on its watchdog, ~100 s after the last full GC (seen with \`--trace-gc\`). Then${afterCycle.shrank ? ' 5 s later' : ''} the measured minute: VmRSS from \`/proc/<pid>/status\` every second (the row shows the highest; last ${megabytes(idle.lastRss)}), VmHWM at its end, CPU as utime + stime from \`/proc/<pid>/stat\` over ${seconds(idle.windowMs)} as a share of one core (all threads; nothing talks to the daemon meanwhile).`,
       `Watcher mode from the daemon's \`/metrics\` after the minute (${run.limitHit ? 'the log reported WATCH LIMIT REACHED' : 'no watch-limit warning in the log'}); inotify watches counted in \`/proc/<pid>/fdinfo\` (fs.inotify.max_user_watches is ${maxUserWatches()}).`,
-      `Floor: \`node --expose-gc bench/memory-idle-floor.js\` holding one \`fs.watch\` on each folder of the same tree (root, Companies/, Trusts/, entity and document folders: ${count(floor.watches)}${floor.error ? `, stopped by ${floor.error}` : ''}), the garbage of its walk collected, then idle; sampled the same way for ${seconds(floor.idle.windowMs)} after the daemon stopped, once it had used no CPU for ${seconds(FLOOR_QUIET_MS)} (${seconds(floor.settledMs)} after its walk; V8 finishes collecting after it).`,
+      `Floor: \`node --expose-gc bench/memory-idle-floor.js\` holding one \`fs.watch\` on each folder of the same tree (root, Companies/, Trusts/, entity and document folders: ${count(floor.watches)}${floor.error ? `, stopped by ${floor.error}` : ''}), the garbage of its walk collected, then idle; sampled the same way for ${seconds(floor.idle.windowMs)} after the daemon stopped, from ${seconds(FLOOR_SETTLE_MS)} after its walk (V8's memory reducer collects ~30 s after it, ~0.2 s of CPU that would otherwise fall into the minute).`,
     ],
   };
 }
@@ -241,10 +235,8 @@ async function floorProcess(root: string) {
       watches: number;
       error: string | null;
     };
-    // Its walk leaves V8 busy for some seconds (sweeping, then the memory reducer's GCs, which
-    // run at 8 s intervals): quiet for longer than that means done.
-    const settledMs = await awaitQuiet(child.pid!, FLOOR_QUIET_MS, FLOOR_SETTLE_MAX_MS);
-    return { ...setup, settledMs, idle: await sampleIdle(child.pid!, IDLE_MS) };
+    await sleep(FLOOR_SETTLE_MS);
+    return { ...setup, idle: await sampleIdle(child.pid!, IDLE_MS) };
   } finally {
     child.stdin!.end();
     if (child.exitCode === null) await once(child, 'exit');

@@ -139,21 +139,3 @@ export async function awaitShrink(
   const waitedMs = performance.now() - started;
   return { maxRss, cpuPercent: ((cpuMsOf(pid) - cpuBefore) / waitedMs) * 100, waitedMs, shrank };
 }
-
-/**
- * Waits until a process has used no CPU for `quietMs` (V8's helper threads finish the GC work of
- * a burst some seconds after it), at most `maxMs`; returns how long that took.
- */
-export async function awaitQuiet(pid: number, quietMs: number, maxMs: number): Promise<number> {
-  const started = performance.now();
-  let last = cpuMsOf(pid);
-  let quietSince = started;
-  while (performance.now() - started < maxMs) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = cpuMsOf(pid);
-    if (now !== last) quietSince = performance.now();
-    last = now;
-    if (performance.now() - quietSince >= quietMs) break;
-  }
-  return performance.now() - started;
-}
