@@ -65,11 +65,6 @@ export class FolderTreeWatch extends EventEmitter implements WatchSource {
     return Promise.resolve();
   }
 
-  /** Watched folders (one watch each), or 1 for a native recursive watch. */
-  get watchCount(): number {
-    return this.#watches.size;
-  }
-
   #watchRoot(): Promise<boolean> {
     if (this.recursive) return Promise.resolve(this.#watch(this.root, { recursive: true }));
     return this.#walk(this.root, false);
