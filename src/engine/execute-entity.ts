@@ -77,8 +77,7 @@ export class EntityExecution {
       link,
       metaFor,
       writeMeta: async (folder, base, doc) => {
-        const extras = doc ?? metaByFolder.get(folder) ?? null;
-        await deps.local.writeDocumentMeta(folder, metaFor(base, extras));
+        await deps.local.writeDocumentMeta(folder, metaFor(base, doc ?? metaByFolder.get(folder)));
       },
     };
   }

@@ -175,8 +175,14 @@ export class FsLocalStore implements LocalStore {
 
   /** Stamped after the rename (which moves ctime), so the next scan need not read it back. */
   async #rememberMeta(folder: string, text: string): Promise<void> {
-    const stats = await lstat(resolveInside(this.root, `${folder}/${DOCUMENT_META}`));
-    this.#metaCache.put(folder, stampOf(stats), JSON.parse(text) as DocumentMeta);
+    // Best effort: the file is already in place, and a cache that missed it costs one read,
+    // where a throw here would report a finished write as failed.
+    try {
+      const stats = await lstat(resolveInside(this.root, `${folder}/${DOCUMENT_META}`));
+      this.#metaCache.put(folder, stampOf(stats), JSON.parse(text) as DocumentMeta);
+    } catch {
+      // Next scan reads the file and caches it then.
+    }
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
