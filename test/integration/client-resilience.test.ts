@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OwnerRef } from '../../src/domain/types.js';
 import { ApiError, AuthRequiredError } from '../../src/remote/api-error.js';
 import type { DocumentListEntry } from '../../src/remote/service-client.js';
@@ -55,6 +55,29 @@ describe('API client: tokens', () => {
       .filter(([route]) => route.startsWith('POST /oauth/token'))
       .reduce((n, [, count]) => n + count, 0);
     expect(tokenCalls).toBe(2);
+  });
+
+  it('keeps its access token in memory, and takes up a grant another process stored', async () => {
+    const { sim, remote, tokens, clientWith } = await start({
+      seed: 'demo',
+      accessTokenTtlSeconds: 2,
+    });
+    await remote.client.statusTypes();
+    const reads = vi.spyOn(tokens, 'read');
+    await Promise.all(Array.from({ length: 10 }, () => remote.client.statusTypes()));
+    expect(reads).not.toHaveBeenCalled();
+
+    // `docsync auth login` in another process stores a new grant while ours runs out.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const other = clientWith(sim.admin.mintRefreshToken());
+    await other.client.statusTypes();
+    const granted = other.tokens.store.read()!;
+    tokens.save(granted);
+    const tokenCalls = () => sim.admin.counters().api.byRoute['POST /oauth/token 200'] ?? 0;
+    const before = tokenCalls();
+    expect(await remote.tokens.accessToken()).toBe(granted.accessToken);
+    await remote.client.statusTypes();
+    expect(tokenCalls()).toBe(before);
   });
 
   it('stops with a message to run `docsync auth login` when the grant is revoked', async () => {
