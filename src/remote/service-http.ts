@@ -54,16 +54,29 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export class ServiceHttp {
   readonly #o: ServiceHttpOptions;
+  readonly #got: Got;
 
   constructor(options: ServiceHttpOptions) {
     this.#o = options;
+    // The same for every request, so merged once: got merges each call's options into a copy
+    // of its defaults, and fewer per call made a request ~10 % cheaper (bench 2).
+    this.#got = options.http.extend({
+      headers: { accept: 'application/json' },
+      responseType: 'text',
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      // The API never redirects; following one could carry the bearer token elsewhere.
+      followRedirect: false,
+      timeout: { request: options.timeoutMs ?? 60_000 },
+    });
   }
 
   /** The parsed JSON body of a successful answer (null for 204). */
   async request(name: RouteName, spec: RequestSpec = {}): Promise<unknown> {
     const route = ROUTES[name];
     const label = `${route.method} ${route.path}`;
-    const url = this.#o.baseUrl + expandPath(route.path, spec.params ?? {}, spec.owner);
+    const url =
+      this.#o.baseUrl + expandPath(route.path, spec.params ?? {}, spec.owner) + queryOf(spec.query);
     const idempotent = route.method !== 'POST';
     const random = this.#o.random ?? Math.random;
     let refreshed = false;
@@ -108,18 +121,11 @@ export class ServiceHttp {
   ) {
     const started = Date.now();
     try {
-      const response = await this.#o.http(url, {
+      const response = await this.#got(url, {
         method: method as 'GET',
-        searchParams: definedOnly(spec.query),
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        headers: { authorization: `Bearer ${token}` },
         ...(spec.json !== undefined ? { json: spec.json } : {}),
         ...(spec.body ? { body: await spec.body() } : {}),
-        responseType: 'text',
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        // The API never redirects; following one could carry the bearer token elsewhere.
-        followRedirect: false,
-        timeout: { request: this.#o.timeoutMs ?? 60_000 },
       });
       this.#o.clock.observe(response.headers.date, started, Date.now());
       this.#o.onResponse?.({
@@ -217,8 +223,12 @@ function tryJson(text: string): unknown {
   }
 }
 
-function definedOnly(query: RequestSpec['query']): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) out[key] = value;
-  return out;
+/** `?a=1&b=2` of the defined entries, encoded as got's `searchParams` would; '' for none. */
+function queryOf(query: RequestSpec['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }
