@@ -45,7 +45,7 @@ import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-ca
 import { formatDocumentMeta } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
-import { hashFile, scanEntityFolder } from './scan.js';
+import { hashFile, lstatOrNull, scanEntityFolder } from './scan.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
 import { linkIntoTrash, moveToTrash, sweepTrash } from './trash.js';
 
@@ -116,10 +116,9 @@ export class FsLocalStore implements LocalStore {
     knownFolder?: string | null,
   ): Promise<LocalEntitySnapshot> {
     // The engine knows where the entity lives; only when that folder is gone (renamed by a
-    // user) are all the `.entity.json` files read to find it by id.
-    const known = knownFolder
-      ? await lstat(resolveInside(this.root, knownFolder)).catch(() => null)
-      : null;
+    // user) are all the `.entity.json` files read to find it by id. Synchronous, like the scan
+    // it starts (scan.ts says why).
+    const known = knownFolder ? lstatOrNull(resolveInside(this.root, knownFolder)) : null;
     const folder = known?.isDirectory()
       ? knownFolder!
       : await findEntityFolder(this.root, this.#ignore, owner);

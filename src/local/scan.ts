@@ -23,7 +23,7 @@ import type {
 } from '../domain/types.js';
 import { isIgnored } from './ignore.js';
 import { DOCUMENT_META, type ScanHint } from './local-store.js';
-import { type MetaFileCache, stampOf } from './meta-file-cache.js';
+import { type CachedMeta, type MetaFileCache, stampOf } from './meta-file-cache.js';
 import { type ParseResult, parseDocumentMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
 
@@ -44,12 +44,14 @@ export async function scanEntityFolder(
 ): Promise<LocalEntitySnapshot> {
   if (folder === null) return { owner, folder, documents: [] };
   const byId = new Map(hints.map((hint) => [hint.id, hint.attachments]));
+  const cached = options.metaCache.entriesUnder(folder);
   const documents: LocalDocumentSnapshot[] = [];
   for (const entry of readdirSync(resolveInside(options.root, folder), { withFileTypes: true })) {
     if (!entry.isDirectory() || isIgnored(`${folder}/${entry.name}`, options.ignore)) continue;
-    documents.push(await scanDocumentFolder(options, `${folder}/${entry.name}`, byId));
+    documents.push(await scanDocumentFolder(options, `${folder}/${entry.name}`, byId, cached));
   }
-  options.metaCache.retainUnder(folder, new Set(documents.map((d) => d.folder)));
+  const present = new Set(documents.map((d) => d.folder));
+  options.metaCache.forget([...cached.keys()].filter((f) => !present.has(f)));
   documents.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
   return { owner, folder, documents };
 }
@@ -58,13 +60,14 @@ async function scanDocumentFolder(
   options: ScanOptions,
   folder: string,
   hintsById: ReadonlyMap<string, readonly BaseAttachment[]>,
+  cached: ReadonlyMap<string, CachedMeta>,
 ): Promise<LocalDocumentSnapshot> {
   const dir = resolveInside(options.root, folder);
   const names = readdirSync(dir).sort();
   // A listed `.document.json` that cannot be read fails the scan (the entity is retried): read
   // as "no metadata", the folder would look like a new document and be created a second time.
   const metaStats = names.includes(DOCUMENT_META) ? lstatSync(`${dir}/${DOCUMENT_META}`) : null;
-  const meta = metaStats ? await readMeta(options, folder, metaStats) : null;
+  const meta = metaStats ? await readMeta(options, folder, metaStats, cached.get(folder)) : null;
   // When the user edited `"status"`: without it a local status edit could never be "the newer
   // change" and would always lose to a service change (rows 23, 24).
   const metaMtimeMs = metaStats ? { metaMtimeMs: metaStats.mtimeMs } : {};
@@ -89,11 +92,11 @@ async function readMeta(
   options: ScanOptions,
   folder: string,
   stats: Stats,
+  cached: CachedMeta | undefined,
 ): Promise<ParseResult<DocumentMeta>> {
   if (!stats.isFile()) return { ok: false, error: 'not a regular file' };
   const stamp = stampOf(stats);
-  const cached = options.metaCache.get(folder, stamp);
-  if (cached) return { ok: true, value: cached };
+  if (cached?.stamp === stamp) return { ok: true, value: cached.meta };
   const text = await readFile(resolveInside(options.root, `${folder}/${DOCUMENT_META}`), 'utf8');
   const parsed = parseDocumentMeta(text);
   if (parsed.ok) options.metaCache.put(folder, stamp, parsed.value);
@@ -107,7 +110,7 @@ async function scanFile(
   name: string,
   hints: readonly BaseAttachment[],
 ): Promise<LocalFile | null> {
-  const stats = statOrNull(resolveInside(options.root, relPath));
+  const stats = lstatOrNull(resolveInside(options.root, relPath));
   if (!stats?.isFile()) return null;
   const hint = hints.find((h) => h.file === name);
   if (hint && hint.size === stats.size && hint.mtimeMs === stats.mtimeMs) {
@@ -124,7 +127,7 @@ async function scanFile(
 }
 
 /** Gone or unreadable since the listing: not a file of this scan. */
-function statOrNull(absolutePath: string): Stats | null {
+export function lstatOrNull(absolutePath: string): Stats | null {
   try {
     return lstatSync(absolutePath);
   } catch {

@@ -5,43 +5,44 @@
  * they commit without ceremony and outside the engine's transactions.
  */
 import type { DocumentMeta } from '../domain/types.js';
-import type { FileStamp, MetaFileCache } from '../local/meta-file-cache.js';
+import type { CachedMeta, FileStamp, MetaFileCache } from '../local/meta-file-cache.js';
 import type { Database } from './open-database.js';
 
 export class MetaFileRepo implements MetaFileCache {
-  readonly #get;
-  readonly #put;
   readonly #under;
-  readonly #remove;
+  readonly #put;
+  readonly #forget;
 
   constructor(db: Database) {
-    this.#get = db.prepare<[string], { stamp: string; meta_json: string }>(
-      'SELECT stamp, meta_json FROM meta_files WHERE folder = ?',
-    );
-    this.#put = db.prepare('INSERT OR REPLACE INTO meta_files VALUES (?, ?, ?)');
     // Document folders sit right under their entity folder: `<entity>/` up to `<entity>0`
     // (the character after '/') is exactly the range of paths under it.
-    this.#under = db
-      .prepare<[string, string], string>(
-        'SELECT folder FROM meta_files WHERE folder > ? AND folder < ?',
-      )
-      .pluck();
-    this.#remove = db.prepare('DELETE FROM meta_files WHERE folder = ?');
+    this.#under = db.prepare<
+      [string, string],
+      { folder: string; stamp: string; meta_json: string }
+    >('SELECT folder, stamp, meta_json FROM meta_files WHERE folder > ? AND folder < ?');
+    this.#put = db.prepare('INSERT OR REPLACE INTO meta_files VALUES (?, ?, ?)');
+    const remove = db.prepare('DELETE FROM meta_files WHERE folder = ?');
+    this.#forget = db.transaction((folders: readonly string[]) => {
+      for (const folder of folders) remove.run(folder);
+    });
   }
 
-  get(folder: string, stamp: FileStamp): DocumentMeta | null {
-    const row = this.#get.get(folder);
-    // Stored only after it passed the schema (a write of ours, or a read that parsed).
-    return row?.stamp === stamp ? (JSON.parse(row.meta_json) as DocumentMeta) : null;
+  entriesUnder(entityFolder: string): ReadonlyMap<string, CachedMeta> {
+    const entries = new Map<string, CachedMeta>();
+    for (const row of this.#under.all(`${entityFolder}/`, `${entityFolder}0`)) {
+      // Stored only after it passed the schema (a write of ours, or a read that parsed).
+      const meta = JSON.parse(row.meta_json) as DocumentMeta;
+      entries.set(row.folder, { stamp: row.stamp as FileStamp, meta });
+    }
+    return entries;
   }
 
   put(folder: string, stamp: FileStamp, meta: DocumentMeta): void {
     this.#put.run(folder, stamp, JSON.stringify(meta));
   }
 
-  retainUnder(entityFolder: string, present: ReadonlySet<string>): void {
-    for (const folder of this.#under.all(`${entityFolder}/`, `${entityFolder}0`)) {
-      if (!present.has(folder)) this.#remove.run(folder);
-    }
+  forget(folders: Iterable<string>): void {
+    const list = [...folders];
+    if (list.length > 0) this.#forget(list);
   }
 }

@@ -26,39 +26,52 @@ const adapters: [string, () => MetaFileCache][] = [
 ];
 
 describe.each(adapters)('the meta cache %s', (_name, open) => {
-  it('answers only while the stamp is the one it was given', () => {
+  it('gives back what each folder held, under the stamp it was given', () => {
     const cache = open();
     cache.put('Acme/doc', stamp('10:1:1:7'), documentMeta());
-    expect(cache.get('Acme/doc', stamp('10:1:1:7'))).toEqual(documentMeta());
-    expect(cache.get('Acme/doc', stamp('10:1:2:7'))).toBeNull();
-    expect(cache.get('Acme/other', stamp('10:1:1:7'))).toBeNull();
+    cache.put('Acme/other', stamp('3:1:1:9'), documentMeta({ id: '2' }));
+    expect(cache.entriesUnder('Acme')).toEqual(
+      new Map([
+        ['Acme/doc', { stamp: '10:1:1:7', meta: documentMeta() }],
+        ['Acme/other', { stamp: '3:1:1:9', meta: documentMeta({ id: '2' }) }],
+      ]),
+    );
     cache.put('Acme/doc', stamp('11:2:2:8'), documentMeta({ status: 'RECEIVED' }));
-    expect(cache.get('Acme/doc', stamp('11:2:2:8'))?.status).toBe('RECEIVED');
+    const replaced = cache.entriesUnder('Acme').get('Acme/doc');
+    expect(replaced?.stamp).toBe('11:2:2:8');
+    expect(replaced?.meta.status).toBe('RECEIVED');
   });
 
-  it('forgets folders gone from one entity, and nothing of its neighbours', () => {
+  it('keeps each entity’s folders apart, and forgets only the folders it is told', () => {
     const cache = open();
     const s = stamp('1:1:1:1');
     for (const folder of ['Acme/a', 'Acme/b', 'Acme Pty/a', 'Acme.old/a', 'Acme0/a'])
       cache.put(folder, s, documentMeta());
-    cache.retainUnder('Acme', new Set(['Acme/b']));
-    expect(cache.get('Acme/a', s)).toBeNull();
-    for (const kept of ['Acme/b', 'Acme Pty/a', 'Acme.old/a', 'Acme0/a'])
-      expect(cache.get(kept, s), kept).not.toBeNull();
+    expect([...cache.entriesUnder('Acme').keys()]).toEqual(['Acme/a', 'Acme/b']);
+    cache.forget(['Acme/a']);
+    expect([...cache.entriesUnder('Acme').keys()]).toEqual(['Acme/b']);
+    for (const kept of ['Acme Pty', 'Acme.old', 'Acme0'])
+      expect(cache.entriesUnder(kept).size, kept).toBe(1);
   });
 });
 
-/** Our own port, counted: how many `.document.json` files the scan had to read. */
+/**
+ * Our own port, counted: what the scan found in the cache, and how many `.document.json` files
+ * it read (the scan remembers each file it had to read and parse).
+ */
 function counted(inner: MetaFileCache) {
-  const counts = { hits: 0, reads: 0 };
+  const counts = { cached: 0, reads: 0 };
   const cache: MetaFileCache = {
-    get: (folder, s) => {
-      const meta = inner.get(folder, s);
-      if (meta) counts.hits++;
-      return meta;
+    entriesUnder: (entity) => {
+      const entries = inner.entriesUnder(entity);
+      counts.cached += entries.size;
+      return entries;
     },
-    put: (folder, s, meta) => inner.put(folder, s, meta),
-    retainUnder: (entity, present) => inner.retainUnder(entity, present),
+    put: (folder, s, meta) => {
+      counts.reads++;
+      inner.put(folder, s, meta);
+    },
+    forget: (folders) => inner.forget(folders),
   };
   return { cache, counts };
 }
@@ -82,7 +95,7 @@ describe('scanning with the meta cache', () => {
     const rescanned = new FsLocalStore({ root, settleSeconds: 0, metaCache: cache });
     const snapshot = await rescanned.scanEntity(acme);
     expect(snapshot.documents.map((d) => d.meta?.id)).toEqual(['100', '101', '102']);
-    expect(counts.hits).toBe(folders.length);
+    expect(counts).toEqual({ cached: folders.length, reads: 0 });
   });
 
   it('sees a status edit that keeps the size and puts the mtime back', async () => {
