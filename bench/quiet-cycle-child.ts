@@ -29,10 +29,12 @@ if (mode === 'docsync') {
   // The token refresh is not part of a cycle the daemon runs every five minutes.
   await engine.remote.tokens.accessToken();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const report = await runCycle(engine.deps, { trigger: 'cron', fullReconcile: false });
   const elapsed = performance.now() - started;
+  const cpuMs = cpuMsSince(cpu);
   engine.close();
-  process.stdout.write(`${JSON.stringify({ ms: elapsed, result: report.result })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms: elapsed, cpuMs, result: report.result })}\n`);
 } else {
   const walk = mode === 'floor-walk';
   const cursors = JSON.parse(readFileSync(arg!, 'utf8')) as (Owner & {
@@ -43,6 +45,7 @@ if (mode === 'docsync') {
   await client.authorise();
   const entities = limiter(4);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     cursors.map((c) =>
       entities(async () => {
@@ -55,7 +58,14 @@ if (mode === 'docsync') {
       }),
     ),
   );
-  process.stdout.write(`${JSON.stringify({ ms: performance.now() - started })}\n`);
+  const ms = performance.now() - started;
+  process.stdout.write(`${JSON.stringify({ ms, cpuMs: cpuMsSince(cpu) })}\n`);
+}
+
+/** User + system CPU of this process since `from`, in ms: how busy its one thread was. */
+function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
 }
 
 /** The least a sync can do to see local changes: list every folder and stat every entry. */

@@ -33,6 +33,8 @@ const STATE_ONLY = new Set<SyncAction['kind']>([
 
 export interface EntityOutcome {
   readonly owner: EntityJob['owner'];
+  /** The listing was whole (a full reconcile), as `cursors.markSynced` records. */
+  readonly fullListing: boolean;
   readonly documentsFailed: number;
   /** Actions that changed the folder or the service. */
   readonly actionsDone: number;
@@ -111,7 +113,10 @@ export class EntityExecution {
     });
   }
 
-  /** Moves the cursor over what is in step and learns the timestamps of what was pushed. */
+  /**
+   * Moves the cursor over what is in step and learns the timestamps of what was pushed. The
+   * cycle records the entity as synced, with all the others in one commit.
+   */
   async finish(): Promise<EntityOutcome> {
     const { deps } = this.#ctx;
     advanceCursor(deps, this.job, this.#failed);
@@ -123,6 +128,7 @@ export class EntityExecution {
     );
     return {
       owner: this.job.owner,
+      fullListing: this.job.fullListing,
       documentsFailed: this.#failed.size,
       actionsDone: this.#actionsDone,
       unmatchedFolders: this.#unmatched,
@@ -227,9 +233,8 @@ function recordProblem(
 }
 
 function advanceCursor(deps: EngineDeps, job: EntityJob, failed: ReadonlySet<string>) {
-  const now = deps.now();
   if (job.malformed.length === 0) {
-    const previous = deps.state.cursors.get(job.owner)?.cursor ?? null;
+    const previous = job.cursor;
     const outcomes = [...job.listed].map(([id, lastUpdatedTimestamp]) => ({
       lastUpdatedTimestamp,
       succeeded: !failed.has(id) && !job.detailFailures.has(id),
@@ -237,5 +242,4 @@ function advanceCursor(deps: EngineDeps, job: EntityJob, failed: ReadonlySet<str
     const next = cursorFor(previous, outcomes);
     if (next !== null && next !== previous) deps.state.cursors.advance(job.owner, next);
   }
-  deps.state.cursors.markSynced(job.owner, now, { fullReconcile: job.fullListing });
 }

@@ -23,6 +23,8 @@ import type { EngineDeps } from './engine-deps.js';
 export interface EntityJob {
   readonly record: EntityRecord;
   readonly owner: OwnerRef;
+  /** The cursor the listing started from (only this entity's execution moves it). */
+  readonly cursor: string | null;
   /** The scanned folder; `documents` is empty when the plan has no actions. */
   readonly snapshot: LocalEntitySnapshot;
   /** Listed documents and their timestamps, for the cursor. */
@@ -113,6 +115,7 @@ export async function planEntity(
   return {
     record,
     owner,
+    cursor,
     snapshot: plan.actions.length > 0 ? snapshot : { ...snapshot, documents: [] },
     listed,
     remoteDocs,

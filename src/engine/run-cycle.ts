@@ -184,6 +184,12 @@ async function cycle(
       return execution!.finish();
     },
   );
+  // One commit for the whole cycle: one per entity was ~25 ms per 1,000 entities (bench 2).
+  const syncedAt = deps.now();
+  state.transaction(() => {
+    for (const o of outcomes)
+      state.cursors.markSynced(o.owner, syncedAt, { fullReconcile: o.fullListing });
+  });
   const failed =
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
