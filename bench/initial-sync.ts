@@ -29,7 +29,7 @@ const FIRM = {
   attachmentBytes: 100 * 1024,
   seed: 8,
 };
-const ROUNDS = 2;
+const ROUNDS = 3;
 
 export async function initialSync(): Promise<BenchResult> {
   const sim = await startSimProcess({ seed: FIRM, rateLimitPerSecond: 0 });
