@@ -119,9 +119,11 @@ export class FsLocalStore implements LocalStore {
     // user) are all the `.entity.json` files read to find it by id. Synchronous, like the scan
     // it starts (scan.ts says why).
     const known = knownFolder ? lstatOrNull(resolveInside(this.root, knownFolder)) : null;
-    const folder = known?.isDirectory()
-      ? knownFolder!
-      : await findEntityFolder(this.root, this.#ignore, owner);
+    if (known?.isDirectory())
+      return scanEntityFolder(this.#scanOptions, owner, knownFolder!, hints);
+    // Renamed or removed: what was remembered under the old name would never be scanned again.
+    if (knownFolder) this.#metaCache.forget(this.#metaCache.entriesUnder(knownFolder).keys());
+    const folder = await findEntityFolder(this.root, this.#ignore, owner);
     return scanEntityFolder(this.#scanOptions, owner, folder, hints);
   }
 

@@ -3,7 +3,7 @@
  * the SQLite adapter, then what a user of a real folder notices: an edit is always seen, and a
  * quiet folder is scanned without reading its metadata, even by a fresh process.
  */
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
@@ -134,5 +134,19 @@ describe('scanning with the meta cache', () => {
     await store.trash(folders[0]!);
     await store.scanEntity(acme);
     expect(cachedFolders()).toEqual([folders[1]]);
+  });
+
+  it('forgets what it remembered under an entity folder the user renamed', async () => {
+    const root = tempDir();
+    const opened = state.open();
+    const { store, folders } = await folderWithDocuments(root, opened.metaFiles, 2);
+    const cachedFolders = () =>
+      opened.db.prepare('SELECT folder FROM meta_files ORDER BY folder').pluck().all();
+    const entity = path.posix.dirname(folders[0]!);
+    renameSync(path.join(root, entity), path.join(root, `${entity} (renamed)`));
+    const snapshot = await store.scanEntity(acme, [], entity);
+    expect(snapshot.folder).toBe(`${entity} (renamed)`);
+    expect(snapshot.documents).toHaveLength(2);
+    expect(cachedFolders()).toEqual(folders.map((f) => f.replace(entity, `${entity} (renamed)`)));
   });
 });
