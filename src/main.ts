@@ -6,6 +6,7 @@
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
 import type { EngineDeps } from './engine/engine-deps.js';
+import { engineSettings } from './engine/engine-settings.js';
 import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
 import { createRemote, type Remote } from './remote/create-client.js';
@@ -71,9 +72,6 @@ export function openApp(options: AppOptions = {}): App {
   };
 }
 
-/** Seconds the cursor steps back each cycle, for changes the service stamps slightly late. */
-const CURSOR_OVERLAP_SECONDS = 2;
-
 /** The folder adapter on `store.root`; it remembers the `.document.json` contents in the state. */
 export function localStore(app: App): FsLocalStore {
   return new FsLocalStore({
@@ -86,7 +84,6 @@ export function localStore(app: App): FsLocalStore {
 
 /** The engine's dependencies, with the real folder adapter on `store.root`. */
 export function engineDeps(app: App, local: FsLocalStore = localStore(app)): EngineDeps {
-  const { config } = app;
   return {
     remote: app.remote.client,
     local,
@@ -94,14 +91,6 @@ export function engineDeps(app: App, local: FsLocalStore = localStore(app)): Eng
     logger: app.logger,
     now: Date.now,
     clockOffsetMs: () => app.remote.clock.offsetMs,
-    settings: {
-      webUrl: config.service.webUrl,
-      onRemoteDelete: config.onRemoteDelete,
-      maxDeletePercent: config.safety.maxDeletePercent,
-      maxDeleteCount: config.safety.maxDeleteCount,
-      concurrency: config.queue.concurrency,
-      overlapSeconds: CURSOR_OVERLAP_SECONDS,
-      utcOffsetMinutes: -new Date().getTimezoneOffset(),
-    },
+    settings: engineSettings(app.config),
   };
 }

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
+import { defaultEngineSettings } from '../../src/engine/engine-settings.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
 import type { ResponseInfo } from '../../src/remote/service-http.js';
@@ -54,15 +55,7 @@ export async function openEngine(
     logger: pino({ level: 'silent' }),
     now: Date.now,
     clockOffsetMs: () => remote.clock.offsetMs,
-    settings: {
-      webUrl: sim.webUrl,
-      onRemoteDelete: 'trash',
-      maxDeletePercent: 50,
-      maxDeleteCount: 100,
-      concurrency,
-      overlapSeconds: 2,
-      utcOffsetMinutes: 0,
-    },
+    settings: defaultEngineSettings(sim.webUrl, { concurrency }),
   };
   return {
     deps,

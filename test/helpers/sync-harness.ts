@@ -22,6 +22,7 @@ import { pino } from 'pino';
 import { afterEach } from 'vitest';
 import type { DocumentMeta, OwnerRef } from '../../src/domain/types.js';
 import type { EngineDeps, EngineSettings } from '../../src/engine/engine-deps.js';
+import { defaultEngineSettings } from '../../src/engine/engine-settings.js';
 import { type CycleOptions, type CycleReport, runCycle } from '../../src/engine/run-cycle.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
@@ -147,16 +148,7 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
       logger: pino({ level: 'silent' }),
       now: Date.now,
       clockOffsetMs: () => client.clock.offsetMs,
-      settings: {
-        webUrl: sim.webUrl,
-        onRemoteDelete: 'trash',
-        maxDeletePercent: 50,
-        maxDeleteCount: 100,
-        concurrency: 4,
-        overlapSeconds: 2,
-        utcOffsetMinutes: 0,
-        ...options.settings,
-      },
+      settings: defaultEngineSettings(sim.webUrl, options.settings),
     };
     return harness({ sim, state, client, deps, root, stateFile, dir });
   };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load-config.js';
 import { ConfigError } from '../../src/domain/errors.js';
+import { defaultEngineSettings, engineSettings } from '../../src/engine/engine-settings.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -35,6 +36,28 @@ function withChange(change: (c: Record<string, any>) => void): unknown {
 }
 
 describe('configuration', () => {
+  it('gives the engine the configured keys, and the tests and benches the same defaults', () => {
+    const config = parseConfig(
+      withChange((c) => {
+        c.safety = { maxDeletePercent: 20, maxDeleteCount: 7 };
+        c.onRemoteDelete = 'delete';
+        c.queue = { concurrency: 2 };
+      }),
+      { env: {}, cwd: '/srv', source: 'test.json' },
+    );
+    expect(engineSettings(config, 600)).toEqual({
+      webUrl: 'https://app.example.com',
+      onRemoteDelete: 'delete',
+      maxDeletePercent: 20,
+      maxDeleteCount: 7,
+      concurrency: 2,
+      overlapSeconds: 2,
+      utcOffsetMinutes: 600,
+    });
+    const unset = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    expect(defaultEngineSettings('https://app.example.com')).toEqual(engineSettings(unset, 0));
+  });
+
   it('fills every default of daemon.md and resolves paths against the working folder', () => {
     const config = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
     expect(config).toMatchObject({
