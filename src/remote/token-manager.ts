@@ -92,7 +92,7 @@ export class TokenManager {
     // margin longer than the lifetime would refresh before every single request.
     const lifetime = expiresAt - set.obtainedAt;
     const margin = Math.min(this.#options.marginMs ?? 60_000, Math.max(0, lifetime / 4));
-    return set.accessToken !== null && expiresAt - margin > this.#now();
+    return Boolean(set.accessToken) && expiresAt - margin > this.#now();
   }
 
   /**

@@ -87,6 +87,16 @@ async function folderWithDocuments(root: string, metaCache: MetaFileCache, n: nu
   return { store, folders };
 }
 
+/** Two documents scanned with the SQLite cache, and the folders it holds rows for. */
+async function storeCachingInSqlite() {
+  const root = tempDir();
+  const opened = state.open();
+  const { store, folders } = await folderWithDocuments(root, opened.metaFiles, 2);
+  const cachedFolders = () =>
+    opened.db.prepare('SELECT folder FROM meta_files ORDER BY folder').pluck().all();
+  return { root, store, folders, cachedFolders };
+}
+
 describe('scanning with the meta cache', () => {
   it('reads no .document.json it wrote itself, even in a fresh process on the same state', async () => {
     const root = tempDir();
@@ -125,11 +135,7 @@ describe('scanning with the meta cache', () => {
   });
 
   it('forgets a folder the user removed, so the cache does not grow without end', async () => {
-    const root = tempDir();
-    const opened = state.open();
-    const { store, folders } = await folderWithDocuments(root, opened.metaFiles, 2);
-    const cachedFolders = () =>
-      opened.db.prepare('SELECT folder FROM meta_files ORDER BY folder').pluck().all();
+    const { store, folders, cachedFolders } = await storeCachingInSqlite();
     expect(cachedFolders()).toEqual(folders);
     await store.trash(folders[0]!);
     await store.scanEntity(acme);
@@ -137,11 +143,7 @@ describe('scanning with the meta cache', () => {
   });
 
   it('forgets what it remembered under an entity folder the user renamed', async () => {
-    const root = tempDir();
-    const opened = state.open();
-    const { store, folders } = await folderWithDocuments(root, opened.metaFiles, 2);
-    const cachedFolders = () =>
-      opened.db.prepare('SELECT folder FROM meta_files ORDER BY folder').pluck().all();
+    const { root, store, folders, cachedFolders } = await storeCachingInSqlite();
     const entity = path.posix.dirname(folders[0]!);
     renameSync(path.join(root, entity), path.join(root, `${entity} (renamed)`));
     const snapshot = await store.scanEntity(acme, [], entity);
