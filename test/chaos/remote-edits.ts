@@ -13,6 +13,19 @@ function addAttachment(world: ChaosWorld, docId: string, name: string, system: b
   world.ledger.wrote(sha256(bytes), `remote ${docId}/${name}`);
 }
 
+/**
+ * Deletes one of the document's user attachments, at random; null when it has none. The service
+ * refuses to delete a system attachment (403), for its users too.
+ */
+function deleteUserAttachment(world: ChaosWorld, doc: DumpDocument) {
+  const users = doc.attachments.filter((a) => a.kind === 'user');
+  if (users.length === 0) return null;
+  const gone = pick(world.random, users);
+  world.h.sim.admin.deleteAttachment(doc.id, gone.id);
+  world.ledger.deleted(gone.sha256);
+  return gone;
+}
+
 const coin = (random: Random, p: number) => random() < p;
 
 export const remoteEdits = {
@@ -36,23 +49,14 @@ export const remoteEdits = {
   },
 
   replaceAttachment(world: ChaosWorld, doc: DumpDocument): boolean {
-    const users = doc.attachments.filter((a) => a.kind === 'user');
-    if (users.length === 0) return false;
-    const old = pick(world.random, users);
-    world.h.sim.admin.deleteAttachment(doc.id, old.id);
-    world.ledger.deleted(old.sha256);
+    const old = deleteUserAttachment(world, doc);
+    if (!old) return false;
     addAttachment(world, doc.id, old.name, false);
     return true;
   },
 
   removeAttachment(world: ChaosWorld, doc: DumpDocument): boolean {
-    // The service refuses to delete a system attachment (403), for its users too.
-    const users = doc.attachments.filter((a) => a.kind === 'user');
-    if (users.length === 0) return false;
-    const gone = pick(world.random, users);
-    world.h.sim.admin.deleteAttachment(doc.id, gone.id);
-    world.ledger.deleted(gone.sha256);
-    return true;
+    return deleteUserAttachment(world, doc) !== null;
   },
 
   deleteDocument(world: ChaosWorld, doc: DumpDocument): boolean {

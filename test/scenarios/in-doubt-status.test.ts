@@ -10,6 +10,22 @@ import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
 import { useSyncHarness } from '../helpers/sync-harness.js';
 
 const start = useSyncHarness();
+type Harness = Awaited<ReturnType<typeof start>>;
+type Doc = Awaited<ReturnType<Harness['remote']>>['documents'][number];
+
+/** What the killed run did: recorded the push, marked it sent, and the service assigned it. */
+function statusPushLeftInDoubt(h: Harness, doc: Doc) {
+  const status = h.sim.admin.assignStatus(doc.id, { typeId: 10 });
+  const id = h.state.outbox.record({
+    owner: doc.owner,
+    documentId: doc.id,
+    kind: 'assign-status',
+    payload: { typeId: '10', effectiveDate: status.effectiveDate },
+    idempotencyKey: `status:${doc.id}:10:${status.effectiveDate}`,
+  });
+  h.state.outbox.markSent(id);
+  return status;
+}
 
 describe('a status push settled after a crash', () => {
   it('rewrites .document.json with the service name and date of the status', async () => {
@@ -18,16 +34,7 @@ describe('a status push settled after a crash', () => {
     const doc = (await h.remote()).documents[0]!;
     const folder = h.documentFolder(doc.id)!;
     h.editMeta(folder, (m) => ({ ...m, status: 'Received' }));
-    // What the killed run did: recorded the push, marked it sent, and the service assigned it.
-    const status = h.sim.admin.assignStatus(doc.id, { typeId: 10 });
-    const id = h.state.outbox.record({
-      owner: doc.owner,
-      documentId: doc.id,
-      kind: 'assign-status',
-      payload: { typeId: '10', effectiveDate: status.effectiveDate },
-      idempotencyKey: `status:${doc.id}:10:${status.effectiveDate}`,
-    });
-    h.state.outbox.markSent(id);
+    const status = statusPushLeftInDoubt(h, doc);
 
     await h.sync();
 
@@ -42,15 +49,7 @@ describe('a status push settled after a crash', () => {
     await h.sync();
     const doc = (await h.remote()).documents[0]!;
     const folder = h.documentFolder(doc.id)!;
-    const status = h.sim.admin.assignStatus(doc.id, { typeId: 10 });
-    const id = h.state.outbox.record({
-      owner: doc.owner,
-      documentId: doc.id,
-      kind: 'assign-status',
-      payload: { typeId: '10', effectiveDate: status.effectiveDate },
-      idempotencyKey: `status:${doc.id}:10:${status.effectiveDate}`,
-    });
-    h.state.outbox.markSent(id);
+    statusPushLeftInDoubt(h, doc);
     // After the crash, before the restart, the user changed their mind.
     h.editMeta(folder, (m) => ({ ...m, status: 'lodged' }), Date.now() + 60_000);
 
