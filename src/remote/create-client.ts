@@ -1,6 +1,7 @@
 /**
  * Wires the client's parts: one rate-limited queue, one token manager, one clock, and two got
- * instances — one for the API, one for download links that never carries a token.
+ * instances — one for the API's uploads and OAuth exchange, one for download links that never
+ * carries a token. The API's JSON requests take node:http directly (api-transport.ts).
  */
 import { got } from 'got';
 import type { RequestQueueOptions } from './request-queue.js';
