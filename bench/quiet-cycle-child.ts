@@ -3,7 +3,8 @@
  * costs the same as the floor's: `docsync <dir> <sim.json>` runs a cron cycle
  * (`fullReconcile: false`) on the state bench 2 synced; `floor <cursors.json> <sim.json>`
  * lists the same entities after the same `updatedAfter`; `floor-walk` also walks their
- * folders. Prints `{"ms": …}`.
+ * folders, and `floor-walk-node` does that with `node:http` instead of `fetch`. Prints
+ * `{"ms": …}`.
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { runCycle } from '../src/engine/run-cycle.js';
@@ -36,12 +37,12 @@ if (mode === 'docsync') {
   engine.close();
   process.stdout.write(`${JSON.stringify({ ms: elapsed, cpuMs, result: report.result })}\n`);
 } else {
-  const walk = mode === 'floor-walk';
+  const walk = mode === 'floor-walk' || mode === 'floor-walk-node';
   const cursors = JSON.parse(readFileSync(arg!, 'utf8')) as (Owner & {
     updatedAfter: string;
     folder: string;
   })[];
-  const client = new FloorClient(sim);
+  const client = new FloorClient(sim, 4, mode === 'floor-walk-node' ? 'node:http' : 'fetch');
   await client.authorise();
   const entities = limiter(4);
   const started = performance.now();

@@ -51,15 +51,22 @@ export async function quietCycle(): Promise<BenchResult> {
     const traced = await tracedCycle(sim, dir, simFile);
     // One cold run of a second or so swings by ±15 % on this machine; the median of alternating
     // rounds compares the two under the same conditions.
-    const runs = { docsync: [] as number[], bare: [] as number[], floor: [] as number[] };
+    const runs = {
+      docsync: [] as number[],
+      bare: [] as number[],
+      floor: [] as number[],
+      nodeFloor: [] as number[],
+    };
     for (let round = 0; round < ROUNDS; round++) {
       runs.docsync.push(runChild(['docsync', dir, simFile]));
       runs.bare.push(runChild(['floor', cursorFile, simFile]));
       runs.floor.push(runChild(['floor-walk', cursorFile, simFile]));
+      runs.nodeFloor.push(runChild(['floor-walk-node', cursorFile, simFile]));
     }
     const timed = median(runs.docsync);
     const bare = median(runs.bare);
     const floor = median(runs.floor);
+    const nodeFloor = median(runs.nodeFloor);
     const ratio = timed / floor;
     const entities = cursors.length;
     return {
@@ -90,6 +97,14 @@ export async function quietCycle(): Promise<BenchResult> {
         },
         {
           bench: '2 quiet cycle',
+          measure: `wall time against a floor on node:http, docsync's own wire (${(timed / nodeFloor).toFixed(2)}×)`,
+          figure: ms(timed),
+          floor: ms(nodeFloor),
+          target: '-',
+          verdict: 'info',
+        },
+        {
+          bench: '2 quiet cycle',
           measure: 'file reads under the root (opens of files)',
           figure: String(traced.fileReads),
           floor: '0',
@@ -99,10 +114,10 @@ export async function quietCycle(): Promise<BenchResult> {
       ],
       notes: [
         `Firm: ${entities} entities (500 companies, 500 trusts), 2 documents each with one 1 KiB attachment, synced once in-process; the quiet cycle then runs in a fresh child process (cold, like the floor), after the access token is fetched.`,
-        `Wall times: the median of ${ROUNDS} alternating rounds, each run a fresh process; docsync ${runs.docsync.map(ms).join(', ')}; floor ${runs.floor.map(ms).join(', ')}; requests alone ${runs.bare.map(ms).join(', ')}.`,
+        `Wall times: the median of ${ROUNDS} alternating rounds, each run a fresh process; docsync ${runs.docsync.map(ms).join(', ')}; floor ${runs.floor.map(ms).join(', ')}; requests alone ${runs.bare.map(ms).join(', ')}; floor on node:http ${runs.nodeFloor.map(ms).join(', ')}.`,
         `Requests: the simulator's counters around the traced run (OAuth excluded): ${JSON.stringify(traced.byRoute)}.`,
         `File reads: \`strace -f -e trace=openat\` on the child; every \`openat\` of a path under the store root without \`O_DIRECTORY\` counts (a read needs an open; listings open directories, which are not counted). By name: ${JSON.stringify(traced.byName)}.`,
-        "Floor: a fresh child with plain `fetch` listing the same 1,000 entities with the same `updatedAfter` (from the state's cursors, minus the 2 s overlap), 4 at a time, and after each list walking that entity's folder as any sync must to see local changes: a listing of the entity folder and of each document folder and a stat of every entry (the calls docsync's scan makes; no file is opened). Like bench 1's floor, which writes the same files, it does the same necessary work with nothing else: no state, no planning, no validation. The same requests without the walk are shown as info.",
+        "Floor: a fresh child with plain `fetch` listing the same 1,000 entities with the same `updatedAfter` (from the state's cursors, minus the 2 s overlap), 4 at a time, and after each list walking that entity's folder as any sync must to see local changes: a listing of the entity folder and of each document folder and a stat of every entry (the calls docsync's scan makes; no file is opened). Like bench 1's floor, which writes the same files, it does the same necessary work with nothing else: no state, no planning, no validation. The same requests without the walk are shown as info, and so is the floor with `node:http` on a keep-alive agent in place of `fetch`: the wire docsync's API requests take, so that row is docsync's own overhead (state, scan bookkeeping, validation, planning, queue) with the client's choice of wire taken out.",
       ],
     };
   } finally {

@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -39,13 +40,17 @@ export class FloorClient {
   readonly api: ReturnType<typeof limiter>;
   readonly links: ReturnType<typeof limiter>;
   #token = '';
+  /** Set: API GETs take `node:http` on this keep-alive agent instead of `fetch` (info only). */
+  readonly #agent: http.Agent | null;
 
   constructor(
     private readonly sim: SimProcess,
     concurrency = 4,
+    wire: 'fetch' | 'node:http' = 'fetch',
   ) {
     this.api = limiter(concurrency);
     this.links = limiter(concurrency);
+    this.#agent = wire === 'node:http' ? new http.Agent({ keepAlive: true }) : null;
   }
 
   get token(): string {
@@ -64,12 +69,31 @@ export class FloorClient {
   }
 
   get(pathAndQuery: string): Promise<any> {
+    if (this.#agent) return this.api(() => this.#nodeGet(pathAndQuery, this.#agent!));
     return this.api(async () => {
       const response = await fetch(`${this.sim.apiUrl}${pathAndQuery}`, {
         headers: { authorization: `Bearer ${this.#token}`, accept: 'application/json' },
       });
       if (!response.ok) throw new Error(`GET ${pathAndQuery}: ${response.status}`);
       return response.json();
+    });
+  }
+
+  #nodeGet(pathAndQuery: string, agent: http.Agent): Promise<any> {
+    const headers = { authorization: `Bearer ${this.#token}`, accept: 'application/json' };
+    return new Promise((resolve, reject) => {
+      http
+        .get(`${this.sim.apiUrl}${pathAndQuery}`, { agent, headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            if (response.statusCode !== 200)
+              reject(new Error(`GET ${pathAndQuery}: ${response.statusCode}`));
+            else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          });
+        })
+        .on('error', reject);
     });
   }
 
