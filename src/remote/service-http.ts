@@ -64,6 +64,7 @@ export class ServiceHttp {
     this.#o = options;
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.#wire = nodeHttpTransport({ timeoutMs });
+    // Multipart uploads: got encodes the FormData, streaming each file with its length.
     this.#got = options.http.extend({
       headers: { accept: 'application/json' },
       responseType: 'text',
