@@ -13,6 +13,9 @@
 import http from 'node:http';
 import https from 'node:https';
 
+/** How docsync names itself to the service, on every wire (got's instances too). */
+export const USER_AGENT = 'docsync';
+
 export interface ApiRequest {
   readonly method: string;
   /** Absolute URL, query included. */
@@ -51,7 +54,10 @@ export function nodeHttpTransport(options: ApiTransportOptions): ApiTransport {
     new Promise((resolve, reject) => {
       const url = new URL(request.url);
       const secure = url.protocol === 'https:';
-      const headers: Record<string, string | number> = { ...request.headers };
+      const headers: Record<string, string | number> = {
+        'user-agent': USER_AGENT,
+        ...request.headers,
+      };
       if (request.json !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(request.json);

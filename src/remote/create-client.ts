@@ -4,6 +4,7 @@
  * carries a token. The API's JSON requests take node:http directly (api-transport.ts).
  */
 import { got } from 'got';
+import { USER_AGENT } from './api-transport.js';
 import type { RequestQueueOptions } from './request-queue.js';
 import { RequestQueue } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
@@ -34,8 +35,8 @@ export interface Remote {
 
 export function createRemote(options: ClientOptions): Remote {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const apiGot = got.extend({ headers: { 'user-agent': 'docsync' } });
-  const linkGot = got.extend({ headers: { 'user-agent': 'docsync' } });
+  const apiGot = got.extend({ headers: { 'user-agent': USER_AGENT } });
+  const linkGot = got.extend({ headers: { 'user-agent': USER_AGENT } });
   const queue = new RequestQueue(options);
   const clock = new ServerClock();
   const tokens = new TokenManager({

@@ -52,7 +52,6 @@ export interface RequestSpec {
   readonly body?: () => Promise<FormData> | FormData;
 }
 
-const USER_AGENT = 'docsync';
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export class ServiceHttp {
@@ -136,7 +135,7 @@ export class ServiceHttp {
         : await this.#wire({
             method,
             url,
-            headers: { 'user-agent': USER_AGENT, accept: 'application/json', authorization },
+            headers: { accept: 'application/json', authorization },
             ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
           });
       this.#o.clock.observe(response.headers.date, started, Date.now());

@@ -33,10 +33,12 @@ const get = (url: string) => ({ method: 'GET', url, headers: { accept: 'applicat
 
 describe('API transport (node:http)', () => {
   it('sends a JSON body with its type and length, and reads back status, headers and body', async () => {
-    const seen: { method?: string; type?: string; length?: string; body?: string } = {};
+    const seen: { method?: string; agent?: string; type?: string; length?: string; body?: string } =
+      {};
     const { url } = await serve((req, res, body) => {
       Object.assign(seen, {
         method: req.method,
+        agent: req.headers['user-agent'],
         type: req.headers['content-type'],
         length: req.headers['content-length'],
         body,
@@ -57,6 +59,7 @@ describe('API transport (node:http)', () => {
 
     expect(seen).toEqual({
       method: 'POST',
+      agent: 'docsync',
       type: 'application/json',
       length: String(Buffer.byteLength(json)),
       body: json,
