@@ -12,6 +12,7 @@ import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '
 import type { MalformedEntry } from '../remote/service-client.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { EngineDeps } from './engine-deps.js';
+import { readStoredState, type StoredEntityState } from './read-ahead.js';
 
 /**
  * What executing one entity's plan needs. A cycle holds every entity's job until all are
@@ -46,6 +47,8 @@ export interface PlanEntityOptions {
   readonly heldFolders?: ReadonlySet<string>;
   /** Documents a `deleteDocument` webhook named. */
   readonly deletedIds?: ReadonlySet<string>;
+  /** The entity's base and cursor, when read ahead with others' (read here when absent). */
+  readonly stored?: StoredEntityState;
 }
 
 const toOwner = (record: EntityRecord): OwnerRef => ({
@@ -59,8 +62,7 @@ export async function planEntity(
   options: PlanEntityOptions,
 ): Promise<EntityJob> {
   const owner = toOwner(record);
-  const base = deps.state.base.listByOwner(owner);
-  const cursor = deps.state.cursors.get(owner)?.cursor ?? null;
+  const { base, cursor } = options.stored ?? readStoredState(deps, owner);
   const updatedAfter = options.fullReconcile
     ? null
     : updatedAfterFor(cursor, deps.settings.overlapSeconds);
@@ -69,7 +71,10 @@ export async function planEntity(
   const listed = new Map<string, string>();
   const malformed: MalformedEntry[] = [];
   const stale: string[] = [];
-  for await (const entry of deps.remote.documents(owner, updatedAfter ? { updatedAfter } : {})) {
+  for await (const entry of deps.remote.documents(
+    owner,
+    updatedAfter ? { updatedAfter } : {},
+  )) {
     if ('malformed' in entry) {
       malformed.push(entry);
       continue;

@@ -17,12 +17,14 @@ import type { SyncPlan } from '../domain/sync-actions.js';
 import type { OwnerRef, StatusType } from '../domain/types.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
+import { ownerKey } from '../state/row-helpers.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { EntityExecution } from './execute-entity.js';
 import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
+import { StateReadAhead } from './read-ahead.js';
 import { refreshEntities } from './refresh-entities.js';
 import { resolveInDoubt } from './resolve-in-doubt.js';
 
@@ -56,7 +58,7 @@ export interface CycleReport {
   readonly unmatchedFolders: readonly string[];
 }
 
-export const ownerKey = (owner: OwnerRef) => `${owner.kind}:${owner.id}`;
+export { ownerKey };
 
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
   const { state } = deps;
@@ -136,8 +138,10 @@ async function cycle(
   // wait until every entity is planned, because the rails judge the cycle as a whole. Planning
   // everything first left the downloads idle while the lists and details were read (bench 1).
   let finished = 0;
+  const readAhead = new StateReadAhead(deps, records);
   const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
     const job = await planEntity(deps, record, {
+      stored: readAhead.take(record),
       fullReconcile: ctx.full,
       pullOnly,
       adoptLocal: options.adoptLocal ?? false,

@@ -110,6 +110,10 @@ export class FsLocalStore implements LocalStore {
     return ensureEntityFolder(this.#stage, entity, link, known);
   }
 
+  readAhead(entityFolders: readonly string[]): void {
+    this.#metaCache.readAhead(entityFolders);
+  }
+
   async scanEntity(
     owner: OwnerRef,
     hints: readonly ScanHint[] = [],

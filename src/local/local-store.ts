@@ -87,6 +87,11 @@ export interface LocalStore {
     /** Where the engine last saw the entity folder; searched for by id only if it is gone. */
     knownFolder?: string | null,
   ): Promise<LocalEntitySnapshot>;
+  /**
+   * A hint that these entity folders are about to be scanned, so a store may read what it keeps
+   * about them together (the fs store: its cached `.document.json` contents, in one query).
+   */
+  readAhead(entityFolders: readonly string[]): void;
   /** scanEntity for every entity folder that has a readable `.entity.json`. */
   scanAll(hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot[]>;
 

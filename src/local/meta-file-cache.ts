@@ -27,6 +27,12 @@ export interface MetaFileCache {
    * two documents, bench 2).
    */
   entriesUnder(entityFolder: string): ReadonlyMap<string, CachedMeta>;
+  /**
+   * A hint that `entriesUnder` is about to be asked for these entity folders: an adapter may
+   * read them together (the SQLite one in one query). What it answers later must still be what
+   * was put and forgotten since.
+   */
+  readAhead(entityFolders: readonly string[]): void;
   put(folder: string, stamp: FileStamp, meta: DocumentMeta): void;
   /** Forgets these folders (moved or removed). */
   forget(folders: Iterable<string>): void;
@@ -41,6 +47,8 @@ export class MemoryMetaFileCache implements MetaFileCache {
     return new Map(this.#byParent.get(entityFolder));
   }
 
+  readAhead(): void {}
+
   put(folder: string, stamp: FileStamp, meta: DocumentMeta): void {
     const parent = parentOf(folder);
     const entries = this.#byParent.get(parent) ?? new Map<string, CachedMeta>();
@@ -53,4 +61,4 @@ export class MemoryMetaFileCache implements MetaFileCache {
   }
 }
 
-const parentOf = (folder: string) => folder.slice(0, Math.max(0, folder.lastIndexOf('/')));
+export const parentOf = (folder: string) => folder.slice(0, Math.max(0, folder.lastIndexOf('/')));

@@ -11,7 +11,7 @@
  */
 import type { BaseAttachment, BaseDocument, OwnerKind, OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
-import { type OwnerColumns, ownerOf } from './row-helpers.js';
+import { type OwnerColumns, ownerKey, ownerOf, ownersJson } from './row-helpers.js';
 
 interface BaseRow extends OwnerColumns {
   id: string;
@@ -28,6 +28,7 @@ interface BaseRow extends OwnerColumns {
 export class BaseRepo {
   readonly #get;
   readonly #byOwner;
+  readonly #byOwners;
   readonly #put;
   readonly #remove;
   readonly #count;
@@ -40,6 +41,11 @@ export class BaseRepo {
     this.#get = db.prepare<[string], BaseRow>('SELECT * FROM base_documents WHERE id = ?');
     this.#byOwner = db.prepare<[OwnerKind, string], BaseRow>(
       'SELECT * FROM base_documents WHERE owner_kind = ? AND owner_id = ?',
+    );
+    // One index range per owner of the JSON list, in one statement (see listByOwners).
+    this.#byOwners = db.prepare<[string], BaseRow>(
+      `SELECT b.* FROM json_each(?) AS o JOIN base_documents AS b
+         ON b.owner_kind = o.value ->> 0 AND b.owner_id = o.value ->> 1`,
     );
     this.#put = db.prepare(
       `INSERT OR REPLACE INTO base_documents (id, owner_kind, owner_id, name, document_date,
@@ -71,6 +77,20 @@ export class BaseRepo {
       byId.set(row.id, toDocument(row));
     }
     return byId;
+  }
+
+  /**
+   * listByOwner for several entities in one statement, keyed by `ownerKey`; every owner asked
+   * has a map, empty when it has no base. A cycle plans entities in batches this way: in the
+   * middle of a cycle each statement cost ~30 µs, mostly its own read transaction (bench 2).
+   */
+  listByOwners(owners: readonly OwnerRef[]): Map<string, Map<string, BaseDocument>> {
+    const byOwner = new Map(owners.map((o) => [ownerKey(o), new Map<string, BaseDocument>()]));
+    for (const row of this.#byOwners.iterate(ownersJson(owners))) {
+      const doc = toDocument(row);
+      byOwner.get(ownerKey(doc.owner))?.set(doc.id, doc);
+    }
+    return byOwner;
   }
 
   /** Replaces the document's base whole. */

@@ -7,7 +7,7 @@
  */
 import type { OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
-import { type OwnerColumns, ownerOf } from './row-helpers.js';
+import { type OwnerColumns, ownerKey, ownerOf, ownersJson } from './row-helpers.js';
 import { compareServiceTimestamps, serviceTimestampKey } from './service-timestamp-order.js';
 
 export interface CursorRecord {
@@ -30,6 +30,7 @@ interface CursorRow extends OwnerColumns {
 
 export class CursorRepo {
   readonly #get;
+  readonly #getMany;
   readonly #list;
   readonly #ensure;
   readonly #setCursor;
@@ -41,6 +42,10 @@ export class CursorRepo {
   constructor(db: Database) {
     this.#get = db.prepare<[string, string], CursorRow>(
       'SELECT * FROM cursors WHERE owner_kind = ? AND owner_id = ?',
+    );
+    this.#getMany = db.prepare<[string], CursorRow>(
+      `SELECT c.* FROM json_each(?) AS o JOIN cursors AS c
+         ON c.owner_kind = o.value ->> 0 AND c.owner_id = o.value ->> 1`,
     );
     this.#list = db.prepare<[], CursorRow>('SELECT * FROM cursors ORDER BY owner_kind, owner_id');
     this.#ensure = db.prepare(
@@ -75,6 +80,16 @@ export class CursorRepo {
   get(owner: OwnerRef): CursorRecord | null {
     const row = this.#get.get(owner.kind, owner.id);
     return row ? toRecord(row) : null;
+  }
+
+  /** get for several entities in one statement, keyed by `ownerKey`; absent when there is none. */
+  getMany(owners: readonly OwnerRef[]): Map<string, CursorRecord> {
+    const records = new Map<string, CursorRecord>();
+    for (const row of this.#getMany.iterate(ownersJson(owners))) {
+      const record = toRecord(row);
+      records.set(ownerKey(record.owner), record);
+    }
+    return records;
   }
 
   list(): CursorRecord[] {

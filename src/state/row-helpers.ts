@@ -19,6 +19,11 @@ export function ownerKey(owner: OwnerRef): string {
   return `${owner.kind}:${owner.id}`;
 }
 
+/** Owners as a JSON list of `[kind, id]` pairs, for `json_each(?)` in one statement. */
+export function ownersJson(owners: readonly OwnerRef[]): string {
+  return JSON.stringify(owners.map((o) => [o.kind, o.id]));
+}
+
 export function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }

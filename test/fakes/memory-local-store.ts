@@ -108,6 +108,9 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     return folder;
   }
 
+  /** Nothing to read ahead in memory. */
+  readAhead(): void {}
+
   async scanEntity(owner: OwnerRef, hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot> {
     const folder = await this.#findEntity(owner);
     if (folder === null) return { owner, folder, documents: [] };

@@ -53,6 +53,30 @@ describe.each(adapters)('the meta cache %s', (_name, open) => {
     for (const kept of ['Acme Pty', 'Acme.old', 'Acme0'])
       expect(cache.entriesUnder(kept).size, kept).toBe(1);
   });
+
+  it('answers the same after a read-ahead, with what was put and forgotten since', () => {
+    const cache = open();
+    const s = stamp('1:1:1:1');
+    for (const folder of ['Acme/a', 'Acme/b', 'Acme Pty/a', 'Beta/a', 'Gamma/a'])
+      cache.put(folder, s, documentMeta());
+    cache.readAhead(['Acme', 'Acme Pty', 'Empty']);
+    cache.put('Acme/c', stamp('2:2:2:2'), documentMeta({ id: '3' }));
+    cache.forget(['Acme/a']);
+    // A scan of the last batch may still be running when the next one is read.
+    cache.readAhead(['Beta']);
+    cache.put('Beta/b', s, documentMeta());
+    expect([...cache.entriesUnder('Acme')]).toEqual([
+      ['Acme/b', { stamp: s, meta: documentMeta() }],
+      ['Acme/c', { stamp: '2:2:2:2', meta: documentMeta({ id: '3' }) }],
+    ]);
+    expect([...cache.entriesUnder('Acme Pty').keys()]).toEqual(['Acme Pty/a']);
+    expect(cache.entriesUnder('Empty').size).toBe(0);
+    expect([...cache.entriesUnder('Beta').keys()]).toEqual(['Beta/a', 'Beta/b']);
+    expect([...cache.entriesUnder('Gamma').keys()]).toEqual(['Gamma/a']);
+    // Asked once, a folder is read from the store again: nothing stale is kept for it.
+    cache.put('Acme/d', s, documentMeta());
+    expect([...cache.entriesUnder('Acme').keys()]).toEqual(['Acme/b', 'Acme/c', 'Acme/d']);
+  });
 });
 
 /**
@@ -67,6 +91,7 @@ function counted(inner: MetaFileCache) {
       counts.cached += entries.size;
       return entries;
     },
+    readAhead: (entities) => inner.readAhead(entities),
     put: (folder, s, meta) => {
       counts.reads++;
       inner.put(folder, s, meta);

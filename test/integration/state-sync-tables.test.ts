@@ -135,6 +135,17 @@ describe('cursors', () => {
     });
     expect(cursors.list().map((c) => c.owner)).toEqual([COMPANY, TRUST]);
   });
+
+  it('reads several entities at once as it reads each, leaving out those without a cursor', () => {
+    const { cursors } = state.open();
+    const unknown = { kind: 'company', id: 'no-such' } as const;
+    cursors.advance(TRUST, '2020-07-03T04:31:46');
+    cursors.markSynced(COMPANY, 20);
+    const many = cursors.getMany([TRUST, unknown, COMPANY]);
+    expect([...many.keys()].sort()).toEqual([`company:${COMPANY.id}`, `trust:${TRUST.id}`]);
+    expect(many.get(`trust:${TRUST.id}`)).toEqual(cursors.get(TRUST));
+    expect(many.get(`company:${COMPANY.id}`)).toEqual(cursors.get(COMPANY));
+  });
 });
 
 describe('base', () => {
@@ -158,6 +169,26 @@ describe('base', () => {
     expect(trustDocs.get('2')?.attachments).toEqual([]);
     expect(base.count(TRUST)).toBe(2);
     expect(base.count(COMPANY)).toBe(1);
+  });
+
+  it('lists several owners at once as it lists each, an owner without documents included', () => {
+    const { base } = state.open();
+    // Same id under both kinds: the owner is the kind and the id together.
+    const sameId = { kind: 'company', id: TRUST.id } as const;
+    base.put(baseDocument({ id: '1' }));
+    base.put(baseDocument({ id: '2', owner: COMPANY }));
+    base.put(baseDocument({ id: '3', owner: sameId, attachments: [] }));
+    const empty = { kind: 'trust', id: 'none' } as const;
+    const all = base.listByOwners([TRUST, COMPANY, sameId, empty]);
+    expect([...all.keys()]).toEqual([
+      `trust:${TRUST.id}`,
+      `company:${COMPANY.id}`,
+      `company:${TRUST.id}`,
+      'trust:none',
+    ]);
+    for (const owner of [TRUST, COMPANY, sameId, empty])
+      expect(all.get(`${owner.kind}:${owner.id}`)).toEqual(base.listByOwner(owner));
+    expect(base.listByOwners([]).size).toBe(0);
   });
 
   it('replaces a document whole and removes it', () => {

@@ -4,6 +4,7 @@
  * status-type lists, a cron cycle (incremental, from the cursor) nothing else.
  */
 import { describe, expect, it } from 'vitest';
+import { READ_AHEAD_BATCH } from '../../src/engine/read-ahead.js';
 import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
 import { type SyncHarness, useSyncHarness } from '../helpers/sync-harness.js';
 
@@ -69,5 +70,31 @@ describe('quiet cycles', () => {
 
     expect(await cost(h, false)).toEqual(listsPerEntity(3, 2));
     await expectQuiet(h);
+  });
+
+  it('a firm larger than one read-ahead batch: changes in every batch are seen, then quiet', async () => {
+    const firm = { companies: 40, trusts: 30, documentsPerEntity: 1, attachmentsPerDocument: 1 };
+    expect(firm.companies + firm.trusts).toBeGreaterThan(READ_AHEAD_BATCH);
+    const h = await start({ seed: { ...firm, seed: 4 } });
+    await h.sync();
+    const owners = await h.owners();
+    const dump = await h.remote();
+    // The first entity of the first batch, the last of the first, and the last of the second.
+    const changed = [owners[0]!, owners[READ_AHEAD_BATCH - 1]!, owners.at(-1)!].map(
+      (owner) => dump.documents.find((d) => d.owner.id === owner.id)!.id,
+    );
+    for (const id of changed) {
+      h.write(`${h.documentFolder(id)}/added.txt`, `added to ${id}`);
+      h.sim.admin.assignStatus(id, { typeId: 3 });
+    }
+    await h.sync({ trigger: 'cron', fullReconcile: false });
+    await expectInSync(h);
+    for (const id of changed) {
+      const doc = await h.remoteDoc(id);
+      expect(String(doc?.status.typeId)).toBe('3');
+      expect(doc?.attachments.map((a) => a.name)).toContain('added.txt');
+    }
+
+    expect(await cost(h, false)).toEqual(listsPerEntity(40, 30));
   });
 });
