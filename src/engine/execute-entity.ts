@@ -16,6 +16,7 @@ import type {
   StatusType,
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
+import { ownerKey } from '../state/row-helpers.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { type ActionContext, executeAction } from './execute-action.js';
@@ -54,11 +55,12 @@ export class EntityExecution {
   readonly #pushed = new Set<string>();
   readonly #startedAt: number;
   #actionsDone = 0;
+  #log: Logger | null = null;
 
   constructor(
     private readonly job: EntityJob,
     statusTypes: readonly StatusType[],
-    private readonly log: Logger,
+    private readonly cycleLog: Logger,
     deps: EngineDeps,
   ) {
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
@@ -111,6 +113,12 @@ export class EntityExecution {
       if (!result.ok && plan.documentId) this.#failed.add(plan.documentId);
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
     });
+  }
+
+  /** The entity's logger, made when first needed: most entities of a cycle log nothing. */
+  private get log(): Logger {
+    this.#log ??= this.cycleLog.child({ owner: ownerKey(this.job.owner) });
+    return this.#log;
   }
 
   /**

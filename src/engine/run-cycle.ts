@@ -154,8 +154,7 @@ async function cycle(
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
       log.info({ owner: job.owner, summary: job.plan.summary }, summaryLine(job.plan));
-    const owner = ownerKey(job.owner);
-    const execution = new EntityExecution(job, statusTypes, log.child({ owner }), deps);
+    const execution = new EntityExecution(job, statusTypes, log, deps);
     await execution.run(
       job.plan.documents.filter((d) => !railsMayHold(d)),
       options.signal,
