@@ -63,6 +63,13 @@ export interface RemoteAttachment {
 }
 
 /** A document as the list operation returns it. */
+/** Which version of a document the service holds: all a planner needs of a listing. */
+export interface DocumentVersion {
+  readonly id: string;
+  /** UTC without zone, microseconds in lists (api.md). */
+  readonly lastUpdatedTimestamp: string;
+}
+
 export interface RemoteDocumentSummary {
   readonly id: string;
   readonly owner: OwnerRef;

@@ -25,7 +25,7 @@ export async function learnPushedTimestamps(
   if (pushed.size === 0) return;
   const serviceSinceMs = since + deps.clockOffsetMs() - deps.settings.overlapSeconds * 1000;
   const updatedAfter = formatUpdatedAfter(serviceSinceMs * 1000);
-  for await (const entry of deps.remote.documents(owner, { updatedAfter })) {
+  for await (const entry of deps.remote.documentVersions(owner, { updatedAfter })) {
     if ('malformed' in entry || !pushed.has(entry.id)) continue;
     const base = deps.state.base.get(entry.id);
     if (!base || base.lastUpdatedTimestamp === entry.lastUpdatedTimestamp) continue;

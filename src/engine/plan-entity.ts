@@ -71,7 +71,7 @@ export async function planEntity(
   const listed = new Map<string, string>();
   const malformed: MalformedEntry[] = [];
   const stale: string[] = [];
-  for await (const entry of deps.remote.documents(
+  for await (const entry of deps.remote.documentVersions(
     owner,
     updatedAfter ? { updatedAfter } : {},
   )) {

@@ -12,13 +12,18 @@ import type {
   Trust,
 } from '../domain/types.js';
 import type { DownloadResult } from './download.js';
-import type { DocumentListEntry, NewDocument } from './service-client.js';
+import type { DocumentListEntry, DocumentVersionEntry, NewDocument } from './service-client.js';
 
 export interface RemoteStore {
   companies(): AsyncIterable<Company>;
   trusts(): AsyncIterable<Trust>;
   statusTypes(): Promise<StatusType[]>;
   documents(owner: OwnerRef, options?: { updatedAfter?: string }): AsyncIterable<DocumentListEntry>;
+  /** The same listing, only each document's id and `lastUpdatedTimestamp` (what a plan reads). */
+  documentVersions(
+    owner: OwnerRef,
+    options?: { updatedAfter?: string },
+  ): AsyncIterable<DocumentVersionEntry>;
   document(owner: OwnerRef, documentId: string): Promise<RemoteDocument>;
   createDocument(owner: OwnerRef, doc: NewDocument): Promise<RemoteDocument>;
   deleteDocument(owner: OwnerRef, documentId: string): Promise<void>;

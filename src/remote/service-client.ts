@@ -5,6 +5,7 @@
  */
 import type {
   Company,
+  DocumentVersion,
   OwnerRef,
   RemoteAttachment,
   RemoteDocument,
@@ -29,6 +30,7 @@ export interface MalformedEntry {
 }
 
 export type DocumentListEntry = RemoteDocumentSummary | MalformedEntry;
+export type DocumentVersionEntry = DocumentVersion | MalformedEntry;
 
 export interface NewDocument {
   readonly name: string;
@@ -105,6 +107,21 @@ export class ServiceClient {
     const spec = { owner, query: { updatedAfter: options.updatedAfter } };
     for await (const item of paged(this.http, 'listDocuments', spec, 'documents')) {
       yield parseEntry(() => parse.documentSummary(item, label('listDocuments'), owner), item);
+    }
+  }
+
+  /**
+   * The same listing, read only for each document's id and `lastUpdatedTimestamp`: what the
+   * sync engine compares with its base. An item whose other fields break the contract is not
+   * reported here; its details are read (and reported) when it has changed.
+   */
+  async *documentVersions(
+    owner: OwnerRef,
+    options: { updatedAfter?: string } = {},
+  ): AsyncGenerator<DocumentVersionEntry> {
+    const spec = { owner, query: { updatedAfter: options.updatedAfter } };
+    for await (const item of paged(this.http, 'listDocuments', spec, 'documents')) {
+      yield parseEntry(() => parse.documentVersion(item, label('listDocuments')), item);
     }
   }
 
@@ -220,7 +237,7 @@ export class ServiceClient {
   }
 }
 
-function parseEntry(parseItem: () => RemoteDocumentSummary, raw: unknown): DocumentListEntry {
+function parseEntry<T>(parseItem: () => T, raw: unknown): T | MalformedEntry {
   try {
     return parseItem();
   } catch (error) {

@@ -214,8 +214,13 @@ describe('API client: malformed answers', () => {
   let proxy: Server | undefined;
   afterEach(() => proxy?.close());
 
-  /** A real HTTP hop in front of the simulator that breaks one item of every document list. */
-  async function corruptingProxy(target: string): Promise<string> {
+  /** A real HTTP hop in front of the simulator that breaks items of every document list. */
+  async function corruptingProxy(
+    target: string,
+    breakList = (documents: Record<string, unknown>[]) => {
+      documents[1]!.lastUpdatedTimestamp = 12;
+    },
+  ): Promise<string> {
     proxy = createServer((req, res) => {
       const upstream = httpRequest(
         `${target}${req.url}`,
@@ -227,7 +232,7 @@ describe('API client: malformed answers', () => {
             let body = Buffer.concat(chunks).toString();
             if (/\/documents(\?|$)/.test(req.url ?? '') && up.statusCode === 200) {
               const json = JSON.parse(body);
-              json.documents[1].lastUpdatedTimestamp = 12;
+              breakList(json.documents);
               body = JSON.stringify(json);
             }
             if (/\/documents\/\d+$/.test(req.url ?? '')) body = '{"id": 1, "name": ';
@@ -257,5 +262,29 @@ describe('API client: malformed answers', () => {
     const garbled = await remote.client.document(owner, bad[0]!.id!).catch((e: unknown) => e);
     expect(garbled).toBeInstanceOf(ApiError);
     expect((garbled as ApiError).code).toBe('MALFORMED_RESPONSE');
+  });
+
+  it('lists versions as the full list does, reporting only a broken id or timestamp', async () => {
+    const { sim, clientWith } = await start({ seed: 'demo' });
+    const breakList = (documents: Record<string, unknown>[]) => {
+      documents[0]!.name = 42; // a field the versions do not read
+      documents[1]!.lastUpdatedTimestamp = '03/07/2020';
+    };
+    const remote = clientWith(
+      sim.admin.mintRefreshToken(),
+      await corruptingProxy(sim.apiUrl, breakList),
+    );
+    const { owner } = await firstDocument(sim);
+    const full = await collect(remote.client.documents(owner));
+    const versions = await collect(remote.client.documentVersions(owner));
+    const malformed = (e: (typeof full | typeof versions)[number]) => 'malformed' in e;
+    expect(full.map(malformed).slice(0, 2)).toEqual([true, true]);
+    expect(versions.map(malformed).slice(0, 2)).toEqual([false, true]);
+    expect(versions.map((e) => e.id)).toEqual(full.map((e) => e.id));
+    for (const [i, entry] of versions.entries()) {
+      const listed = full[i]!;
+      if (!('malformed' in entry) && !('malformed' in listed))
+        expect(entry).toEqual({ id: listed.id, lastUpdatedTimestamp: listed.lastUpdatedTimestamp });
+    }
   });
 });

@@ -153,10 +153,10 @@ describe('initial sync', () => {
     const h = await start({ seed: { ...firm, seed: 5 }, settings: { concurrency: 2 } });
     const filesAtEachListing: number[] = [];
     const remote: RemoteStore = Object.create(h.deps.remote, {
-      documents: {
+      documentVersions: {
         value: (owner: OwnerRef, options?: { updatedAfter?: string }) => {
           filesAtEachListing.push([...h.tree().keys()].filter((p) => p.endsWith('.pdf')).length);
-          return h.deps.remote.documents(owner, options);
+          return h.deps.remote.documentVersions(owner, options);
         },
       },
     });
