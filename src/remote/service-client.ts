@@ -100,14 +100,13 @@ export class ServiceClient {
   }
 
   /** Documents of one owner, optionally only those updated strictly after `updatedAfter`. */
-  async *documents(
+  documents(
     owner: OwnerRef,
     options: { updatedAfter?: string } = {},
   ): AsyncGenerator<DocumentListEntry> {
-    const spec = { owner, query: { updatedAfter: options.updatedAfter } };
-    for await (const item of paged(this.http, 'listDocuments', spec, 'documents')) {
-      yield parseEntry(() => parse.documentSummary(item, label('listDocuments'), owner), item);
-    }
+    return this.#documentList(owner, options, (item, route) =>
+      parse.documentSummary(item, route, owner),
+    );
   }
 
   /**
@@ -115,13 +114,21 @@ export class ServiceClient {
    * sync engine compares with its base. An item whose other fields break the contract is not
    * reported here; its details are read (and reported) when it has changed.
    */
-  async *documentVersions(
+  documentVersions(
     owner: OwnerRef,
     options: { updatedAfter?: string } = {},
   ): AsyncGenerator<DocumentVersionEntry> {
+    return this.#documentList(owner, options, parse.documentVersion);
+  }
+
+  async *#documentList<T>(
+    owner: OwnerRef,
+    options: { updatedAfter?: string },
+    parseItem: (item: unknown, route: string) => T,
+  ): AsyncGenerator<T | MalformedEntry> {
     const spec = { owner, query: { updatedAfter: options.updatedAfter } };
     for await (const item of paged(this.http, 'listDocuments', spec, 'documents')) {
-      yield parseEntry(() => parse.documentVersion(item, label('listDocuments')), item);
+      yield parseEntry(() => parseItem(item, label('listDocuments')), item);
     }
   }
 
