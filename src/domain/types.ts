@@ -62,7 +62,6 @@ export interface RemoteAttachment {
   readonly creationDate: string | null;
 }
 
-/** A document as the list operation returns it. */
 /** Which version of a document the service holds: all a planner needs of a listing. */
 export interface DocumentVersion {
   readonly id: string;
@@ -70,6 +69,7 @@ export interface DocumentVersion {
   readonly lastUpdatedTimestamp: string;
 }
 
+/** A document as the list operation returns it. */
 export interface RemoteDocumentSummary {
   readonly id: string;
   readonly owner: OwnerRef;
