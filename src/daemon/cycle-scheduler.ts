@@ -6,8 +6,8 @@
  */
 import type { OwnerRef } from '../domain/types.js';
 import type { CycleOptions } from '../engine/run-cycle.js';
-import { ownerKey } from '../engine/run-cycle.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
+import { ownerKey } from '../state/row-helpers.js';
 
 export interface CycleRequest {
   readonly trigger: CycleTrigger;

@@ -8,6 +8,7 @@ import { entityDeepLink } from '../domain/deep-links.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
 import type { LocalEntityFolder } from '../local/local-store.js';
 import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
+import { ownerKey } from '../state/row-helpers.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isDocumentFolder } from './held-folders.js';
 
@@ -52,13 +53,13 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
   // The first folder naming each entity, as a lookup by id would find it.
   const tiedFolders = new Map<string, string>();
   for (const f of folders) {
-    const key = f.owner ? `${f.owner.kind}:${f.owner.id}` : null;
+    const key = f.owner ? ownerKey(f.owner) : null;
     if (key && !tiedFolders.has(key)) tiedFolders.set(key, f.folder);
   }
   const records: EntityRecord[] = [];
   for (const entity of entities) {
     const known = deps.state.entities.get(entity);
-    const tied = tiedFolders.get(`${entity.kind}:${entity.id}`);
+    const tied = tiedFolders.get(ownerKey(entity));
     const match = tied || known?.folder ? null : matchFolder(entity, free);
     if (match)
       free.splice(
@@ -95,10 +96,10 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
 function forgetVanished(deps: EngineDeps, listed: readonly Entity[]) {
   // An empty listing is more likely a service fault than a firm with no clients left.
   if (listed.length === 0) return;
-  const ids = new Set(listed.map((e) => `${e.kind}:${e.id}`));
+  const ids = new Set(listed.map(ownerKey));
   for (const record of deps.state.entities.list()) {
     const { kind, id } = record.entity;
-    if (!ids.has(`${kind}:${id}`)) {
+    if (!ids.has(ownerKey(record.entity))) {
       deps.logger.warn(
         { owner: { kind, id }, folder: record.folder },
         'entity no longer in the service; its folder is kept',

@@ -58,8 +58,6 @@ export interface CycleReport {
   readonly unmatchedFolders: readonly string[];
 }
 
-export { ownerKey };
-
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
   const { state } = deps;
   const initial = !state.settings.initialSyncDone();
