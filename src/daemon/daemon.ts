@@ -139,7 +139,11 @@ export class Daemon {
   async #cycle(options: CycleOptions): Promise<void> {
     const { logger } = this.parts.app;
     try {
-      const report = await runCycle(this.parts.deps, { ...options, signal: this.#shutdown.signal });
+      const report = await runCycle(this.parts.deps, {
+        ...options,
+        signal: this.#shutdown.signal,
+        honourBackoff: true,
+      });
       this.lastCycle = { finishedAt: Date.now(), ok: report.result === 'ok' };
       this.parts.onCycle?.(report.result, report.tripped.length);
     } catch (error) {

@@ -158,13 +158,15 @@ function presentChanges(
 
 /**
  * Every user action in one entity folder since the base. `today` (yyyy-mm-dd, local) dates new
- * documents and status edits; it is an input so this stays pure.
+ * documents and status edits; it is an input so this stays pure. `unreadableElsewhere`: some
+ * `.document.json` elsewhere in the store could not be read, so a missing folder may be that one.
  */
 export function detectLocalChanges(
   base: ReadonlyMap<string, BaseDocument>,
   snapshot: LocalEntitySnapshot,
   statusTypes: readonly StatusType[],
   today: string,
+  unreadableElsewhere = false,
 ): LocalChange[] {
   const index = indexLocal(base, snapshot);
   const changes: LocalChange[] = [];
@@ -185,7 +187,7 @@ export function detectLocalChanges(
       changes.push(
         ...presentChanges(doc, missing, [], today).filter((c) => c.kind !== 'status-unknown'),
       );
-    } else if (index.unattributed.length > 0) {
+    } else if (index.unattributed.length > 0 || unreadableElsewhere) {
       // Never read a broken `.document.json` as "document deleted" (row 18).
       changes.push({ kind: 'deletion-held', documentId: doc.id, folder: doc.folder });
     } else {

@@ -67,3 +67,19 @@ export function indexLocal(
   }
   return { byId, metaMissing, unreadable, unattributed, duplicates, newFolders };
 }
+
+/**
+ * Base documents the entity folder no longer holds in any form (no folder names them, none is
+ * theirs by path or `[id]`): the ones to look for elsewhere in the store before anything reads
+ * their absence as a deletion (rows 8, 51).
+ */
+export function missingDocuments(
+  base: ReadonlyMap<string, BaseDocument>,
+  snapshot: LocalEntitySnapshot,
+): string[] {
+  if (base.size === 0) return [];
+  const index = indexLocal(base, snapshot);
+  return [...base.keys()].filter(
+    (id) => !index.byId.has(id) && !index.metaMissing.has(id) && !index.unreadable.has(id),
+  );
+}

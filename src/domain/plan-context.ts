@@ -5,7 +5,13 @@
 import type { RemoteInput } from './remote-changes.js';
 import type { SyncAction } from './sync-actions.js';
 import { conflictStampOf, localDateOf } from './timestamps.js';
-import type { BaseDocument, LocalEntitySnapshot, OwnerRef, StatusType } from './types.js';
+import type {
+  BaseDocument,
+  LocalEntitySnapshot,
+  LocatedDocuments,
+  OwnerRef,
+  StatusType,
+} from './types.js';
 
 export interface PlanInput {
   readonly owner: OwnerRef;
@@ -13,6 +19,13 @@ export interface PlanInput {
   readonly local: LocalEntitySnapshot;
   readonly remote: RemoteInput;
   readonly statusTypes: readonly StatusType[];
+  /** Where the entity folder was last seen; row 50 names it when it has gone missing. */
+  readonly knownFolder?: string | null;
+  /**
+   * Base documents missing from the entity folder, looked for in the rest of the store (rows 18,
+   * 51). Absent: nothing is missing, or nobody looked; a missing folder then reads as deleted.
+   */
+  readonly elsewhere?: LocatedDocuments;
 }
 
 export interface PlanPolicy {
@@ -37,6 +50,8 @@ export interface PlanPolicy {
 
 export interface PlanContext {
   readonly owner: OwnerRef;
+  /** The entity folder, relative to the root (null when it is missing). */
+  readonly entityFolder: string | null;
   readonly policy: PlanPolicy;
   readonly nowMs: number;
   /** yyyy-mm-dd in the local zone. */
@@ -52,6 +67,7 @@ export function planContext(input: PlanInput, policy: PlanPolicy, now: Date | nu
   const offset = policy.utcOffsetMinutes ?? 0;
   return {
     owner: input.owner,
+    entityFolder: input.local.folder,
     policy,
     nowMs,
     today: localDateOf(nowMs, offset),

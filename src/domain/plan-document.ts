@@ -22,6 +22,8 @@ export interface DocumentSides {
   readonly remote: readonly RemoteChange[];
   readonly remoteDoc: RemoteDocument | undefined;
   readonly deleted: DeletionSource | null;
+  /** A folder elsewhere in the store holding this document, when its own folder is gone. */
+  readonly movedTo?: string | undefined;
 }
 
 /** Local file names for every attachment of a document being downloaded whole. */
@@ -73,10 +75,29 @@ export function planPresent(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
   return drafts;
 }
 
-/** Rows 8–12: one side deleted the document. Modify beats delete. */
+/** Rows 8–12 and 51: one side deleted the document. Modify beats delete. */
 export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocument): Draft[] | null {
   const localGone = s.local.some((c) => c.kind === 'folder-deleted');
   if (localGone && s.deleted !== null) return [{ kind: 'forget-document', row: 10 }];
+  if (localGone && s.movedTo !== undefined) {
+    // Neither deleted nor gone: a folder that left its entity folder is held, with its base, so
+    // moving it back resumes the sync as if nothing had happened.
+    const home = ctx.entityFolder ?? 'its entity folder';
+    const inside = ctx.entityFolder !== null && s.movedTo.startsWith(`${ctx.entityFolder}/`);
+    const why = inside
+      ? 'a subfolder, where docsync does not sync it: document folders sit directly in their entity folder'
+      : `outside its ${ctx.owner.kind}'s folder: a document cannot move to another company or trust in the service`;
+    const message = `moved to ${s.movedTo}, ${why}; move it back into ${home}; nothing was deleted`;
+    return [
+      {
+        kind: 'record-problem',
+        row: 51,
+        folder: s.movedTo,
+        problem: 'document-folder-moved',
+        message,
+      },
+    ];
+  }
   if (localGone && s.remoteDoc && hasContentChange(s.remote)) {
     const files = plannedFiles(ctx, s.remoteDoc);
     return [{ kind: 'restore-document', row: 9, side: 'local', document: s.remoteDoc, files }];

@@ -21,6 +21,7 @@ import {
 } from './plan-document.js';
 import { deletionSource, detectRemoteChanges, type RemoteChange } from './remote-changes.js';
 import { type DocumentPlan, type SyncPlan, summariseActions } from './sync-actions.js';
+import type { OwnerRef } from './types.js';
 
 export type { PlanInput, PlanPolicy } from './plan-context.js';
 
@@ -43,8 +44,17 @@ function problem(
   return { kind: 'record-problem', row, folder, problem: code, message };
 }
 
-/** Rows 1, 5, 6: a document the base does not know. */
+const sameOwner = (a: OwnerRef, b: OwnerRef) => a.kind === b.kind && a.id === b.id;
+
+/** Rows 1, 5, 6, 52: a document the base does not know. */
 function planUnknown(ctx: PlanContext, s: DocumentSides): Draft[] {
+  const meta = s.folder?.meta;
+  if (s.folder && meta && !sameOwner(meta.owner, ctx.owner)) {
+    // The service cannot move a document to another entity: this is a move to report, and the
+    // document's own entity holds it (row 51) instead of deleting it.
+    const why = `holds document ${s.id} of ${meta.owner.kind} ${meta.owner.id}, moved here from its folder; the service cannot move a document to another company or trust, so nothing is uploaded or deleted: move the folder back`;
+    return [problem(52, s.folder.folder, 'document-of-another-entity', why)];
+  }
   if (s.remoteDoc && s.folder?.meta) return planAdopt(ctx, s.folder, s.remoteDoc);
   if (s.remoteDoc) {
     return [
@@ -157,9 +167,40 @@ function planFolders(ctx: PlanContext, local: readonly LocalChange[]): DocumentP
   return plans;
 }
 
+/**
+ * Row 50: the entity folder is gone (moved out of the root, archived, unmounted, replaced by a
+ * link). Its absence says nothing about its documents, so the whole entity waits for it.
+ */
+function entityFolderMissing(input: PlanInput, ctx: PlanContext): SyncPlan {
+  const where = input.knownFolder ?? `the ${input.owner.kind}'s folder`;
+  const message = `entity folder missing: ${where} is not in the store (moved, renamed outside its parent, archived, unmounted or replaced by a link); nothing of this ${input.owner.kind} is synced or deleted until it is back`;
+  const drafts: Draft[] = [
+    { kind: 'record-problem', row: 50, folder: where, problem: 'entity-folder-missing', message },
+  ];
+  const actions = forDocument(ctx, null, where, drafts);
+  return {
+    owner: input.owner,
+    documents: [{ key: `entity:${input.owner.kind}:${input.owner.id}`, documentId: null, actions }],
+    actions,
+    summary: summariseActions(actions),
+    held: true,
+    stats: {
+      baseDocuments: input.base.size,
+      listedDocuments: input.remote.listedIds?.size ?? null,
+    },
+  };
+}
+
 export function planSync(input: PlanInput, policy: PlanPolicy, now: Date | number): SyncPlan {
   const ctx = planContext(input, policy, now);
-  const local = detectLocalChanges(input.base, input.local, input.statusTypes, ctx.today);
+  if (input.local.folder === null && input.base.size > 0) return entityFolderMissing(input, ctx);
+  const local = detectLocalChanges(
+    input.base,
+    input.local,
+    input.statusTypes,
+    ctx.today,
+    (input.elsewhere?.unreadable.length ?? 0) > 0,
+  );
   const remote = detectRemoteChanges(input.base, input.remote);
   const index = indexLocal(input.base, input.local);
   const localById = group(local, (c) =>
@@ -180,6 +221,7 @@ export function planSync(input: PlanInput, policy: PlanPolicy, now: Date | numbe
       remote: remoteById.get(id) ?? [],
       remoteDoc: remoteDocs.get(id),
       deleted: deletionSource(id, input.remote),
+      movedTo: input.elsewhere?.found.get(id),
     };
     const actions = forDocument(ctx, id, documentName(s), planKnownId(ctx, s));
     if (actions.length > 0) documents.push({ key: id, documentId: id, actions });
@@ -191,6 +233,7 @@ export function planSync(input: PlanInput, policy: PlanPolicy, now: Date | numbe
     documents,
     actions,
     summary: summariseActions(actions),
+    held: false,
     stats: {
       baseDocuments: input.base.size,
       listedDocuments: input.remote.listedIds?.size ?? null,

@@ -34,7 +34,10 @@ export type ProblemCode =
   | 'meta-unreadable'
   | 'deletion-held'
   | 'duplicate-document-folder'
-  | 'unknown-status';
+  | 'unknown-status'
+  | 'entity-folder-missing'
+  | 'document-folder-moved'
+  | 'document-of-another-entity';
 
 export type SyncAction =
   | (ActionCommon & {
@@ -191,6 +194,11 @@ export interface SyncPlan {
   readonly actions: readonly SyncAction[];
   /** Counts per action kind, for the log line "company 123: 3 new, 1 status, 1 delete". */
   readonly summary: Readonly<Partial<Record<SyncActionKind, number>>>;
+  /**
+   * The whole entity is held (row 50: its folder is missing): nothing of it runs, and its
+   * cursor and last sync stay where they are until the folder is back.
+   */
+  readonly held: boolean;
   /** What the safety rails need to know about the input. */
   readonly stats: {
     readonly baseDocuments: number;

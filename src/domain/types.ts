@@ -148,6 +148,18 @@ export interface LocalEntitySnapshot {
   readonly documents: readonly LocalDocumentSnapshot[];
 }
 
+/**
+ * Where base documents missing from their entity folder turned up elsewhere in the store (a
+ * folder moved into another entity, or into a subfolder), and the `.document.json` files of the
+ * store that could not be read: absence proves a deletion only when neither explains it.
+ */
+export interface LocatedDocuments {
+  /** Document id → folder (relative to the root) whose `.document.json` names it. */
+  readonly found: ReadonlyMap<string, string>;
+  /** Folders whose `.document.json` could not be read: any of them may be a missing document. */
+  readonly unreadable: readonly string[];
+}
+
 /** What both sides last agreed on for one attachment (kept in SQLite). */
 export interface BaseAttachment {
   readonly id: string;

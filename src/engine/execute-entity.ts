@@ -16,6 +16,7 @@ import type {
   StatusType,
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
+import type { Problem, ProblemItem } from '../state/problem-repo.js';
 import { ownerKey } from '../state/row-helpers.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -24,6 +25,7 @@ import { identicalClashes } from './identical-clashes.js';
 import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
 import { mapLimit } from './map-limit.js';
 import type { EntityJob } from './plan-entity.js';
+import { ProblemBook } from './problem-book.js';
 
 /** Actions that change only docsync's own record, not the folder or the service. */
 const STATE_ONLY = new Set<SyncAction['kind']>([
@@ -34,6 +36,8 @@ const STATE_ONLY = new Set<SyncAction['kind']>([
 
 export interface EntityOutcome {
   readonly owner: EntityJob['owner'];
+  /** The entity was held whole (row 50): not synced, its cursor where it was. */
+  readonly held: boolean;
   /** The listing was whole (a full reconcile), as `cursors.markSynced` records. */
   readonly fullListing: boolean;
   readonly documentsFailed: number;
@@ -50,7 +54,11 @@ export interface EntityOutcome {
 export class EntityExecution {
   readonly #ctx: ActionContext;
   readonly #filesByFolder: ReadonlyMap<string, readonly LocalFile[]>;
+  readonly #problems: ProblemBook;
+  /** Documents not in step: the cursor waits for them. */
   readonly #failed = new Set<string>();
+  /** Folders without a document yet (a new folder, a held entity) that did not get through. */
+  #otherFailures = 0;
   readonly #unmatched: string[] = [];
   readonly #pushed = new Set<string>();
   readonly #startedAt: number;
@@ -62,6 +70,11 @@ export class EntityExecution {
     statusTypes: readonly StatusType[],
     private readonly cycleLog: Logger,
     deps: EngineDeps,
+    /** The entity's items in error as the cycle began, and whether their backoff holds. */
+    problems: { readonly known: readonly Problem[]; readonly honourBackoff: boolean } = {
+      known: [],
+      honourBackoff: false,
+    },
   ) {
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
     const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
@@ -73,6 +86,9 @@ export class EntityExecution {
         link,
       );
     this.#filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
+    this.#problems = new ProblemBook(deps, job.owner, problems.known, problems.honourBackoff);
+    for (const documentId of job.detailFailures.keys())
+      this.#problems.stillFailing({ owner: job.owner, documentId });
     this.#startedAt = deps.now();
     this.#ctx = {
       deps,
@@ -95,24 +111,30 @@ export class EntityExecution {
   async run(documents: readonly DocumentPlan[], signal?: AbortSignal): Promise<void> {
     const filesOf = (folder: string) => this.#filesByFolder.get(folder) ?? [];
     await mapLimit(documents, this.#ctx.deps.settings.concurrency, async (plan) => {
-      if (signal?.aborted) {
-        if (plan.documentId) this.#failed.add(plan.documentId);
+      const item = problemItem(this.#ctx, plan);
+      if (signal?.aborted || this.#problems.waiting(item, plan)) {
+        this.#notInStep(plan);
         return;
       }
-      const docLog = this.log.child({ document: plan.documentId ?? plan.key });
-      const remoteDocs = this.job.remoteDocs;
-      const result = await executeDocument(
-        this.#ctx,
+      const result = await executeDocument({
+        ctx: this.#ctx,
         plan,
-        remoteDocs,
+        item,
+        remote: plan.documentId ? (this.job.remoteDocs.get(plan.documentId) ?? null) : null,
         filesOf,
-        this.#unmatched,
-        docLog,
-      );
+        problems: this.#problems,
+        unmatched: this.#unmatched,
+        log: this.log.child({ document: plan.documentId ?? plan.key }),
+      });
       this.#actionsDone += result.done;
-      if (!result.ok && plan.documentId) this.#failed.add(plan.documentId);
+      if (!result.ok) this.#notInStep(plan);
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
     });
+  }
+
+  #notInStep(plan: DocumentPlan): void {
+    if (plan.documentId) this.#failed.add(plan.documentId);
+    else this.#otherFailures++;
   }
 
   /** The entity's logger, made when first needed: most entities of a cycle log nothing. */
@@ -127,40 +149,65 @@ export class EntityExecution {
    */
   async finish(): Promise<EntityOutcome> {
     const { deps } = this.#ctx;
-    advanceCursor(deps, this.job, this.#failed);
+    if (!this.job.plan.held) advanceCursor(deps, this.job, this.#failed);
     await learnPushedTimestamps(deps, this.job.owner, this.#pushed, this.#startedAt, (base, doc) =>
       this.#ctx.writeMeta(base.folder, base, doc),
     ).catch((error: unknown) =>
       // Not learnt now, learnt by the next cycle's plan (row 27): a cost, not a loss.
       this.log.warn({ err: error }, 'could not read back the pushed documents'),
     );
+    this.#problems.settle();
     return {
       owner: this.job.owner,
+      held: this.job.plan.held,
       fullListing: this.job.fullListing,
-      documentsFailed: this.#failed.size,
+      documentsFailed: this.#failed.size + this.#otherFailures,
       actionsDone: this.#actionsDone,
       unmatchedFolders: this.#unmatched,
     };
   }
 }
 
-async function executeDocument(
-  ctx: ActionContext,
-  plan: DocumentPlan,
-  remoteDocs: ReadonlyMap<string, RemoteDocument>,
-  filesOf: (folder: string) => readonly LocalFile[],
-  unmatched: string[],
-  log: Logger,
-): Promise<{ ok: boolean; done: number; pushedTo: string | null }> {
+/** The item a document's failures are recorded under: its id, or its folder while it has none. */
+function problemItem(ctx: ActionContext, plan: DocumentPlan): ProblemItem {
+  return plan.documentId
+    ? { owner: ctx.owner, documentId: plan.documentId }
+    : { owner: ctx.owner, path: plan.key.replace(/^folder:/, '') };
+}
+
+/** One document's plan being carried out, and what it reports to. */
+interface DocumentWork {
+  readonly ctx: ActionContext;
+  readonly plan: DocumentPlan;
+  /** Where its failure is recorded. */
+  readonly item: ProblemItem;
+  /** The service's details of the document, when this cycle read them. */
+  readonly remote: RemoteDocument | null;
+  readonly filesOf: (folder: string) => readonly LocalFile[];
+  readonly problems: ProblemBook;
+  readonly unmatched: string[];
+  readonly log: Logger;
+}
+
+interface DocumentOutcome {
+  /** Every action ran and no problem was found: the document is in step. */
+  readonly ok: boolean;
+  /** Actions that changed the folder or the service. */
+  readonly done: number;
+  /** The document's id when it was pushed (its timestamp is learnt after the entity). */
+  readonly pushedTo: string | null;
+}
+
+async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
+  const { ctx, plan, remote, log } = work;
   const { deps } = ctx;
   let base: BaseDocument | null = plan.documentId ? deps.state.base.get(plan.documentId) : null;
-  const remote = plan.documentId ? (remoteDocs.get(plan.documentId) ?? null) : null;
   let touched = false;
   let pushed = false;
   let done = 0;
   let ok = true;
   try {
-    const clashes = await identicalClashes(deps, plan, filesOf);
+    const clashes = await identicalClashes(deps, plan, work.filesOf);
     for (const action of plan.actions) {
       log.debug({ row: action.row, action: action.kind }, 'action');
       if (clashes.skips(action)) continue;
@@ -174,7 +221,7 @@ async function executeDocument(
         continue;
       }
       if (action.kind === 'record-problem') {
-        ok = recordProblem(ctx, action, unmatched, log) && ok;
+        ok = recordProblem(work, action) && ok;
         continue;
       }
       if (action.kind === 'write-document-meta') {
@@ -194,16 +241,11 @@ async function executeDocument(
       if (!STATE_ONLY.has(action.kind)) done++;
     }
     if (touched && base) await ctx.writeMeta(base.folder, base, remote);
-    if (ok && plan.documentId)
-      deps.state.problems.clear({ owner: ctx.owner, documentId: plan.documentId });
+    if (ok) work.problems.solved(work.item);
     return { ok, done, pushedTo: pushed && base ? base.id : null };
   } catch (error) {
-    const reason = (error as Error).message;
     log.warn({ err: error }, 'document failed; will retry');
-    const item = plan.documentId
-      ? { owner: ctx.owner, documentId: plan.documentId }
-      : { owner: ctx.owner, path: plan.key.replace(/^folder:/, '') };
-    deps.state.problems.record(item, reason, deps.now());
+    work.problems.failed(work.item, (error as Error).message, plan);
     return { ok: false, done, pushedTo: null };
   }
 }
@@ -223,20 +265,22 @@ const PUSHES: ReadonlySet<SyncAction['kind']> = new Set([
 ]);
 
 function recordProblem(
-  ctx: ActionContext,
+  work: DocumentWork,
   action: Extract<SyncAction, { kind: 'record-problem' }>,
-  unmatched: string[],
-  log: Logger,
 ): boolean {
+  const { owner } = work.ctx;
   if (action.problem === 'unmatched-local-folder') {
-    unmatched.push(action.folder ?? action.documentName);
+    work.unmatched.push(action.folder ?? action.documentName);
     return true;
   }
-  log.warn({ row: action.row, problem: action.problem }, action.message);
-  const item = action.documentId
-    ? { owner: ctx.owner, documentId: action.documentId, path: action.folder }
-    : { owner: ctx.owner, path: action.folder ?? action.documentName };
-  ctx.deps.state.problems.record(item, action.message, ctx.deps.now());
+  work.log.warn({ row: action.row, problem: action.problem }, action.message);
+  // A folder holding another entity's document is this entity's problem, under its own path:
+  // the document's own entity reports the same move under the document (rows 51, 52).
+  const item =
+    action.documentId && action.problem !== 'document-of-another-entity'
+      ? { owner, documentId: action.documentId, path: action.folder }
+      : { owner, path: action.folder ?? action.documentName };
+  work.problems.found(item, action.message);
   return false;
 }
 

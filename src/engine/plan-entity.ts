@@ -4,6 +4,7 @@
  * the folder scanned with the base as hints (so unchanged files are not read), then planSync.
  */
 
+import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { planSync } from '../domain/plan-sync.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
@@ -13,6 +14,7 @@ import type { MalformedEntry } from '../remote/service-client.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { EngineDeps } from './engine-deps.js';
 import { readStoredState, type StoredEntityState } from './read-ahead.js';
+import { verifyDeletions } from './verify-deletions.js';
 
 /**
  * What executing one entity's plan needs. A cycle holds every entity's job until all are
@@ -63,44 +65,52 @@ export async function planEntity(
 ): Promise<EntityJob> {
   const owner = toOwner(record);
   const { base, cursor } = options.stored ?? readStoredState(deps, owner);
-  const updatedAfter = options.fullReconcile
-    ? null
-    : updatedAfterFor(cursor, deps.settings.overlapSeconds);
-  const fullListing = updatedAfter === null;
-
-  const listed = new Map<string, string>();
-  const malformed: MalformedEntry[] = [];
-  const stale: string[] = [];
-  for await (const entry of deps.remote.documentVersions(
-    owner,
-    updatedAfter ? { updatedAfter } : {},
-  )) {
-    if ('malformed' in entry) {
-      malformed.push(entry);
-      continue;
-    }
-    listed.set(entry.id, entry.lastUpdatedTimestamp);
-    const known = base.get(entry.id);
-    // Unchanged since the agreement: no details, no work (a quiet cycle is one list request).
-    if (
-      !known ||
-      compareServiceTimestamps(known.lastUpdatedTimestamp, entry.lastUpdatedTimestamp) !== 0
-    ) {
-      stale.push(entry.id);
-    }
-  }
-  const { remoteDocs, detailFailures } = await readDetails(deps, owner, stale, listed);
+  // The folder first: a missing entity folder holds the whole entity (row 50), and then there is
+  // nothing to ask the service.
   const snapshot = await deps.local.scanEntity(owner, [...base.values()], record.folder);
+  const listing =
+    snapshot.folder === null && base.size > 0
+      ? NOTHING_LISTED
+      : await listChanges(deps, owner, base, options.fullReconcile ? null : cursor);
+  const { listed, malformed, fullListing } = listing;
+  const verified = await verifyDeletions(deps, owner, {
+    // An empty listing is judged by its own rail, which holds every deletion it implies.
+    unlisted:
+      fullListing && malformed.length === 0 && listed.size > 0
+        ? [...base.keys()].filter((id) => !listed.has(id))
+        : null,
+    announced: new Set([...(options.deletedIds ?? [])].filter((id) => base.has(id))),
+  });
+  const alive = new Map(verified.alive.map((d) => [d.id, d]));
+  const { remoteDocs, detailFailures } = await readDetails(
+    deps,
+    owner,
+    listing.stale.filter((id) => !alive.has(id)),
+    listed,
+  );
+  for (const doc of alive.values())
+    remoteDocs.set(doc.id, withListTimestamp(doc, listed.get(doc.id)));
+  const missing = missingDocuments(base, snapshot);
+  const elsewhere =
+    missing.length > 0 && snapshot.folder !== null
+      ? await deps.local.locateDocuments(new Set(missing))
+      : undefined;
   const plan = planSync(
     {
       owner,
       base,
       local: snapshot,
+      knownFolder: record.folder,
+      ...(elsewhere ? { elsewhere } : {}),
       remote: {
         changed: [...remoteDocs.values()],
-        // A listing with holes (malformed items) cannot prove a deletion.
-        listedIds: fullListing && malformed.length === 0 ? new Set(listed.keys()) : null,
-        ...(options.deletedIds ? { deletedIds: options.deletedIds } : {}),
+        // A listing with holes (malformed items, a deletion the service would not confirm)
+        // cannot prove a deletion.
+        listedIds:
+          fullListing && malformed.length === 0 && !verified.unsure
+            ? new Set([...listed.keys(), ...alive.keys()])
+            : null,
+        deletedIds: verified.deleted,
       },
       statusTypes: options.statusTypes,
     },
@@ -129,6 +139,50 @@ export async function planEntity(
     fullListing,
     plan,
   };
+}
+
+interface Listing {
+  /** Listed documents and their timestamps, for the cursor. */
+  readonly listed: ReadonlyMap<string, string>;
+  readonly malformed: readonly MalformedEntry[];
+  /** Listed documents whose timestamp differs from the base: their details are read. */
+  readonly stale: readonly string[];
+  readonly fullListing: boolean;
+}
+
+const NOTHING_LISTED: Listing = { listed: new Map(), malformed: [], stale: [], fullListing: false };
+
+/** The service's documents changed since the cursor, or all of them when there is none. */
+async function listChanges(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  base: ReadonlyMap<string, { readonly lastUpdatedTimestamp: string }>,
+  cursor: string | null,
+): Promise<Listing> {
+  const updatedAfter =
+    cursor === null ? null : updatedAfterFor(cursor, deps.settings.overlapSeconds);
+  const listed = new Map<string, string>();
+  const malformed: MalformedEntry[] = [];
+  const stale: string[] = [];
+  for await (const entry of deps.remote.documentVersions(
+    owner,
+    updatedAfter ? { updatedAfter } : {},
+  )) {
+    if ('malformed' in entry) {
+      malformed.push(entry);
+      continue;
+    }
+    listed.set(entry.id, entry.lastUpdatedTimestamp);
+    const known = base.get(entry.id);
+    // Unchanged since the agreement: no details, no work (a quiet cycle is one list request).
+    if (
+      !known ||
+      compareServiceTimestamps(known.lastUpdatedTimestamp, entry.lastUpdatedTimestamp) !== 0
+    ) {
+      stale.push(entry.id);
+    }
+  }
+  return { listed, malformed, stale, fullListing: updatedAfter === null };
 }
 
 async function readDetails(

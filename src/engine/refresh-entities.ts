@@ -60,15 +60,26 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
   for (const entity of entities) {
     const known = deps.state.entities.get(entity);
     const tied = tiedFolders.get(ownerKey(entity));
+    // Its folder, still where it was but without a readable `.entity.json` (deleted by a user):
+    // tied again, rather than a second folder made beside it.
+    const untied = !tied && known?.folder ? free.find((f) => f.folder === known.folder) : undefined;
     const match = tied || known?.folder ? null : matchFolder(entity, free);
-    if (match)
+    const taken = untied?.folder ?? match?.folder;
+    if (taken)
       free.splice(
-        free.findIndex((f) => f.folder === match.folder),
+        free.findIndex((f) => f.folder === taken),
         1,
       );
+    if (!tied && !taken && known?.folder && deps.state.base.count(entity) > 0) {
+      // The folder of an entity with documents is gone: moved, archived or unmounted, not
+      // deleted. A new empty folder in its place would read as "every document deleted"; the
+      // record keeps its folder, and the cycle holds the entity until it is back (row 50).
+      records.push(known);
+      continue;
+    }
     const link = entityDeepLink(deps.settings.webUrl, entity);
     // The listing above is the search: a folder it found, or none (null), never a second look.
-    const folder = await deps.local.ensureEntityFolder(entity, link, tied ?? match?.folder ?? null);
+    const folder = await deps.local.ensureEntityFolder(entity, link, tied ?? taken ?? null);
     const matchedBy: MatchedBy =
       match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
     const record = { entity, folder, matchedBy, updatedAt: deps.now() };

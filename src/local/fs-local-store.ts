@@ -14,6 +14,7 @@ import type {
   Entity,
   LocalEntitySnapshot,
   LocalFile,
+  LocatedDocuments,
   OwnerRef,
 } from '../domain/types.js';
 import {
@@ -41,13 +42,14 @@ import {
   TMP_DIR,
   TRASH_DIR,
 } from './local-store.js';
+import { locateDocuments } from './locate-documents.js';
 import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-cache.js';
 import { formatDocumentMeta } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
 import { hashFile, lstatOrNull, scanEntityFolder } from './scan.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
-import { linkIntoTrash, moveToTrash, sweepTrash } from './trash.js';
+import { linkIntoTrash, moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
 
 export interface FsLocalStoreOptions {
   readonly root: string;
@@ -129,6 +131,10 @@ export class FsLocalStore implements LocalStore {
     if (knownFolder) this.#metaCache.forget(this.#metaCache.entriesUnder(knownFolder).keys());
     const folder = await findEntityFolder(this.root, this.#ignore, owner);
     return scanEntityFolder(this.#scanOptions, owner, folder, hints);
+  }
+
+  locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments> {
+    return locateDocuments(this.root, ids, this.#metaCache);
   }
 
   async scanAll(hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot[]> {
@@ -287,6 +293,27 @@ export class FsLocalStore implements LocalStore {
     } finally {
       await unlink(temp.path).catch(() => undefined);
     }
+  }
+
+  async saveToTrash(
+    relPath: string,
+    files: readonly IncomingFile[],
+    meta: ((written: ReadonlyMap<string, LocalFile>) => DocumentMeta) | null,
+  ): Promise<string> {
+    resolveInside(this.root, relPath);
+    return withStagingFolder(this.#stage, async (staging) => {
+      const written = new Map<string, LocalFile>();
+      for (const file of files) {
+        const taken = [...written.values()].map((f) => f.name);
+        const name = pickFreeName(file.desiredName, taken, { avoid: (n) => n === DOCUMENT_META });
+        const { sha256 } = await file.fill(path.join(staging, name));
+        const stats = await stat(path.join(staging, name));
+        written.set(file.key, { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256 });
+      }
+      if (meta) await writeStaged(staging, DOCUMENT_META, formatDocumentMeta(meta(written)));
+      await fsyncDir(staging);
+      return moveIntoTrash(this.root, staging, relPath, this.#now());
+    });
   }
 
   async trash(relPath: string): Promise<string> {

@@ -11,6 +11,7 @@ import type {
   Entity,
   LocalEntitySnapshot,
   LocalFile,
+  LocatedDocuments,
   OwnerRef,
 } from '../domain/types.js';
 import type { FileSource } from './atomic-write.js';
@@ -92,6 +93,13 @@ export interface LocalStore {
    * about them together (the fs store: its cached `.document.json` contents, in one query).
    */
   readAhead(entityFolders: readonly string[]): void;
+  /**
+   * Where in the whole store (`.docsync/` aside, links not followed) folders name these
+   * documents, by their `.document.json` or, lacking one, the `[id]` in the folder name; and the
+   * `.document.json` files that could not be read. Asked before a missing folder counts as
+   * deleted (rows 18, 51 of docs/sync-decision-table.md).
+   */
+  locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments>;
   /** scanEntity for every entity folder that has a readable `.entity.json`. */
   scanAll(hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot[]>;
 
@@ -142,6 +150,17 @@ export interface LocalStore {
     original: FileSource,
   ): Promise<RestoredAttachment>;
 
+  /**
+   * Keeps the service's copy of what docsync is about to delete there (a document, or one
+   * attachment: the service has no recycle bin) as `.docsync/trash/<yyyy-mm-dd>/<relPath>/`,
+   * the files `files` fill, with `.document.json` when `meta` is given. Built in `.docsync/tmp/`
+   * and moved into the trash whole; returns the trash path.
+   */
+  saveToTrash(
+    relPath: string,
+    files: readonly IncomingFile[],
+    meta: ((written: ReadonlyMap<string, LocalFile>) => DocumentMeta) | null,
+  ): Promise<string>;
   /** Moves a file or folder to `.docsync/trash/<yyyy-mm-dd>/<relPath>`; returns the trash path. */
   trash(relPath: string): Promise<string>;
   /** For `onRemoteDelete: "delete"`: through the trash, then removed from it. */

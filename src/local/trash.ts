@@ -27,8 +27,20 @@ async function freeTrashPath(root: string, relPath: string, at: Date): Promise<s
 }
 
 /** Moves a file or folder into the trash; returns the trash path relative to the root. */
-export async function moveToTrash(root: string, relPath: string, at: Date): Promise<string> {
-  const source = resolveInside(root, relPath);
+export function moveToTrash(root: string, relPath: string, at: Date): Promise<string> {
+  return moveIntoTrash(root, resolveInside(root, relPath), relPath, at);
+}
+
+/**
+ * Moves `source` (absolute, inside the root: a staging folder, or the item itself) into the
+ * trash as the day's `relPath`; returns the trash path relative to the root.
+ */
+export async function moveIntoTrash(
+  root: string,
+  source: string,
+  relPath: string,
+  at: Date,
+): Promise<string> {
   const target = await freeTrashPath(root, relPath, at);
   await rename(source, target);
   await fsyncDir(path.dirname(source));

@@ -48,4 +48,9 @@ export const MIGRATIONS: readonly Migration[] = [
         ) STRICT, WITHOUT ROWID;
       `),
   },
+  {
+    version: 4,
+    name: 'what an item in error was planned to do, so its backoff ends when that changes',
+    up: (db) => db.exec('ALTER TABLE problems ADD COLUMN plan_fingerprint TEXT'),
+  },
 ];

@@ -1,8 +1,11 @@
 /**
  * Items in error: a document (by id) or a path (a new folder, a file) that failed, why, and when
- * it may be tried again. One bad document must never stall the rest, so the engine asks
- * `isBlocked` before acting on an item and skips it until its backoff (`nextAttemptDelay`) ends,
- * while every other item goes ahead. `clear` once the item succeeds.
+ * it may be tried again. One bad document must never stall the rest: a failure is recorded with
+ * a backoff (`nextAttemptDelay`) and the fingerprint of what was planned, and the engine skips
+ * the item until the backoff ends or the plan changes, while every other item goes ahead. A
+ * condition the planner finds again every cycle (an unreadable `.document.json`, a moved
+ * folder) is recorded without backoff: it is reported, never waited out. `clear` once the item
+ * succeeds, `clearKeys` once it is no longer a problem at all.
  */
 import type { OwnerRef } from '../domain/types.js';
 import { nextAttemptDelay } from './next-attempt-delay.js';
@@ -24,6 +27,14 @@ export interface Problem {
   readonly firstSeenAt: number;
   readonly lastSeenAt: number;
   readonly nextAttemptAt: number;
+  /** What was planned when it failed; null for a condition recorded without backoff. */
+  readonly planFingerprint: string | null;
+}
+
+export interface RecordOptions {
+  /** Wait `nextAttemptDelay(attempts)` before trying the item again, unless its plan changes. */
+  readonly backoff: boolean;
+  readonly planFingerprint?: string | null;
 }
 
 interface ProblemRow extends OwnerColumns {
@@ -35,6 +46,7 @@ interface ProblemRow extends OwnerColumns {
   first_seen_at: number;
   last_seen_at: number;
   next_attempt_at: number;
+  plan_fingerprint: string | null;
 }
 
 /** Stable key: documents by id (they may move), other items by owner and path. */
@@ -52,14 +64,15 @@ export class ProblemRepo {
   readonly #list;
   readonly #record;
   readonly #clearOwner;
+  readonly #clearKeys;
 
   constructor(db: Database) {
     this.#get = db.prepare<[string], ProblemRow>('SELECT * FROM problems WHERE item_key = ?');
     this.#upsert = db.prepare(
       `INSERT OR REPLACE INTO problems (item_key, owner_kind, owner_id, document_id, path, reason,
-         attempts, first_seen_at, last_seen_at, next_attempt_at)
+         attempts, first_seen_at, last_seen_at, next_attempt_at, plan_fingerprint)
        VALUES (@key, @ownerKind, @ownerId, @documentId, @path, @reason, @attempts, @firstSeenAt,
-         @lastSeenAt, @nextAttemptAt)`,
+         @lastSeenAt, @nextAttemptAt, @planFingerprint)`,
     );
     this.#clear = db.prepare('DELETE FROM problems WHERE item_key = ?');
     this.#due = db.prepare<[number], ProblemRow>(
@@ -67,29 +80,51 @@ export class ProblemRepo {
     );
     this.#list = db.prepare<[], ProblemRow>('SELECT * FROM problems ORDER BY first_seen_at');
     this.#clearOwner = db.prepare('DELETE FROM problems WHERE owner_kind = ? AND owner_id = ?');
-    this.#record = db.transaction((item: ProblemItem, reason: string, now: number): Problem => {
-      const key = problemKey(item);
-      const previous = this.#get.get(key);
-      const attempts = (previous?.attempts ?? 0) + 1;
-      const problem: Problem = {
-        key,
-        owner: item.owner,
-        documentId: item.documentId ?? null,
-        path: item.path ?? null,
-        reason,
-        attempts,
-        firstSeenAt: previous?.first_seen_at ?? now,
-        lastSeenAt: now,
-        nextAttemptAt: now + nextAttemptDelay(attempts),
-      };
-      this.#upsert.run({ ...problem, ownerKind: item.owner.kind, ownerId: item.owner.id });
-      return problem;
+    const clearOne = this.#clear;
+    this.#clearKeys = db.transaction((keys: readonly string[]) => {
+      let cleared = 0;
+      for (const key of keys) cleared += clearOne.run(key).changes;
+      return cleared;
     });
+    this.#record = db.transaction(
+      (item: ProblemItem, reason: string, now: number, options: RecordOptions): Problem => {
+        const key = problemKey(item);
+        const previous = this.#get.get(key);
+        const attempts = (previous?.attempts ?? 0) + 1;
+        const problem: Problem = {
+          key,
+          owner: item.owner,
+          documentId: item.documentId ?? null,
+          path: item.path ?? null,
+          reason,
+          attempts,
+          firstSeenAt: previous?.first_seen_at ?? now,
+          lastSeenAt: now,
+          nextAttemptAt: options.backoff ? now + nextAttemptDelay(attempts) : now,
+          planFingerprint: options.planFingerprint ?? null,
+        };
+        this.#upsert.run({ ...problem, ownerKind: item.owner.kind, ownerId: item.owner.id });
+        return problem;
+      },
+    );
   }
 
-  /** Counts one more failure of the item and schedules its next attempt. */
-  record(item: ProblemItem, reason: string, now: number = Date.now()): Problem {
-    return this.#record.immediate(item, reason, now);
+  /**
+   * Counts one more failure of the item and, with `backoff` (the default), schedules its next
+   * attempt.
+   */
+  record(
+    item: ProblemItem,
+    reason: string,
+    now: number = Date.now(),
+    options: RecordOptions = { backoff: true },
+  ): Problem {
+    return this.#record.immediate(item, reason, now, options);
+  }
+
+  /** These items are no longer problems (by `Problem.key`); returns how many were. */
+  clearKeys(keys: readonly string[]): number {
+    return keys.length === 0 ? 0 : this.#clearKeys.immediate(keys);
   }
 
   /** The item succeeded; returns whether it had been in error. */
@@ -134,5 +169,6 @@ function toProblem(row: ProblemRow): Problem {
     firstSeenAt: row.first_seen_at,
     lastSeenAt: row.last_seen_at,
     nextAttemptAt: row.next_attempt_at,
+    planFingerprint: row.plan_fingerprint,
   };
 }

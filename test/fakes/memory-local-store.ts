@@ -16,6 +16,7 @@ import type {
   LocalDocumentSnapshot,
   LocalEntitySnapshot,
   LocalFile,
+  LocatedDocuments,
   OwnerRef,
 } from '../../src/domain/types.js';
 import { entityFolderName } from '../../src/local/entity-folders.js';
@@ -120,6 +121,24 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
       .map((n) => this.#scanDocument(`${folder}/${n}`, hints))
       .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
     return { owner, folder, documents };
+  }
+
+  async locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments> {
+    const found = new Map<string, string>();
+    const unreadable: string[] = [];
+    const visit = (folder: string) => {
+      for (const name of this.children(folder).sort()) {
+        const child = folder === '' ? name : `${folder}/${name}`;
+        if (this.node(child)?.kind !== 'dir' || (folder === '' && name === '.docsync')) continue;
+        const text = this.read(`${child}/${DOCUMENT_META}`)?.toString('utf8');
+        const parsed = text === undefined ? null : parseDocumentMeta(text);
+        if (parsed && !parsed.ok) unreadable.push(child);
+        if (parsed?.ok && ids.has(parsed.value.id)) found.set(parsed.value.id, child);
+        visit(child);
+      }
+    };
+    visit('');
+    return { found, unreadable };
   }
 
   async scanAll(hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot[]> {
@@ -231,6 +250,52 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
       : null;
     this.#write(relPath, data);
     return { file: this.#placed(folder, fileName), editedCopy };
+  }
+
+  async saveToTrash(
+    relPath: string,
+    files: readonly IncomingFile[],
+    meta: ((written: ReadonlyMap<string, LocalFile>) => DocumentMeta) | null,
+  ): Promise<string> {
+    const received: { key: string; name: string; data: Buffer }[] = [];
+    for (const file of files) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
+      try {
+        const temp = path.join(dir, 'part');
+        await file.fill(temp);
+        const name = pickFreeName(
+          file.desiredName,
+          received.map((r) => r.name),
+          { avoid: (n) => n === DOCUMENT_META },
+        );
+        received.push({ key: file.key, name, data: await readFile(temp) });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    const target = this.#freeTrashPath(this.key(relPath));
+    this.mkdirs(target);
+    const written = new Map<string, LocalFile>();
+    for (const r of received) {
+      this.setNode(`${target}/${r.name}`, {
+        kind: 'file',
+        data: r.data,
+        mtimeMs: this.#now().getTime(),
+      });
+      written.set(r.key, {
+        name: r.name,
+        size: r.data.length,
+        mtimeMs: this.#now().getTime(),
+        sha256: createHash('sha256').update(r.data).digest('hex'),
+      });
+    }
+    if (meta)
+      this.setNode(`${target}/${DOCUMENT_META}`, {
+        kind: 'file',
+        data: Buffer.from(formatDocumentMeta(meta(written))),
+        mtimeMs: this.#now().getTime(),
+      });
+    return target;
   }
 
   async trash(relPath: string): Promise<string> {

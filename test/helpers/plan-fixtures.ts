@@ -143,13 +143,27 @@ export interface Sides {
   changed?: RemoteDocument[];
   listedIds?: string[] | null;
   deletedIds?: string[];
+  /** The entity folder as scanned; null when it is missing (row 50). */
+  entityFolder?: string | null;
+  /** Base documents found elsewhere in the store, and unreadable `.document.json` folders. */
+  elsewhere?: { found?: [string, string][]; unreadable?: string[] };
 }
 
 export function input(sides: Sides): PlanInput {
+  const folder = sides.entityFolder === undefined ? ENTITY : sides.entityFolder;
   return {
     owner,
     base: new Map((sides.base ?? []).map((d) => [d.id, d])),
-    local: { owner, folder: ENTITY, documents: sides.folders ?? [] },
+    local: { owner, folder, documents: sides.folders ?? [] },
+    knownFolder: ENTITY,
+    ...(sides.elsewhere
+      ? {
+          elsewhere: {
+            found: new Map(sides.elsewhere.found ?? []),
+            unreadable: sides.elsewhere.unreadable ?? [],
+          },
+        }
+      : {}),
     remote: {
       changed: sides.changed ?? [],
       listedIds: sides.listedIds ? new Set(sides.listedIds) : null,

@@ -43,6 +43,7 @@ function plan(
     })),
     actions,
     summary: {},
+    held: false,
     stats: { baseDocuments, listedDocuments },
   };
 }

@@ -406,6 +406,30 @@ const rows: Row[] = [
     expected: ['pull-attachment:44', 'update-base:27'],
     check: ([a]) => expect(a).toMatchObject({ file: 'minutes (2).pdf' }),
   },
+  {
+    row: 50,
+    says: 'entity folder missing → held and reported, nothing deleted or pulled',
+    sides: { base: [d], entityFolder: null, changed: [remoteOf(d, { status: newStatus })] },
+    expected: ['record-problem:50'],
+    check: ([a]) => expect(a).toMatchObject({ problem: 'entity-folder-missing', folder: E }),
+  },
+  {
+    row: 51,
+    says: 'folder gone, found in another entity → reported, not deleted',
+    sides: { base: [d], elsewhere: { found: [[d.id, 'Trusts/Other Trust/minutes']] } },
+    expected: ['record-problem:51'],
+    check: ([a]) => expect(a).toMatchObject({ folder: 'Trusts/Other Trust/minutes' }),
+  },
+  {
+    row: 52,
+    says: 'folder naming a document of another entity → reported, never uploaded',
+    sides: {
+      folders: [
+        folderOf(d, { meta: { ...folderOf(d).meta!, owner: { kind: 'company', id: '9' } } }),
+      ],
+    },
+    expected: ['record-problem:52'],
+  },
 ];
 
 describe('planSync decision table (docs/sync-decision-table.md)', () => {
@@ -413,6 +437,22 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     const plan = planSync(input(sides), { ...policy, ...change }, NOW);
     expect(kindsAndRows(plan)).toEqual(expected);
     check?.(plan.actions);
+  });
+
+  it('row 18 also holds a deletion while a .document.json elsewhere in the store is unreadable', () => {
+    const sides = { base: [d], elsewhere: { unreadable: ['Companies/Acme/Broken'] } };
+    expect(kindsAndRows(planSync(input(sides), policy, NOW))).toEqual(['record-problem:18']);
+  });
+
+  it('row 51 names a subfolder of the entity folder as such', () => {
+    const sides = { base: [d], elsewhere: { found: [[d.id, `${E}/Archive/minutes`]] } } as const;
+    const [held] = planSync(
+      input({ ...sides, elsewhere: { found: [...sides.elsewhere.found] } }),
+      policy,
+      NOW,
+    ).actions;
+    expect(held).toMatchObject({ row: 51, folder: `${E}/Archive/minutes` });
+    expect(held && 'message' in held ? held.message : '').toContain('a subfolder');
   });
 
   it('has one case for every row of docs/sync-decision-table.md, and no other', () => {

@@ -1,0 +1,48 @@
+/**
+ * A deletion in the service is confirmed by the service before the folder goes to the trash: a
+ * `deleteDocument` webhook can be late, replayed or wrong, and a document can drop out of an
+ * offset-paged listing when another is deleted while it is read. One details request per
+ * candidate settles it: 404 is a deletion; an answer means the document lives (its details are
+ * then planned like any other change); anything else proves nothing, so nothing is deleted.
+ */
+import type { OwnerRef, RemoteDocument } from '../domain/types.js';
+import type { EngineDeps } from './engine-deps.js';
+import { isGone } from './push.js';
+
+export interface DeletionClaims {
+  /** Base documents the full listing did not show; null when there was no full listing. */
+  readonly unlisted: readonly string[] | null;
+  /** Base documents a `deleteDocument` webhook named. */
+  readonly announced: ReadonlySet<string>;
+}
+
+export interface VerifiedDeletions {
+  /** Confirmed by a 404, whatever claimed them. */
+  readonly deleted: ReadonlySet<string>;
+  /** Claimed deleted, but the service still has them: fresh details, to plan as changed. */
+  readonly alive: readonly RemoteDocument[];
+  /** A candidate the service could not be asked about: the listing proves no deletion. */
+  readonly unsure: boolean;
+}
+
+export async function verifyDeletions(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  claims: DeletionClaims,
+): Promise<VerifiedDeletions> {
+  const candidates = new Set([...(claims.unlisted ?? []), ...claims.announced]);
+  const deleted = new Set<string>();
+  const alive: RemoteDocument[] = [];
+  let unsure = false;
+  await Promise.all(
+    [...candidates].map(async (id) => {
+      try {
+        alive.push(await deps.remote.document(owner, id));
+      } catch (error) {
+        if (isGone(error)) deleted.add(id);
+        else unsure = true;
+      }
+    }),
+  );
+  return { deleted, alive, unsure };
+}
