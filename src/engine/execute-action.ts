@@ -23,6 +23,7 @@ import type {
 import type { PlacedFile } from '../local/local-store.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone, push } from './push.js';
+import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 
 export interface ActionContext {
   readonly deps: EngineDeps;
@@ -226,6 +227,7 @@ const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base
   const { deps, owner } = ctx;
   if (!base) return base;
   const next = applyActionResult(base, action, { kind: 'done' });
+  await saveAttachmentCopy(ctx, base, action.attachmentId);
   await push(deps, {
     kind: 'delete-attachment',
     owner,
@@ -263,6 +265,7 @@ const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
 const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base) => {
   const { deps, owner } = ctx;
   const id = action.documentId!;
+  await saveDocumentCopy(ctx, id, action.folder);
   await push(deps, {
     kind: 'delete-document',
     owner,

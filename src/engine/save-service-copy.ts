@@ -1,0 +1,76 @@
+/**
+ * The service has no recycle bin: a document deleted there is gone with its status history and
+ * its system forms. So before docsync deletes a document or an attachment in the service, it
+ * downloads the service's copy into `.docsync/trash/<yyyy-mm-dd>/`, beside what it trashes
+ * locally, and every deletion can be undone by hand for as long as the trash keeps it
+ * (daemon.md "Every delete can be undone"). A copy that cannot be made fails the delete, which
+ * is retried: nothing is deleted without one. A crash between the copy and the delete makes a
+ * second copy on the retry (` (2)`), which costs disk for a while, never a record.
+ */
+import { baseFromDocument } from '../domain/apply-action-result.js';
+import { toLocalName } from '../domain/local-names.js';
+import type { BaseDocument } from '../domain/types.js';
+import type { ActionContext } from './execute-action.js';
+import { isGone } from './push.js';
+
+/** The whole document: `.document.json` and every attachment, system forms too. */
+export async function saveDocumentCopy(
+  ctx: ActionContext,
+  documentId: string,
+  folder: string,
+): Promise<void> {
+  const doc = await detailsOrGone(ctx, documentId);
+  if (doc === null) return;
+  const base = ctx.deps.state.base.get(documentId);
+  await ctx.deps.local.saveToTrash(
+    folder,
+    doc.attachments.map((a) => ({
+      key: a.id,
+      desiredName: localNameOf(base, a.id, a.name),
+      fill: (path: string) => ctx.deps.remote.downloadAttachment(ctx.owner, doc.id, a.id, path),
+    })),
+    (written) => ctx.metaFor(baseFromDocument(doc, folder, written), doc),
+  );
+}
+
+/** One attachment, kept in a folder named like its document's. */
+export async function saveAttachmentCopy(
+  ctx: ActionContext,
+  base: BaseDocument,
+  attachmentId: string,
+): Promise<void> {
+  const name = localNameOf(base, attachmentId, attachmentId);
+  try {
+    await ctx.deps.local.saveToTrash(
+      base.folder,
+      [
+        {
+          key: attachmentId,
+          desiredName: name,
+          fill: (path: string) =>
+            ctx.deps.remote.downloadAttachment(ctx.owner, base.id, attachmentId, path),
+        },
+      ],
+      null,
+    );
+  } catch (error) {
+    // Already gone from the service: there is nothing left to lose.
+    if (!isGone(error)) throw error;
+  }
+}
+
+async function detailsOrGone(ctx: ActionContext, documentId: string) {
+  try {
+    return await ctx.deps.remote.document(ctx.owner, documentId);
+  } catch (error) {
+    if (isGone(error)) return null;
+    throw error;
+  }
+}
+
+/** The name the folder knew the attachment by, else its service name made legal. */
+function localNameOf(base: BaseDocument | null, attachmentId: string, remoteName: string) {
+  return (
+    base?.attachments.find((a) => a.id === attachmentId)?.file ?? toLocalName(remoteName, 'file')
+  );
+}
