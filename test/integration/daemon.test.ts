@@ -6,6 +6,7 @@ import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
 let sim: Simulator | undefined;
@@ -139,6 +140,72 @@ describe('docsync run with webhooks and the status page', () => {
     expect(metrics).toMatch(/docsync_webhook_events_total\{result="accepted"\} [1-9]/);
     const page = await (await fetch(statusUrl)).text();
     expect(page).toContain('Smith Bare Trust');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  });
+});
+
+describe('docsync run: a deleteDocument webhook is checked against the service', () => {
+  it('case 4: a signed deleteDocument for a document that still exists trashes nothing; a real deletion still does', async () => {
+    sim = await startSimulator({ seed: 'demo' });
+    const dir = tempDir();
+    const config = writeCliConfig(dir, sim, {
+      log: { level: 'debug' },
+      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
+      status: { enabled: true, listen: '127.0.0.1:0' },
+    });
+    const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
+    await daemon.started;
+    const urlOf = (msg: string) =>
+      new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(daemon.output())?.[1];
+    await eventually(() => urlOf('status page listening') !== undefined);
+    await eventually(
+      async () => (await fetch(`${urlOf('status page listening')}/healthz`)).status === 200,
+    );
+    const hook = urlOf('webhook receiver listening')!;
+    const [kept, deleted] = (await sim.admin.dump()).documents.filter(
+      (d) => d.owner.kind === 'company',
+    );
+    const root = path.join(dir, 'documents');
+    const folderOf = (id: string) => {
+      for (const company of readdirSync(path.join(root, 'Companies'))) {
+        const found = readdirSync(path.join(root, 'Companies', company)).find((f) =>
+          f.endsWith(`[${id}]`),
+        );
+        if (found) return path.join(root, 'Companies', company, found);
+      }
+      return null;
+    };
+    const keptFolder = folderOf(kept!.id)!;
+    const event = (eventId: string, documentId: string) => ({
+      entityId: kept!.owner.id,
+      eventId,
+      eventType: 'documentChange',
+      eventSubType: 'deleteDocument',
+      firmId: 'firm-1',
+      tenants: [{ tenantId: documentId, tenantType: 'documentId' }],
+      userId: 'someone',
+    });
+    const done = (eventId: string) =>
+      daemon.output().includes(`"eventId":"${eventId}"`) &&
+      new RegExp(`"eventId":"${eventId}"[^\n]*"msg":"webhook event done"`).test(daemon.output());
+
+    const post = (body: Record<string, unknown>) =>
+      postWebhook(hook, body, { clientCode: 'FIRM1', secret: 'hook-secret' });
+    expect((await post(event('false-alarm', kept!.id))).status).toBe(200);
+    await eventually(() => done('false-alarm'));
+
+    expect(folderOf(kept!.id)).toBe(keptFolder);
+    expect(readdirSync(keptFolder)).toContain('.document.json');
+    const trash = path.join(root, '.docsync', 'trash');
+    expect(readdirSync(trash)).toEqual([]);
+
+    sim.admin.deleteDocument(deleted!.id);
+    expect((await post(event('real-deletion', deleted!.id))).status).toBe(200);
+    await eventually(() => done('real-deletion'));
+    expect(folderOf(deleted!.id)).toBeNull();
+    expect(readdirSync(trash)).toHaveLength(1);
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
   });
