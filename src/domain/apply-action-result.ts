@@ -67,6 +67,18 @@ function withAttachments(
   return { ...base, attachments: change(base.attachments) };
 }
 
+/**
+ * Row 31 done: the new content's attachment takes the old one's place. Also how an in-doubt
+ * replace is completed after a crash, so both paths agree on the result.
+ */
+export function withReplacedAttachment(
+  base: BaseDocument,
+  replacedId: string,
+  entry: BaseAttachment,
+): BaseDocument {
+  return withAttachments(base, (l) => [...l.filter((a) => a.id !== replacedId), entry]);
+}
+
 /** One agreed attachment per id and per local file name: the newest replaces the others. */
 function put(base: BaseDocument, entry: BaseAttachment): BaseDocument {
   return withAttachments(base, (l) => [
@@ -113,11 +125,7 @@ function applyToExisting(
     }
     case 'push-replaced-attachment': {
       const added = created(result, action.file);
-      if (!added) return base;
-      return withAttachments(base, (l) => [
-        ...l.filter((a) => a.id !== action.replacesAttachmentId),
-        added,
-      ]);
+      return added ? withReplacedAttachment(base, action.replacesAttachmentId, added) : base;
     }
     case 'push-delete-attachment':
     case 'trash-local-attachment':

@@ -23,6 +23,7 @@ import type {
 import type { PlacedFile } from '../local/local-store.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone, push } from './push.js';
+import { pushReplace } from './push-replace.js';
 import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 
 export interface ActionContext {
@@ -202,32 +203,17 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
   return next;
 }
 
-const pushAttachment: Act<'push-attachment' | 'push-replaced-attachment'> = async (
-  ctx,
-  action,
-  base,
-) => {
-  if (!base) return base;
-  const next = await uploadFile(ctx, base, action.folder, action.file);
-  if (action.kind === 'push-attachment' || !next) return next;
-  // Replaced content: the new file is up, now the old attachment goes (daemon.md).
-  return deleteAttachment(
-    ctx,
-    {
-      ...action,
-      kind: 'push-delete-attachment',
-      attachmentId: action.replacesAttachmentId,
-      file: action.file.name,
-    },
-    next,
-  );
-};
+const pushAttachment: Act<'push-attachment'> = async (ctx, action, base) =>
+  base && uploadFile(ctx, base, action.folder, action.file);
+
+const pushReplacedAttachment: Act<'push-replaced-attachment'> = async (ctx, action, base) =>
+  base && pushReplace(ctx.deps, base, action.folder, action.file, action.replacesAttachmentId);
 
 const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base) => {
   const { deps, owner } = ctx;
   if (!base) return base;
   const next = applyActionResult(base, action, { kind: 'done' });
-  await saveAttachmentCopy(ctx, base, action.attachmentId);
+  await saveAttachmentCopy(deps, base, action.attachmentId);
   await push(deps, {
     kind: 'delete-attachment',
     owner,
@@ -358,7 +344,7 @@ const ACTIONS: Partial<Record<SyncAction['kind'], AnyAct>> = {
   'pull-details': bookkeeping,
   'push-new-document': (ctx, action, base) => pushNewDocument(ctx, action, base),
   'push-attachment': pushAttachment,
-  'push-replaced-attachment': pushAttachment,
+  'push-replaced-attachment': pushReplacedAttachment,
   'push-delete-attachment': deleteAttachment,
   'push-status': pushStatus,
   'push-delete-document': pushDeleteDocument,

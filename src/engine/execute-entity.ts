@@ -46,6 +46,19 @@ export interface EntityOutcome {
   readonly unmatchedFolders: readonly string[];
 }
 
+export interface ExecutionOptions {
+  readonly deps: EngineDeps;
+  readonly statusTypes: readonly StatusType[];
+  /** The cycle's logger; the entity's is made from it when first needed. */
+  readonly log: Logger;
+  /** The entity's items in error as the cycle began. */
+  readonly problems?: readonly Problem[];
+  /** Skip items waiting out their backoff (CycleOptions.honourBackoff). */
+  readonly honourBackoff?: boolean;
+  /** Documents with a push still in doubt after the settlement: left alone this cycle. */
+  readonly inDoubt?: ReadonlySet<string>;
+}
+
 /**
  * One entity's plan being carried out, in as many `run` calls as the cycle needs (documents the
  * rails cannot hold run at once, deletes once every entity is planned), then `finish`: the
@@ -65,17 +78,16 @@ export class EntityExecution {
   #actionsDone = 0;
   #log: Logger | null = null;
 
+  readonly #inDoubt: ReadonlySet<string>;
+  private readonly cycleLog: Logger;
+
   constructor(
     private readonly job: EntityJob,
-    statusTypes: readonly StatusType[],
-    private readonly cycleLog: Logger,
-    deps: EngineDeps,
-    /** The entity's items in error as the cycle began, and whether their backoff holds. */
-    problems: { readonly known: readonly Problem[]; readonly honourBackoff: boolean } = {
-      known: [],
-      honourBackoff: false,
-    },
+    options: ExecutionOptions,
   ) {
+    const { deps, statusTypes } = options;
+    this.cycleLog = options.log;
+    this.#inDoubt = options.inDoubt ?? new Set();
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
     const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
     const metaFor = (base: BaseDocument, doc?: RemoteDocument | DocumentMeta | null) =>
@@ -86,7 +98,12 @@ export class EntityExecution {
         link,
       );
     this.#filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
-    this.#problems = new ProblemBook(deps, job.owner, problems.known, problems.honourBackoff);
+    this.#problems = new ProblemBook(
+      deps,
+      job.owner,
+      options.problems ?? [],
+      options.honourBackoff ?? false,
+    );
     for (const documentId of job.detailFailures.keys())
       this.#problems.stillFailing({ owner: job.owner, documentId });
     this.#startedAt = deps.now();
@@ -112,7 +129,10 @@ export class EntityExecution {
     const filesOf = (folder: string) => this.#filesByFolder.get(folder) ?? [];
     await mapLimit(documents, this.#ctx.deps.settings.concurrency, async (plan) => {
       const item = problemItem(this.#ctx, plan);
-      if (signal?.aborted || this.#problems.waiting(item, plan)) {
+      // A push the service could not be asked about yet: acting on the document now could send
+      // it twice, or pull back as new what it already made.
+      const inDoubt = plan.documentId !== null && this.#inDoubt.has(plan.documentId);
+      if (signal?.aborted || inDoubt || this.#problems.waiting(item, plan)) {
         this.#notInStep(plan);
         return;
       }

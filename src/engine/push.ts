@@ -7,16 +7,16 @@
 import { DocsyncError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import { ApiError } from '../remote/api-error.js';
-import type { OutboxKind } from '../state/outbox-repo.js';
+import type { TypedPush } from '../state/outbox-payloads.js';
 import type { PushCompletion } from '../state/state-store.js';
 import type { EngineDeps } from './engine-deps.js';
 
-export interface PushSpec<T> {
-  readonly kind: OutboxKind;
+/** The push's kind and payload (outbox-payloads.ts): enough to recognise it after a crash. */
+export type PushSpec<T> = TypedPush & PushWork<T>;
+
+interface PushWork<T> {
   readonly owner: OwnerRef;
   readonly documentId: string | null;
-  /** Enough to recognise the push in the service after a crash. */
-  readonly payload: Record<string, unknown>;
   /** Names the change, not the attempt. */
   readonly key: string;
   readonly send: () => Promise<T>;
@@ -31,16 +31,7 @@ export interface PushSpec<T> {
 
 export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
   const { outbox } = deps.state;
-  const id = outbox.record(
-    {
-      owner: spec.owner,
-      documentId: spec.documentId,
-      kind: spec.kind,
-      payload: spec.payload,
-      idempotencyKey: spec.key,
-    },
-    deps.now(),
-  );
+  const id = outbox.record({ ...spec, idempotencyKey: spec.key }, deps.now());
   if (outbox.get(id)?.state === 'sent') {
     // In doubt since a crash and not yet settled (the service was unreachable): sending it
     // again could duplicate it, so this change waits for the next cycle's resolution.

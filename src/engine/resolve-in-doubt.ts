@@ -5,26 +5,33 @@
  * a change nor create a duplicate.
  */
 import { baseFromDocument } from '../domain/apply-action-result.js';
+import { assertNever } from '../domain/assert-never.js';
 import { serviceTimeToLocalMs } from '../domain/timestamps.js';
-import type { BaseDocument, RemoteDocument } from '../domain/types.js';
+import type {
+  BaseAttachment,
+  BaseDocument,
+  RemoteAttachment,
+  RemoteDocument,
+} from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
 import type { PushCompletion } from '../state/state-store.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone } from './push.js';
+import { finishReplace } from './push-replace.js';
 
 type Verdict =
   | { readonly happened: true; readonly completion: PushCompletion }
   | { readonly happened: false };
 const notYet: Verdict = { happened: false };
 
-/** Returns how many pushes are still in doubt (the service could not be asked). */
+/** Returns the documents whose pushes are still in doubt (the service could not be asked). */
 export async function resolveInDoubt(
   deps: EngineDeps,
   log: Logger,
   writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
-): Promise<number> {
-  let unresolved = 0;
+): Promise<Set<string>> {
+  const unresolved = new Set<string>();
   for (const item of deps.state.outbox.inDoubt()) {
     try {
       const verdict = await check(deps, item, writeMeta);
@@ -35,7 +42,7 @@ export async function resolveInDoubt(
         'settled a push left in doubt',
       );
     } catch (error) {
-      unresolved++;
+      if (item.documentId) unresolved.add(item.documentId);
       log.warn({ err: error, push: item.kind, key: item.idempotencyKey }, 'push still in doubt');
     }
   }
@@ -56,67 +63,92 @@ async function check(
   item: OutboxItem,
   writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
 ): Promise<Verdict> {
-  const payload = item.payload as Record<string, string | number>;
   if (item.kind === 'create-document') return checkCreate(deps, item, writeMeta);
+  const documentId = item.documentId!;
   const doc = await details(deps, item);
-  const base = deps.state.base.get(item.documentId!);
   if (item.kind === 'delete-document') {
-    return doc === null
-      ? { happened: true, completion: { removeBaseId: item.documentId! } }
-      : notYet;
+    return doc === null ? { happened: true, completion: { removeBaseId: documentId } } : notYet;
   }
+  const base = deps.state.base.get(documentId);
   if (doc === null || base === null) return notYet;
-  if (item.kind === 'delete-attachment') {
-    const gone = !doc.attachments.some((a) => a.id === payload.attachmentId);
-    const next = {
-      ...base,
-      attachments: base.attachments.filter((a) => a.id !== payload.attachmentId),
-    };
-    return gone ? { happened: true, completion: { base: next } } : notYet;
+  switch (item.kind) {
+    case 'delete-attachment': {
+      const { attachmentId } = item.payload;
+      if (doc.attachments.some((a) => a.id === attachmentId)) return notYet;
+      const next = { ...base, attachments: base.attachments.filter((a) => a.id !== attachmentId) };
+      return { happened: true, completion: { base: next } };
+    }
+    case 'assign-status': {
+      const { status } = doc;
+      const { typeId, effectiveDate } = item.payload;
+      if (status?.typeId !== typeId || status.effectiveDate !== effectiveDate) return notYet;
+      const next = {
+        ...base,
+        statusId: status.id,
+        statusTypeId: status.typeId,
+        statusDate: status.effectiveDate,
+      };
+      return { happened: true, completion: { base: next } };
+    }
+    case 'upload-attachment': {
+      const uploaded = newAttachmentNamed(doc, base, item.payload.fileName);
+      if (!uploaded) return notYet;
+      const entry = baseAttachment(uploaded, item.payload);
+      const next = {
+        ...base,
+        attachments: [...base.attachments.filter((a) => a.file !== entry.file), entry],
+      };
+      return { happened: true, completion: { base: next } };
+    }
+    case 'replace-attachment': {
+      // The upload is done when the entry says so, or when the service shows it; then the
+      // second step is finished here, so both versions never stay.
+      const uploaded =
+        item.payload.uploaded ??
+        newAttachmentNamed(doc, base, item.payload.fileName, item.payload.replacesAttachmentId);
+      if (!uploaded) return notYet;
+      const next = await finishReplace(deps, base, { ...item.payload, uploaded });
+      return { happened: true, completion: { base: next, result: { id: uploaded.id } } };
+    }
+    default:
+      return assertNever(item);
   }
-  if (item.kind === 'assign-status') {
-    const status = doc.status;
-    if (status?.typeId !== String(payload.typeId) || status.effectiveDate !== payload.effectiveDate)
-      return notYet;
-    const next = {
-      ...base,
-      statusId: status.id,
-      statusTypeId: status.typeId,
-      statusDate: status.effectiveDate,
-    };
-    return { happened: true, completion: { base: next } };
-  }
-  // upload-attachment: an attachment of that name the base does not know yet.
+}
+
+/** An attachment of that name the base does not know yet (nor is the one being replaced). */
+function newAttachmentNamed(
+  doc: RemoteDocument,
+  base: BaseDocument,
+  fileName: string,
+  replacing?: string,
+): RemoteAttachment | undefined {
   const agreed = new Set(base.attachments.map((a) => a.id));
-  const uploaded = doc.attachments.find((a) => a.name === payload.fileName && !agreed.has(a.id));
-  if (!uploaded) return notYet;
-  const entry = {
+  return doc.attachments.find(
+    (a) => a.name === fileName && !agreed.has(a.id) && a.id !== replacing,
+  );
+}
+
+function baseAttachment(
+  uploaded: RemoteAttachment,
+  file: { fileName: string; sha256: string; size: number; mtimeMs: number },
+): BaseAttachment {
+  return {
     id: uploaded.id,
     kind: uploaded.kind,
-    file: String(payload.fileName),
-    sha256: String(payload.sha256),
-    size: Number(payload.size),
-    mtimeMs: Number(payload.mtimeMs),
+    file: file.fileName,
+    sha256: file.sha256,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
   };
-  const next = {
-    ...base,
-    attachments: [...base.attachments.filter((a) => a.file !== entry.file), entry],
-  };
-  return { happened: true, completion: { base: next } };
 }
 
 /** A create happened if the owner has a document of that name and date, new since the push. */
 async function checkCreate(
   deps: EngineDeps,
-  item: OutboxItem,
+  item: Extract<OutboxItem, { kind: 'create-document' }>,
   writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
 ): Promise<Verdict> {
-  const { name, documentDate, folder, replaces } = item.payload as {
-    name: string;
-    documentDate: string;
-    folder: string;
-    replaces?: string;
-  };
+  const { name, documentDate, folder, replaces } = item.payload;
   const agreed = deps.state.base.listByOwner(item.owner);
   const since = (item.sentAt ?? item.createdAt) - 60_000;
   for await (const entry of deps.remote.documents(item.owner)) {

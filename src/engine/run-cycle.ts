@@ -133,7 +133,7 @@ async function cycle(
         entityDeepLink(deps.settings.webUrl, base.owner),
       ),
     );
-  if (!options.dryRun) await resolveInDoubt(deps, log, writeMeta);
+  const inDoubt = options.dryRun ? new Set<string>() : await resolveInDoubt(deps, log, writeMeta);
 
   const statusTypes = await statusTypesOf(deps, ctx.full);
   const records = await entitiesFor(deps, options, ctx.full);
@@ -160,9 +160,13 @@ async function cycle(
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
       log.info({ owner: job.owner, summary: job.plan.summary }, summaryLine(job.plan));
-    const execution = new EntityExecution(job, statusTypes, log, deps, {
-      known: problems.get(ownerKey(job.owner)) ?? [],
+    const execution = new EntityExecution(job, {
+      deps,
+      statusTypes,
+      log,
+      problems: problems.get(ownerKey(job.owner)) ?? [],
       honourBackoff: options.honourBackoff ?? false,
+      inDoubt,
     });
     await execution.run(
       job.plan.documents.filter((d) => !railsMayHold(d)),

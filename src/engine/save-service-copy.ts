@@ -10,6 +10,7 @@
 import { baseFromDocument } from '../domain/apply-action-result.js';
 import { toLocalName } from '../domain/local-names.js';
 import type { BaseDocument } from '../domain/types.js';
+import type { EngineDeps } from './engine-deps.js';
 import type { ActionContext } from './execute-action.js';
 import { isGone } from './push.js';
 
@@ -35,20 +36,20 @@ export async function saveDocumentCopy(
 
 /** One attachment, kept in a folder named like its document's. */
 export async function saveAttachmentCopy(
-  ctx: ActionContext,
+  deps: Pick<EngineDeps, 'local' | 'remote'>,
   base: BaseDocument,
   attachmentId: string,
 ): Promise<void> {
   const name = localNameOf(base, attachmentId, attachmentId);
   try {
-    await ctx.deps.local.saveToTrash(
+    await deps.local.saveToTrash(
       base.folder,
       [
         {
           key: attachmentId,
           desiredName: name,
           fill: (path: string) =>
-            ctx.deps.remote.downloadAttachment(ctx.owner, base.id, attachmentId, path),
+            deps.remote.downloadAttachment(base.owner, base.id, attachmentId, path),
         },
       ],
       null,

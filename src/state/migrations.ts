@@ -53,4 +53,52 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'what an item in error was planned to do, so its backoff ends when that changes',
     up: (db) => db.exec('ALTER TABLE problems ADD COLUMN plan_fingerprint TEXT'),
   },
+  {
+    version: 5,
+    name: 'outbox: a content replace is one push with two steps (replace-attachment)',
+    // SQLite cannot change a CHECK in place: the table is rebuilt under a new name and renamed,
+    // which also rewrites its self-reference; ids and the AUTOINCREMENT counter carry over, so
+    // no id of a pruned push is ever handed out again.
+    up: (db) => {
+      const seq = db
+        .prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")
+        .pluck()
+        .get();
+      db.exec(`
+        CREATE TABLE outbox_v5 (
+          id              INTEGER PRIMARY KEY AUTOINCREMENT,
+          owner_kind      TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id        TEXT    NOT NULL,
+          document_id     TEXT,
+          depends_on      INTEGER REFERENCES outbox_v5 (id),
+          kind            TEXT    NOT NULL CHECK (kind IN ('create-document', 'upload-attachment',
+                            'replace-attachment', 'delete-attachment', 'assign-status',
+                            'delete-document')),
+          payload_json    TEXT    NOT NULL CHECK (json_valid(payload_json)),
+          idempotency_key TEXT    NOT NULL,
+          state           TEXT    NOT NULL CHECK (state IN ('pending', 'sent', 'done', 'failed')),
+          attempts        INTEGER NOT NULL DEFAULT 0,
+          last_error      TEXT,
+          next_attempt_at INTEGER,
+          result_json     TEXT    CHECK (result_json IS NULL OR json_valid(result_json)),
+          created_at      INTEGER NOT NULL,
+          sent_at         INTEGER,
+          updated_at      INTEGER NOT NULL
+        ) STRICT;
+        INSERT INTO outbox_v5 SELECT * FROM outbox;
+        DROP TABLE outbox;
+        ALTER TABLE outbox_v5 RENAME TO outbox;
+        CREATE UNIQUE INDEX outbox_open_by_key ON outbox (idempotency_key) WHERE state <> 'done';
+        CREATE INDEX outbox_by_state ON outbox (state, id);
+        CREATE INDEX outbox_by_document ON outbox (document_id) WHERE document_id IS NOT NULL;
+        CREATE INDEX outbox_by_parent ON outbox (depends_on) WHERE depends_on IS NOT NULL;
+      `);
+      if (seq === undefined) return;
+      db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'outbox'").run(seq);
+      db.prepare(
+        `INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', ?
+         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox')`,
+      ).run(seq);
+    },
+  },
 ];

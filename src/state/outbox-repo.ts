@@ -18,31 +18,34 @@ import { StateError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import { durably } from './durably.js';
 import type { Database } from './open-database.js';
+import {
+  type OutboxKind,
+  type PushPayload,
+  parsePushPayload,
+  type TypedPush,
+} from './outbox-payloads.js';
 import { type OwnerColumns, ownerOf, parseJson, toJson } from './row-helpers.js';
 
-export type OutboxKind =
-  | 'create-document'
-  | 'upload-attachment'
-  | 'delete-attachment'
-  | 'assign-status'
-  | 'delete-document';
+export type { OutboxKind } from './outbox-payloads.js';
 
 export type OutboxState = 'pending' | 'sent' | 'done' | 'failed';
 
-export interface NewPush {
+interface PushCommon {
   readonly owner: OwnerRef;
   /** Null for a create, and for a push waiting on a create (`dependsOn`). */
   readonly documentId: string | null;
-  readonly kind: OutboxKind;
-  /** What the executor needs to send it (JSON-serialisable). */
-  readonly payload: unknown;
   /** Names the change, not the attempt: planning the same change again yields the same key. */
   readonly idempotencyKey: string;
   /** An outbox id that must be done first; its `documentId` is copied here when it is. */
   readonly dependsOn?: number | null;
 }
 
-export interface OutboxItem extends Required<NewPush> {
+/** A push to record: its kind with what the executor needs to send it (outbox-payloads.ts). */
+export type NewPush = PushCommon & TypedPush;
+
+export type OutboxItem = Required<PushCommon> & TypedPush & OutboxProgress;
+
+interface OutboxProgress {
   readonly id: number;
   readonly state: OutboxState;
   readonly attempts: number;
@@ -143,6 +146,15 @@ export class OutboxRepo {
     this.#done.immediate(id, now, outcome);
   }
 
+  /**
+   * A push of several steps (a content replace) finished one: its payload now says so, and a
+   * crash from here on resumes after that step instead of repeating it.
+   */
+  markStep<K extends OutboxKind>(id: number, kind: K, payload: PushPayload<K>, now = Date.now()) {
+    const { changes } = this.#s.step.run({ id, kind, payload: JSON.stringify(payload), now });
+    if (changes === 0) throw wrongState(id, 'sent', this.get(id));
+  }
+
   /** The push failed; `nextAttemptAt` null means it is not retried until a person looks. */
   markFailed(id: number, error: string, nextAttemptAt: number | null, now = Date.now()): void {
     const { changes } = this.#s.failed.run({ id, error, nextAttemptAt, now });
@@ -216,6 +228,10 @@ function prepare(db: Database) {
       `UPDATE outbox SET state = 'failed', last_error = @error, next_attempt_at = @nextAttemptAt,
          updated_at = @now WHERE id = @id AND ${OPEN}`,
     ),
+    step: db.prepare(
+      `UPDATE outbox SET payload_json = @payload, updated_at = @now
+       WHERE id = @id AND kind = @kind AND state = 'sent'`,
+    ),
     requeue: db.prepare(
       "UPDATE outbox SET state = 'pending', updated_at = @now WHERE id = @id AND state = 'sent'",
     ),
@@ -268,8 +284,7 @@ function toItem(row: OutboxRow): OutboxItem {
     owner: ownerOf(row),
     documentId: row.document_id,
     dependsOn: row.depends_on,
-    kind: row.kind,
-    payload: JSON.parse(row.payload_json) as unknown,
+    ...typedPush(row),
     idempotencyKey: row.idempotency_key,
     state: row.state,
     attempts: row.attempts,
@@ -280,4 +295,21 @@ function toItem(row: OutboxRow): OutboxItem {
     sentAt: row.sent_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** The row's kind and payload, checked against the payload's one definition. */
+function typedPush(row: OutboxRow): TypedPush {
+  try {
+    // The schema of `row.kind` accepted the payload: the pair is a TypedPush.
+    return {
+      kind: row.kind,
+      payload: parsePushPayload(row.kind, JSON.parse(row.payload_json)),
+    } as TypedPush;
+  } catch (error) {
+    throw new StateError(
+      'OUTBOX_PAYLOAD',
+      `Outbox push ${row.id} (${row.kind}) holds a payload docsync cannot read: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
 }

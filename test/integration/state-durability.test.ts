@@ -32,7 +32,7 @@ describe('state durability (docs/state.md "Durability")', () => {
       owner,
       documentId: '1075468',
       kind: 'upload-attachment',
-      payload: {},
+      payload: { fileName: 'a.pdf', sha256: 'abc', size: 1, mtimeMs: 1 },
       idempotencyKey: 'upload:1075468:abc',
     });
     expect(() => store.transaction(() => store.outbox.markSent(id))).toThrow(

@@ -47,6 +47,41 @@ describe('state migrations', () => {
     db.close();
   });
 
+  it('rebuilds the outbox for replace-attachment (v5), keeping every push, its id and the id counter', () => {
+    const file = path.join(tempDir(), 'v4.db');
+    const v4 = openDatabase(file, { migrations: MIGRATIONS.filter((m) => m.version <= 4) });
+    const insert = v4.prepare(
+      `INSERT INTO outbox (owner_kind, owner_id, document_id, depends_on, kind, payload_json,
+         idempotency_key, state, created_at, updated_at)
+       VALUES ('trust', '1', ?, ?, ?, ?, ?, 'pending', 0, 0)`,
+    );
+    const create = JSON.stringify({ name: 'Minutes', documentDate: '2024-05-01', folder: 'T/M' });
+    const upload = JSON.stringify({ fileName: 'a.pdf', sha256: 'x', size: 1, mtimeMs: 1 });
+    const parent = Number(insert.run(null, null, 'create-document', create, 'c').lastInsertRowid);
+    insert.run(null, parent, 'upload-attachment', upload, 'u');
+    const pruned = Number(
+      insert.run('9', null, 'upload-attachment', upload, 'gone').lastInsertRowid,
+    );
+    v4.prepare('DELETE FROM outbox WHERE id = ?').run(pruned);
+    v4.close();
+
+    const store = StateStore.open(file);
+    const kept = [parent, parent + 1].map((id) => store.outbox.get(id));
+    expect(kept.map((p) => [p?.kind, p?.dependsOn, p?.idempotencyKey])).toEqual([
+      ['create-document', null, 'c'],
+      ['upload-attachment', parent, 'u'],
+    ]);
+    const replace = store.outbox.record({
+      owner: { kind: 'trust', id: '1' },
+      documentId: '9',
+      kind: 'replace-attachment',
+      payload: { fileName: 'a.pdf', sha256: 'y', size: 2, mtimeMs: 2, replacesAttachmentId: 'UA1' },
+      idempotencyKey: 'r',
+    });
+    expect(replace, 'the id of a pruned push is never handed out again').toBeGreaterThan(pruned);
+    store.close();
+  });
+
   it('upgrades a version 1 database in place and keeps its lock and settings', () => {
     const file = path.join(tempDir(), 'v1.db');
     const v1 = openDatabase(file, { migrations: MIGRATIONS.slice(0, 1) });

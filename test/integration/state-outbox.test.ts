@@ -9,7 +9,7 @@ const upload: NewPush = {
   owner: TRUST,
   documentId: '1075468',
   kind: 'upload-attachment',
-  payload: { file: 'signed.pdf', sha256: 'b'.repeat(64) },
+  payload: { fileName: 'signed.pdf', sha256: 'b'.repeat(64), size: 6, mtimeMs: 1 },
   idempotencyKey: `upload:1075468:${'b'.repeat(64)}`,
 };
 
@@ -56,7 +56,7 @@ describe('outbox', () => {
   it('returns the open push when the same change is recorded again, a new one once done', () => {
     const { outbox } = state.open();
     const id = outbox.record(upload);
-    expect(outbox.record({ ...upload, payload: { again: true } })).toBe(id);
+    expect(outbox.record({ ...upload, payload: { ...upload.payload, size: 7 } })).toBe(id);
     outbox.markSent(id);
     expect(outbox.record(upload)).toBe(id);
     outbox.markDone(id);
@@ -79,7 +79,7 @@ describe('outbox', () => {
       ...upload,
       kind: 'delete-attachment',
       idempotencyKey: 'delete:F1',
-      payload: {},
+      payload: { attachmentId: 'F1' },
     });
     outbox.markSent(retried, 0);
     outbox.markFailed(retried, '503 Service Unavailable', 60_000, 1);
@@ -114,7 +114,7 @@ describe('outbox', () => {
       owner: TRUST,
       documentId: null,
       kind: 'create-document',
-      payload: { name: 'Minutes', documentDate: '2024-05-01' },
+      payload: { name: 'Minutes', documentDate: '2024-05-01', folder: 'Trusts/Smith/Minutes' },
       idempotencyKey: 'create:Trusts/Smith/2024-05-01 Minutes:tok-1',
     });
     const child = outbox.record({
@@ -142,7 +142,15 @@ describe('outbox', () => {
 
   it('prunes old done pushes but keeps the parent of an open one', () => {
     const { outbox } = state.open();
-    const parent = outbox.record({ ...upload, kind: 'create-document', idempotencyKey: 'p' }, 0);
+    const parent = outbox.record(
+      {
+        ...upload,
+        kind: 'create-document',
+        payload: { name: 'Minutes', documentDate: '2024-05-01', folder: 'Trusts/Smith/Minutes' },
+        idempotencyKey: 'p',
+      },
+      0,
+    );
     const child = outbox.record({ ...upload, dependsOn: parent, idempotencyKey: 'c' }, 0);
     const old = outbox.record({ ...upload, idempotencyKey: 'old' }, 0);
     outbox.markDone(parent, {}, 10);
@@ -181,6 +189,7 @@ describe('completing a push with its base', () => {
     const id = store.outbox.record({
       ...upload,
       kind: 'delete-document',
+      payload: { folder: 'Trusts/Smith/Minutes' },
       idempotencyKey: 'del:1075468',
     });
     store.outbox.markSent(id);

@@ -95,7 +95,7 @@ describe('StateStore', () => {
       owner: TRUST,
       documentId: '1',
       kind: 'assign-status',
-      payload: {},
+      payload: { typeId: '2', effectiveDate: '2024-05-01' },
       idempotencyKey: 'a',
     });
     store.outbox.markSent(sent);
@@ -103,14 +103,14 @@ describe('StateStore', () => {
       owner: TRUST,
       documentId: '2',
       kind: 'assign-status',
-      payload: {},
+      payload: { typeId: '2', effectiveDate: '2024-05-01' },
       idempotencyKey: 'b',
     });
     const failed = store.outbox.record({
       owner: TRUST,
       documentId: '3',
       kind: 'delete-document',
-      payload: {},
+      payload: { folder: 'Trusts/Smith/Minutes' },
       idempotencyKey: 'c',
     });
     store.outbox.markFailed(failed, '403 forbidden', null);

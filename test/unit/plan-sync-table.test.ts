@@ -445,13 +445,10 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
   });
 
   it('row 51 names a subfolder of the entity folder as such', () => {
-    const sides = { base: [d], elsewhere: { found: [[d.id, `${E}/Archive/minutes`]] } } as const;
-    const [held] = planSync(
-      input({ ...sides, elsewhere: { found: [...sides.elsewhere.found] } }),
-      policy,
-      NOW,
-    ).actions;
-    expect(held).toMatchObject({ row: 51, folder: `${E}/Archive/minutes` });
+    const archived = `${E}/Archive/minutes`;
+    const sides = { base: [d], elsewhere: { found: [[d.id, archived]] as [string, string][] } };
+    const [held] = planSync(input(sides), policy, NOW).actions;
+    expect(held).toMatchObject({ row: 51, folder: archived });
     expect(held && 'message' in held ? held.message : '').toContain('a subfolder');
   });
 

@@ -1,0 +1,93 @@
+/**
+ * New content for a user attachment (row 31; daemon.md: "upload of the new content, then delete
+ * of the old attachment"). Two requests, one outbox entry: the upload's answer is written into
+ * the entry before the old attachment is touched, so a crash between the two resumes at the
+ * second step (resolve-in-doubt.ts calls `finishReplace`) instead of leaving both versions in
+ * the service, where the old one would come back to the folder as `name (2).ext`. The base
+ * changes once, when both steps are done, in the commit that marks the entry done.
+ */
+import { withReplacedAttachment } from '../domain/apply-action-result.js';
+import { DocsyncError } from '../domain/errors.js';
+import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.js';
+import { ApiError } from '../remote/api-error.js';
+import type { PushPayload } from '../state/outbox-payloads.js';
+import type { EngineDeps } from './engine-deps.js';
+import { isGone } from './push.js';
+import { saveAttachmentCopy } from './save-service-copy.js';
+
+type ReplacePayload = PushPayload<'replace-attachment'>;
+
+export async function pushReplace(
+  deps: EngineDeps,
+  base: BaseDocument,
+  folder: string,
+  file: LocalFile,
+  replacesAttachmentId: string,
+): Promise<BaseDocument> {
+  const { outbox } = deps.state;
+  const payload: ReplacePayload = {
+    fileName: file.name,
+    sha256: file.sha256,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    replacesAttachmentId,
+  };
+  const id = outbox.record(
+    {
+      kind: 'replace-attachment',
+      owner: base.owner,
+      documentId: base.id,
+      payload,
+      idempotencyKey: `replace:${base.id}:${replacesAttachmentId}:${file.sha256}`,
+    },
+    deps.now(),
+  );
+  if (outbox.get(id)?.state === 'sent') {
+    throw new DocsyncError(
+      'PUSH_IN_DOUBT',
+      `replacing ${file.name} is in doubt; it is checked against the service first.`,
+    );
+  }
+  const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
+  outbox.markSent(id, deps.now());
+  let uploaded: RemoteAttachment;
+  try {
+    uploaded = await deps.remote.uploadAttachment(base.owner, base.id, filePath, file.name);
+  } catch (error) {
+    const unknown = error instanceof ApiError && error.code === 'OUTCOME_UNKNOWN';
+    if (!unknown) outbox.markFailed(id, (error as Error).message, null, deps.now());
+    throw error;
+  }
+  const halfway = { ...payload, uploaded };
+  outbox.markStep(id, 'replace-attachment', halfway, deps.now());
+  const next = await finishReplace(deps, base, halfway);
+  deps.state.completePush(id, { base: next, result: { id: uploaded.id } }, deps.now());
+  return next;
+}
+
+/**
+ * The second step, once the new content is up: the service's copy of the old attachment goes to
+ * the trash, then the attachment itself (already gone counts as done). Returns the new base.
+ * A failure leaves the entry in doubt, to be finished by the next cycle's settlement.
+ */
+export async function finishReplace(
+  deps: Pick<EngineDeps, 'local' | 'remote'>,
+  base: BaseDocument,
+  payload: ReplacePayload & { readonly uploaded: RemoteAttachment },
+): Promise<BaseDocument> {
+  await saveAttachmentCopy(deps, base, payload.replacesAttachmentId);
+  await deps.remote
+    .deleteAttachment(base.owner, base.id, payload.replacesAttachmentId)
+    .catch((error: unknown) => {
+      if (!isGone(error)) throw error;
+    });
+  const { uploaded } = payload;
+  return withReplacedAttachment(base, payload.replacesAttachmentId, {
+    id: uploaded.id,
+    kind: uploaded.kind,
+    file: payload.fileName,
+    sha256: payload.sha256,
+    size: payload.size,
+    mtimeMs: payload.mtimeMs,
+  });
+}

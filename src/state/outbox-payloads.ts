@@ -1,0 +1,62 @@
+/**
+ * What each kind of push stores in the outbox: enough to send it, and to recognise it in the
+ * service after a crash (docs/state.md, "Crash safety"). One definition per kind, written by the
+ * executor and read back by the in-doubt settlement through the same schema: a payload crosses
+ * the database, so it is checked on the way out rather than cast.
+ */
+import * as z from 'zod';
+
+const localFile = {
+  /** The file's name in the document folder, which is also the name it is uploaded under. */
+  fileName: z.string(),
+  sha256: z.string(),
+  size: z.number(),
+  mtimeMs: z.number(),
+};
+
+const attachment = z.object({
+  id: z.string(),
+  kind: z.enum(['user', 'system']),
+  name: z.string(),
+  creationDate: z.string().nullable(),
+});
+
+export const PUSH_PAYLOADS = {
+  'create-document': z.object({
+    name: z.string(),
+    documentDate: z.string(),
+    folder: z.string(),
+    /** A restore replaces this base row; an in-doubt settlement must drop it too. */
+    replaces: z.string().optional(),
+  }),
+  'upload-attachment': z.object(localFile),
+  /**
+   * New content for a user attachment, in two steps kept in one entry: the upload, then the
+   * old attachment's removal. `uploaded` is set when the first step is done, so a crash
+   * between the two resumes at the second instead of leaving both versions in the service.
+   */
+  'replace-attachment': z.object({
+    ...localFile,
+    replacesAttachmentId: z.string(),
+    uploaded: attachment.optional(),
+  }),
+  'delete-attachment': z.object({ attachmentId: z.string() }),
+  'assign-status': z.object({ typeId: z.string(), effectiveDate: z.string() }),
+  'delete-document': z.object({ folder: z.string() }),
+} as const;
+
+export type OutboxKind = keyof typeof PUSH_PAYLOADS;
+
+export type PushPayload<K extends OutboxKind = OutboxKind> = z.output<(typeof PUSH_PAYLOADS)[K]>;
+
+/** A kind with its payload, as one discriminated union (`kind` narrows `payload`). */
+export type TypedPush = {
+  [K in OutboxKind]: { readonly kind: K; readonly payload: PushPayload<K> };
+}[OutboxKind];
+
+export const OUTBOX_KINDS = Object.keys(PUSH_PAYLOADS) as OutboxKind[];
+
+/** The payload stored for `kind`, checked; throws a ZodError naming the field at fault. */
+export function parsePushPayload<K extends OutboxKind>(kind: K, value: unknown): PushPayload<K> {
+  return PUSH_PAYLOADS[kind].parse(value) as PushPayload<K>;
+}

@@ -1,0 +1,82 @@
+/**
+ * A content replace is two requests, upload then delete (daemon.md), kept as one outbox entry
+ * (issue 15, case 3): `docsync run --once` in a child process is killed in the gap between them,
+ * then run again. The service must end with the new content only, the folder without a
+ * `name (2)` copy of the old one, and the old service copy in the trash.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { CLI } from '../helpers/run-cli.js';
+import { expectInSync } from '../helpers/sync-assertions.js';
+import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
+
+const start = useSyncHarness();
+
+/** `docsync run --once`, killed as soon as `when` holds (polled every millisecond). */
+function runOnceKilledWhen(h: SyncHarness, config: string, when: () => boolean) {
+  return new Promise<{ killed: boolean; code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'run', '--once', '--config', config], {
+      env: { ...process.env, DOCSYNC_REFRESH_TOKEN: h.sim.admin.mintRefreshToken() },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const poll = setInterval(() => {
+      if (when()) child.kill('SIGKILL');
+    }, 1);
+    child.on('close', (code, signal) => {
+      clearInterval(poll);
+      resolve({ killed: signal === 'SIGKILL', code, stderr });
+    });
+  });
+}
+
+const uploadsServed = (h: SyncHarness) =>
+  Object.entries(h.requests())
+    .filter(([route]) => /^POST .*\/attachments/.test(route))
+    .reduce((n, [, count]) => n + count, 0);
+
+describe('case 3: a crash between the two steps of a content replace', () => {
+  it('resumes at the delete: one attachment with the new content, no "(2)" copy, the old one in the trash', async () => {
+    const h = await start();
+    const [company] = await h.owners();
+    const doc = h.sim.admin.createDocument({ owner: company!, name: 'Engagement Letter' });
+    const id = String(doc.id);
+    const old = h.sim.admin.addAttachment(id, { name: 'letter.pdf', bytes: 'letter v1' });
+    expect((await h.sync()).result).toBe('ok');
+    const folder = h.documentFolder(id)!;
+    h.write(`${folder}/letter.pdf`, 'letter v2, signed');
+    const config = writeCliConfig(h.root.slice(0, -'/documents'.length), h.sim, {
+      settleSeconds: 0,
+      queue: { requestsPerSecond: 1000, concurrency: 4 },
+      log: { level: 'error' },
+    });
+
+    // Every answer takes 300 ms, so the kill lands while the step after the upload waits.
+    h.sim.admin.setFaults({ latencyMs: 300 });
+    h.resetCounters();
+    const killed = await runOnceKilledWhen(h, config, () => uploadsServed(h) > 0);
+    h.sim.admin.setFaults({});
+    expect(killed.killed, killed.stderr).toBe(true);
+    expect((await h.remoteDoc(id))!.attachments.map((a) => a.name).sort()).toEqual([
+      'letter.pdf',
+      'letter.pdf',
+    ]);
+
+    const { code, stderr } = await h.cli(['run', '--once']);
+
+    expect(code, stderr).toBe(0);
+    const attachments = (await h.remoteDoc(id))!.attachments;
+    expect(attachments.map((a) => [a.name, a.sha256])).toEqual([
+      ['letter.pdf', sha256('letter v2, signed')],
+    ]);
+    expect(attachments[0]!.id).not.toBe(old.id);
+    expect([...h.tree().keys()].filter((p) => p.startsWith(`${folder}/`)).sort()).toEqual([
+      `${folder}/.document.json`,
+      `${folder}/letter.pdf`,
+    ]);
+    expect([...h.trash().values()]).toContain(sha256('letter v1'));
+    await expectInSync(h);
+  });
+});
