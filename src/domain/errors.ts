@@ -68,5 +68,22 @@ export class PathEscapeError extends DocsyncError {
   }
 }
 
+/**
+ * The service refused a push (a 4xx: a file over its size limit, a value it will not take). It
+ * applied nothing, and the same push would be refused again: the item is reported, and waits
+ * until what it pushes changes or until `retryAt`, while the document's other changes go on.
+ * `fresh`: refused just now, rather than still waiting out an earlier refusal.
+ */
+export class PushRejectedError extends DocsyncError {
+  constructor(
+    message: string,
+    readonly retryAt: number,
+    readonly fresh: boolean,
+    cause?: unknown,
+  ) {
+    super('PUSH_REJECTED', message, { cause, exitCode: ExitCode.PartialFailure });
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}

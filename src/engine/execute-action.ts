@@ -12,6 +12,7 @@ import {
   applyActionResult,
   baseFromDocument,
 } from '../domain/apply-action-result.js';
+import { PushRejectedError } from '../domain/errors.js';
 import type { SyncAction } from '../domain/sync-actions.js';
 import type {
   BaseDocument,
@@ -22,7 +23,7 @@ import type {
 } from '../domain/types.js';
 import type { PlacedFile } from '../local/local-store.js';
 import type { EngineDeps } from './engine-deps.js';
-import { isGone, push } from './push.js';
+import { isGone, push, supersedeRefusals } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 
@@ -33,6 +34,11 @@ export interface ActionContext {
   readonly link: string;
   /** `.document.json` for `base` (and the document's extra fields, from `doc` when given). */
   readonly metaFor: (base: BaseDocument, doc?: RemoteDocument | null) => DocumentMeta;
+  /**
+   * The service refused one file (a 4xx such as 413): it is reported under its path, and the
+   * document's other changes go on.
+   */
+  readonly refused: (relPath: string, error: PushRejectedError) => void;
   /** Writes `.document.json` of `folder` for `base` (and the document's extra fields). */
   readonly writeMeta: (
     folder: string,
@@ -170,7 +176,13 @@ async function pushNewDocument(
   });
   let next: BaseDocument = baseFromDocument(created, action.folder, new Map());
   for (const file of action.files) {
-    next = (await uploadFile(ctx, next, action.folder, file)) ?? next;
+    try {
+      next = (await uploadFile(ctx, next, action.folder, file)) ?? next;
+    } catch (error) {
+      // One file the service refuses must not hold back the others of the new document.
+      if (!(error instanceof PushRejectedError)) throw error;
+      ctx.refused(`${action.folder}/${file.name}`, error);
+    }
   }
   return next;
 }
@@ -200,6 +212,7 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
       return next ? { base: next, result: { id: attachment.id } } : {};
     },
   });
+  supersedeRefusals(deps, base.id, file.name);
   return next;
 }
 

@@ -6,6 +6,7 @@
  */
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { entityDeepLink } from '../domain/deep-links.js';
+import { PushRejectedError } from '../domain/errors.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
 import type {
@@ -113,6 +114,14 @@ export class EntityExecution {
       entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
       link,
       metaFor,
+      refused: (relPath, error) => {
+        this.#problems.found({ owner: job.owner, path: relPath }, error.message);
+        if (error.fresh) this.#otherFailures++;
+        this.log.warn(
+          { file: relPath, retryAt: new Date(error.retryAt).toISOString() },
+          error.message,
+        );
+      },
       writeMeta: async (folder, base, doc) => {
         await deps.local.writeDocumentMeta(folder, metaFor(base, doc ?? metaByFolder.get(folder)));
       },
@@ -254,7 +263,16 @@ async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
         const next = applyActionResult(base, action, { kind: 'done' });
         if (next) await ctx.writeMeta(next.folder, next, remote);
       }
-      base = await executeAction(ctx, action, base);
+      try {
+        base = await executeAction(ctx, action, base);
+      } catch (error) {
+        // A refused file is reported by itself; the document's other changes go on.
+        const filePush =
+          action.kind === 'push-attachment' || action.kind === 'push-replaced-attachment';
+        if (!(error instanceof PushRejectedError) || !filePush) throw error;
+        ctx.refused(`${action.folder}/${action.file.name}`, error);
+        continue;
+      }
       pushed ||=
         PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
       touched = !writesFinalMeta(action);

@@ -7,12 +7,10 @@
  * changes once, when both steps are done, in the commit that marks the entry done.
  */
 import { withReplacedAttachment } from '../domain/apply-action-result.js';
-import { DocsyncError } from '../domain/errors.js';
 import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.js';
-import { ApiError } from '../remote/api-error.js';
 import type { PushPayload } from '../state/outbox-payloads.js';
 import type { EngineDeps } from './engine-deps.js';
-import { isGone } from './push.js';
+import { isGone, openPush, sendPush, supersedeRefusals } from './push.js';
 import { saveAttachmentCopy } from './save-service-copy.js';
 
 type ReplacePayload = PushPayload<'replace-attachment'>;
@@ -32,36 +30,22 @@ export async function pushReplace(
     mtimeMs: file.mtimeMs,
     replacesAttachmentId,
   };
-  const id = outbox.record(
-    {
-      kind: 'replace-attachment',
-      owner: base.owner,
-      documentId: base.id,
-      payload,
-      idempotencyKey: `replace:${base.id}:${replacesAttachmentId}:${file.sha256}`,
-    },
-    deps.now(),
-  );
-  if (outbox.get(id)?.state === 'sent') {
-    throw new DocsyncError(
-      'PUSH_IN_DOUBT',
-      `replacing ${file.name} is in doubt; it is checked against the service first.`,
-    );
-  }
+  const id = openPush(deps, {
+    kind: 'replace-attachment',
+    owner: base.owner,
+    documentId: base.id,
+    payload,
+    idempotencyKey: `replace:${base.id}:${file.name}:${file.sha256}`,
+  });
   const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
-  outbox.markSent(id, deps.now());
-  let uploaded: RemoteAttachment;
-  try {
-    uploaded = await deps.remote.uploadAttachment(base.owner, base.id, filePath, file.name);
-  } catch (error) {
-    const unknown = error instanceof ApiError && error.code === 'OUTCOME_UNKNOWN';
-    if (!unknown) outbox.markFailed(id, (error as Error).message, null, deps.now());
-    throw error;
-  }
+  const uploaded = await sendPush(deps, id, () =>
+    deps.remote.uploadAttachment(base.owner, base.id, filePath, file.name),
+  );
   const halfway = { ...payload, uploaded };
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
   const next = await finishReplace(deps, base, halfway);
   deps.state.completePush(id, { base: next, result: { id: uploaded.id } }, deps.now());
+  supersedeRefusals(deps, base.id, file.name);
   return next;
 }
 

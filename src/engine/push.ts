@@ -4,10 +4,12 @@
  * unknown keeps the push `sent` (in doubt) for resolve-in-doubt.ts to settle by reading the
  * service; a definite failure marks it failed. Nothing here ever sends a push twice blindly.
  */
-import { DocsyncError } from '../domain/errors.js';
+import { DocsyncError, PushRejectedError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import { ApiError } from '../remote/api-error.js';
+import { nextAttemptDelay } from '../state/next-attempt-delay.js';
 import type { TypedPush } from '../state/outbox-payloads.js';
+import type { NewPush } from '../state/outbox-repo.js';
 import type { PushCompletion } from '../state/state-store.js';
 import type { EngineDeps } from './engine-deps.js';
 
@@ -30,28 +32,87 @@ interface PushWork<T> {
 }
 
 export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
+  const id = openPush(deps, { ...spec, idempotencyKey: spec.key });
+  const result = await sendPush(deps, id, spec.send);
+  await spec.settle?.(result);
+  deps.state.completePush(id, spec.complete(result), deps.now());
+  return result;
+}
+
+/**
+ * Records the push, or finds the open one with its key, and says whether it may be sent now: not
+ * while it is in doubt, and not while the service's refusal of this very change waits out its
+ * backoff. Returns the outbox id.
+ */
+export function openPush(deps: EngineDeps, push: NewPush): number {
   const { outbox } = deps.state;
-  const id = outbox.record({ ...spec, idempotencyKey: spec.key }, deps.now());
-  if (outbox.get(id)?.state === 'sent') {
+  const id = outbox.record(push, deps.now());
+  const open = outbox.get(id);
+  if (open?.state === 'sent') {
     // In doubt since a crash and not yet settled (the service was unreachable): sending it
     // again could duplicate it, so this change waits for the next cycle's resolution.
     throw new DocsyncError(
       'PUSH_IN_DOUBT',
-      `${spec.kind} ${spec.key} is in doubt; it is checked against the service first.`,
+      `${push.kind} ${push.idempotencyKey} is in doubt; it is checked against the service first.`,
     );
   }
+  if (open?.state === 'failed' && open.nextAttemptAt !== null && open.nextAttemptAt > deps.now()) {
+    throw new PushRejectedError(
+      `${open.lastError ?? 'refused by the service'}; sent again when it changes, or after ${new Date(open.nextAttemptAt).toISOString()}`,
+      open.nextAttemptAt,
+      false,
+    );
+  }
+  return id;
+}
+
+/**
+ * Marks the push sent (flushed), then sends it. A refusal (4xx) is final for this content: the
+ * push waits out a backoff and a PushRejectedError says so. An outcome the service left unknown
+ * keeps the push in doubt; any other failure leaves it due again at once.
+ */
+export async function sendPush<T>(
+  deps: EngineDeps,
+  id: number,
+  send: () => Promise<T>,
+): Promise<T> {
+  const { outbox } = deps.state;
   outbox.markSent(id, deps.now());
-  let result: T;
   try {
-    result = await spec.send();
+    return await send();
   } catch (error) {
-    const unknown = error instanceof ApiError && error.code === 'OUTCOME_UNKNOWN';
-    if (!unknown) outbox.markFailed(id, (error as Error).message, null, deps.now());
+    if (error instanceof ApiError && error.code === 'OUTCOME_UNKNOWN') throw error;
+    const message = (error as Error).message;
+    if (isRefusal(error)) {
+      const retryAt = deps.now() + nextAttemptDelay(outbox.get(id)?.attempts ?? 1);
+      outbox.markFailed(id, message, retryAt, deps.now());
+      throw new PushRejectedError(`refused by the service: ${message}`, retryAt, true, error);
+    }
+    outbox.markFailed(id, message, deps.now(), deps.now());
     throw error;
   }
-  await spec.settle?.(result);
-  deps.state.completePush(id, spec.complete(result), deps.now());
-  return result;
+}
+
+/**
+ * A file's content reached the service: pushes of its earlier contents that the service refused
+ * are closed, so they no longer show as failed.
+ */
+export function supersedeRefusals(deps: EngineDeps, documentId: string, fileName: string): void {
+  for (const kind of ['upload', 'replace'])
+    deps.state.outbox.supersede(`${kind}:${documentId}:${fileName}:`, deps.now());
+}
+
+/** A 4xx the client did not handle itself (401 refreshes the token, 429 waits and retries). */
+function isRefusal(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.code === 'HTTP_ERROR' &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 401 &&
+    error.status !== 429
+  );
 }
 
 /** A push whose target is already gone counts as done (deleting what is deleted). */

@@ -4,8 +4,9 @@
  * observation are decided in one place.
  *
  * Non-idempotent requests (POST) are repeated only when the service surely did not apply them
- * (429, connection refused, 401). Any other failure after sending becomes OUTCOME_UNKNOWN and
- * the caller finds out by reading, because a blind retry of a create can duplicate a document.
+ * (429, connection refused, 401); any other 4xx is a definite refusal, thrown as it is. Any
+ * other failure after sending becomes OUTCOME_UNKNOWN and the caller finds out by reading,
+ * because a blind retry of a create can duplicate a document.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Got } from 'got';
@@ -200,8 +201,13 @@ export function toApiError(error: unknown, label: string): ApiError {
   });
 }
 
+/**
+ * The service answered 4xx (a 413 file too large, a 422 validation): it looked at the request
+ * and refused it, so it applied nothing. Only a 5xx, a cut connection or a timeout leaves the
+ * outcome unknown.
+ */
 function surelyNotApplied(error: ApiError): boolean {
-  if (error.code === 'HTTP_ERROR') return error.status === 429;
+  if (error.code === 'HTTP_ERROR') return error.status !== undefined && error.status < 500;
   return error.code === 'NETWORK' && NEVER_SENT.has(error.networkCode ?? '');
 }
 

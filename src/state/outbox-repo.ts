@@ -161,6 +161,14 @@ export class OutboxRepo {
     if (changes === 0) throw wrongState(id, 'failed', this.get(id));
   }
 
+  /**
+   * Closes failed pushes whose key starts with `keyPrefix` (an earlier content of the same file
+   * the service refused) once a later one got through: they are moot, not pending work.
+   */
+  supersede(keyPrefix: string, now: number = Date.now()): number {
+    return this.#s.supersede.run({ prefix: keyPrefix, now }).changes;
+  }
+
   /** An in-doubt push the service shows no trace of: back to pending, to be sent again. */
   requeue(id: number, now: number = Date.now()): void {
     if (this.#s.requeue.run({ now, id }).changes === 0)
@@ -231,6 +239,10 @@ function prepare(db: Database) {
     step: db.prepare(
       `UPDATE outbox SET payload_json = @payload, updated_at = @now
        WHERE id = @id AND kind = @kind AND state = 'sent'`,
+    ),
+    supersede: db.prepare(
+      `UPDATE outbox SET state = 'done', result_json = '{"superseded":true}', updated_at = @now
+       WHERE state = 'failed' AND substr(idempotency_key, 1, length(@prefix)) = @prefix`,
     ),
     requeue: db.prepare(
       "UPDATE outbox SET state = 'pending', updated_at = @now WHERE id = @id AND state = 'sent'",
