@@ -2,6 +2,9 @@
  * Every byte docsync puts in the folder goes: temp file in `.docsync/tmp/` → fsync → rename onto
  * the real name → fsync of the directory. A crash at any point leaves either the old file or the
  * new one under the real name, never a partial one; what is left in tmp/ is swept later.
+ *
+ * Files are opened with the default mode (0666) and folders made with the default (0777), so the
+ * process umask decides their permissions, as for any other program's files in a shared folder.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { link, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
@@ -32,7 +35,7 @@ export async function writeTemp(tmpDir: string, source: FileSource): Promise<Wri
   const tempPath = await newTempPath(tmpDir);
   const hash = createHash('sha256');
   let size = 0;
-  const handle = await open(tempPath, 'wx', 0o644);
+  const handle = await open(tempPath, 'wx');
   try {
     for await (const chunk of chunksOf(source)) {
       hash.update(chunk);

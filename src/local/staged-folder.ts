@@ -51,9 +51,9 @@ export async function withStagingFolder<T>(
   }
 }
 
-/** Writes one file into a staging folder, durably. */
+/** Writes one file into a staging folder, durably; the umask sets its mode (atomic-write.ts). */
 export async function writeStaged(staging: string, name: string, content: string): Promise<void> {
-  const handle = await open(path.join(staging, name), 'wx', 0o644);
+  const handle = await open(path.join(staging, name), 'wx');
   try {
     await handle.writeFile(content, 'utf8');
     await handle.sync();
