@@ -8,13 +8,7 @@ import { companyFolderName, trustFolderName } from '../domain/local-folder-names
 import type { Entity, OwnerRef } from '../domain/types.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { isIgnored } from './ignore.js';
-import {
-  ENTITY_META,
-  ENTITY_ROOTS,
-  type LocalEntityFolder,
-  SHORTCUT_FILE,
-  TMP_DIR,
-} from './local-store.js';
+import { ENTITY_META, ENTITY_ROOTS, type LocalEntityFolder, SHORTCUT_FILE } from './local-store.js';
 import { formatEntityMeta, formatShortcut, parseEntityMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
 import { createFolderAtomically, type StageOptions } from './staged-folder.js';
@@ -94,7 +88,7 @@ async function writeIfChanged(options: StageOptions, relPath: string, content: s
   const target = resolveInside(options.root, relPath);
   const current = await readFile(target, 'utf8').catch(() => null);
   if (current === content) return;
-  await writeFileAtomic(resolveInside(options.root, TMP_DIR), target, content, {
+  await writeFileAtomic(options.root, target, content, {
     beforeRename: async (temp) => options.ownWrites.recordFile(target, await stat(temp)),
   });
 }

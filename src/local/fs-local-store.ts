@@ -47,6 +47,7 @@ import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
 import { hashFile, lstatOrNull, scanEntityFolder } from './scan.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
+import { ensureRealFolders } from './state-folders.js';
 import { linkIntoTrash, moveToTrash, sweepTrash } from './trash.js';
 
 export interface FsLocalStoreOptions {
@@ -86,7 +87,7 @@ export class FsLocalStore implements LocalStore {
 
   /** A fresh path in `.docsync/tmp/`, for callers that must write a file themselves. */
   tempPath(): Promise<string> {
-    return newTempPath(this.#tmpDir);
+    return newTempPath(this.root);
   }
 
   async hasMarker(): Promise<boolean> {
@@ -95,8 +96,11 @@ export class FsLocalStore implements LocalStore {
   }
 
   async writeMarker(): Promise<void> {
-    await mkdir(resolveInside(this.root, TRASH_DIR), { recursive: true });
-    await mkdir(this.#tmpDir, { recursive: true });
+    // The first sync may start from no folder at all; the root is the user's to place, so it
+    // alone is made as asked (through links), and docsync's folders in it are checked.
+    await mkdir(this.root, { recursive: true });
+    await ensureRealFolders(this.root, TRASH_DIR);
+    await ensureRealFolders(this.root, TMP_DIR);
     const content = `docsync root, first synced ${this.#now().toISOString()}\n`;
     await this.#writeOwn(MARKER_FILE, content);
   }
@@ -191,7 +195,7 @@ export class FsLocalStore implements LocalStore {
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
-    const temp = await writeTemp(this.#tmpDir, source);
+    const temp = await writeTemp(this.root, source);
     try {
       return await this.#placeTemp(folder, desiredName, temp);
     } finally {
@@ -204,7 +208,7 @@ export class FsLocalStore implements LocalStore {
     desiredName: string,
     fill: (tempPath: string) => Promise<{ sha256: string }>,
   ): Promise<PlacedFile> {
-    const tempPath = await newTempPath(this.#tmpDir);
+    const tempPath = await newTempPath(this.root);
     try {
       const { sha256 } = await fill(tempPath);
       return await this.#placeTemp(folder, desiredName, { path: tempPath, sha256 });
@@ -233,7 +237,7 @@ export class FsLocalStore implements LocalStore {
 
   async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {
     const target = await resolveInsideReal(this.root, relPath);
-    const temp = await writeTemp(this.#tmpDir, source);
+    const temp = await writeTemp(this.root, source);
     try {
       const existing = await lstat(target).catch(() => null);
       if (existing?.isDirectory()) throw new LocalStoreError('IS_FOLDER', `${relPath} is a folder`);
@@ -272,7 +276,7 @@ export class FsLocalStore implements LocalStore {
   ): Promise<RestoredAttachment> {
     const relPath = `${folder}/${fileName}`;
     const target = await resolveInsideReal(this.root, relPath);
-    const temp = await writeTemp(this.#tmpDir, original);
+    const temp = await writeTemp(this.root, original);
     try {
       const current = await lstat(target).catch(() => null);
       if (current?.isFile() && (await hashFile(target)) === temp.sha256) {
@@ -308,10 +312,6 @@ export class FsLocalStore implements LocalStore {
     return createReadStream(resolveInside(this.root, relPath));
   }
 
-  get #tmpDir(): string {
-    return resolveInside(this.root, TMP_DIR);
-  }
-
   get #stage() {
     return { root: this.root, ignore: this.#ignore, ownWrites: this.ownWrites };
   }
@@ -329,7 +329,7 @@ export class FsLocalStore implements LocalStore {
 
   async #writeOwn(relPath: string, content: string): Promise<void> {
     const target = await resolveInsideReal(this.root, relPath);
-    await writeFileAtomic(this.#tmpDir, target, content, {
+    await writeFileAtomic(this.root, target, content, {
       beforeRename: async (temp) => this.ownWrites.recordFile(target, await stat(temp)),
     });
   }

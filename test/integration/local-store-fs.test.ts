@@ -40,7 +40,7 @@ describe('atomic writes', () => {
     writeFileSync(target, 'previous content');
     const script = `
       import { writeFileAtomic } from ${JSON.stringify(pathToFileURL(DIST_ATOMIC).href)};
-      await writeFileAtomic(${JSON.stringify(path.join(root, '.docsync/tmp'))}, ${JSON.stringify(target)},
+      await writeFileAtomic(${JSON.stringify(root)}, ${JSON.stringify(target)},
         'new content '.repeat(100000),
         { beforeRename: () => process.kill(process.pid, 'SIGKILL') });
       console.log('renamed');`;
@@ -59,14 +59,14 @@ describe('atomic writes', () => {
     const root = tempDir();
     const target = path.join(root, 'a.txt');
     await expect(
-      writeFileAtomic(path.join(root, 'tmp'), target, 'x', {
+      writeFileAtomic(root, target, 'x', {
         beforeRename: () => {
           throw new Error('stopped before rename');
         },
       }),
     ).rejects.toThrow('stopped before rename');
     expect(existsSync(target)).toBe(false);
-    expect(readdirSync(path.join(root, 'tmp'))).toEqual([]);
+    expect(readdirSync(path.join(root, '.docsync/tmp'))).toEqual([]);
   });
 });
 
