@@ -15,6 +15,7 @@ import type {
   LocalEntitySnapshot,
   LocalFile,
   OwnerRef,
+  SkippedEntry,
 } from '../domain/types.js';
 import {
   commitTemp,
@@ -25,7 +26,12 @@ import {
   writeFileAtomic,
   writeTemp,
 } from './atomic-write.js';
-import { ensureEntityFolder, findEntityFolder, listEntityFolders } from './entity-folders.js';
+import {
+  ensureEntityFolder,
+  findEntityFolder,
+  listEntityFolders,
+  skippedEntityFolders,
+} from './entity-folders.js';
 import { isIgnored } from './ignore.js';
 import {
   type CreatedDocumentFolder,
@@ -45,7 +51,8 @@ import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-ca
 import { formatDocumentMeta } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
-import { hashFile, lstatOrNull, scanEntityFolder } from './scan.js';
+import { hashFile, lstatWithoutLinks, scanEntityFolder } from './scan.js';
+import { escapeControls, SKIP_REASONS } from './skip-rules.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
 import { ensureRealFolders } from './state-folders.js';
 import { linkIntoTrash, moveToTrash, sweepTrash } from './trash.js';
@@ -109,6 +116,10 @@ export class FsLocalStore implements LocalStore {
     return listEntityFolders(this.root, this.#ignore);
   }
 
+  skippedEntityFolders(): Promise<SkippedEntry[]> {
+    return skippedEntityFolders(this.root, this.#ignore);
+  }
+
   async ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string> {
     if (typeof known === 'string') await resolveInsideReal(this.root, known);
     return ensureEntityFolder(this.#stage, entity, link, known);
@@ -126,8 +137,14 @@ export class FsLocalStore implements LocalStore {
     // The engine knows where the entity lives; only when that folder is gone (renamed by a
     // user) are all the `.entity.json` files read to find it by id. Synchronous, like the scan
     // it starts (scan.ts says why).
-    const known = knownFolder ? lstatOrNull(resolveInside(this.root, knownFolder)) : null;
-    if (known?.isDirectory())
+    const known = knownFolder ? lstatWithoutLinks(this.root, knownFolder) : null;
+    if (known && 'link' in known) {
+      // The entity's folder (or `Companies` itself) replaced by a link: never followed, and no
+      // search would find it (listings leave links out), so it is reported on this entity.
+      const skipped = [{ path: escapeControls(known.link), reason: SKIP_REASONS.link('folder') }];
+      return { owner, folder: null, documents: [], skipped, unsettled: 0 };
+    }
+    if (known?.stats.isDirectory())
       return scanEntityFolder(this.#scanOptions, owner, knownFolder!, hints);
     // Renamed or removed: what was remembered under the old name would never be scanned again.
     if (knownFolder) this.#metaCache.forget(this.#metaCache.entriesUnder(knownFolder).keys());

@@ -149,7 +149,7 @@ export function input(sides: Sides): PlanInput {
   return {
     owner,
     base: new Map((sides.base ?? []).map((d) => [d.id, d])),
-    local: { owner, folder: ENTITY, documents: sides.folders ?? [] },
+    local: { owner, folder: ENTITY, documents: sides.folders ?? [], skipped: [], unsettled: 0 },
     remote: {
       changed: sides.changed ?? [],
       listedIds: sides.listedIds ? new Set(sides.listedIds) : null,
