@@ -91,6 +91,7 @@ export async function planEntity(
   }
   const { remoteDocs, detailFailures } = await readDetails(deps, owner, stale, listed);
   const snapshot = await deps.local.scanEntity(owner, [...base.values()], record.folder);
+  deps.state.skipped.replaceForOwner(owner, snapshot.skipped, deps.now());
   const plan = planSync(
     {
       owner,
