@@ -58,6 +58,8 @@ export function renderStatus(report: StatusReport, statePath: string): string {
   }
   lines.push(`Unmatched local folders: ${report.unmatchedFolders.length}`);
   for (const u of report.unmatchedFolders) lines.push(`  ${u.folder} (${u.kind}): ${u.reason}`);
+  lines.push(`Not synced: ${report.notSynced.length}`);
+  for (const n of report.notSynced) lines.push(`  ${n.path}: ${n.reason} (since ${n.firstSeenAt})`);
   return `${lines.join('\n')}\n`;
 }
 

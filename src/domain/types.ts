@@ -140,12 +140,35 @@ export interface LocalDocumentSnapshot {
   readonly files: readonly LocalFile[];
 }
 
+/**
+ * An entry of the folder that is not synced, and why: a symbolic link, a special file, a name the
+ * service cannot store. Never dropped without a word (daemon.md; `docsync status`, "Not synced").
+ * Files matching the ignore patterns are not entries of this kind: they are documented as never
+ * synced, and reporting every editor lock file would bury the real problems.
+ */
+export interface SkippedEntry {
+  /**
+   * Relative to the root, `/`-separated. Bytes that are not UTF-8 show as `\xNN` and control
+   * characters escaped (`\n`, `\t`, `\x1b`), so the path prints on one line as it can be typed.
+   */
+  readonly path: string;
+  /** One sentence a user understands, saying what to do. */
+  readonly reason: string;
+}
+
 /** Everything the store holds for one entity at one instant. */
 export interface LocalEntitySnapshot {
   readonly owner: OwnerRef;
   /** Path of the entity folder relative to the root; null when it does not exist yet. */
   readonly folder: string | null;
   readonly documents: readonly LocalDocumentSnapshot[];
+  /** Entries of the entity folder the scan will not sync (SkippedEntry). */
+  readonly skipped: readonly SkippedEntry[];
+  /**
+   * Files the scan saw changing within the settle time, so reported as the base knew them or
+   * left out when new: a run that wants the folder fully synced must wait and scan again.
+   */
+  readonly unsettled: number;
 }
 
 /**

@@ -95,6 +95,7 @@ export async function planEntity(
     missing.length > 0 && snapshot.folder !== null
       ? await deps.local.locateDocuments(new Set(missing))
       : undefined;
+  deps.state.skipped.replaceForOwner(owner, snapshot.skipped, deps.now());
   const plan = planSync(
     {
       owner,

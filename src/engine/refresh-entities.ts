@@ -49,6 +49,8 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
   for await (const trust of deps.remote.trusts()) entities.push(trust);
 
   const folders = await deps.local.listEntityFolders();
+  // Links in place of an entity folder are never followed: said, not silently passed over.
+  deps.state.skipped.replaceEntityFolders(await deps.local.skippedEntityFolders(), deps.now());
   const free = folders.filter((f) => f.owner === null);
   // The first folder naming each entity, as a lookup by id would find it.
   const tiedFolders = new Map<string, string>();

@@ -2,10 +2,14 @@
  * Every byte docsync puts in the folder goes: temp file in `.docsync/tmp/` → fsync → rename onto
  * the real name → fsync of the directory. A crash at any point leaves either the old file or the
  * new one under the real name, never a partial one; what is left in tmp/ is swept later.
+ *
+ * Files are opened with the default mode (0666) and folders made with the default (0777), so the
+ * process umask decides their permissions, as for any other program's files in a shared folder.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { link, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { tempFolder } from './state-folders.js';
 
 /** Bytes, text, or a stream of chunks (a Node Readable is one). */
 export type FileSource = Uint8Array | string | AsyncIterable<Uint8Array | string>;
@@ -21,18 +25,20 @@ export interface AtomicHooks {
   readonly beforeRename?: (tempPath: string, targetPath: string) => void | Promise<void>;
 }
 
-/** A fresh, unused path in `tmpDir` (created if missing). */
-export async function newTempPath(tmpDir: string): Promise<string> {
-  await mkdir(tmpDir, { recursive: true });
-  return path.join(tmpDir, `${randomUUID()}.part`);
+/**
+ * A fresh, unused path in the store's `.docsync/tmp/` (made if missing, refused when it is not a
+ * real folder: state-folders.ts). Every temp file comes from here, so none goes through a link.
+ */
+export async function newTempPath(root: string): Promise<string> {
+  return path.join(await tempFolder(root), `${randomUUID()}.part`);
 }
 
-/** Writes `source` to a new temp file, hashing as it goes, and makes it durable. */
-export async function writeTemp(tmpDir: string, source: FileSource): Promise<WrittenTemp> {
-  const tempPath = await newTempPath(tmpDir);
+/** Writes `source` to a new temp file in the store `root`, hashing as it goes, durably. */
+export async function writeTemp(root: string, source: FileSource): Promise<WrittenTemp> {
+  const tempPath = await newTempPath(root);
   const hash = createHash('sha256');
   let size = 0;
-  const handle = await open(tempPath, 'wx', 0o644);
+  const handle = await open(tempPath, 'wx');
   try {
     for await (const chunk of chunksOf(source)) {
       hash.update(chunk);
@@ -80,14 +86,14 @@ export async function commitTempNoClobber(tempPath: string, target: string): Pro
   return true;
 }
 
-/** The whole atomic write of daemon.md: temp, fsync, rename, fsync dir. */
+/** The whole atomic write of daemon.md: temp (in `root`'s tmp/), fsync, rename, fsync dir. */
 export async function writeFileAtomic(
-  tmpDir: string,
+  root: string,
   target: string,
   source: FileSource,
   hooks: AtomicHooks = {},
 ): Promise<WrittenTemp> {
-  const temp = await writeTemp(tmpDir, source);
+  const temp = await writeTemp(root, source);
   try {
     await commitTemp(temp.path, target, hooks);
   } catch (error) {

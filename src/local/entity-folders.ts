@@ -3,20 +3,16 @@
  * `.entity.json`, never by its name: a user may rename it, and docsync then keeps using it
  * rather than creating a second one.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { companyFolderName, trustFolderName } from '../domain/local-folder-names.js';
-import type { Entity, OwnerRef } from '../domain/types.js';
+import type { Entity, OwnerRef, SkippedEntry } from '../domain/types.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { isIgnored } from './ignore.js';
-import {
-  ENTITY_META,
-  ENTITY_ROOTS,
-  type LocalEntityFolder,
-  SHORTCUT_FILE,
-  TMP_DIR,
-} from './local-store.js';
+import { ENTITY_META, ENTITY_ROOTS, type LocalEntityFolder, SHORTCUT_FILE } from './local-store.js';
 import { formatEntityMeta, formatShortcut, parseEntityMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
+import { undecodableNames } from './scan.js';
+import { escapeControls, SKIP_REASONS, specialKind } from './skip-rules.js';
 import { createFolderAtomically, type StageOptions } from './staged-folder.js';
 
 export async function listEntityFolders(
@@ -24,13 +20,72 @@ export async function listEntityFolders(
   ignore: readonly string[],
 ): Promise<LocalEntityFolder[]> {
   const found: LocalEntityFolder[] = [];
+  for (const entry of await entityRootEntries(root, ignore)) {
+    if (entry.listed) found.push(await readEntityFolder(root, entry.folder));
+  }
+  return found;
+}
+
+/**
+ * Entries under `Companies/` and `Trusts/` that could be entity folders but are not synced:
+ * links (and those two folders themselves as links), special files, names that are not UTF-8.
+ * Loose files there were never synced and are not reported.
+ */
+export async function skippedEntityFolders(
+  root: string,
+  ignore: readonly string[],
+): Promise<SkippedEntry[]> {
+  return (await entityRootEntries(root, ignore)).flatMap((entry) => entry.skipped);
+}
+
+interface EntityRootEntry {
+  /** e.g. `Companies/Acme Pty Ltd (123 456 789)`. */
+  readonly folder: string;
+  /**
+   * A real folder whose name opens. A name that is not UTF-8 opens nothing, and a link is never
+   * followed: listed, either could be matched to an entity and written into.
+   */
+  readonly listed: boolean;
+  /** Why it is not synced; empty for a listed folder or a loose file. */
+  readonly skipped: readonly SkippedEntry[];
+}
+
+/** Every entry under `Companies/` and `Trusts/` that the ignore list leaves, sorted by name. */
+async function entityRootEntries(
+  root: string,
+  ignore: readonly string[],
+): Promise<EntityRootEntry[]> {
+  const found: EntityRootEntry[] = [];
   for (const top of Object.values(ENTITY_ROOTS)) {
-    const entries = await readdir(resolveInside(root, top), { withFileTypes: true }).catch(
-      () => [],
+    const dir = resolveInside(root, top);
+    if ((await lstat(dir).catch(() => null))?.isSymbolicLink()) {
+      const skipped = [{ path: top, reason: SKIP_REASONS.link('folder') }];
+      found.push({ folder: top, listed: false, skipped });
+      continue;
+    }
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const undecodable = undecodableNames(
+      dir,
+      entries.map((e) => e.name),
     );
+    const seen = new Set<string>();
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (!entry.isDirectory() || isIgnored(`${top}/${entry.name}`, ignore)) continue;
-      found.push(await readEntityFolder(root, `${top}/${entry.name}`));
+      const folder = `${top}/${entry.name}`;
+      if (seen.has(entry.name) || isIgnored(folder, ignore)) continue;
+      seen.add(entry.name);
+      const shown = undecodable.get(entry.name);
+      const reason = entry.isFile()
+        ? null
+        : shown
+          ? SKIP_REASONS.notUtf8
+          : entry.isSymbolicLink()
+            ? SKIP_REASONS.link('folder')
+            : entry.isDirectory()
+              ? null
+              : SKIP_REASONS.special(specialKind(entry));
+      const names = reason === null ? [] : (shown ?? [escapeControls(entry.name)]);
+      const skipped = names.map((name) => ({ path: `${top}/${name}`, reason: reason! }));
+      found.push({ folder, listed: entry.isDirectory() && !shown, skipped });
     }
   }
   return found;
@@ -94,7 +149,7 @@ async function writeIfChanged(options: StageOptions, relPath: string, content: s
   const target = resolveInside(options.root, relPath);
   const current = await readFile(target, 'utf8').catch(() => null);
   if (current === content) return;
-  await writeFileAtomic(resolveInside(options.root, TMP_DIR), target, content, {
+  await writeFileAtomic(options.root, target, content, {
     beforeRename: async (temp) => options.ownWrites.recordFile(target, await stat(temp)),
   });
 }

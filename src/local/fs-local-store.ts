@@ -16,6 +16,7 @@ import type {
   LocalFile,
   LocatedDocuments,
   OwnerRef,
+  SkippedEntry,
 } from '../domain/types.js';
 import {
   commitTemp,
@@ -26,7 +27,12 @@ import {
   writeFileAtomic,
   writeTemp,
 } from './atomic-write.js';
-import { ensureEntityFolder, findEntityFolder, listEntityFolders } from './entity-folders.js';
+import {
+  ensureEntityFolder,
+  findEntityFolder,
+  listEntityFolders,
+  skippedEntityFolders,
+} from './entity-folders.js';
 import { isIgnored } from './ignore.js';
 import {
   type CreatedDocumentFolder,
@@ -47,8 +53,10 @@ import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-ca
 import { formatDocumentMeta } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
-import { hashFile, lstatOrNull, scanEntityFolder } from './scan.js';
+import { hashFile, lstatWithoutLinks, scanEntityFolder } from './scan.js';
+import { escapeControls, SKIP_REASONS } from './skip-rules.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
+import { ensureRealFolders } from './state-folders.js';
 import { linkIntoTrash, moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
 
 export interface FsLocalStoreOptions {
@@ -88,7 +96,7 @@ export class FsLocalStore implements LocalStore {
 
   /** A fresh path in `.docsync/tmp/`, for callers that must write a file themselves. */
   tempPath(): Promise<string> {
-    return newTempPath(this.#tmpDir);
+    return newTempPath(this.root);
   }
 
   async hasMarker(): Promise<boolean> {
@@ -97,14 +105,21 @@ export class FsLocalStore implements LocalStore {
   }
 
   async writeMarker(): Promise<void> {
-    await mkdir(resolveInside(this.root, TRASH_DIR), { recursive: true });
-    await mkdir(this.#tmpDir, { recursive: true });
+    // The first sync may start from no folder at all; the root is the user's to place, so it
+    // alone is made as asked (through links), and docsync's folders in it are checked.
+    await mkdir(this.root, { recursive: true });
+    await ensureRealFolders(this.root, TRASH_DIR);
+    await ensureRealFolders(this.root, TMP_DIR);
     const content = `docsync root, first synced ${this.#now().toISOString()}\n`;
     await this.#writeOwn(MARKER_FILE, content);
   }
 
   listEntityFolders(): Promise<LocalEntityFolder[]> {
     return listEntityFolders(this.root, this.#ignore);
+  }
+
+  skippedEntityFolders(): Promise<SkippedEntry[]> {
+    return skippedEntityFolders(this.root, this.#ignore);
   }
 
   async ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string> {
@@ -124,8 +139,14 @@ export class FsLocalStore implements LocalStore {
     // The engine knows where the entity lives; only when that folder is gone (renamed by a
     // user) are all the `.entity.json` files read to find it by id. Synchronous, like the scan
     // it starts (scan.ts says why).
-    const known = knownFolder ? lstatOrNull(resolveInside(this.root, knownFolder)) : null;
-    if (known?.isDirectory())
+    const known = knownFolder ? lstatWithoutLinks(this.root, knownFolder) : null;
+    if (known && 'link' in known) {
+      // The entity's folder (or `Companies` itself) replaced by a link: never followed, and no
+      // search would find it (listings leave links out), so it is reported on this entity.
+      const skipped = [{ path: escapeControls(known.link), reason: SKIP_REASONS.link('folder') }];
+      return { owner, folder: null, documents: [], skipped, unsettled: 0 };
+    }
+    if (known?.stats.isDirectory())
       return scanEntityFolder(this.#scanOptions, owner, knownFolder!, hints);
     // Renamed or removed: what was remembered under the old name would never be scanned again.
     if (knownFolder) this.#metaCache.forget(this.#metaCache.entriesUnder(knownFolder).keys());
@@ -197,7 +218,7 @@ export class FsLocalStore implements LocalStore {
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
-    const temp = await writeTemp(this.#tmpDir, source);
+    const temp = await writeTemp(this.root, source);
     try {
       return await this.#placeTemp(folder, desiredName, temp);
     } finally {
@@ -210,7 +231,7 @@ export class FsLocalStore implements LocalStore {
     desiredName: string,
     fill: (tempPath: string) => Promise<{ sha256: string }>,
   ): Promise<PlacedFile> {
-    const tempPath = await newTempPath(this.#tmpDir);
+    const tempPath = await newTempPath(this.root);
     try {
       const { sha256 } = await fill(tempPath);
       return await this.#placeTemp(folder, desiredName, { path: tempPath, sha256 });
@@ -239,7 +260,7 @@ export class FsLocalStore implements LocalStore {
 
   async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {
     const target = await resolveInsideReal(this.root, relPath);
-    const temp = await writeTemp(this.#tmpDir, source);
+    const temp = await writeTemp(this.root, source);
     try {
       const existing = await lstat(target).catch(() => null);
       if (existing?.isDirectory()) throw new LocalStoreError('IS_FOLDER', `${relPath} is a folder`);
@@ -278,7 +299,7 @@ export class FsLocalStore implements LocalStore {
   ): Promise<RestoredAttachment> {
     const relPath = `${folder}/${fileName}`;
     const target = await resolveInsideReal(this.root, relPath);
-    const temp = await writeTemp(this.#tmpDir, original);
+    const temp = await writeTemp(this.root, original);
     try {
       const current = await lstat(target).catch(() => null);
       if (current?.isFile() && (await hashFile(target)) === temp.sha256) {
@@ -335,10 +356,6 @@ export class FsLocalStore implements LocalStore {
     return createReadStream(resolveInside(this.root, relPath));
   }
 
-  get #tmpDir(): string {
-    return resolveInside(this.root, TMP_DIR);
-  }
-
   get #stage() {
     return { root: this.root, ignore: this.#ignore, ownWrites: this.ownWrites };
   }
@@ -356,7 +373,7 @@ export class FsLocalStore implements LocalStore {
 
   async #writeOwn(relPath: string, content: string): Promise<void> {
     const target = await resolveInsideReal(this.root, relPath);
-    await writeFileAtomic(this.#tmpDir, target, content, {
+    await writeFileAtomic(this.root, target, content, {
       beforeRename: async (temp) => this.ownWrites.recordFile(target, await stat(temp)),
     });
   }

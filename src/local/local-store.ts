@@ -13,6 +13,7 @@ import type {
   LocalFile,
   LocatedDocuments,
   OwnerRef,
+  SkippedEntry,
 } from '../domain/types.js';
 import type { FileSource } from './atomic-write.js';
 
@@ -64,8 +65,13 @@ export interface LocalStore {
   /** Writes `.docsync-root` (first sync only) and creates `.docsync/`. */
   writeMarker(): Promise<void>;
 
-  /** Every folder under `Companies/` and `Trusts/`, with its parsed `.entity.json`. */
+  /**
+   * Every folder under `Companies/` and `Trusts/`, with its parsed `.entity.json`. Links and
+   * names that are not UTF-8 are left out: they are never matched to an entity, nor written into.
+   */
   listEntityFolders(): Promise<LocalEntityFolder[]>;
+  /** What listEntityFolders left out and will not sync, and why, for `docsync status`. */
+  skippedEntityFolders(): Promise<SkippedEntry[]>;
   /**
    * The entity's folder, found by id (a user may have renamed it), else created under its
    * daemon.md name. Rewrites `.entity.json` and `Open in compliance service.url` when they
@@ -79,8 +85,14 @@ export interface LocalStore {
   /**
    * The entity's document folders now. sha256 is computed only for a file whose size or mtime
    * differs from its hint; a file still changing (within the settle time) is reported as its
-   * hint says (or left out when it is new), so a half-copied file is never seen. A broken
-   * `.document.json` is reported as `metaError`, never thrown.
+   * hint says (or left out when it is new), so a half-copied file is never seen, and counted
+   * in `unsettled`. A broken `.document.json` is reported as `metaError`, never thrown.
+   *
+   * No entry is dropped without a word: what will not be synced (a link, a special file, a name
+   * the service cannot store) is listed in `skipped` with its reason. Such an entry with the name
+   * of an agreed attachment is reported as the hint says, and a folder (or a link) that may be
+   * a document as a folder whose `.document.json` cannot be read, so neither reads as deleted.
+   * Files matching the ignore patterns stay silently out.
    */
   scanEntity(
     owner: OwnerRef,

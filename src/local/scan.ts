@@ -7,11 +7,13 @@
  * Listings and stats are synchronous calls: a few microseconds each on the server's own disk,
  * where each promise call paid a thread-pool round trip, ~4× the CPU, and queued behind the
  * downloads' fsyncs in the same four threads (bench 2). A scan makes a handful per document
- * folder, so the event loop is never held long; content reads and hashing stay asynchronous. Files still being written are not
- * shown half-done: a changing file is reported as the base knew it, a new one not yet at all.
+ * folder, so the event loop is never held long; content reads and hashing stay asynchronous.
+ * Files still being written are not shown half-done: a changing file is reported as the base
+ * knew it, a new one not yet at all. Entries that will not be synced (links, special files,
+ * names the service cannot store: skip-rules.ts) are listed in `skipped`, never just dropped.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, lstatSync, readdirSync, type Stats } from 'node:fs';
+import { createReadStream, type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type {
   BaseAttachment,
@@ -20,12 +22,22 @@ import type {
   LocalEntitySnapshot,
   LocalFile,
   OwnerRef,
+  SkippedEntry,
 } from '../domain/types.js';
 import { isIgnored } from './ignore.js';
 import { DOCUMENT_META, type ScanHint } from './local-store.js';
 import { type CachedMeta, type MetaFileCache, stampOf } from './meta-file-cache.js';
 import { type ParseResult, parseDocumentMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
+import {
+  escapeBytes,
+  escapeControls,
+  fileFromHint,
+  hasControlCharacter,
+  SKIP_REASONS,
+  skippedEntry,
+  specialKind,
+} from './skip-rules.js';
 
 export interface ScanOptions {
   readonly root: string;
@@ -36,24 +48,78 @@ export interface ScanOptions {
   readonly metaCache: MetaFileCache;
 }
 
+/** What a scan counts besides the documents (LocalEntitySnapshot). */
+interface Tally {
+  readonly skipped: SkippedEntry[];
+  unsettled: number;
+}
+
 export async function scanEntityFolder(
   options: ScanOptions,
   owner: OwnerRef,
   folder: string | null,
   hints: readonly ScanHint[],
 ): Promise<LocalEntitySnapshot> {
-  if (folder === null) return { owner, folder, documents: [] };
+  if (folder === null) return { owner, folder, documents: [], skipped: [], unsettled: 0 };
   const byId = new Map(hints.map((hint) => [hint.id, hint.attachments]));
   const cached = options.metaCache.entriesUnder(folder);
+  const tally: Tally = { skipped: [], unsettled: 0 };
   const documents: LocalDocumentSnapshot[] = [];
-  for (const entry of readdirSync(resolveInside(options.root, folder), { withFileTypes: true })) {
-    if (!entry.isDirectory() || isIgnored(`${folder}/${entry.name}`, options.ignore)) continue;
-    documents.push(await scanDocumentFolder(options, `${folder}/${entry.name}`, byId, cached));
+  const dir = resolveInside(options.root, folder);
+  const entries = uniqueByName(readdirSync(dir, { withFileTypes: true }));
+  const undecodable = undecodableNames(
+    dir,
+    entries.map((e) => e.name),
+  );
+  for (const entry of entries) {
+    const relPath = `${folder}/${entry.name}`;
+    if (isIgnored(relPath, options.ignore)) continue;
+    // Loose files beside the document folders are no documents, and never were synced.
+    if (entry.isFile()) continue;
+    const unreadable = undecodable.get(entry.name);
+    const reason = unreadable ? SKIP_REASONS.notUtf8 : entryProblem(entry, 'folder');
+    if (reason === null) {
+      const inside: Tally = { skipped: [], unsettled: 0 };
+      const doc = await scanDocumentFolder(options, relPath, byId, cached, inside);
+      // A control character in a folder's name matters only when the name becomes a new
+      // document's; a folder with a readable `.document.json` is known by its id.
+      if (doc.meta !== null || !hasControlCharacter(entry.name)) {
+        documents.push(doc);
+        tally.skipped.push(...inside.skipped);
+        tally.unsettled += inside.unsettled;
+        continue;
+      }
+    }
+    const why = reason ?? SKIP_REASONS.control(entry.name);
+    for (const name of unreadable ?? [escapeControls(entry.name)]) {
+      tally.skipped.push({ path: `${escapeControls(folder)}/${name}`, reason: why });
+    }
+    if (entry.isDirectory() || entry.isSymbolicLink()) documents.push(heldFolder(relPath, why));
   }
   const present = new Set(documents.map((d) => d.folder));
   options.metaCache.forget([...cached.keys()].filter((f) => !present.has(f)));
   documents.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
-  return { owner, folder, documents };
+  tally.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { owner, folder, documents, ...tally };
+}
+
+/**
+ * Why an entry whose name opens is not synced: a link or a special file. Null for a folder or a
+ * regular file (whether it is wanted there is the caller's to say).
+ */
+function entryProblem(entry: Stats | Dirent, linkTo: 'file' | 'folder'): string | null {
+  if (entry.isSymbolicLink()) return SKIP_REASONS.link(linkTo);
+  if (entry.isDirectory() || entry.isFile()) return null;
+  return SKIP_REASONS.special(specialKind(entry));
+}
+
+/**
+ * A folder, or a link, that may hold a document but is not read. The planner sees a document
+ * folder whose `.document.json` cannot be read, which holds the document it may be (decision
+ * rows 13 and 18) where a folder simply left out would read as "document deleted".
+ */
+function heldFolder(folder: string, reason: string): LocalDocumentSnapshot {
+  return { folder, meta: null, metaError: `not synced: ${reason}`, files: [] };
 }
 
 async function scanDocumentFolder(
@@ -61,9 +127,12 @@ async function scanDocumentFolder(
   folder: string,
   hintsById: ReadonlyMap<string, readonly BaseAttachment[]>,
   cached: ReadonlyMap<string, CachedMeta>,
+  tally: Tally,
 ): Promise<LocalDocumentSnapshot> {
   const dir = resolveInside(options.root, folder);
-  const names = readdirSync(dir).sort();
+  // Two names that are not UTF-8 may read as the same string; one look at it is enough.
+  const names = [...new Set(readdirSync(dir))].sort();
+  const undecodable = undecodableNames(dir, names);
   // A listed `.document.json` that cannot be read fails the scan (the entity is retried): read
   // as "no metadata", the folder would look like a new document and be created a second time.
   const metaStats = names.includes(DOCUMENT_META) ? lstatSync(`${dir}/${DOCUMENT_META}`) : null;
@@ -75,8 +144,26 @@ async function scanDocumentFolder(
   const files: LocalFile[] = [];
   for (const name of names) {
     if (name === DOCUMENT_META || isIgnored(`${folder}/${name}`, options.ignore)) continue;
-    const file = await scanFile(options, `${folder}/${name}`, name, hints);
-    if (file) files.push(file);
+    const hint = hints.find((h) => h.file === name);
+    const unreadable = undecodable.get(name);
+    const stats = unreadable ? null : lstatOrNull(`${dir}/${name}`);
+    // Gone since the listing, or a folder: subfolders are not synced (a document is flat).
+    if (!unreadable && (stats === null || stats.isDirectory())) continue;
+    const reason = unreadable
+      ? SKIP_REASONS.notUtf8
+      : hasControlCharacter(name)
+        ? SKIP_REASONS.control(name)
+        : entryProblem(stats!, 'file');
+    if (reason === null) {
+      const scanned = await scanFile(options, `${folder}/${name}`, name, hint, stats!);
+      if (scanned.unsettled) tally.unsettled += 1;
+      if (scanned.file) files.push(scanned.file);
+      continue;
+    }
+    for (const shown of unreadable ?? [escapeControls(name)]) {
+      tally.skipped.push(skippedEntry(`${escapeControls(folder)}/${shown}`, reason, hint));
+    }
+    if (hint) files.push(fileFromHint(hint));
   }
   if (meta === null) return { folder, meta: null, files };
   if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
@@ -103,27 +190,72 @@ async function readMeta(
   return parsed;
 }
 
-/** One regular file; null for what is not an attachment (folders, symlinks, unsettled new). */
+/**
+ * One regular file. `unsettled` when it changed within the settle time: it is then reported as
+ * its hint says, or left out when new, so a half-copied file is never seen.
+ */
 async function scanFile(
   options: ScanOptions,
   relPath: string,
   name: string,
-  hints: readonly BaseAttachment[],
-): Promise<LocalFile | null> {
-  const stats = lstatOrNull(resolveInside(options.root, relPath));
-  if (!stats?.isFile()) return null;
-  const hint = hints.find((h) => h.file === name);
+  hint: BaseAttachment | undefined,
+  stats: Stats,
+): Promise<{ file: LocalFile | null; unsettled: boolean }> {
   if (hint && hint.size === stats.size && hint.mtimeMs === stats.mtimeMs) {
-    return { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256: hint.sha256 };
+    return { file: fileFromHint(hint), unsettled: false };
   }
   // ctime, not mtime: every write moves it, even in a copy that preserves mtime, and no user
   // can set it into the future (an age below zero means the clock went back: count it settled).
   const age = options.now() - stats.ctimeMs;
   if (age >= 0 && age < options.settleMs) {
-    return hint ? { name, size: hint.size, mtimeMs: hint.mtimeMs, sha256: hint.sha256 } : null;
+    return { file: hint ? fileFromHint(hint) : null, unsettled: true };
   }
   const sha256 = await hashFile(resolveInside(options.root, relPath));
-  return { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256 };
+  return { file: { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256 }, unsettled: false };
+}
+
+/**
+ * Names Node could not decode, with how to show them. readdir turns each byte that is not UTF-8
+ * into U+FFFD, and a path built from that name opens nothing; only a listing that shows U+FFFD
+ * is read again as bytes, which costs a quiet scan nothing.
+ */
+export function undecodableNames(
+  dir: string,
+  names: readonly string[],
+): ReadonlyMap<string, readonly string[]> {
+  const found = new Map<string, string[]>();
+  if (!names.some((name) => name.includes('\uFFFD'))) return found;
+  for (const raw of readdirSync(dir, { encoding: 'buffer' })) {
+    const name = raw.toString('utf8');
+    if (Buffer.from(name, 'utf8').equals(raw)) continue;
+    found.set(name, [...(found.get(name) ?? []), escapeBytes(raw)]);
+  }
+  return found;
+}
+
+/** Listing entries, one per name (two names that are not UTF-8 may read the same). */
+function uniqueByName(entries: readonly Dirent[]): Dirent[] {
+  return [...new Map(entries.map((e) => [e.name, e] as const)).values()];
+}
+
+/**
+ * lstat of `relPath`, unless a folder along it (`Companies`, then `Companies/Acme`) is a link:
+ * then that folder. An entity folder reached through a link is not scanned (links are never
+ * followed). Null when something along it is missing.
+ */
+export function lstatWithoutLinks(
+  root: string,
+  relPath: string,
+): { readonly link: string } | { readonly stats: Stats } | null {
+  const names = relPath.split('/');
+  for (let i = 1; i <= names.length; i += 1) {
+    const prefix = names.slice(0, i).join('/');
+    const stats = lstatOrNull(resolveInside(root, prefix));
+    if (stats === null) return null;
+    if (stats.isSymbolicLink()) return { link: prefix };
+    if (i === names.length) return { stats };
+  }
+  return null;
 }
 
 /** Gone or unreadable since the listing: not a file of this scan. */

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { pickFreeName } from '../domain/local-names.js';
 import { fsyncDir } from './atomic-write.js';
 import { isIgnored } from './ignore.js';
-import { TMP_DIR } from './local-store.js';
 import type { OwnWrites } from './own-writes.js';
 import { resolveInside } from './resolve-inside.js';
+import { tempFolder } from './state-folders.js';
 
 export interface StageOptions {
   readonly root: string;
@@ -42,8 +42,8 @@ export async function withStagingFolder<T>(
   options: StageOptions,
   build: (staging: string) => Promise<T>,
 ): Promise<T> {
-  const staging = path.join(resolveInside(options.root, TMP_DIR), `${randomUUID()}.dir`);
-  await mkdir(staging, { recursive: true });
+  const staging = path.join(await tempFolder(options.root), `${randomUUID()}.dir`);
+  await mkdir(staging);
   try {
     return await build(staging);
   } finally {
@@ -51,9 +51,9 @@ export async function withStagingFolder<T>(
   }
 }
 
-/** Writes one file into a staging folder, durably. */
+/** Writes one file into a staging folder, durably; the umask sets its mode (atomic-write.ts). */
 export async function writeStaged(staging: string, name: string, content: string): Promise<void> {
-  const handle = await open(path.join(staging, name), 'wx', 0o644);
+  const handle = await open(path.join(staging, name), 'wx');
   try {
     await handle.writeFile(content, 'utf8');
     await handle.sync();

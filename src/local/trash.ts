@@ -3,12 +3,13 @@
  * kept for 30 days so a wrong delete (ours or the service's) can be undone by hand. An entry is
  * never overwritten: a second item with the same path that day gets ` (2)`.
  */
-import { link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { link, lstat, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pickFreeName } from '../domain/local-names.js';
 import { fsyncDir } from './atomic-write.js';
 import { TMP_DIR, TRASH_DIR } from './local-store.js';
 import { resolveInside, toRelative } from './resolve-inside.js';
+import { ensureRealFolders, existingRealFolder } from './state-folders.js';
 
 /** The local calendar day, as trash folders are named. */
 export function dayStamp(at: Date): string {
@@ -16,11 +17,13 @@ export function dayStamp(at: Date): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 }
 
-/** A free trash path for `relPath` on day `at`, its parent folders created. */
+/**
+ * A free trash path for `relPath` on day `at`, its parent folders created: each of them, from
+ * `.docsync/` down, a real folder (state-folders.ts), so nothing is moved through a link.
+ */
 async function freeTrashPath(root: string, relPath: string, at: Date): Promise<string> {
   const target = resolveInside(root, `${TRASH_DIR}/${dayStamp(at)}/${relPath}`);
-  const dir = path.dirname(target);
-  await mkdir(dir, { recursive: true });
+  const dir = await ensureRealFolders(root, toRelative(root, path.dirname(target)));
   const taken = await readdir(dir);
   const name = pickFreeName(path.basename(target), taken);
   return path.join(dir, name);
@@ -63,33 +66,38 @@ export async function linkIntoTrash(root: string, relPath: string, at: Date): Pr
 /**
  * Deletes trash days older than `maxAgeDays` and temp files untouched for a day (left by a crash
  * mid-download). The only place docsync deletes for good, besides `onRemoteDelete: "delete"`.
+ * It never follows a link: it refuses to sweep a `.docsync/trash` or `.docsync/tmp` that is not a
+ * real folder, and of an entry that is a link it removes the link, never what it points to.
  */
 export async function sweepTrash(root: string, now: Date, maxAgeDays: number): Promise<string[]> {
   const removed: string[] = [];
   const cutoff = dayStamp(new Date(now.getTime() - maxAgeDays * 86_400_000));
-  const trashDir = resolveInside(root, TRASH_DIR);
-  for (const day of await readdirOrEmpty(trashDir)) {
+  // Both checked before anything goes: a swept trash next to a refused tmp/ is half a sweep.
+  const trashDir = await existingRealFolder(root, TRASH_DIR);
+  const tmpDir = await existingRealFolder(root, TMP_DIR);
+  for (const day of trashDir ? await readdir(trashDir) : []) {
     if (!/^\d{4}-\d{2}-\d{2}$/u.test(day) || day >= cutoff) continue;
-    await rm(path.join(trashDir, day), { recursive: true, force: true });
+    await removeWithoutFollowing(path.join(trashDir!, day));
     removed.push(`${TRASH_DIR}/${day}`);
   }
-  const tmpDir = resolveInside(root, TMP_DIR);
-  for (const name of await readdirOrEmpty(tmpDir)) {
-    const entry = path.join(tmpDir, name);
-    const stats = await stat(entry).catch(() => null);
+  for (const name of tmpDir ? await readdir(tmpDir) : []) {
+    const entry = path.join(tmpDir!, name);
+    const stats = await lstat(entry).catch(() => null);
     if (stats && now.getTime() - stats.mtimeMs > 86_400_000) {
-      await rm(entry, { recursive: true, force: true });
+      await removeWithoutFollowing(entry);
       removed.push(`${TMP_DIR}/${name}`);
     }
   }
   return removed;
 }
 
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+/**
+ * A real folder goes with everything in it (`rm` lstat's each entry and unlinks a link, never
+ * what it points to); anything else, a link above all, is unlinked alone.
+ */
+async function removeWithoutFollowing(absolute: string): Promise<void> {
+  const stats = await lstat(absolute).catch(() => null);
+  if (stats === null) return;
+  if (stats.isDirectory()) await rm(absolute, { recursive: true, force: true });
+  else await unlink(absolute).catch(() => undefined);
 }

@@ -56,8 +56,10 @@ export async function fetchLink(
         done(null, chunk);
       },
     });
-    // flush: fsync before close, so the store's rename of this file is durable.
-    await pipeline(source, tap, createWriteStream(dest, { mode: 0o600, flush: true }));
+    // flush: fsync before close, so the store's rename of this file is durable. The default
+    // mode (0666) leaves the permissions to the umask, as for any other program's files: the
+    // firm shares this folder, and a download readable only by docsync's user locked them out.
+    await pipeline(source, tap, createWriteStream(dest, { flush: true }));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError('NETWORK', `${LINK_ROUTE}: ${(error as Error).message}`, {

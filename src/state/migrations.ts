@@ -101,4 +101,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ).run(seq);
     },
   },
+  {
+    version: 6,
+    name: 'entries of the folder that are not synced, and why',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE skipped_entries (
+          owner_kind    TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id      TEXT    NOT NULL,
+          path          TEXT    NOT NULL,
+          reason        TEXT    NOT NULL,
+          first_seen_at INTEGER NOT NULL,
+          last_seen_at  INTEGER NOT NULL,
+          PRIMARY KEY (owner_kind, owner_id, path)
+        ) STRICT, WITHOUT ROWID;
+      `),
+  },
 ];

@@ -4,7 +4,8 @@
  *
  * - `completePush`: outbox done + base write, so a base row changes only together with the
  *   recorded success of the action that produced it (style guide §9);
- * - `forgetEntity`: an entity, its cursor, its base rows and its problems go together;
+ * - `forgetEntity`: an entity, its cursor, its base rows, its problems and its entries not
+ *   synced go together;
  * - `transaction`: anything else the engine needs to commit as one.
  *
  * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
@@ -20,6 +21,7 @@ import { type Database, type OpenDatabaseOptions, openDatabase } from './open-da
 import { OutboxRepo } from './outbox-repo.js';
 import { ProblemRepo } from './problem-repo.js';
 import { SettingsRepo } from './settings-repo.js';
+import { SkippedRepo } from './skipped-repo.js';
 import { buildStatusReport, type StatusReport } from './status-report.js';
 import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';
@@ -49,6 +51,7 @@ export class StateStore {
   readonly cycles: CycleRepo;
   readonly statusTypes: StatusTypeRepo;
   readonly metaFiles: MetaFileRepo;
+  readonly skipped: SkippedRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -69,6 +72,7 @@ export class StateStore {
     this.cycles = new CycleRepo(db);
     this.statusTypes = new StatusTypeRepo(db, this.settings);
     this.metaFiles = new MetaFileRepo(db);
+    this.skipped = new SkippedRepo(db);
   }
 
   /**
@@ -97,6 +101,7 @@ export class StateStore {
       this.cursors.remove(owner);
       this.base.removeOwner(owner);
       this.problems.clearOwner(owner);
+      this.skipped.clearOwner(owner);
     });
   }
 

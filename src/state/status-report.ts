@@ -79,6 +79,14 @@ export interface StatusReport {
     readonly kind: OwnerKind;
     readonly reason: string;
   }[];
+  /** Entries of the folder the last scans did not sync ("Not synced"), by path. */
+  readonly notSynced: readonly {
+    /** null for an entry beside the entity folders (a link at `Companies/Acme`). */
+    readonly owner: OwnerRef | null;
+    readonly path: string;
+    readonly reason: string;
+    readonly firstSeenAt: string;
+  }[];
   readonly pendingWebhookEvents: number;
 }
 
@@ -120,6 +128,15 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
     unmatchedFolders: store.entities
       .listUnmatchedFolders()
       .map(({ folder, kind, reason }) => ({ folder, kind, reason })),
+    notSynced: store.skipped
+      .list()
+      .map(({ owner, path, reason, firstSeenAt }) => ({
+        owner,
+        path,
+        reason,
+        firstSeenAt: iso(firstSeenAt),
+      }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     pendingWebhookEvents: store.webhookEvents.countPending(),
   };
 }

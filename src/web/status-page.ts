@@ -38,6 +38,7 @@ ${pushSection(report)}
 ${conflictSection(report, input.root)}
 ${errorSection(report, input.root)}
 ${unmatchedSection(report)}
+${notSyncedSection(report)}
 </body></html>
 `.text;
 }
@@ -128,6 +129,15 @@ function unmatchedSection(report: StatusReport): Html {
   const rows = report.unmatchedFolders.map((u) => [u.folder, u.kind, u.reason]);
   return html`<h2>Unmatched local folders (${report.unmatchedFolders.length})</h2>${table(
     ['Folder', 'Kind', 'Reason'],
+    rows,
+  )}`;
+}
+
+/** Paths as docsync shows them (escaped when not UTF-8), so text rather than `file://` links. */
+function notSyncedSection(report: StatusReport): Html {
+  const rows = report.notSynced.map((n) => [n.path, n.reason, n.firstSeenAt]);
+  return html`<h2 id="not-synced">Not synced (${report.notSynced.length})</h2>${table(
+    ['Path', 'Reason', 'Since'],
     rows,
   )}`;
 }

@@ -18,6 +18,7 @@ import type {
   LocalFile,
   LocatedDocuments,
   OwnerRef,
+  SkippedEntry,
 } from '../../src/domain/types.js';
 import { entityFolderName } from '../../src/local/entity-folders.js';
 import { isIgnored } from '../../src/local/ignore.js';
@@ -45,6 +46,13 @@ import {
   parseDocumentMeta,
   parseEntityMeta,
 } from '../../src/local/metadata-files.js';
+import {
+  escapeControls,
+  fileFromHint,
+  hasControlCharacter,
+  SKIP_REASONS,
+  skippedEntry,
+} from '../../src/local/skip-rules.js';
 import { dayStamp } from '../../src/local/trash.js';
 import { MemoryTree, type Node } from './memory-tree.js';
 
@@ -112,15 +120,37 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
   /** Nothing to read ahead in memory. */
   readAhead(): void {}
 
+  /** A tree in memory holds no links, special files or undecodable names: nothing to skip. */
+  async skippedEntityFolders(): Promise<SkippedEntry[]> {
+    return [];
+  }
+
+  /**
+   * Skips as the folder adapter does what a tree in memory can hold: names with control
+   * characters. Files count at once (no settle time), so `unsettled` is always 0.
+   */
   async scanEntity(owner: OwnerRef, hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot> {
     const folder = await this.#findEntity(owner);
-    if (folder === null) return { owner, folder, documents: [] };
-    const documents = this.children(folder)
-      .filter((n) => this.node(`${folder}/${n}`)?.kind === 'dir')
-      .filter((n) => !isIgnored(`${folder}/${n}`, this.#ignore))
-      .map((n) => this.#scanDocument(`${folder}/${n}`, hints))
-      .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
-    return { owner, folder, documents };
+    if (folder === null) return { owner, folder, documents: [], skipped: [], unsettled: 0 };
+    const skipped: SkippedEntry[] = [];
+    const documents: LocalDocumentSnapshot[] = [];
+    for (const name of this.children(folder)) {
+      const path = `${folder}/${name}`;
+      if (this.node(path)?.kind !== 'dir' || isIgnored(path, this.#ignore)) continue;
+      const inside: SkippedEntry[] = [];
+      const doc = this.#scanDocument(path, hints, inside);
+      if (doc.meta === null && hasControlCharacter(name)) {
+        const reason = SKIP_REASONS.control(name);
+        skipped.push({ path: escapeControls(path), reason });
+        documents.push({ folder: path, meta: null, metaError: `not synced: ${reason}`, files: [] });
+      } else {
+        skipped.push(...inside);
+        documents.push(doc);
+      }
+    }
+    documents.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+    skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { owner, folder, documents, skipped, unsettled: 0 };
   }
 
   async locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments> {
@@ -360,7 +390,11 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     );
   }
 
-  #scanDocument(folder: string, hints: readonly ScanHint[]): LocalDocumentSnapshot {
+  #scanDocument(
+    folder: string,
+    hints: readonly ScanHint[],
+    skipped: SkippedEntry[],
+  ): LocalDocumentSnapshot {
     const names = this.children(folder).sort();
     const text = this.read(`${folder}/${DOCUMENT_META}`)?.toString('utf8');
     const meta = text === undefined ? null : parseDocumentMeta(text);
@@ -377,6 +411,12 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
       )
         continue;
       const hint = attachments.find((a) => a.file === name);
+      if (hasControlCharacter(name)) {
+        const path = escapeControls(`${folder}/${name}`);
+        skipped.push(skippedEntry(path, SKIP_REASONS.control(name), hint));
+        if (hint) files.push(fileFromHint(hint));
+        continue;
+      }
       const same = hint && hint.size === node.data.length && hint.mtimeMs === node.mtimeMs;
       files.push({
         name,

@@ -154,7 +154,7 @@ export function input(sides: Sides): PlanInput {
   return {
     owner,
     base: new Map((sides.base ?? []).map((d) => [d.id, d])),
-    local: { owner, folder, documents: sides.folders ?? [] },
+    local: { owner, folder, documents: sides.folders ?? [], skipped: [], unsettled: 0 },
     knownFolder: ENTITY,
     ...(sides.elsewhere
       ? {

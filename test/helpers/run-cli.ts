@@ -10,14 +10,33 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+export interface RunCliOptions {
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+  /** Started from a shell with this umask (e.g. 0o002), as a service manager may set it. */
+  readonly umask?: number;
+}
+
 /** Runs the built `docsync` in a real child process, as a user or systemd would. */
-export function runCli(
-  args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  // Node cannot set a child's umask; a shell sets it and then becomes node (exec).
+  const [command, argv]: [string, string[]] =
+    options.umask === undefined
+      ? [process.execPath, [CLI, ...args]]
+      : [
+          '/bin/sh',
+          [
+            '-c',
+            `umask ${options.umask.toString(8)}; exec "$0" "$@"`,
+            process.execPath,
+            CLI,
+            ...args,
+          ],
+        ];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command, argv, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

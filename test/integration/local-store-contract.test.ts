@@ -235,6 +235,75 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
     expect(documents[0]?.files.map((f) => f.name)).toEqual(['keep.pdf']);
   });
 
+  it('reports a file whose name holds a control character instead of syncing it', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/new\nline.txt`, 'x');
+    h.write(`${DOC}/tab\there.pdf`, 'x');
+    h.write(`${DOC}/escape\u001b.pdf`, 'x');
+    h.write(`${DOC}/~$locked.docx`, 'x');
+    h.write(`${DOC}/keep.pdf`, 'keep');
+    const snapshot = await h.store.scanEntity(acme);
+    expect(snapshot.documents[0]?.files.map((f) => f.name)).toEqual(['keep.pdf']);
+    // Ignored files stay silently out; the others are reported, on one line each.
+    expect(snapshot.skipped).toEqual([
+      {
+        path: `${DOC}/escape\\x1b.pdf`,
+        reason:
+          'a name with a control character (U+001B), which the service cannot store: rename it without it',
+      },
+      {
+        path: `${DOC}/new\\nline.txt`,
+        reason: 'a name with a line break, which the service cannot store: rename it without it',
+      },
+      {
+        path: `${DOC}/tab\\there.pdf`,
+        reason: 'a name with a tab, which the service cannot store: rename it without it',
+      },
+    ]);
+    expect(snapshot.unsettled).toBe(0);
+  });
+
+  it('keeps an agreed attachment whose name cannot be synced as the base knew it', async () => {
+    const h = await withDocument();
+    h.write(`${DOC}/old\nname.pdf`, 'changed since');
+    const hint = {
+      id: '1075468',
+      attachments: [
+        {
+          id: 'UA1',
+          kind: 'user' as const,
+          file: 'old\nname.pdf',
+          sha256: 'agreed',
+          size: 6,
+          mtimeMs: 1,
+        },
+      ],
+    };
+    const snapshot = await h.store.scanEntity(acme, [hint]);
+    expect(snapshot.documents[0]?.files).toEqual([
+      { name: 'old\nname.pdf', size: 6, mtimeMs: 1, sha256: 'agreed' },
+    ]);
+    expect(snapshot.skipped.map((s) => s.reason)).toEqual([
+      'a name with a line break, which the service cannot store: rename it without it; until then the service keeps the attachment as last synced',
+    ]);
+  });
+
+  it('holds a new folder whose name holds a control character, and syncs a known one by id', async () => {
+    const h = await withDocument();
+    h.write(`${ACME}/Minutes\n2024/minutes.pdf`, 'x');
+    h.rename(DOC, `${ACME}/Trustee\tMinutes`);
+    const snapshot = await h.store.scanEntity(acme);
+    expect(snapshot.documents.map((d) => [d.folder, d.meta?.id ?? d.metaError, d.files])).toEqual([
+      [
+        `${ACME}/Minutes\n2024`,
+        'not synced: a name with a line break, which the service cannot store: rename it without it',
+        [],
+      ],
+      [`${ACME}/Trustee\tMinutes`, '1075468', []],
+    ]);
+    expect(snapshot.skipped.map((s) => s.path)).toEqual([`${ACME}/Minutes\\n2024`]);
+  });
+
   it('takes size, mtime and sha256 from the base when size and mtime match', async () => {
     const h = await withDocument();
     h.write(`${DOC}/a.pdf`, 'aaaa', 1_700_000_000_000);

@@ -1,11 +1,12 @@
 /** What only a real folder can show: crashes mid-write, hashing by stat, settling, symlinks. */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -40,7 +41,7 @@ describe('atomic writes', () => {
     writeFileSync(target, 'previous content');
     const script = `
       import { writeFileAtomic } from ${JSON.stringify(pathToFileURL(DIST_ATOMIC).href)};
-      await writeFileAtomic(${JSON.stringify(path.join(root, '.docsync/tmp'))}, ${JSON.stringify(target)},
+      await writeFileAtomic(${JSON.stringify(root)}, ${JSON.stringify(target)},
         'new content '.repeat(100000),
         { beforeRename: () => process.kill(process.pid, 'SIGKILL') });
       console.log('renamed');`;
@@ -59,14 +60,14 @@ describe('atomic writes', () => {
     const root = tempDir();
     const target = path.join(root, 'a.txt');
     await expect(
-      writeFileAtomic(path.join(root, 'tmp'), target, 'x', {
+      writeFileAtomic(root, target, 'x', {
         beforeRename: () => {
           throw new Error('stopped before rename');
         },
       }),
     ).rejects.toThrow('stopped before rename');
     expect(existsSync(target)).toBe(false);
-    expect(readdirSync(path.join(root, 'tmp'))).toEqual([]);
+    expect(readdirSync(path.join(root, '.docsync/tmp'))).toEqual([]);
   });
 });
 
@@ -125,15 +126,103 @@ describe('scanning', () => {
     expect(files).toEqual([{ name: 'known.pdf', size: 3, mtimeMs: 1, sha256: 'agreed' }]);
   });
 
-  it('skips symlinks and nested folders inside a document folder', async () => {
+  it('reports symlinks and special files inside a document folder, never following them', async () => {
     const { store, doc, abs } = await storeWithDocument();
     const outside = tempDir();
     writeFileSync(path.join(outside, 'secret.txt'), 'secret');
     symlinkSync(path.join(outside, 'secret.txt'), abs(`${doc}/link.txt`));
+    symlinkSync(outside, abs(`${doc}/linked folder`));
+    execFileSync('mkfifo', [abs(`${doc}/pipe`)]);
     mkdirSync(abs(`${doc}/nested`));
     writeFileSync(abs(`${doc}/real.pdf`), 'r');
-    const files = (await store.scanEntity(acme)).documents[0]!.files;
-    expect(files.map((f) => f.name)).toEqual(['real.pdf']);
+    const snapshot = await store.scanEntity(acme);
+    expect(snapshot.documents[0]!.files.map((f) => f.name)).toEqual(['real.pdf']);
+    const link = 'a symbolic link; docsync does not follow links: move the real file here';
+    expect(snapshot.skipped).toEqual([
+      { path: `${doc}/link.txt`, reason: link },
+      { path: `${doc}/linked folder`, reason: link },
+      {
+        path: `${doc}/pipe`,
+        reason:
+          'a named pipe, not a file; docsync syncs only regular files: put the file itself here',
+      },
+    ]);
+  });
+
+  it('reports a name that is not UTF-8, escaped, instead of failing or dropping it', async () => {
+    const { root, store, doc, abs } = await storeWithDocument();
+    const bytes = (rel: string, name: number[]) =>
+      Buffer.concat([Buffer.from(`${root}/${rel}/`), Buffer.from(name)]);
+    // "caf\xe9.pdf": Latin-1, as an old program or another system writes it.
+    writeFileSync(bytes(doc, [0x63, 0x61, 0x66, 0xe9, 0x2e, 0x70, 0x64, 0x66]), 'x');
+    writeFileSync(abs(`${doc}/\ufffd real replacement character.pdf`), 'fine');
+    const entity = path.posix.dirname(doc);
+    mkdirSync(bytes(entity, [0x4d, 0xff, 0x6e]));
+    writeFileSync(Buffer.concat([bytes(entity, [0x4d, 0xff, 0x6e]), Buffer.from('/a.pdf')]), 'a');
+
+    const snapshot = await store.scanEntity(acme);
+    const notUtf8 =
+      'a name that is not valid UTF-8 (made on another system or by an old program); rename it and docsync syncs it';
+    expect(snapshot.skipped).toEqual([
+      { path: `${doc}/caf\\xe9.pdf`, reason: notUtf8 },
+      { path: `${entity}/M\\xffn`, reason: notUtf8 },
+    ]);
+    const [document, held] = snapshot.documents;
+    // A folder that cannot be opened may be a known document: held, never read as deleted.
+    expect(held).toEqual({
+      folder: `${entity}/M\ufffdn`,
+      meta: null,
+      metaError: `not synced: ${notUtf8}`,
+      files: [],
+    });
+    expect(document!.files.map((f) => f.name)).toEqual(['\ufffd real replacement character.pdf']);
+  });
+
+  it('counts the files it did not take because they are still changing', async () => {
+    const { store, doc, abs } = await storeWithDocument(30);
+    writeFileSync(abs(`${doc}/new.pdf`), 'half a file');
+    writeFileSync(abs(`${doc}/known.pdf`), 'changed now');
+    const hint = {
+      id: '1075468',
+      attachments: [
+        { id: 'UA1', kind: 'user' as const, file: 'known.pdf', sha256: 'a', size: 3, mtimeMs: 1 },
+      ],
+    };
+    expect((await store.scanEntity(acme, [hint])).unsettled).toBe(2);
+    const settled = new FsLocalStore({
+      root: path.dirname(path.dirname(abs(doc))),
+      settleSeconds: 0,
+    });
+    expect((await settled.scanEntity(acme, [hint])).unsettled).toBe(0);
+  });
+
+  it('reports entity folders that are links, leaves them out of the listing and never follows them', async () => {
+    const { root, store, doc, abs } = await storeWithDocument();
+    const entity = path.posix.dirname(doc);
+    const moved = path.join(tempDir(), 'Acme moved away');
+    renameSync(abs(entity), moved);
+    symlinkSync(moved, abs(entity));
+    symlinkSync(moved, path.join(root, 'Trusts'));
+    mkdirSync(path.join(root, 'Companies/Other Pty Ltd'));
+    symlinkSync(moved, path.join(root, 'Companies/Linked Pty Ltd'));
+
+    expect((await store.listEntityFolders()).map((f) => f.folder)).toEqual([
+      'Companies/Other Pty Ltd',
+    ]);
+    const link = 'a symbolic link; docsync does not follow links: move the real folder here';
+    expect(await store.skippedEntityFolders()).toEqual([
+      { path: entity, reason: link },
+      { path: 'Companies/Linked Pty Ltd', reason: link },
+      { path: 'Trusts', reason: link },
+    ]);
+    const snapshot = await store.scanEntity(acme, [], entity);
+    expect(snapshot).toEqual({
+      owner: acme,
+      folder: null,
+      documents: [],
+      skipped: [{ path: entity, reason: link }],
+      unsettled: 0,
+    });
   });
 });
 

@@ -18,6 +18,7 @@ const SYNC_TABLES = [
   'oauth_tokens',
   'outbox',
   'problems',
+  'skipped_entries',
   'status_types',
   'unmatched_folders',
   'webhook_events',

@@ -37,7 +37,7 @@ describe('StateStore', () => {
     expect(store.transaction(() => store.cursors.advance(TRUST, '2020-07-03T04:31:46'))).toBe(true);
   });
 
-  it('forgets an entity with its cursor, base and problems, and nothing else', () => {
+  it('forgets an entity with its cursor, base, problems and entries not synced, and nothing else', () => {
     const store = state.open();
     store.entities.upsert({
       entity: trust,
@@ -49,11 +49,14 @@ describe('StateStore', () => {
     store.base.put(baseDocument());
     store.base.put(baseDocument({ id: 'c1', owner: COMPANY }));
     store.problems.record({ owner: TRUST, documentId: '1075468' }, 'x', 0);
+    store.skipped.replaceForOwner(TRUST, [{ path: 'Trusts/Smith/a', reason: 'a link' }], 0);
+    store.skipped.replaceForOwner(COMPANY, [{ path: 'Companies/C/b', reason: 'a link' }], 0);
     store.forgetEntity(TRUST);
     expect(store.entities.get(TRUST)).toBeNull();
     expect(store.cursors.get(TRUST)).toBeNull();
     expect(store.base.count(TRUST)).toBe(0);
     expect(store.problems.list()).toEqual([]);
+    expect(store.skipped.list().map((s) => s.path)).toEqual(['Companies/C/b']);
     expect(store.base.count(COMPANY)).toBe(1);
   });
 
@@ -70,6 +73,7 @@ describe('StateStore', () => {
       conflicts: { total: 0, recent: [] },
       itemsInError: [],
       unmatchedFolders: [],
+      notSynced: [],
       pendingWebhookEvents: 0,
     });
   });

@@ -54,6 +54,8 @@ describe('detectLocalChanges', () => {
         folderOf(sysEdit, { files: [files(sysEdit)[0]!, { ...files(sysEdit)[1]!, sha256: 'e' }] }),
         folderOf(sysDelete, { files: [files(sysDelete)[0]!] }),
       ],
+      skipped: [],
+      unsettled: 0,
     };
     const changes = detectLocalChanges(baseOf(...docs), snapshot, statusTypes, TODAY);
     expect(changes.map((c) => c.kind).sort()).toEqual(
@@ -83,7 +85,13 @@ describe('detectLocalChanges', () => {
   it('takes the effective date from an edited statusDate', () => {
     const d = baseDoc();
     const meta = { ...folderOf(d).meta!, status: 'CANCELLED', statusDate: '2020-07-08' };
-    const snapshot = { owner, folder: E, documents: [folderOf(d, { meta })] };
+    const snapshot = {
+      owner,
+      folder: E,
+      documents: [folderOf(d, { meta })],
+      skipped: [],
+      unsettled: 0,
+    };
     const [change] = detectLocalChanges(baseOf(d), snapshot, statusTypes, TODAY);
     expect(change).toMatchObject({
       kind: 'status-edited',
@@ -100,7 +108,7 @@ describe('detectLocalChanges', () => {
       metaError: 'Unexpected end',
       files: [],
     };
-    const snapshot = { owner, folder: E, documents: [broken] };
+    const snapshot = { owner, folder: E, documents: [broken], skipped: [], unsettled: 0 };
     const kinds = detectLocalChanges(baseOf(d), snapshot, statusTypes, TODAY).map((c) => c.kind);
     expect(kinds).not.toContain('folder-deleted');
     expect(kinds).toEqual(['deletion-held', 'meta-unreadable']);
@@ -111,7 +119,7 @@ describe('detectLocalChanges', () => {
     const broken = { folder: `${E}/moved [${d.id}]`, meta: null, metaError: 'bad', files: [] };
     const changes = detectLocalChanges(
       baseOf(d),
-      { owner, folder: E, documents: [broken] },
+      { owner, folder: E, documents: [broken], skipped: [], unsettled: 0 },
       statusTypes,
       TODAY,
     );
@@ -125,7 +133,7 @@ describe('detectLocalChanges', () => {
     expect(
       detectLocalChanges(
         baseOf(d),
-        { owner, folder: E, documents: [folderOf(d)] },
+        { owner, folder: E, documents: [folderOf(d)], skipped: [], unsettled: 0 },
         statusTypes,
         TODAY,
       ),
