@@ -95,7 +95,8 @@ export async function planEntity(
     missing.length > 0 && snapshot.folder !== null
       ? await deps.local.locateDocuments(new Set(missing))
       : undefined;
-  deps.state.skipped.replaceForOwner(owner, snapshot.skipped, deps.now());
+  for (const entry of deps.state.skipped.replaceForOwner(owner, snapshot.skipped, deps.now()))
+    deps.logger.warn({ owner, path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
   const plan = planSync(
     {
       owner,

@@ -50,7 +50,9 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
 
   const folders = await deps.local.listEntityFolders();
   // Links in place of an entity folder are never followed: said, not silently passed over.
-  deps.state.skipped.replaceEntityFolders(await deps.local.skippedEntityFolders(), deps.now());
+  const links = await deps.local.skippedEntityFolders();
+  for (const entry of deps.state.skipped.replaceEntityFolders(links, deps.now()))
+    deps.logger.warn({ path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
   const free = folders.filter((f) => f.owner === null);
   // The first folder naming each entity, as a lookup by id would find it.
   const tiedFolders = new Map<string, string>();

@@ -71,6 +71,7 @@ describe('absence is not deletion', () => {
     );
     const status = await h.cli(['status']);
     expect(status.stdout).toContain('entity folder missing');
+    expect(status.stdout).toContain('a symbolic link; docsync does not follow links');
   });
 
   it('case 2: a document folder moved into another company deletes nothing and is reported on both sides', async () => {
