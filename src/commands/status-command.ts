@@ -49,11 +49,13 @@ export function renderStatus(report: StatusReport, statePath: string): string {
     );
   lines.push(`Conflicts: ${report.conflicts.total}`);
   for (const c of report.conflicts.recent)
-    lines.push(`  ${c.occurredAt} ${c.copyPath} (${c.winner} won)`);
+    lines.push(
+      `  ${c.occurredAt} ${c.copyPath} (${c.winner} won)${c.detail ? `: ${c.detail}` : ''}`,
+    );
   lines.push(`Items in error: ${report.itemsInError.length}`);
   for (const i of report.itemsInError) {
     lines.push(
-      `  ${i.owner.kind} ${i.owner.id} ${i.documentId ?? i.path ?? ''}: ${i.reason} (attempt ${i.attempts}, next ${i.nextAttemptAt})`,
+      `  ${i.owner.kind} ${i.owner.id} ${i.path ?? i.documentId ?? ''}: ${i.reason} (attempt ${i.attempts}, next ${i.nextAttemptAt})`,
     );
   }
   lines.push(`Unmatched local folders: ${report.unmatchedFolders.length}`);

@@ -86,6 +86,11 @@ function planBaseAttachment(
         folder,
         file: a.file,
         copyName: keepEditAs,
+        conflict: {
+          winner: 'remote',
+          detail: `${a.file} edited in the folder and removed in the service; the edit is kept as ${keepEditAs}`,
+          keptAs: keepEditAs,
+        },
       });
     else
       p.pulls.push({
@@ -118,14 +123,30 @@ function planRemoteAdded(
   const copyName = claimName(conflictName(wanted, ctx.stamp), p.taken);
   if (occupant.file.mtimeMs > remoteMs) {
     // row 43: the local file is newer and keeps the name; the service's goes to the copy.
-    p.pulls.push({ kind: 'pull-attachment', row: 43, folder, attachment, file: copyName });
+    const detail = `${wanted} added on both sides: the folder's is newer and keeps the name; the service's is kept as ${copyName}`;
+    p.pulls.push({
+      kind: 'pull-attachment',
+      row: 43,
+      folder,
+      attachment,
+      file: copyName,
+      conflict: { winner: 'local', detail, keptAs: copyName },
+    });
     p.pending.set(wanted.toLowerCase(), { file: occupant.file, row: 43 });
     return;
   }
   // row 42: the service's attachment is newer (or as new); the local file becomes the copy,
   // uploaded as its own attachment next cycle.
   p.pending.delete(wanted.toLowerCase());
-  p.local.push({ kind: 'keep-conflict-copy', row: 42, folder, file: occupant.file.name, copyName });
+  const detail = `${wanted} added on both sides: the service's is newer (or as new) and takes the name; the folder's is kept as ${copyName} and uploaded next`;
+  p.local.push({
+    kind: 'keep-conflict-copy',
+    row: 42,
+    folder,
+    file: occupant.file.name,
+    copyName,
+    conflict: { winner: 'remote', detail, keptAs: copyName },
+  });
   p.pulls.push({ kind: 'pull-attachment', row: 42, folder, attachment, file: wanted });
 }
 
@@ -162,7 +183,17 @@ export function planAttachments(
   const remoteMs = remoteDoc ? remoteChangedAtMs(ctx, remoteDoc) : ctx.nowMs;
   for (const attachment of added) planRemoteAdded(ctx, folder, attachment, remoteMs, p);
   for (const { file, row } of p.pending.values()) {
-    p.pushes.push({ kind: 'push-attachment', row, folder, file });
+    if (row !== 33) p.pushes.push({ kind: 'push-attachment', row, folder, file });
+    else {
+      const detail = `${file.name} replaced in the folder and removed in the service: modify beats delete, the new content is uploaded as a new attachment`;
+      p.pushes.push({
+        kind: 'push-attachment',
+        row,
+        folder,
+        file,
+        conflict: { winner: 'local', detail },
+      });
+    }
   }
   // Renames and trashing first, so pulled files find their names free.
   return [...p.local, ...p.pulls, ...p.pushes];

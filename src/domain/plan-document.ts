@@ -100,7 +100,17 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
   }
   if (localGone && s.remoteDoc && hasContentChange(s.remote)) {
     const files = plannedFiles(ctx, s.remoteDoc);
-    return [{ kind: 'restore-document', row: 9, side: 'local', document: s.remoteDoc, files }];
+    const detail = `the folder was deleted while the service changed the document: modify beats delete, it is downloaded again`;
+    return [
+      {
+        kind: 'restore-document',
+        row: 9,
+        side: 'local',
+        document: s.remoteDoc,
+        files,
+        conflict: { winner: 'remote', detail },
+      },
+    ];
   }
   if (localGone) return [{ kind: 'push-delete-document', row: 8, folder: doc.folder }];
   if (s.deleted === null || s.folder === undefined) return null;
@@ -121,6 +131,11 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
       documentDate: doc.documentDate,
       statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
       files: s.folder.files,
+      conflict: {
+        winner: 'local',
+        detail:
+          'the service deleted the document while the folder changed: modify beats delete, it is created again from the folder (a new id)',
+      },
     },
   ];
 }

@@ -58,10 +58,19 @@ export function planStatus(
       patch: { statusId: status.id, statusTypeId: status.typeId, statusDate: status.effectiveDate },
     });
   } else if (edit.changedAtMs !== null && edit.changedAtMs > remoteChangedAtMs(ctx, remoteDoc)) {
-    drafts.push(pushStatus(23, folder, edit)); // row 23: the local edit is newer
+    // row 23: the local edit is newer; the service keeps the status it replaces in its history.
+    const detail = `status set on both sides: the folder's "${edit.statusName}" is newer than the service's "${pulled.status?.type ?? 'none'}" and was pushed`;
+    drafts.push({ ...pushStatus(23, folder, edit), conflict: { winner: 'local', detail } });
   } else {
     // row 24: the service's change is newer, or as new, or the edit time is unknown.
-    drafts.push({ kind: 'pull-status', row: 24, folder, status: pulled.status });
+    const detail = `status set on both sides: the service's "${pulled.status?.type ?? 'none'}" is newer than (or as new as) the folder's "${edit.statusName}", which was not pushed`;
+    drafts.push({
+      kind: 'pull-status',
+      row: 24,
+      folder,
+      status: pulled.status,
+      conflict: { winner: 'remote', detail },
+    });
   }
   return drafts;
 }

@@ -12,9 +12,24 @@ import type {
   RemoteStatus,
 } from './types.js';
 
+/**
+ * Both sides changed the same thing and this action settles it: who won, and where the losing
+ * version went. The executor records it in the conflict log when the action succeeds, whichever
+ * side won, so `docsync status` lists every conflict.
+ */
+export interface Conflict {
+  readonly winner: 'local' | 'remote';
+  /** One line for the operator: what each side did and why this side won. */
+  readonly detail: string;
+  /** The losing version's file name in the document folder, when it was kept as a copy. */
+  readonly keptAs?: string;
+}
+
 interface ActionCommon {
   /** Row of docs/sync-decision-table.md. */
   readonly row: number;
+  /** Set when the action settles a conflict (rows 9, 12, 23, 24, 33, 37, 42, 43). */
+  readonly conflict?: Conflict;
   readonly owner: OwnerRef;
   /** Null only for a folder that has no document yet (new or unmatched). */
   readonly documentId: string | null;

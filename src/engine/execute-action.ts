@@ -25,6 +25,7 @@ import type { PlacedFile } from '../local/local-store.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone, push, supersedeRefusals } from './push.js';
 import { pushReplace } from './push-replace.js';
+import { recordConflict } from './record-conflict.js';
 import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 
 export interface ActionContext {
@@ -126,6 +127,11 @@ const pullAttachment: Act<'pull-attachment'> = async (ctx, action, base) => {
     action.folder,
     action.file,
   );
+  recordConflict(ctx, action, {
+    folder: action.folder,
+    documentId: action.documentId!,
+    keptAs: placed.name,
+  });
   return fold(ctx, action, base, {
     kind: 'files-written',
     files: new Map([[action.attachment.id, placed]]),
@@ -299,13 +305,10 @@ async function trashIfPresent(ctx: ActionContext, relPath: string) {
 
 const keepConflictCopy: Act<'keep-conflict-copy'> = async (ctx, action, base) => {
   const copy = await ctx.deps.local.renameFile(`${action.folder}/${action.file}`, action.copyName);
-  ctx.deps.state.conflicts.record({
-    owner: ctx.owner,
+  recordConflict(ctx, action, {
+    folder: action.folder,
     documentId: action.documentId ?? '',
-    copyPath: `${action.folder}/${path.posix.basename(copy)}`,
-    winner: 'remote',
-    detail: `row ${action.row}: ${action.file} changed on both sides; the local version is kept as ${path.posix.basename(copy)}`,
-    occurredAt: ctx.deps.now(),
+    keptAs: path.posix.basename(copy),
   });
   return fold(ctx, action, base, { kind: 'done' });
 };

@@ -27,6 +27,7 @@ import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
 import { mapLimit } from './map-limit.js';
 import type { EntityJob } from './plan-entity.js';
 import { ProblemBook } from './problem-book.js';
+import { recordConflict } from './record-conflict.js';
 
 /** Actions that change only docsync's own record, not the folder or the service. */
 const STATE_ONLY = new Set<SyncAction['kind']>([
@@ -273,6 +274,9 @@ async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
         ctx.refused(`${action.folder}/${action.file.name}`, error);
         continue;
       }
+      // Conflicts settled with a copy are logged where the copy got its real name.
+      if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
+        recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
       pushed ||=
         PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
       touched = !writesFinalMeta(action);

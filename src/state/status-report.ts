@@ -62,6 +62,8 @@ export interface StatusReport {
       readonly documentId: string;
       readonly copyPath: string;
       readonly winner: string;
+      /** What each side did, with the decision-table row. */
+      readonly detail: string | null;
       readonly occurredAt: string;
     }[];
   };
@@ -113,6 +115,7 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
         documentId: c.documentId,
         copyPath: c.copyPath,
         winner: c.winner,
+        detail: c.detail,
         occurredAt: iso(c.occurredAt),
       })),
     },

@@ -170,4 +170,36 @@ describe('conflicts', () => {
     expect(h.meta(folder).id).toBe(again[0]!.id);
     await settled(h);
   });
+
+  it('case 11: every conflict is recorded, whichever side won', async () => {
+    const { h, id, folder } = await synced();
+    // Row 23: the folder's status edit is newer.
+    h.sim.admin.assignStatus(id, { typeId: 21 });
+    h.editMeta(folder, (m) => ({ ...m, status: 'cancelled' }), Date.now() + HOUR);
+    // Row 43: the folder's file is newer than the service's of the same name.
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'service minutes' });
+    h.write(`${folder}/minutes.pdf`, 'folder minutes', Date.now() + HOUR);
+    await h.sync();
+    // Row 24: the service's status is newer.
+    h.editMeta(folder, (m) => ({ ...m, status: 'lodged' }), Date.now() - HOUR);
+    h.sim.admin.assignStatus(id, { typeId: 2 });
+    await h.sync();
+
+    const { stdout } = await h.cli(['status', '--json']);
+    const report = JSON.parse(stdout) as {
+      conflicts: { total: number; recent: { winner: string; detail: string | null }[] };
+    };
+    expect(report.conflicts.total).toBe(3);
+    const rows = report.conflicts.recent.map((c) => [
+      c.winner,
+      /^row (\d+)/.exec(c.detail ?? '')?.[1],
+    ]);
+    expect(rows.sort()).toEqual([
+      ['local', '23'],
+      ['local', '43'],
+      ['remote', '24'],
+    ]);
+    expect((await h.cli(['status'])).stdout).toContain('Conflicts: 3');
+    await settled(h);
+  });
 });

@@ -439,6 +439,36 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     check?.(plan.actions);
   });
 
+  // Every conflict reaches the conflict log, whichever side won (issue 15, case 11).
+  const WINNERS: Record<number, 'local' | 'remote'> = {
+    9: 'remote',
+    12: 'local',
+    23: 'local',
+    24: 'remote',
+    33: 'local',
+    37: 'remote',
+    42: 'remote',
+    43: 'local',
+  };
+  it.each(rows.filter((r) => r.row in WINNERS))(
+    'row $row settles a conflict and says who won',
+    ({ row, sides, policy: change }) => {
+      const plan = planSync(input(sides), { ...policy, ...change }, NOW);
+      const settled = plan.actions.flatMap((a) => (a.conflict ? [[a.row, a.conflict.winner]] : []));
+      expect(settled).toEqual([[row, WINNERS[row]]]);
+    },
+  );
+
+  it('no other row claims a conflict', () => {
+    for (const { row, sides, policy: change } of rows.filter((r) => !(r.row in WINNERS))) {
+      const plan = planSync(input(sides), { ...policy, ...change }, NOW);
+      expect(
+        plan.actions.filter((a) => a.conflict).map((a) => a.row),
+        `row ${row}`,
+      ).toEqual([]);
+    }
+  });
+
   it('row 18 also holds a deletion while a .document.json elsewhere in the store is unreadable', () => {
     const sides = { base: [d], elsewhere: { unreadable: ['Companies/Acme/Broken'] } };
     expect(kindsAndRows(planSync(input(sides), policy, NOW))).toEqual(['record-problem:18']);
