@@ -7,7 +7,7 @@ import cliProgress from 'cli-progress';
 import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
 import { RateMeter } from '../daemon/rate-meter.js';
-import { runCycle } from '../engine/run-cycle.js';
+import { runUntilSettled } from '../engine/run-until-settled.js';
 import { engineDeps, localStore, openApp } from '../main.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { Metrics } from '../web/metrics.js';
@@ -20,6 +20,9 @@ export interface RunOptions {
   readonly adoptLocal?: boolean;
 }
 
+/** How long `--once` waits, at most, for files that were still changing to settle. */
+const SETTLE_WAIT_MS = 60_000;
+
 export async function runOnce(options: RunOptions): Promise<number> {
   // A dry run prints its plan on stdout; the log keeps out of its way.
   const app = openApp({ config: options.config, logToStderr: options.dryRun ?? false });
@@ -28,16 +31,24 @@ export async function runOnce(options: RunOptions): Promise<number> {
     try {
       const deps = engineDeps(app);
       const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
-      const report = await runCycle(deps, {
-        trigger: 'once',
-        fullReconcile: true,
-        dryRun: options.dryRun ?? false,
-        forceDeletes: options.forceDeletes ?? false,
-        adoptLocal: options.adoptLocal ?? false,
-        onPlanLine: (line) => process.stdout.write(`${line}\n`),
-        ...(progress ? { onProgress: progress.update } : {}),
-      });
+      const report = await runUntilSettled(
+        deps,
+        {
+          trigger: 'once',
+          fullReconcile: true,
+          dryRun: options.dryRun ?? false,
+          forceDeletes: options.forceDeletes ?? false,
+          adoptLocal: options.adoptLocal ?? false,
+          onPlanLine: (line) => process.stdout.write(`${line}\n`),
+          ...(progress ? { onProgress: progress.update } : {}),
+        },
+        { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS },
+      );
       progress?.stop();
+      if (report.settling.length > 0)
+        process.stderr.write(
+          `docsync: files in ${report.settling.length} entities were still changing after ${SETTLE_WAIT_MS / 1000} s; the next run takes them\n`,
+        );
       for (const rail of report.tripped)
         process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
       const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;

@@ -7,6 +7,7 @@
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { PushRejectedError } from '../domain/errors.js';
+import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
 import type {
@@ -40,6 +41,11 @@ export interface EntityOutcome {
   readonly owner: EntityJob['owner'];
   /** The entity was held whole (row 50): not synced, its cursor where it was. */
   readonly held: boolean;
+  /**
+   * Local files wait for a later cycle: some were still changing (within the settle time), or
+   * this cycle made a conflict copy that the next one uploads. `--once` waits and goes again.
+   */
+  readonly settling: boolean;
   /** The listing was whole (a full reconcile), as `cursors.markSynced` records. */
   readonly fullListing: boolean;
   readonly documentsFailed: number;
@@ -76,6 +82,7 @@ export class EntityExecution {
   #otherFailures = 0;
   readonly #unmatched: string[] = [];
   readonly #pushed = new Set<string>();
+  #leftForNextCycle = false;
   readonly #startedAt: number;
   #actionsDone = 0;
   #log: Logger | null = null;
@@ -159,6 +166,7 @@ export class EntityExecution {
       this.#actionsDone += result.done;
       if (!result.ok) this.#notInStep(plan);
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
+      this.#leftForNextCycle ||= result.leftForNextCycle;
     });
   }
 
@@ -190,6 +198,7 @@ export class EntityExecution {
     return {
       owner: this.job.owner,
       held: this.job.plan.held,
+      settling: this.job.snapshot.unsettled > 0 || this.#leftForNextCycle,
       fullListing: this.job.fullListing,
       documentsFailed: this.#failed.size + this.#otherFailures,
       actionsDone: this.#actionsDone,
@@ -226,6 +235,8 @@ interface DocumentOutcome {
   readonly done: number;
   /** The document's id when it was pushed (its timestamp is learnt after the entity). */
   readonly pushedTo: string | null;
+  /** A conflict copy was made, which the next cycle uploads (row 42). */
+  readonly leftForNextCycle: boolean;
 }
 
 async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
@@ -234,6 +245,7 @@ async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
   let base: BaseDocument | null = plan.documentId ? deps.state.base.get(plan.documentId) : null;
   let touched = false;
   let pushed = false;
+  let leftForNextCycle = false;
   let done = 0;
   let ok = true;
   try {
@@ -279,16 +291,19 @@ async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
         recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
       pushed ||=
         PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
+      // A "(local edit)" copy of a system file stays local; a conflict copy goes up next cycle.
+      leftForNextCycle ||=
+        action.kind === 'keep-conflict-copy' && !isLocalEditCopy(action.copyName);
       touched = !writesFinalMeta(action);
       if (!STATE_ONLY.has(action.kind)) done++;
     }
     if (touched && base) await ctx.writeMeta(base.folder, base, remote);
     if (ok) work.problems.solved(work.item);
-    return { ok, done, pushedTo: pushed && base ? base.id : null };
+    return { ok, done, pushedTo: pushed && base ? base.id : null, leftForNextCycle };
   } catch (error) {
     log.warn({ err: error }, 'document failed; will retry');
     work.problems.failed(work.item, (error as Error).message, plan);
-    return { ok: false, done, pushedTo: null };
+    return { ok: false, done, pushedTo: null, leftForNextCycle };
   }
 }
 

@@ -63,6 +63,8 @@ export interface CycleReport {
   readonly documentsFailed: number;
   readonly tripped: readonly TrippedRail[];
   readonly unmatchedFolders: readonly string[];
+  /** Entities with local files left for a later cycle (EntityOutcome.settling). */
+  readonly settling: readonly OwnerRef[];
 }
 
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
@@ -188,7 +190,7 @@ async function cycle(
     for (const job of runnable)
       for (const line of describePlan(job.plan)) options.onPlanLine?.(line);
     for (const rail of tripped) options.onPlanLine?.(`safety rail: ${rail.message}`);
-    return report(runnable.length, 0, 0, tripped, []);
+    return report({ entities: runnable.length, tripped });
   }
   for (const rail of tripped) log.error({ rail: rail.rail }, rail.message);
   const outcomes = await mapLimit(
@@ -218,23 +220,27 @@ async function cycle(
     outcomes.flatMap((o) => o.unmatchedFolders),
     deps.now(),
   );
-  const actions = outcomes.reduce((n, o) => n + o.actionsDone, 0);
-  return report(
-    runnable.length,
-    actions,
+  return report({
+    entities: runnable.length,
+    actions: outcomes.reduce((n, o) => n + o.actionsDone, 0),
     failed,
     tripped,
-    outcomes.flatMap((o) => o.unmatchedFolders),
-  );
+    unmatched: outcomes.flatMap((o) => o.unmatchedFolders),
+    settling: outcomes.filter((o) => o.settling).map((o) => o.owner),
+  });
 }
 
-function report(
-  entities: number,
-  actions: number,
-  failed: number,
-  tripped: readonly TrippedRail[],
-  unmatched: readonly string[],
-): CycleReport {
+interface ReportParts {
+  readonly entities: number;
+  readonly actions?: number;
+  readonly failed?: number;
+  readonly tripped?: readonly TrippedRail[];
+  readonly unmatched?: readonly string[];
+  readonly settling?: readonly OwnerRef[];
+}
+
+function report(parts: ReportParts): CycleReport {
+  const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
   const result = tripped.length > 0 ? 'safety-stop' : failed > 0 ? 'partial' : 'ok';
   const exitCode =
     result === 'safety-stop'
@@ -245,17 +251,18 @@ function report(
   return {
     result,
     exitCode,
-    entities,
+    entities: parts.entities,
     actions,
     documentsFailed: failed,
     tripped,
     unmatchedFolders: unmatched,
+    settling,
   };
 }
 
 function stopped(tripped: readonly TrippedRail[], log: EngineDeps['logger']): CycleReport {
   for (const rail of tripped) log.error({ rail: rail.rail }, rail.message);
-  return report(0, 0, 0, tripped, []);
+  return report({ entities: 0, tripped });
 }
 
 function safetyPolicy(deps: EngineDeps, options: CycleOptions) {

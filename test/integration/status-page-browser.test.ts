@@ -55,8 +55,12 @@ describe('status page in a browser', () => {
     utimesSync(local, anHourAgo, anHourAgo);
     sim.admin.deleteAttachment(doc.id, attachment.id);
     sim.admin.addAttachment(doc.id, { name: attachment.name, bytes: 'the service edit' });
-    // And a status name the service does not have, typed into .document.json.
-    const metaFile = path.join(folder, '.document.json');
+    // And a status name the service does not have, typed into another document's .document.json
+    // (one with nothing else to do, so no rewrite of it puts the agreed status back).
+    const other = readdirSync(path.join(root, top, entity)).find(
+      (f) => f.includes('[') && !f.endsWith(`[${doc.id}]`),
+    )!;
+    const metaFile = path.join(root, top, entity, other, '.document.json');
     const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
     writeFileSync(metaFile, JSON.stringify({ ...meta, status: 'ALMOST DONE' }, null, 2));
     utimesSync(metaFile, anHourAgo, anHourAgo);
