@@ -3,6 +3,7 @@
  * for what they need (config only, config + state, or the whole client) and close it after.
  */
 
+import type { DestinationStream } from 'pino';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
 import type { EngineDeps } from './engine/engine-deps.js';
@@ -19,6 +20,8 @@ export interface AppOptions {
   readonly logToStderr?: boolean;
   /** Told of every answer of the service (metrics). */
   readonly onResponse?: (info: ResponseInfo) => void;
+  /** Where JSON log lines go instead of stdout (tests read the log an operator would). */
+  readonly logDestination?: DestinationStream;
 }
 
 export interface App {
@@ -41,6 +44,7 @@ export function openApp(options: AppOptions = {}): App {
   const logger = createLogger({
     level: config.log.level,
     ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
+    ...(options.logDestination ? { destination: options.logDestination, pretty: false } : {}),
   });
   const state = openState(config);
   const remote = createRemote({

@@ -8,7 +8,7 @@ import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { runCycle } from '../engine/run-cycle.js';
-import { engineDeps, localStore, openApp } from '../main.js';
+import { type App, type AppOptions, engineDeps, localStore, openApp } from '../main.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { Metrics } from '../web/metrics.js';
 
@@ -24,30 +24,35 @@ export async function runOnce(options: RunOptions): Promise<number> {
   // A dry run prints its plan on stdout; the log keeps out of its way.
   const app = openApp({ config: options.config, logToStderr: options.dryRun ?? false });
   try {
-    const lock = InstanceLock.acquire(app.state.db);
-    try {
-      const deps = engineDeps(app);
-      const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
-      const report = await runCycle(deps, {
-        trigger: 'once',
-        fullReconcile: true,
-        dryRun: options.dryRun ?? false,
-        forceDeletes: options.forceDeletes ?? false,
-        adoptLocal: options.adoptLocal ?? false,
-        onPlanLine: (line) => process.stdout.write(`${line}\n`),
-        ...(progress ? { onProgress: progress.update } : {}),
-      });
-      progress?.stop();
-      for (const rail of report.tripped)
-        process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
-      const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
-      app.logger.info({ report }, summary);
-      return report.exitCode;
-    } finally {
-      lock.release();
-    }
+    return await runOnceIn(app, options);
   } finally {
     app.close();
+  }
+}
+
+/** `run --once` on an opened app, which the caller closes (tests reach its state this way). */
+export async function runOnceIn(app: App, options: RunOptions): Promise<number> {
+  const lock = InstanceLock.acquire(app.state.db);
+  try {
+    const deps = engineDeps(app);
+    const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
+    const report = await runCycle(deps, {
+      trigger: 'once',
+      fullReconcile: true,
+      dryRun: options.dryRun ?? false,
+      forceDeletes: options.forceDeletes ?? false,
+      adoptLocal: options.adoptLocal ?? false,
+      onPlanLine: (line) => process.stdout.write(`${line}\n`),
+      ...(progress ? { onProgress: progress.update } : {}),
+    });
+    progress?.stop();
+    for (const rail of report.tripped)
+      process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
+    const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
+    app.logger.info({ report }, summary);
+    return report.exitCode;
+  } finally {
+    lock.release();
   }
 }
 
@@ -72,15 +77,15 @@ function progressBar() {
   };
 }
 
-/**
- * The daemon, until SIGTERM or SIGINT: the first signal stops intake and lets in-flight work
- * finish; a second one forces the exit (as systemd's stop timeout would).
- */
-export async function runDaemon(options: RunOptions): Promise<number> {
+/** The daemon as `docsync run` assembles it, with its listeners and metrics, not started. */
+export function createDaemon(
+  options: Pick<RunOptions, 'config'> & Pick<AppOptions, 'logDestination'>,
+): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
   const app = openApp({
     config: options.config,
+    ...(options.logDestination ? { logDestination: options.logDestination } : {}),
     onResponse: (info) => {
       rate.tick();
       metrics.serviceResponse(info);
@@ -97,6 +102,15 @@ export async function runDaemon(options: RunOptions): Promise<number> {
       for (let i = 0; i < rails; i++) metrics.railTripped();
     },
   });
+  return { daemon, app };
+}
+
+/**
+ * The daemon, until SIGTERM or SIGINT: the first signal stops intake and lets in-flight work
+ * finish; a second one forces the exit (as systemd's stop timeout would).
+ */
+export async function runDaemon(options: RunOptions): Promise<number> {
+  const { daemon, app } = createDaemon(options);
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;
