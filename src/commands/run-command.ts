@@ -6,6 +6,7 @@
 import cliProgress from 'cli-progress';
 import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
+import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { runCycle } from '../engine/run-cycle.js';
 import { type App, type AppOptions, engineDeps, localStore, openApp } from '../main.js';
@@ -35,6 +36,9 @@ export async function runOnceIn(app: App, options: RunOptions): Promise<number> 
   const lock = InstanceLock.acquire(app.state.db);
   try {
     const deps = engineDeps(app);
+    // Before the cycle, so space taken by stale downloads is back before the sync needs it. A
+    // dry run changes nothing, the trash included.
+    if (!options.dryRun) await housekeepIfDue(deps);
     const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
     const report = await runCycle(deps, {
       trigger: 'once',

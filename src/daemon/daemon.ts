@@ -1,8 +1,9 @@
 /**
  * `docsync run`: the long-running daemon. It owns the lifecycle (style guide §8): start takes
- * the single-instance lock, catches up with a full reconcile, then listens — cron, the folder
- * watcher, the webhook receiver, the status page. `close()` stops intake, lets the cycle in
- * flight finish its requests, then closes the database; a second call waits for the first.
+ * the single-instance lock, does the housekeeping that is due, catches up with a full reconcile,
+ * then listens — cron, the folder watcher, the webhook receiver, the status page. `close()` stops
+ * intake, lets the cycle in flight finish its requests, then closes the database; a second call
+ * waits for the first.
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { OwnerRef } from '../domain/types.js';
@@ -14,6 +15,7 @@ import type { App } from '../main.js';
 import { AuthRequiredError } from '../remote/api-error.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { type CycleRequest, CycleScheduler } from './cycle-scheduler.js';
+import { HOUSEKEEPING_EVERY_MS, housekeepIfDue } from './housekeeping.js';
 
 export interface Closable {
   close(): Promise<void> | void;
@@ -37,6 +39,8 @@ export class Daemon {
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
   #extras: Closable[] = [];
+  #housekeepingTimer: NodeJS.Timeout | undefined;
+  #housekeeping: Promise<void> | null = null;
   #closing: Promise<void> | undefined;
   #fatal: Error | undefined;
   readonly #shutdown = new AbortController();
@@ -67,6 +71,10 @@ export class Daemon {
     this.#lock = InstanceLock.acquire(state.db);
     this.#lock.startHeartbeat((error) => this.#stopWith(error));
     state.cycles.markInterrupted(Date.now());
+    // Before the first cycle: a disk filled by downloads a crash left behind gets its space back
+    // before the catch-up needs it.
+    await housekeepIfDue(this.parts.deps);
+    this.#scheduleHousekeeping();
     this.#tasks = [
       cron.schedule(config.schedule.cron, () => this.scheduler.request({ trigger: 'cron' }), {
         name: 'sync',
@@ -114,16 +122,44 @@ export class Daemon {
     this.#closing ??= (async () => {
       const { app } = this.parts;
       for (const task of this.#tasks) task.stop();
+      clearTimeout(this.#housekeepingTimer);
       this.#shutdown.abort();
       await Promise.allSettled(this.#extras.map((extra) => extra.close()));
       await this.#watcher?.close();
       await this.scheduler.stop();
+      await this.#housekeeping;
       this.#lock?.release();
       app.logger.info('docsync daemon stopped');
       app.close();
       this.#resolveDone();
     })();
     return this.#closing;
+  }
+
+  /**
+   * Daily, beside the cycles rather than through the scheduler: it touches nothing a cycle uses
+   * (trash days past retention, temp files untouched for a day, finished rows nothing open
+   * depends on), and each prune is one synchronous statement between a cycle's steps, so it never
+   * waits for a long cycle nor delays one. The timer is unref'd so it never holds the process
+   * open; close() clears it and waits for a run in progress before closing the database.
+   */
+  #scheduleHousekeeping(): void {
+    if (this.#closing) return;
+    const { deps } = this.parts;
+    const now = deps.now();
+    const last = deps.state.settings.housekeepingAt() ?? now;
+    const delay = Math.min(Math.max(0, last + HOUSEKEEPING_EVERY_MS - now), HOUSEKEEPING_EVERY_MS);
+    this.#housekeepingTimer = setTimeout(() => {
+      this.#housekeeping = housekeepIfDue(deps)
+        .then(() => this.#scheduleHousekeeping())
+        .catch((error: unknown) =>
+          this.parts.app.logger.error({ err: error }, 'housekeeping failed'),
+        )
+        .finally(() => {
+          this.#housekeeping = null;
+        });
+    }, delay);
+    this.#housekeepingTimer.unref();
   }
 
   #touched(touch: EntityTouch): void {
