@@ -12,6 +12,7 @@ import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
 import { createRemote, type Remote } from './remote/create-client.js';
 import type { ResponseInfo } from './remote/service-http.js';
+import { explainStateFailure } from './state/state-failure.js';
 import { StateStore } from './state/state-store.js';
 
 export interface AppOptions {
@@ -34,9 +35,14 @@ export interface App {
 
 export function openState(config: Config): StateStore {
   const state = StateStore.open(config.state.path);
-  // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
-  if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
-  return state;
+  try {
+    // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
+    if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
+    return state;
+  } catch (error) {
+    state.close();
+    throw explainStateFailure(error, config.state.path);
+  }
 }
 
 export function openApp(options: AppOptions = {}): App {

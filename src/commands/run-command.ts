@@ -11,6 +11,7 @@ import { RateMeter } from '../daemon/rate-meter.js';
 import { runCycle } from '../engine/run-cycle.js';
 import { type App, type AppOptions, engineDeps, localStore, openApp } from '../main.js';
 import { InstanceLock } from '../state/instance-lock.js';
+import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
 
 export interface RunOptions {
@@ -33,6 +34,15 @@ export async function runOnce(options: RunOptions): Promise<number> {
 
 /** `run --once` on an opened app, which the caller closes (tests reach its state this way). */
 export async function runOnceIn(app: App, options: RunOptions): Promise<number> {
+  try {
+    return await syncOnce(app, options);
+  } catch (error) {
+    // A state write that failed mid-run: exit 1 with the sentence naming the file, no stack.
+    throw explainStateFailure(error, app.config.state.path);
+  }
+}
+
+async function syncOnce(app: App, options: RunOptions): Promise<number> {
   const lock = InstanceLock.acquire(app.state.db);
   try {
     const deps = engineDeps(app);

@@ -10,6 +10,7 @@
 import type { LocalStore } from '../local/local-store.js';
 import { DEFAULT_TRASH_DAYS, TMP_DIR, TRASH_DIR } from '../local/local-store.js';
 import type { Logger } from '../log/create-logger.js';
+import { isStateFailure } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 
 const DAY_MS = 86_400_000;
@@ -90,7 +91,9 @@ export async function housekeepIfDue(deps: HousekeepingDeps): Promise<Housekeepi
 
 /**
  * Sweeps the trash and temp files, prunes the state, records when, and logs one line with what
- * went. A failure is logged and the rest still runs: housekeeping never stops a sync.
+ * went. A failure is logged and the rest still runs: housekeeping never stops a sync. The
+ * exception is a state failure (disk full, damaged file), which is thrown, because the caller
+ * must stop for that whatever it was doing.
  */
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingReport> {
   const { state, logger } = deps;
@@ -115,6 +118,7 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
       return counts;
     });
   } catch (error) {
+    if (isStateFailure(error)) throw error;
     logger.error({ err: error }, 'housekeeping could not prune the state; it tries again tomorrow');
   }
   const report: HousekeepingReport = {
