@@ -121,7 +121,8 @@ export function createDaemon(
 
 /**
  * The daemon, until SIGTERM or SIGINT: the first signal stops intake and lets in-flight work
- * finish; a second one forces the exit (as systemd's stop timeout would).
+ * finish; a second one forces the exit (as systemd's stop timeout would). What stops it on its
+ * own (a state failure, a refused grant) is thrown, and cli.ts exits 1 with its sentence.
  */
 export async function runDaemon(options: RunOptions): Promise<number> {
   const { daemon, app } = createDaemon(options);
