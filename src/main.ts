@@ -3,6 +3,7 @@
  * for what they need (config only, config + state, or the whole client) and close it after.
  */
 
+import type { DestinationStream } from 'pino';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
 import type { EngineDeps } from './engine/engine-deps.js';
@@ -11,6 +12,7 @@ import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
 import { createRemote, type Remote } from './remote/create-client.js';
 import type { ResponseInfo } from './remote/service-http.js';
+import { explainStateFailure } from './state/state-failure.js';
 import { StateStore } from './state/state-store.js';
 
 export interface AppOptions {
@@ -19,6 +21,8 @@ export interface AppOptions {
   readonly logToStderr?: boolean;
   /** Told of every answer of the service (metrics). */
   readonly onResponse?: (info: ResponseInfo) => void;
+  /** Where JSON log lines go instead of stdout (tests read the log an operator would). */
+  readonly logDestination?: DestinationStream;
 }
 
 export interface App {
@@ -31,9 +35,14 @@ export interface App {
 
 export function openState(config: Config): StateStore {
   const state = StateStore.open(config.state.path);
-  // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
-  if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
-  return state;
+  try {
+    // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
+    if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
+    return state;
+  } catch (error) {
+    state.close();
+    throw explainStateFailure(error, config.state.path);
+  }
 }
 
 export function openApp(options: AppOptions = {}): App {
@@ -41,6 +50,7 @@ export function openApp(options: AppOptions = {}): App {
   const logger = createLogger({
     level: config.log.level,
     ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
+    ...(options.logDestination ? { destination: options.logDestination, pretty: false } : {}),
   });
   const state = openState(config);
   const remote = createRemote({

@@ -6,10 +6,12 @@
 import cliProgress from 'cli-progress';
 import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
+import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { runUntilSettled } from '../engine/run-until-settled.js';
-import { engineDeps, localStore, openApp } from '../main.js';
+import { type App, type AppOptions, engineDeps, localStore, openApp } from '../main.js';
 import { InstanceLock } from '../state/instance-lock.js';
+import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
 
 export interface RunOptions {
@@ -27,38 +29,55 @@ export async function runOnce(options: RunOptions): Promise<number> {
   // A dry run prints its plan on stdout; the log keeps out of its way.
   const app = openApp({ config: options.config, logToStderr: options.dryRun ?? false });
   try {
-    const lock = InstanceLock.acquire(app.state.db);
-    try {
-      const deps = engineDeps(app);
-      const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
-      const report = await runUntilSettled(
-        deps,
-        {
-          trigger: 'once',
-          fullReconcile: true,
-          dryRun: options.dryRun ?? false,
-          forceDeletes: options.forceDeletes ?? false,
-          adoptLocal: options.adoptLocal ?? false,
-          onPlanLine: (line) => process.stdout.write(`${line}\n`),
-          ...(progress ? { onProgress: progress.update } : {}),
-        },
-        { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS },
-      );
-      progress?.stop();
-      if (report.settling.length > 0)
-        process.stderr.write(
-          `docsync: files in ${report.settling.length} entities were still changing after ${SETTLE_WAIT_MS / 1000} s; the next run takes them\n`,
-        );
-      for (const rail of report.tripped)
-        process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
-      const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
-      app.logger.info({ report }, summary);
-      return report.exitCode;
-    } finally {
-      lock.release();
-    }
+    return await runOnceIn(app, options);
   } finally {
     app.close();
+  }
+}
+
+/** `run --once` on an opened app, which the caller closes (tests reach its state this way). */
+export async function runOnceIn(app: App, options: RunOptions): Promise<number> {
+  try {
+    return await syncOnce(app, options);
+  } catch (error) {
+    // A state write that failed mid-run: exit 1 with the sentence naming the file, no stack.
+    throw explainStateFailure(error, app.config.state.path);
+  }
+}
+
+async function syncOnce(app: App, options: RunOptions): Promise<number> {
+  const lock = InstanceLock.acquire(app.state.db);
+  try {
+    const deps = engineDeps(app);
+    // Before the cycle, so space taken by stale downloads is back before the sync needs it. A
+    // dry run changes nothing, the trash included.
+    if (!options.dryRun) await housekeepIfDue(deps);
+    const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
+    const report = await runUntilSettled(
+      deps,
+      {
+        trigger: 'once',
+        fullReconcile: true,
+        dryRun: options.dryRun ?? false,
+        forceDeletes: options.forceDeletes ?? false,
+        adoptLocal: options.adoptLocal ?? false,
+        onPlanLine: (line) => process.stdout.write(`${line}\n`),
+        ...(progress ? { onProgress: progress.update } : {}),
+      },
+      { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS },
+    );
+    progress?.stop();
+    if (report.settling.length > 0)
+      process.stderr.write(
+        `docsync: files in ${report.settling.length} entities were still changing after ${SETTLE_WAIT_MS / 1000} s; the next run takes them\n`,
+      );
+    for (const rail of report.tripped)
+      process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
+    const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
+    app.logger.info({ report }, summary);
+    return report.exitCode;
+  } finally {
+    lock.release();
   }
 }
 
@@ -83,15 +102,15 @@ function progressBar() {
   };
 }
 
-/**
- * The daemon, until SIGTERM or SIGINT: the first signal stops intake and lets in-flight work
- * finish; a second one forces the exit (as systemd's stop timeout would).
- */
-export async function runDaemon(options: RunOptions): Promise<number> {
+/** The daemon as `docsync run` assembles it, with its listeners and metrics, not started. */
+export function createDaemon(
+  options: Pick<RunOptions, 'config'> & Pick<AppOptions, 'logDestination'>,
+): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
   const app = openApp({
     config: options.config,
+    ...(options.logDestination ? { logDestination: options.logDestination } : {}),
     onResponse: (info) => {
       rate.tick();
       metrics.serviceResponse(info);
@@ -108,6 +127,16 @@ export async function runDaemon(options: RunOptions): Promise<number> {
       for (let i = 0; i < rails; i++) metrics.railTripped();
     },
   });
+  return { daemon, app };
+}
+
+/**
+ * The daemon, until SIGTERM or SIGINT: the first signal stops intake and lets in-flight work
+ * finish; a second one forces the exit (as systemd's stop timeout would). What stops it on its
+ * own (a state failure, a refused grant) is thrown, and cli.ts exits 1 with its sentence.
+ */
+export async function runDaemon(options: RunOptions): Promise<number> {
+  const { daemon, app } = createDaemon(options);
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;

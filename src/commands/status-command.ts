@@ -4,6 +4,7 @@
  */
 import { loadConfig } from '../config/load-config.js';
 import { openState } from '../main.js';
+import { explainStateFailure } from '../state/state-failure.js';
 import type { StatusReport } from '../state/status-report.js';
 
 export async function statusCommand(options: {
@@ -19,6 +20,9 @@ export async function statusCommand(options: {
         ? `${JSON.stringify(report, null, 2)}\n`
         : renderStatus(report, config.state.path),
     );
+  } catch (error) {
+    // Damage the open did not reach (a page deep in a table): the same sentence, no stack.
+    throw explainStateFailure(error, config.state.path);
   } finally {
     state.close();
   }

@@ -33,7 +33,14 @@ export class CycleScheduler {
   #running: Promise<void> | null = null;
   #stopped = false;
 
-  constructor(private readonly run: (options: CycleOptions) => Promise<void>) {}
+  /**
+   * `run` should settle every cycle itself; `onError` hears what still escapes it (its own
+   * bookkeeping failing, e.g. a state write), so no cycle ends as an unhandled rejection.
+   */
+  constructor(
+    private readonly run: (options: CycleOptions) => Promise<void>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
 
   /** Resolves when the cycle that includes this request has finished (or the daemon stopped). */
   request(request: CycleRequest): Promise<void> {
@@ -90,10 +97,12 @@ export class CycleScheduler {
       ...(next.deleted.size > 0 ? { deletedIds: next.deleted } : {}),
       ...(next.refresh ? { refreshEntities: true } : {}),
     };
-    this.#running = this.run(options).finally(() => {
-      for (const resolve of waiters) resolve();
-      this.#running = null;
-      this.#kick();
-    });
+    this.#running = this.run(options)
+      .catch(this.onError)
+      .finally(() => {
+        for (const resolve of waiters) resolve();
+        this.#running = null;
+        this.#kick();
+      });
   }
 }

@@ -8,7 +8,7 @@ import type { DocumentChangeEvent } from '../triggers/webhook-event.js';
 import { startWebhookReceiver } from '../triggers/webhook-receiver.js';
 import type { Metrics } from '../web/metrics.js';
 import { startStatusServer } from '../web/status-server.js';
-import type { Closable, Daemon } from './daemon.js';
+import type { Closable, Daemon, DaemonListeners } from './daemon.js';
 
 export interface ListenerOptions {
   readonly app: App;
@@ -19,10 +19,11 @@ export interface ListenerOptions {
 export async function startListeners(
   daemon: Daemon,
   options: ListenerOptions,
-): Promise<Closable[]> {
+): Promise<DaemonListeners> {
   const { app, metrics } = options;
   const { config, state, logger } = app;
-  const started: Closable[] = [];
+  const intake: Closable[] = [];
+  const observers: Closable[] = [];
   if (config.webhook.enabled) {
     const receiver = await startWebhookReceiver({
       config,
@@ -30,9 +31,10 @@ export async function startListeners(
       logger,
       metrics,
       onEvent: (event) => onDocumentChange(daemon, app, event),
+      onStateFailure: (error) => daemon.stateFailed(error),
     });
     logger.info({ url: receiver.url }, 'webhook receiver listening');
-    started.push(receiver);
+    intake.push(receiver);
   }
   if (config.status.enabled) {
     const server = await startStatusServer({
@@ -41,20 +43,21 @@ export async function startListeners(
       metrics,
       logger,
       runtime: () => {
-        const tokens = state.tokens.read();
+        const tokens = readTokens(app);
         return {
           nextCycleAt: daemon.nextCycleAt()?.toISOString() ?? null,
           queueDepth: app.remote.queue.depth,
           requestsPerSecond: options.requestsPerSecond(),
           watcherMode: daemon.watcherMode,
           tokenValid: Boolean(tokens?.refreshToken) && !daemon.authLost,
+          stateFailure: daemon.stateFailure?.message ?? null,
         };
       },
     });
     logger.info({ url: server.url }, 'status page listening');
-    started.push(server);
+    observers.push(server);
   }
-  return started;
+  return { intake, observers };
 }
 
 /**
@@ -82,4 +85,13 @@ async function onDocumentChange(
     return;
   }
   await daemon.request({ trigger: 'webhook', owner });
+}
+
+/** The stored tokens, or none when the state cannot be read (its failure is reported apart). */
+function readTokens(app: App) {
+  try {
+    return app.state.tokens.read();
+  } catch {
+    return null;
+  }
 }

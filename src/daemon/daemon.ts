@@ -1,10 +1,17 @@
 /**
  * `docsync run`: the long-running daemon. It owns the lifecycle (style guide §8): start takes
- * the single-instance lock, catches up with a full reconcile, then listens — cron, the folder
- * watcher, the webhook receiver, the status page. `close()` stops intake, lets the cycle in
- * flight finish its requests, then closes the database; a second call waits for the first.
+ * the single-instance lock, does the housekeeping that is due, catches up with a full reconcile,
+ * then listens — cron, the folder watcher, the webhook receiver, the status page. `close()` stops
+ * intake, lets the cycle in flight finish its requests, closes the status page, then the database;
+ * a second call waits for the first.
+ *
+ * What stops it for good (`finished()` rejects with it, logged once at fatal): a refused grant,
+ * a lock taken over, and a state failure (disk full, I/O error, read-only or damaged state file),
+ * because a daemon that cannot record what it did would sync blind. Errors from anything else are
+ * logged and the daemon keeps running.
  */
 import cron, { type ScheduledTask } from 'node-cron';
+import { StateFailureError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
 import { type CycleOptions, runCycle } from '../engine/run-cycle.js';
@@ -13,18 +20,30 @@ import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
 import type { App } from '../main.js';
 import { AuthRequiredError } from '../remote/api-error.js';
 import { InstanceLock } from '../state/instance-lock.js';
+import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
 import { type CycleRequest, CycleScheduler } from './cycle-scheduler.js';
+import { HOUSEKEEPING_EVERY_MS, housekeepIfDue } from './housekeeping.js';
 
 export interface Closable {
   close(): Promise<void> | void;
+}
+
+/**
+ * What `extras` started. Intake (the webhook receiver) stops first, with cron and the watcher;
+ * observers (the status page) close last, after the cycle in flight, so `/healthz` tells why the
+ * daemon is stopping for as long as it still runs.
+ */
+export interface DaemonListeners {
+  readonly intake: readonly Closable[];
+  readonly observers: readonly Closable[];
 }
 
 export interface DaemonParts {
   readonly app: App;
   readonly deps: EngineDeps;
   readonly local: FsLocalStore;
-  /** Extra listeners started with the daemon (webhook receiver, status page), closed first. */
-  readonly extras?: (daemon: Daemon) => Promise<Closable[]>;
+  /** Listeners started with the daemon (webhook receiver, status page). */
+  readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
   readonly onCycle?: (result: string, railsTripped: number) => void;
   /** Overrides for tests: watcher timing. */
@@ -36,7 +55,10 @@ export class Daemon {
   #lock: InstanceLock | undefined;
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
-  #extras: Closable[] = [];
+  #listeners: DaemonListeners = { intake: [], observers: [] };
+  #housekeepingTimer: NodeJS.Timeout | undefined;
+  #housekeeping: Promise<void> | null = null;
+  #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #fatal: Error | undefined;
   readonly #shutdown = new AbortController();
@@ -45,7 +67,10 @@ export class Daemon {
   lastCycle: { finishedAt: number; ok: boolean; error?: string } | undefined;
 
   constructor(private readonly parts: DaemonParts) {
-    this.scheduler = new CycleScheduler((options) => this.#cycle(options));
+    this.scheduler = new CycleScheduler(
+      (options) => this.#cycle(options),
+      (error) => this.#onError(error, 'cycle bookkeeping failed'),
+    );
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;
     });
@@ -61,12 +86,27 @@ export class Daemon {
     if (this.#fatal) throw this.#fatal;
   }
 
+  /** Rejects with what kept the daemon from starting (a state failure as its sentence). */
   async start(): Promise<void> {
+    this.#starting = this.#start();
+    try {
+      await this.#starting;
+    } catch (error) {
+      this.#stopWith(error);
+      throw this.#fatal;
+    }
+  }
+
+  async #start(): Promise<void> {
     const { app, local } = this.parts;
     const { config, state, logger } = app;
     this.#lock = InstanceLock.acquire(state.db);
     this.#lock.startHeartbeat((error) => this.#stopWith(error));
     state.cycles.markInterrupted(Date.now());
+    // Before the first cycle: a disk filled by downloads a crash left behind gets its space back
+    // before the catch-up needs it. A state failure here stops the start.
+    await housekeepIfDue(this.parts.deps);
+    this.#scheduleHousekeeping();
     this.#tasks = [
       cron.schedule(config.schedule.cron, () => this.scheduler.request({ trigger: 'cron' }), {
         name: 'sync',
@@ -89,7 +129,8 @@ export class Daemon {
       onTouch: (touch) => this.#touched(touch),
     });
     await this.#watcher.start();
-    this.#extras = (await this.parts.extras?.(this)) ?? [];
+    this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;
+    if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
     // Catch up with whatever happened while docsync was not running, deletions included.
     this.scheduler.request({ trigger: 'cron', fullReconcile: true });
     logger.info({ root: local.root, cron: config.schedule.cron }, 'docsync daemon started');
@@ -110,25 +151,82 @@ export class Daemon {
     return this.#fatal instanceof AuthRequiredError;
   }
 
+  /** The state file could not be used; `/healthz` reports it while the daemon stops. */
+  get stateFailure(): StateFailureError | undefined {
+    return this.#fatal instanceof StateFailureError ? this.#fatal : undefined;
+  }
+
+  /**
+   * Where the listeners send a state failure they hit (a webhook that could not be recorded):
+   * it stops the daemon like one in a cycle. Anything else they log and answer themselves.
+   */
+  stateFailed(error: unknown): void {
+    this.#stopWith(error);
+  }
+
   close(): Promise<void> {
-    this.#closing ??= (async () => {
-      const { app } = this.parts;
-      for (const task of this.#tasks) task.stop();
-      this.#shutdown.abort();
-      await Promise.allSettled(this.#extras.map((extra) => extra.close()));
-      await this.#watcher?.close();
-      await this.scheduler.stop();
-      this.#lock?.release();
-      app.logger.info('docsync daemon stopped');
-      app.close();
-      this.#resolveDone();
-    })();
+    this.#closing ??= this.#close();
     return this.#closing;
   }
 
+  async #close(): Promise<void> {
+    const { app } = this.parts;
+    const quietly = (what: string) => (error: unknown) =>
+      app.logger.warn({ err: error }, `${what} failed while stopping`);
+    try {
+      // A stop during start (a signal, a failure) waits for it, so all it started is closed too.
+      await this.#starting?.catch(() => undefined);
+      for (const task of this.#tasks) task.stop();
+      clearTimeout(this.#housekeepingTimer);
+      this.#shutdown.abort();
+      await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
+      await this.#watcher?.close().catch(quietly('closing the watcher'));
+      await this.scheduler.stop();
+      await this.#housekeeping;
+      await Promise.allSettled(this.#listeners.observers.map((l) => l.close()));
+      if (this.#lock && !this.#lock.release()) {
+        app.logger.warn('could not release the instance lock; the next start takes it over');
+      }
+      app.logger.info('docsync daemon stopped');
+      app.close();
+    } catch (error) {
+      quietly('closing')(error);
+    } finally {
+      this.#resolveDone();
+    }
+  }
+
+  /**
+   * Daily, beside the cycles rather than through the scheduler: it touches nothing a cycle uses
+   * (trash days past retention, temp files untouched for a day, finished rows nothing open
+   * depends on), and each prune is one synchronous statement between a cycle's steps, so it never
+   * waits for a long cycle nor delays one. The timer is unref'd so it never holds the process
+   * open; close() clears it and waits for a run in progress before closing the database.
+   */
+  #scheduleHousekeeping(): void {
+    if (this.#closing) return;
+    const { deps } = this.parts;
+    const now = deps.now();
+    const last = deps.state.settings.housekeepingAt() ?? now;
+    const delay = Math.min(Math.max(0, last + HOUSEKEEPING_EVERY_MS - now), HOUSEKEEPING_EVERY_MS);
+    this.#housekeepingTimer = setTimeout(() => {
+      this.#housekeeping = housekeepIfDue(deps)
+        .then(() => this.#scheduleHousekeeping())
+        .catch((error: unknown) => this.#onError(error, 'housekeeping failed'))
+        .finally(() => {
+          this.#housekeeping = null;
+        });
+    }, delay);
+    this.#housekeepingTimer.unref();
+  }
+
   #touched(touch: EntityTouch): void {
-    const owner: OwnerRef | null = touch.owner ?? this.#ownerOfFolder(touch.entityFolder);
-    this.scheduler.request(owner ? { trigger: 'watcher', owner } : { trigger: 'watcher' });
+    try {
+      const owner: OwnerRef | null = touch.owner ?? this.#ownerOfFolder(touch.entityFolder);
+      this.scheduler.request(owner ? { trigger: 'watcher', owner } : { trigger: 'watcher' });
+    } catch (error) {
+      this.#onError(error, 'a folder change could not be handled');
+    }
   }
 
   #ownerOfFolder(folder: string): OwnerRef | null {
@@ -149,9 +247,8 @@ export class Daemon {
     } catch (error) {
       this.lastCycle = { finishedAt: Date.now(), ok: false, error: (error as Error).message };
       this.parts.onCycle?.('error', 0);
-      if (error instanceof AuthRequiredError) {
-        // Nothing will work until a person authorises docsync again: stop, and say how.
-        logger.fatal(error.message);
+      if (error instanceof AuthRequiredError || isStateFailure(error)) {
+        // Nothing will work until a person acts (authorise again, free the disk): stop, and say how.
         this.#stopWith(error);
         return;
       }
@@ -159,8 +256,21 @@ export class Daemon {
     }
   }
 
-  #stopWith(error: Error): void {
-    this.#fatal ??= error;
+  /** An error outside a cycle: a state failure stops the daemon; anything else is logged. */
+  #onError(error: unknown, what: string): void {
+    if (isStateFailure(error)) this.#stopWith(error);
+    else this.parts.app.logger.error({ err: error }, what);
+  }
+
+  /** Stops for good: the first reason is kept for `finished()` and logged once at fatal. */
+  #stopWith(error: unknown): void {
+    if (this.#fatal === undefined) {
+      const fatal =
+        stateFailureOf(error, this.parts.app.config.state.path) ??
+        (error instanceof Error ? error : new Error(String(error)));
+      this.#fatal = fatal;
+      this.parts.app.logger.fatal({ code: (fatal as { code?: unknown }).code }, fatal.message);
+    }
     void this.close();
   }
 }

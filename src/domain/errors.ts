@@ -45,6 +45,42 @@ export class ConfigError extends DocsyncError {
 /** The state database cannot be used: written by a newer docsync, or corrupt. */
 export class StateError extends DocsyncError {}
 
+/** What went wrong with the state file, which decides what the operator is told to do. */
+export type StateFailureKind = 'full' | 'io' | 'access' | 'corrupt';
+
+const STATE_FAILURE_CODES: Readonly<Record<StateFailureKind, string>> = {
+  full: 'STATE_DISK_FULL',
+  io: 'STATE_IO_ERROR',
+  access: 'STATE_NOT_WRITABLE',
+  corrupt: 'STATE_CORRUPT',
+};
+
+/**
+ * SQLite could not read or write the state file (disk full, I/O error, read-only, damaged).
+ * Nothing a sync does can be recorded then, so syncing on would lose track of what was done:
+ * the daemon reports it on `/healthz` and stops, a command exits 1. The message is the one
+ * sentence the operator sees: the file, SQLite's error, and what to do.
+ */
+export class StateFailureError extends StateError {
+  readonly file: string;
+  readonly kind: StateFailureKind;
+  /** SQLite's (extended) result code, e.g. `SQLITE_FULL`, `SQLITE_IOERR_WRITE`. */
+  readonly sqliteCode: string;
+
+  constructor(
+    file: string,
+    kind: StateFailureKind,
+    sqliteCode: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(STATE_FAILURE_CODES[kind], message, options);
+    this.file = file;
+    this.kind = kind;
+    this.sqliteCode = sqliteCode;
+  }
+}
+
 /** Another docsync process holds the state database. */
 export class LockHeldError extends DocsyncError {
   constructor(message: string) {

@@ -20,6 +20,7 @@ import type {
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
 import { ownerKey } from '../state/row-helpers.js';
+import { isStateFailure } from '../state/state-failure.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { type ActionContext, executeAction } from './execute-action.js';
@@ -301,6 +302,9 @@ async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
     if (ok) work.problems.solved(work.item);
     return { ok, done, pushedTo: pushed && base ? base.id : null, leftForNextCycle };
   } catch (error) {
+    // The state cannot be written: not this document's fault, and recording it as one would
+    // hide it. The daemon stops on it (docs/state.md "When the state cannot be used").
+    if (isStateFailure(error)) throw error;
     log.warn({ err: error }, 'document failed; will retry');
     work.problems.failed(work.item, (error as Error).message, plan);
     return { ok: false, done, pushedTo: null, leftForNextCycle };

@@ -15,6 +15,7 @@ import type {
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
+import { isStateFailure } from '../state/state-failure.js';
 import type { PushCompletion } from '../state/state-store.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone } from './push.js';
@@ -42,6 +43,7 @@ export async function resolveInDoubt(
         'settled a push left in doubt',
       );
     } catch (error) {
+      if (isStateFailure(error)) throw error;
       if (item.documentId) unresolved.add(item.documentId);
       log.warn({ err: error, push: item.kind, key: item.idempotencyKey }, 'push still in doubt');
     }

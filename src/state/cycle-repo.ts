@@ -60,6 +60,7 @@ export class CycleRepo {
   readonly #recent;
   readonly #interrupt;
   readonly #prune;
+  readonly #pruneBefore;
 
   constructor(db: Database) {
     this.#insert = db.prepare(
@@ -81,6 +82,13 @@ export class CycleRepo {
     );
     this.#prune = db.prepare(
       'DELETE FROM cycles WHERE id <= (SELECT id FROM cycles ORDER BY id DESC LIMIT 1 OFFSET ?)',
+    );
+    // The newest cycle and the newest good one stay whatever their age: /healthz and the status
+    // page measure from them ("the last good cycle finished 3 days ago" beats "none yet").
+    this.#pruneBefore = db.prepare(
+      `DELETE FROM cycles WHERE started_at < ? AND finished_at IS NOT NULL
+         AND id < (SELECT max(id) FROM cycles)
+         AND id <> coalesce((SELECT max(id) FROM cycles WHERE result = 'ok'), -1)`,
     );
   }
 
@@ -128,6 +136,14 @@ export class CycleRepo {
   /** At start-up (with the instance lock held): closes cycles a dead process left open. */
   markInterrupted(now: number): number {
     return this.#interrupt.run(now).changes;
+  }
+
+  /**
+   * Forgets finished cycles started before `before`, except the newest cycle and the newest `ok`
+   * one; returns how many were deleted.
+   */
+  pruneBefore(before: number): number {
+    return this.#pruneBefore.run(before).changes;
   }
 
   /** Keeps the newest `keep` cycles; returns how many were deleted. */

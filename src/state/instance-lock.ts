@@ -89,10 +89,19 @@ export class InstanceLock {
     this.#heartbeat = undefined;
   }
 
-  release(): void {
+  /**
+   * Gives the lock up; false when the row could not be deleted (a full disk, a damaged file).
+   * Never throws: it runs on the way out, and a row left behind names this process, which the
+   * next start takes over as soon as the process is gone.
+   */
+  release(): boolean {
     this.stopHeartbeat();
-    if (this.db.open) {
+    if (!this.db.open) return false;
+    try {
       this.db.prepare('DELETE FROM instance_lock WHERE id = 1 AND owner = ?').run(this.owner);
+      return true;
+    } catch {
+      return false;
     }
   }
 }

@@ -1,13 +1,15 @@
 /**
  * Opens the state database: created mode 0600 (it holds OAuth tokens), WAL so the status page
  * can read while a cycle writes, a busy timeout instead of instant SQLITE_BUSY, and migrations
- * applied in order. A database written by a newer docsync is refused, never "downgraded".
+ * applied in order. A database written by a newer docsync is refused, never "downgraded"; one
+ * SQLite cannot read (damaged, not a database) is refused with what to do about it.
  */
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { StateError } from '../domain/errors.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { explainStateFailure } from './state-failure.js';
 
 export type { Database } from 'better-sqlite3';
 
@@ -18,6 +20,16 @@ export interface OpenDatabaseOptions {
 }
 
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  try {
+    return open(file, options);
+  } catch (error) {
+    // A damaged or unwritable file is found here, before any command has started its work:
+    // the operator gets one sentence naming the file and what to do, not SQLite's stack.
+    throw explainStateFailure(error, file);
+  }
+}
+
+function open(file: string, options: OpenDatabaseOptions): Database {
   const migrations = options.migrations ?? MIGRATIONS;
   createPrivateFile(file);
   const db = new BetterSqlite3(file);

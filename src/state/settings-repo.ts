@@ -12,7 +12,9 @@ export type SettingKey =
   | 'initialSyncDone'
   /** A random id for this store, e.g. for idempotency keys and the status page. */
   | 'storeId'
-  | 'statusTypesFetchedAt';
+  | 'statusTypesFetchedAt'
+  /** When housekeeping (src/daemon/housekeeping.ts) last ran, epoch ms: it runs once a day. */
+  | 'housekeepingAt';
 
 export class SettingsRepo {
   readonly #get;
@@ -61,6 +63,16 @@ export class SettingsRepo {
 
   markInitialSyncDone(): void {
     this.set('initialSyncDone', '1');
+  }
+
+  /** When housekeeping last ran (epoch ms); null when it never has. */
+  housekeepingAt(): number | null {
+    const value = this.get('housekeepingAt');
+    return value === null ? null : Number(value);
+  }
+
+  setHousekeepingAt(at: number): void {
+    this.set('housekeepingAt', String(at));
   }
 
   /** Created on first use and never changed. */

@@ -22,6 +22,7 @@ import { OutboxRepo } from './outbox-repo.js';
 import { ProblemRepo } from './problem-repo.js';
 import { SettingsRepo } from './settings-repo.js';
 import { SkippedRepo } from './skipped-repo.js';
+import { explainStateFailure } from './state-failure.js';
 import { buildStatusReport, type StatusReport } from './status-report.js';
 import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';
@@ -55,7 +56,14 @@ export class StateStore {
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
-    return new StateStore(openDatabase(file, options));
+    const db = openDatabase(file, options);
+    try {
+      return new StateStore(db);
+    } catch (error) {
+      // Preparing the statements reads the schema, the first thing a damaged file may fail.
+      db.close();
+      throw explainStateFailure(error, file);
+    }
   }
 
   /** Wraps an already opened, migrated database; `close()` closes it. */
@@ -113,11 +121,16 @@ export class StateStore {
     return !this.db.open;
   }
 
-  /** Closes the database; later calls do nothing. */
+  /** Closes the database; later calls do nothing. Never throws: it runs on the way out. */
   close(): void {
     if (!this.db.open) return;
-    // Cheap, and keeps the query planner's statistics fresh for the next start.
-    this.db.pragma('optimize');
+    try {
+      // Cheap, and keeps the query planner's statistics fresh for the next start.
+      this.db.pragma('optimize');
+    } catch {
+      // It writes, so on a full disk or a damaged file it fails; the statistics are a nicety,
+      // and whatever stopped docsync has been reported by whoever hit it first.
+    }
     this.db.close();
   }
 }

@@ -4,7 +4,7 @@
  * work and return early if it wants more parallelism). The outcome goes to the event's row: done,
  * or one failed attempt more, retried after `retryDelayMs` while the repo keeps it `received`.
  * Nothing here throws to the caller: a failing callback or database is logged, and the daemon
- * keeps running.
+ * keeps running unless `onFailure` decides the state can no longer be written.
  */
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
@@ -18,6 +18,8 @@ export interface WebhookProcessorDeps {
   readonly metrics?: Metrics | undefined;
   readonly retryDelayMs: number;
   readonly now: () => number;
+  /** Hears a failure of the bookkeeping after it was logged (the receiver picks state failures). */
+  readonly onFailure?: (error: unknown) => void;
 }
 
 export class WebhookProcessor {
@@ -58,6 +60,7 @@ export class WebhookProcessor {
         await this.#process(id);
       } catch (error) {
         this.#deps.logger.error({ err: error, eventId: id }, 'webhook event bookkeeping failed');
+        this.#deps.onFailure?.(error);
       }
     }
   }

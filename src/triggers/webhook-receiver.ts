@@ -4,13 +4,15 @@
  * hands each stored event to `onEvent` after answering (webhook-processor.ts). Events still
  * pending from before a restart are offered again at start.
  *
- * Whatever arrives, nothing escapes: a failing handler answers 500 and is logged. `close()` stops
+ * Whatever arrives, nothing escapes: a failing handler answers 500 and is logged, and a state
+ * failure is also handed to `onStateFailure` (the daemon stops for it). `close()` stops
  * accepting, lets in-flight answers finish and waits for the running event; a second call waits
  * for the first.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/create-logger.js';
+import { isStateFailure } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import { listen } from '../web/listen.js';
 import type { Metrics } from '../web/metrics.js';
@@ -29,6 +31,11 @@ export interface WebhookReceiverOptions {
   readonly resolveResource?: ResolveResource;
   /** Wait before a failed event is offered again; default 30 s. */
   readonly retryDelayMs?: number;
+  /**
+   * Hears a state failure (disk full, damaged file) met while recording or working on an event,
+   * after it was logged and answered: the daemon stops for it. Other failures are only logged.
+   */
+  readonly onStateFailure?: (error: unknown) => void;
   readonly now?: () => number;
 }
 
@@ -44,6 +51,9 @@ export async function startWebhookReceiver(
   const config = options.config.webhook;
   const logger = options.logger.child({ component: 'webhook' });
   const now = options.now ?? Date.now;
+  const onStateFailure = (error: unknown) => {
+    if (isStateFailure(error)) options.onStateFailure?.(error);
+  };
   const processor = new WebhookProcessor({
     state: options.state,
     onEvent: options.onEvent,
@@ -51,6 +61,7 @@ export async function startWebhookReceiver(
     metrics: options.metrics,
     retryDelayMs: options.retryDelayMs ?? 30_000,
     now,
+    onFailure: onStateFailure,
   });
   const ctx = {
     config,
@@ -65,8 +76,10 @@ export async function startWebhookReceiver(
   const server = createServer((req, res) => {
     const work = route(ctx, req, res).catch((error: unknown) => {
       logger.error({ err: error }, 'webhook request failed');
+      // A 500 makes the service send the message again, to the next docsync that can record it.
       if (res.headersSent) res.destroy();
       else answer(res, 500, { message: 'internal error; the message was not recorded' });
+      onStateFailure(error);
     });
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
@@ -77,7 +90,7 @@ export async function startWebhookReceiver(
   server.on('error', (error) => logger.error({ err: error }, 'webhook server error'));
   const url = `${await listen(server, config.listen.host, config.listen.port)}${config.path}`;
   logger.info({ url }, 'webhook receiver listening');
-  offerPending(options.state, processor, logger);
+  offerPending(options.state, processor, logger, onStateFailure);
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -111,7 +124,12 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
   await handleDocumentChange(ctx, req, res);
 }
 
-function offerPending(state: StateStore, processor: WebhookProcessor, logger: Logger): void {
+function offerPending(
+  state: StateStore,
+  processor: WebhookProcessor,
+  logger: Logger,
+  onStateFailure: (error: unknown) => void,
+): void {
   try {
     const pending = state.webhookEvents.pendingEvents();
     if (pending.length > 0)
@@ -119,5 +137,6 @@ function offerPending(state: StateStore, processor: WebhookProcessor, logger: Lo
     for (const event of pending) processor.offer(event.eventId);
   } catch (error) {
     logger.error({ err: error }, 'could not read pending webhook events');
+    onStateFailure(error);
   }
 }

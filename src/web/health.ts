@@ -1,9 +1,9 @@
 /**
  * `/healthz`: healthy only when sync is really happening, so systemd watchers and monitoring
- * can alert on a daemon that runs but no longer syncs. Healthy means: the last finished cycle
- * did not fail, the last good one finished recently, and the service token is valid. A cycle
- * with some items in error (`partial`) counts as good: one bad file must not mark the whole
- * daemon down forever; those items are on the status page.
+ * can alert on a daemon that runs but no longer syncs. Healthy means: the state database can be
+ * written, the last finished cycle did not fail, the last good one finished recently, and the
+ * service token is valid. A cycle with some items in error (`partial`) counts as good: one bad
+ * file must not mark the whole daemon down forever; those items are on the status page.
  */
 import { createTask } from 'node-cron';
 import type { StatusReport } from '../state/status-report.js';
@@ -21,12 +21,24 @@ export interface Health {
 }
 
 export function checkHealth(
-  report: StatusReport,
-  runtime: Pick<RuntimeStatus, 'tokenValid'>,
+  report: StatusReport | null,
+  runtime: Pick<RuntimeStatus, 'tokenValid' | 'stateFailure'>,
   maxAgeMs: number,
   now: number,
 ): Health {
   const reasons: string[] = [];
+  // First, because it outranks the rest: nothing can be recorded, and the daemon is stopping.
+  if (runtime.stateFailure) reasons.push(runtime.stateFailure);
+  if (report === null) {
+    // The state could not be read to say more; the failure above says why.
+    return {
+      healthy: false,
+      reasons,
+      lastGoodCycleAt: null,
+      maxAgeSeconds: Math.round(maxAgeMs / 1000),
+      tokenValid: runtime.tokenValid,
+    };
+  }
   const last = report.lastCycle;
   if (last?.finishedAt && last.result !== null && FAILED_RESULTS.has(last.result)) {
     reasons.push(`the last cycle ended with ${last.result}${last.error ? `: ${last.error}` : ''}`);

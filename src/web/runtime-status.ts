@@ -16,6 +16,11 @@ export interface RuntimeStatus {
   readonly watcherMode: WatcherMode | 'off';
   /** Whether docsync holds a token the service accepts; false means `docsync auth login`. */
   readonly tokenValid: boolean;
+  /**
+   * Why the state database cannot be used (disk full, damaged, ...): the sentence naming the file
+   * and what to do. Set once the daemon hit it and is stopping; absent or null otherwise.
+   */
+  readonly stateFailure?: string | null;
 }
 
 export type RuntimeProvider = () => RuntimeStatus;

@@ -2,16 +2,19 @@
  * The status server of daemon.md on `status.listen`: `GET /` (the page), `GET /healthz` (200
  * or 503 with the reasons as JSON) and `GET /metrics` (Prometheus text). Read-only, and it
  * keeps no state of its own: every request reads the state database and the daemon's runtime
- * facts afresh. A failing request answers 500 and is logged; it never stops the daemon.
+ * facts afresh. A failing request answers 500 and is logged; it never stops the daemon. When the
+ * daemon stops because its state cannot be written, `/healthz` answers 503 with that reason until
+ * the server closes, which the daemon does last.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
+import type { StatusReport } from '../state/status-report.js';
 import { checkHealth, healthMaxAgeMs } from './health.js';
 import { listen } from './listen.js';
 import type { Metrics } from './metrics.js';
-import type { RuntimeProvider } from './runtime-status.js';
+import type { RuntimeProvider, RuntimeStatus } from './runtime-status.js';
 import { renderStatusPage } from './status-page.js';
 
 export interface StatusServerOptions {
@@ -53,7 +56,8 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     );
   },
   '/healthz': async ({ state, runtime, maxAgeMs, now }, res) => {
-    const health = checkHealth(state.statusReport(now()), runtime(), maxAgeMs, now());
+    const facts = runtime();
+    const health = checkHealth(readReport(state, facts, now()), facts, maxAgeMs, now());
     const body = { status: health.healthy ? 'ok' : 'unhealthy', ...health };
     send(res, health.healthy ? 200 : 503, 'application/json', JSON.stringify(body));
   },
@@ -66,6 +70,19 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     send(res, 200, metrics.contentType, await metrics.text());
   },
 };
+
+/**
+ * The state's report for `/healthz`; null when it cannot be read but the daemon already knows
+ * why (a damaged state file), so the answer is 503 with that reason rather than a bare 500.
+ */
+function readReport(state: StateStore, facts: RuntimeStatus, now: number): StatusReport | null {
+  try {
+    return state.statusReport(now);
+  } catch (error) {
+    if (facts.stateFailure) return null;
+    throw error;
+  }
+}
 
 export async function startStatusServer(options: StatusServerOptions): Promise<StatusServer> {
   const logger = options.logger.child({ component: 'status' });

@@ -1,49 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { CLI, runCli } from '../helpers/run-cli.js';
+import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
+const startDaemon = useDaemonProcesses();
 let sim: Simulator | undefined;
-const children: ChildProcess[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
   await sim?.close();
   sim = undefined;
 });
-
-/** Starts `docsync run` and resolves once its log says it started. */
-function startDaemon(config: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [CLI, 'run', '--config', config], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const started = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('docsync daemon started')) resolve();
-    });
-    child.on('exit', () => reject(new Error(`daemon exited early:\n${output}`)));
-  });
-  return { child, started, exited, output: () => output };
-}
-
-/** Polls `check` until it passes or `ms` run out. */
-async function eventually(check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('docsync run (the daemon)', () => {
   it('syncs at start, uploads a file dropped into a document folder within seconds, and stops on SIGTERM', async () => {

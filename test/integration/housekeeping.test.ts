@@ -1,0 +1,146 @@
+/**
+ * Housekeeping as a user meets it: a store whose trash and temp folder hold old and recent
+ * things, and a state holding old and recent done pushes and cycles, then `docsync run` or
+ * `docsync run --once` from the built CLI. What is past its retention goes; the rest stays.
+ */
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dayStamp } from '../../src/local/trash.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import type { NewPush } from '../../src/state/outbox-repo.js';
+import { StateStore } from '../../src/state/state-store.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { useDaemonProcesses } from '../helpers/daemon-process.js';
+import { runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const DAY = 86_400_000;
+const tempDir = useTempDir();
+const startDaemon = useDaemonProcesses();
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const FIRM = { companies: 1, trusts: 1, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 };
+
+interface Planted {
+  readonly config: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly root: string;
+  readonly stateFile: string;
+  readonly oldTrash: string;
+  readonly recentTrash: string;
+  readonly staleTemp: string;
+  readonly freshTemp: string;
+  readonly oldPush: number;
+  readonly recentPush: number;
+  readonly oldCycles: readonly number[];
+  readonly recentCycle: number;
+}
+
+/** A store and state with something past every retention and something recent beside it. */
+async function plantStore(): Promise<Planted> {
+  sim = await startSimulator({ seed: FIRM, rateLimitPerSecond: 0 });
+  const dir = tempDir();
+  const config = writeCliConfig(dir, sim, { log: { level: 'info' } });
+  const root = path.join(dir, 'documents');
+  const stateFile = path.join(dir, 'state', 'docsync.db');
+  const now = Date.now();
+  const file = (rel: string, mtimeMs = now) => {
+    const abs = path.join(root, rel);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, `content of ${rel}`);
+    utimesSync(abs, mtimeMs / 1000, mtimeMs / 1000);
+    return abs;
+  };
+  const oldTrash = `.docsync/trash/${dayStamp(new Date(now - 40 * DAY))}`;
+  const recentTrash = `.docsync/trash/${dayStamp(new Date(now - 2 * DAY))}`;
+  file(`${oldTrash}/Companies/Acme/2020-01-01 Minutes [1]/minutes.pdf`);
+  file(`${recentTrash}/Companies/Acme/2024-01-01 Return [2]/return.pdf`);
+  const staleTemp = file('.docsync/tmp/killed-download.part', now - 2 * DAY);
+  const freshTemp = file('.docsync/tmp/running-download.part');
+
+  mkdirSync(path.dirname(stateFile), { recursive: true });
+  const state = StateStore.open(stateFile);
+  const push = (key: string, at: number) => {
+    const p: NewPush = {
+      owner: { kind: 'company', id: '1' },
+      documentId: '1',
+      kind: 'upload-attachment',
+      payload: { fileName: `${key}.pdf`, sha256: 'abc', size: 1, mtimeMs: at },
+      idempotencyKey: key,
+    };
+    const id = state.outbox.record(p, at);
+    state.outbox.markSent(id, at);
+    state.outbox.markDone(id, {}, at);
+    return id;
+  };
+  const cycle = (at: number) => {
+    const id = state.cycles.start({ trigger: 'cron', startedAt: at });
+    state.cycles.finish(id, { result: 'ok', finishedAt: at + 1000 });
+    return id;
+  };
+  const planted = {
+    oldPush: push('old', now - 60 * DAY),
+    recentPush: push('recent', now - DAY),
+    oldCycles: [cycle(now - 62 * DAY), cycle(now - 61 * DAY), cycle(now - 60 * DAY)],
+    recentCycle: cycle(now - DAY),
+  };
+  state.close();
+  const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+  return { config, env, root, stateFile, oldTrash, recentTrash, staleTemp, freshTemp, ...planted };
+}
+
+/** What is past its retention is gone; what is not is still there. */
+function expectSwept(p: Planted): void {
+  expect(existsSync(path.join(p.root, p.oldTrash))).toBe(false);
+  expect(existsSync(path.join(p.root, p.recentTrash))).toBe(true);
+  expect(existsSync(p.staleTemp)).toBe(false);
+  expect(existsSync(p.freshTemp)).toBe(true);
+  const state = StateStore.open(p.stateFile);
+  try {
+    expect(state.outbox.get(p.oldPush)).toBeNull();
+    expect(state.outbox.get(p.recentPush)?.state).toBe('done');
+    const cycles = state.cycles.list(1000).map((c) => c.id);
+    for (const id of p.oldCycles) expect(cycles).not.toContain(id);
+    expect(cycles).toContain(p.recentCycle);
+    expect(state.settings.housekeepingAt()).toBeGreaterThan(Date.now() - 60_000);
+  } finally {
+    state.close();
+  }
+}
+
+const REMOVED_LINE =
+  'housekeeping removed 1 trash day, 1 temp file, 1 done push, 0 webhook events, 3 cycles, 0 conflict records';
+
+describe('housekeeping', () => {
+  it('docsync run sweeps the old trash day and the stale temp file and prunes old pushes and cycles at start', async () => {
+    const p = await plantStore();
+    const daemon = startDaemon(p.config, p.env);
+    await daemon.started;
+    expectSwept(p);
+    expect(daemon.output()).toContain(REMOVED_LINE);
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  });
+
+  it('docsync run --once does the same before its cycle, and a second run the same day skips it', async () => {
+    const p = await plantStore();
+    const first = await runCli(['run', '--once', '--config', p.config], { env: p.env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(REMOVED_LINE);
+    expectSwept(p);
+
+    // Daily work: a run within the day leaves even an old trash day for the next day's run.
+    const another = `.docsync/trash/${dayStamp(new Date(Date.now() - 45 * DAY))}`;
+    mkdirSync(path.join(p.root, another), { recursive: true });
+    const second = await runCli(['run', '--once', '--config', p.config], { env: p.env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).not.toContain('housekeeping removed');
+    expect(existsSync(path.join(p.root, another))).toBe(true);
+  });
+});
