@@ -60,7 +60,6 @@ export class ProblemRepo {
   readonly #get;
   readonly #upsert;
   readonly #clear;
-  readonly #due;
   readonly #list;
   readonly #record;
   readonly #clearOwner;
@@ -75,9 +74,6 @@ export class ProblemRepo {
          @lastSeenAt, @nextAttemptAt, @planFingerprint)`,
     );
     this.#clear = db.prepare('DELETE FROM problems WHERE item_key = ?');
-    this.#due = db.prepare<[number], ProblemRow>(
-      'SELECT * FROM problems WHERE next_attempt_at <= ? ORDER BY next_attempt_at',
-    );
     this.#list = db.prepare<[], ProblemRow>('SELECT * FROM problems ORDER BY first_seen_at');
     this.#clearOwner = db.prepare('DELETE FROM problems WHERE owner_kind = ? AND owner_id = ?');
     const clearOne = this.#clear;
@@ -135,17 +131,6 @@ export class ProblemRepo {
   get(item: ProblemItem): Problem | null {
     const row = this.#get.get(problemKey(item));
     return row ? toProblem(row) : null;
-  }
-
-  /** True while the item waits out its backoff: skip it this cycle. */
-  isBlocked(item: ProblemItem, now: number = Date.now()): boolean {
-    const row = this.#get.get(problemKey(item));
-    return row !== undefined && row.next_attempt_at > now;
-  }
-
-  /** Items whose backoff has ended, soonest first. */
-  due(now: number = Date.now()): Problem[] {
-    return this.#due.all(now).map(toProblem);
   }
 
   list(): Problem[] {
