@@ -186,19 +186,7 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     meta: (written: ReadonlyMap<string, LocalFile>) => DocumentMeta,
   ): Promise<CreatedDocumentFolder> {
     // Every file is received before the folder exists: it appears whole or not at all.
-    const received: { key: string; name: string; data: Buffer }[] = [];
-    for (const file of files) {
-      const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
-      try {
-        const temp = path.join(dir, 'part');
-        await file.fill(temp);
-        const taken = received.map((r) => r.name);
-        const name = pickFreeName(file.desiredName, taken, { avoid: (n) => n === DOCUMENT_META });
-        received.push({ key: file.key, name, data: await readFile(temp) });
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }
+    const received = await receiveAll(files);
     const name = documentFolderName(folderName.documentDate, folderName.name, folderName.id);
     const folder = this.#newFolder(entityFolder, name);
     for (const file of received) this.#write(`${folder}/${file.name}`, file.data);
@@ -287,22 +275,7 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     files: readonly IncomingFile[],
     meta: ((written: ReadonlyMap<string, LocalFile>) => DocumentMeta) | null,
   ): Promise<string> {
-    const received: { key: string; name: string; data: Buffer }[] = [];
-    for (const file of files) {
-      const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
-      try {
-        const temp = path.join(dir, 'part');
-        await file.fill(temp);
-        const name = pickFreeName(
-          file.desiredName,
-          received.map((r) => r.name),
-          { avoid: (n) => n === DOCUMENT_META },
-        );
-        received.push({ key: file.key, name, data: await readFile(temp) });
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }
+    const received = await receiveAll(files);
     const target = this.#freeTrashPath(this.key(relPath));
     this.mkdirs(target);
     const written = new Map<string, LocalFile>();
@@ -469,4 +442,22 @@ async function collect(source: FileSource): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of source) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
+}
+
+/** Fills every incoming file through a real temp file (as a download would) under a free name. */
+async function receiveAll(files: readonly IncomingFile[]) {
+  const received: { key: string; name: string; data: Buffer }[] = [];
+  for (const file of files) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
+    try {
+      const temp = path.join(dir, 'part');
+      await file.fill(temp);
+      const taken = received.map((r) => r.name);
+      const name = pickFreeName(file.desiredName, taken, { avoid: (n) => n === DOCUMENT_META });
+      received.push({ key: file.key, name, data: await readFile(temp) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return received;
 }

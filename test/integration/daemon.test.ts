@@ -62,37 +62,47 @@ describe('docsync run (the daemon)', () => {
   });
 });
 
+/** A daemon with webhooks and the status page on free ports, cycles only when asked. */
+async function daemonWithListeners(logLevel: 'info' | 'debug') {
+  sim = await startSimulator({ seed: 'demo' });
+  const dir = tempDir();
+  const config = writeCliConfig(dir, sim, {
+    log: { level: logLevel },
+    // Only webhooks may trigger the syncs after the first.
+    schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+    webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
+    status: { enabled: true, listen: '127.0.0.1:0' },
+  });
+  const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
+  await daemon.started;
+  const urlOf = (msg: string) =>
+    new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(daemon.output())?.[1];
+  await eventually(
+    () =>
+      urlOf('webhook receiver listening') !== undefined &&
+      urlOf('status page listening') !== undefined,
+  );
+  const statusUrl = urlOf('status page listening')!;
+  await eventually(async () => (await fetch(`${statusUrl}/healthz`)).status === 200);
+  return {
+    sim,
+    daemon,
+    root: path.join(dir, 'documents'),
+    hookUrl: urlOf('webhook receiver listening')!,
+    statusUrl,
+  };
+}
+
 describe('docsync run with webhooks and the status page', () => {
   it('turns a Document Change webhook into a targeted sync, and reports health and metrics', async () => {
-    sim = await startSimulator({ seed: 'demo' });
-    const dir = tempDir();
-    const config = writeCliConfig(dir, sim, {
-      log: { level: 'info' },
-      // Only webhooks may trigger the second sync in this test.
-      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
-      webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
-      status: { enabled: true, listen: '127.0.0.1:0' },
-    });
-    const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
-    await daemon.started;
-    const urlOf = (msg: string) =>
-      new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(daemon.output())?.[1];
-    await eventually(
-      () =>
-        urlOf('webhook receiver listening') !== undefined &&
-        urlOf('status page listening') !== undefined,
-    );
-    const statusUrl = urlOf('status page listening')!;
-    await eventually(async () => (await fetch(`${statusUrl}/healthz`)).status === 200);
-
+    const { sim, daemon, root, hookUrl, statusUrl } = await daemonWithListeners('info');
     sim.admin.setWebhook({
-      url: urlOf('webhook receiver listening')!,
+      url: hookUrl,
       clientCode: 'FIRM1',
       secret: 'hook-secret',
     });
     const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'trust')!;
     sim.admin.addAttachment(doc.id, { name: 'Arrived by webhook.pdf', bytes: '%PDF-1.4 webhook' });
-    const root = path.join(dir, 'documents');
     const find = () => {
       for (const trust of readdirSync(path.join(root, 'Trusts'))) {
         const folder = readdirSync(path.join(root, 'Trusts', trust)).find((f) =>
@@ -118,27 +128,10 @@ describe('docsync run with webhooks and the status page', () => {
 
 describe('docsync run: a deleteDocument webhook is checked against the service', () => {
   it('case 4: a signed deleteDocument for a document that still exists trashes nothing; a real deletion still does', async () => {
-    sim = await startSimulator({ seed: 'demo' });
-    const dir = tempDir();
-    const config = writeCliConfig(dir, sim, {
-      log: { level: 'debug' },
-      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
-      webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
-      status: { enabled: true, listen: '127.0.0.1:0' },
-    });
-    const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
-    await daemon.started;
-    const urlOf = (msg: string) =>
-      new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(daemon.output())?.[1];
-    await eventually(() => urlOf('status page listening') !== undefined);
-    await eventually(
-      async () => (await fetch(`${urlOf('status page listening')}/healthz`)).status === 200,
-    );
-    const hook = urlOf('webhook receiver listening')!;
+    const { sim, daemon, root, hookUrl: hook } = await daemonWithListeners('debug');
     const [kept, deleted] = (await sim.admin.dump()).documents.filter(
       (d) => d.owner.kind === 'company',
     );
-    const root = path.join(dir, 'documents');
     const folderOf = (id: string) => {
       for (const company of readdirSync(path.join(root, 'Companies'))) {
         const found = readdirSync(path.join(root, 'Companies', company)).find((f) =>
