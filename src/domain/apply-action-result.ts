@@ -5,6 +5,7 @@
  * assigns (new attachments, status records, documents) and facts of written files only exist
  * after the action, so they come in as the result.
  */
+import { assertNever } from './assert-never.js';
 import type { SyncAction } from './sync-actions.js';
 import type {
   BaseAttachment,
@@ -152,8 +153,16 @@ function applyToExisting(
     case 'trash-local-document':
     case 'forget-document':
       return null;
-    default:
+    // Whole-document kinds are folded by applyActionResult; the last two change no agreement.
+    case 'pull-new-document':
+    case 'restore-document':
+    case 'push-new-document':
+    case 'adopt-local-folder':
+    case 'write-document-meta':
+    case 'record-problem':
       return base;
+    default:
+      return assertNever(action);
   }
 }
 

@@ -130,6 +130,7 @@ function planRemoteAdded(
       folder,
       attachment,
       file: copyName,
+      clashesWith: occupant.file.name,
       conflict: { winner: 'local', detail, keptAs: copyName },
     });
     p.pending.set(wanted.toLowerCase(), { file: occupant.file, row: 43 });
@@ -147,7 +148,14 @@ function planRemoteAdded(
     copyName,
     conflict: { winner: 'remote', detail, keptAs: copyName },
   });
-  p.pulls.push({ kind: 'pull-attachment', row: 42, folder, attachment, file: wanted });
+  p.pulls.push({
+    kind: 'pull-attachment',
+    row: 42,
+    folder,
+    attachment,
+    file: wanted,
+    clashesWith: occupant.file.name,
+  });
 }
 
 export function planAttachments(

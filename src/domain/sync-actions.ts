@@ -67,6 +67,11 @@ export type SyncAction =
       readonly folder: string;
       readonly attachment: RemoteAttachment;
       readonly file: string;
+      /**
+       * A new local file of the attachment's name that the service does not have yet (rows 42,
+       * 43). The executor compares their bytes first: identical, they are no conflict at all.
+       */
+      readonly clashesWith?: string;
     })
   | (ActionCommon & {
       readonly kind: 'pull-status';

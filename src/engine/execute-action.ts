@@ -12,6 +12,7 @@ import {
   applyActionResult,
   baseFromDocument,
 } from '../domain/apply-action-result.js';
+import { assertNever } from '../domain/assert-never.js';
 import { PushRejectedError } from '../domain/errors.js';
 import type { SyncAction } from '../domain/sync-actions.js';
 import type {
@@ -345,40 +346,53 @@ const bookkeeping: Act<
   | 'update-base'
 > = async (ctx, action, base) => fold(ctx, action, base, { kind: 'done' });
 
-/** Any of the Acts above; each is only ever called with its own kind. */
-type AnyAct = (
-  ctx: ActionContext,
-  action: never,
-  base: BaseDocument | null,
-) => Promise<BaseDocument | null>;
-
-const ACTIONS: Partial<Record<SyncAction['kind'], AnyAct>> = {
-  'pull-new-document': pullNewDocument,
-  'restore-document': pullNewDocument,
-  'pull-attachment': pullAttachment,
-  'pull-status': bookkeeping,
-  'pull-details': bookkeeping,
-  'push-new-document': (ctx, action, base) => pushNewDocument(ctx, action, base),
-  'push-attachment': pushAttachment,
-  'push-replaced-attachment': pushReplacedAttachment,
-  'push-delete-attachment': deleteAttachment,
-  'push-status': pushStatus,
-  'push-delete-document': pushDeleteDocument,
-  'trash-local-attachment': trashLocalAttachment,
-  'trash-local-document': trashLocalDocument,
-  'keep-conflict-copy': keepConflictCopy,
-  'restore-system-attachment': restoreSystemAttachment,
-  'move-base-folder': bookkeeping,
-  'adopt-local-folder': bookkeeping,
-  'forget-document': bookkeeping,
-  'update-base': bookkeeping,
-};
-
 /**
  * Runs `action`, commits, and returns the document's base after it. `write-document-meta` and
- * `record-problem` are handled by the caller (they concern the document as a whole).
+ * `record-problem` concern the document as a whole: the caller handles them, and here they change
+ * nothing. The switch is exhaustive: a new kind does not compile until it has its case.
  */
-export function executeAction(ctx: ActionContext, action: SyncAction, base: BaseDocument | null) {
-  const act = ACTIONS[action.kind];
-  return act ? act(ctx, action as never, base) : Promise.resolve(base);
+export function executeAction(
+  ctx: ActionContext,
+  action: SyncAction,
+  base: BaseDocument | null,
+): Promise<BaseDocument | null> {
+  switch (action.kind) {
+    case 'pull-new-document':
+    case 'restore-document':
+      return pullNewDocument(ctx, action, base);
+    case 'pull-attachment':
+      return pullAttachment(ctx, action, base);
+    case 'push-new-document':
+      return pushNewDocument(ctx, action, base);
+    case 'push-attachment':
+      return pushAttachment(ctx, action, base);
+    case 'push-replaced-attachment':
+      return pushReplacedAttachment(ctx, action, base);
+    case 'push-delete-attachment':
+      return deleteAttachment(ctx, action, base);
+    case 'push-status':
+      return pushStatus(ctx, action, base);
+    case 'push-delete-document':
+      return pushDeleteDocument(ctx, action, base);
+    case 'trash-local-attachment':
+      return trashLocalAttachment(ctx, action, base);
+    case 'trash-local-document':
+      return trashLocalDocument(ctx, action, base);
+    case 'keep-conflict-copy':
+      return keepConflictCopy(ctx, action, base);
+    case 'restore-system-attachment':
+      return restoreSystemAttachment(ctx, action, base);
+    case 'pull-status':
+    case 'pull-details':
+    case 'move-base-folder':
+    case 'adopt-local-folder':
+    case 'forget-document':
+    case 'update-base':
+      return bookkeeping(ctx, action, base);
+    case 'write-document-meta':
+    case 'record-problem':
+      return Promise.resolve(base);
+    default:
+      return assertNever(action);
+  }
 }

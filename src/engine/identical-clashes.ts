@@ -32,9 +32,11 @@ export async function identicalClashes(
   return {
     agreed: (action) =>
       action.kind === 'pull-attachment' ? same.get(action.attachment.id) : undefined,
+    // The clashing file is new (not in the base): a copy or an upload of that name is the
+    // conflict's, and no other action of the document names it.
     skips: (action) =>
-      (action.kind === 'keep-conflict-copy' && action.row === 42 && names.has(action.file)) ||
-      (action.kind === 'push-attachment' && action.row === 43 && names.has(action.file.name)),
+      (action.kind === 'keep-conflict-copy' && names.has(action.file)) ||
+      (action.kind === 'push-attachment' && names.has(action.file.name)),
   };
 }
 
@@ -46,11 +48,8 @@ async function sameBytes(
 ): Promise<Map<string, LocalFile>> {
   const same = new Map<string, LocalFile>();
   for (const action of plan.actions) {
-    if (action.kind !== 'pull-attachment' || (action.row !== 42 && action.row !== 43)) continue;
-    // Row 42 pulls to the clashing name itself; row 43 to a conflict name, the local file
-    // keeping the attachment's name.
-    const name = (action.row === 42 ? action.file : action.attachment.name).toLowerCase();
-    const local = filesOf(action.folder).find((f) => f.name.toLowerCase() === name);
+    if (action.kind !== 'pull-attachment' || action.clashesWith === undefined) continue;
+    const local = filesOf(action.folder).find((f) => f.name === action.clashesWith);
     if (!local || !action.documentId) continue;
     const dir = await mkdtemp(path.join(tmpdir(), 'docsync-compare-'));
     try {
