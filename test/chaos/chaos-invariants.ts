@@ -7,6 +7,7 @@
  * 3. every byte any user wrote is in the service, the folder (conflict and `(local edit)` copies
  *    included) or `.docsync/trash/`, unless a user deleted it on the side it lived on;
  * 4. a further cycle is quiet.
+ * Each round's sync has its own checks (round-invariants.ts).
  */
 import { expect } from 'vitest';
 import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
