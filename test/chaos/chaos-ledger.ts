@@ -2,9 +2,18 @@
  * What the chaos run's users did, so the end can judge the sync: every byte a user wrote (by
  * sha256), the bytes a user deliberately removed from the side they lived on (a user's delete
  * is not a loss), the documents users made (by their unique names), the documents whose folder
- * a user really removed from the store (only those may docsync delete in the service), and the
- * counts printed in the summary line.
+ * a user really removed from the store (only those may docsync delete in the service), the
+ * contents replaced before a kill aimed between the two steps of the replace, and the counts
+ * printed in the summary line.
  */
+
+/** A user attachment's content replaced in the folder, old and new bytes. */
+export interface ChaosReplace {
+  readonly documentId: string;
+  readonly file: string;
+  readonly oldSha: string;
+  readonly newSha: string;
+}
 
 export interface ChaosCounts {
   edits: number;
@@ -25,6 +34,9 @@ export interface ChaosCounts {
   documentsDraggedOut: number;
   /** Moved folders put back (entities and documents). */
   returns: number;
+  /** Child runs killed after an upload was served, and how often both versions were then up. */
+  replaceKills: number;
+  replaceGaps: number;
 }
 
 export class ChaosLedger {
@@ -42,6 +54,7 @@ export class ChaosLedger {
    * leaves the set when its folder is back (docsync restored it: modify beats delete).
    */
   readonly removedFromStore = new Set<string>();
+  readonly replaces: ChaosReplace[] = [];
   /** A line per round, sync, and edit that moves or deletes a document: printed on a failure. */
   readonly story: string[] = [];
   readonly counts: ChaosCounts = {
@@ -59,6 +72,8 @@ export class ChaosLedger {
     documentsMoved: 0,
     documentsDraggedOut: 0,
     returns: 0,
+    replaceKills: 0,
+    replaceGaps: 0,
   };
   private next = 0;
 
@@ -94,7 +109,8 @@ export class ChaosLedger {
       `${c.cycles} cycles, ${this.written.size} contents written; ${c.entitiesAway} entity ` +
       `folders away (${c.entityLinks} as links), ${c.documentsMoved} document folders moved, ` +
       `${c.documentsDraggedOut} dragged out of the root, ${c.returns} put back; ` +
-      `${Math.round(ms)} ms`
+      `${c.replaceKills} kills after an upload (${c.replaceGaps} between the steps of a ` +
+      `replace); ${Math.round(ms)} ms`
     );
   }
 }

@@ -3,7 +3,8 @@
  * truncated downloads, download links that expire while a slow answer waits), targeted cycles
  * standing in for webhooks (a `deleteDocument` event dropped or delivered twice), or the built
  * CLI's `docsync run --once` in a child process, SIGKILLed after the service served its K-th
- * request of the run (the crash test's approach), then maybe started again.
+ * request of the run (the crash test's approach), then maybe started again. A fourth way, a
+ * kill aimed between the two steps of a content replace, is in replace-kill.ts.
  */
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';

@@ -5,8 +5,11 @@
  * 1. no service document is gone that no one deleted in the service and whose folder no user
  *    removed from the store: a held entity's documents and moved folders' documents stay;
  * 2. every attachment docsync removed from the service (a deleted document's, a deleted file's,
- *    the old content of a replace) is in `.docsync/trash/` first: the service has no recycle bin.
+ *    the old content of a replace) is in `.docsync/trash/` first: the service has no recycle bin;
+ * 3. the old content of a replaced file never comes back into the folder under another name
+ *    (`name (2).ext`), which is what a replace left half done in the service looks like.
  */
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { SyncHarness } from '../helpers/sync-harness.js';
 import type { ChaosLedger } from './chaos-ledger.js';
@@ -34,6 +37,7 @@ export async function serviceBefore(h: SyncHarness, ledger: ChaosLedger): Promis
 
 export async function expectRoundInvariants(
   h: SyncHarness,
+  ledger: ChaosLedger,
   before: ServiceBefore,
   when: string,
 ): Promise<void> {
@@ -48,6 +52,16 @@ export async function expectRoundInvariants(
     .filter(([key, { sha }]) => !now.has(key) && !trash.has(sha))
     .map(([, { what, sha }]) => `${what} (${sha.slice(0, 12)})`);
   expect(uncopied, `${when}: removed from the service without a copy in the trash`).toEqual([]);
+
+  expect(oldContentCopies(h, ledger), `${when}: replaced contents back in the folder`).toEqual([]);
+}
+
+/** Files holding the old content of a replaced file under another name than the file's own. */
+export function oldContentCopies(h: SyncHarness, ledger: ChaosLedger): string[] {
+  const old = new Map(ledger.replaces.map((r) => [r.oldSha, r.file]));
+  return [...h.tree()]
+    .filter(([rel, sha]) => old.has(sha) && path.posix.basename(rel) !== old.get(sha))
+    .map(([rel]) => rel);
 }
 
 const isMeta = (rel: string) => rel.endsWith('/.document.json');

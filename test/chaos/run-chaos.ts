@@ -1,8 +1,9 @@
 /**
  * One seeded chaos run (style guide §10, issues 8 and 15): a small firm synced once, then rounds
  * of random edits on both sides (some on the same document at once; folders moved away come
- * back when due), each followed by a sync that meets faults, a webhook-style targeted cycle, or
- * a `docsync run --once` killed mid-run, and checked by the round invariants; then everything away is put back, the service heals, cycles
+ * back when due), each followed by a sync that meets faults, a webhook-style targeted cycle, a
+ * `docsync run --once` killed mid-run, or one killed between the two steps of a replace, and
+ * checked by the round invariants; then everything away is put back, the service heals, cycles
  * run until one is quiet, and the final invariants are checked. The same seed makes the same
  * edits and faults; the moment a kill lands depends on timing.
  */
@@ -25,6 +26,7 @@ import {
 } from './chaos-sync.js';
 import { type ChaosWorld, localDocs, localEdits, randomLocalEdit } from './local-edits.js';
 import { randomRemoteEdit, remoteEdits } from './remote-edits.js';
+import { replaceKilledRun } from './replace-kill.js';
 import { expectRoundInvariants, serviceBefore } from './round-invariants.js';
 
 export interface ChaosOptions {
@@ -87,11 +89,14 @@ async function playRound(
   } else if (mode < 0.58) {
     ledger.note('  sync: a targeted cycle');
     await targetedCycle(world, deletedByOwner);
-  } else {
+  } else if (mode < 0.85) {
     ledger.note('  sync: docsync run --once, killed at random');
     await killedChildRuns(world, config);
+  } else {
+    ledger.note('  sync: docsync run --once, killed after an upload');
+    await replaceKilledRun(world, config);
   }
-  await expectRoundInvariants(h, service, `seed ${world.seed} round ${round}`);
+  await expectRoundInvariants(h, ledger, service, `seed ${world.seed} round ${round}`);
 }
 
 /** Everything away comes back, the service heals, and cycles run until one is quiet. */
@@ -109,7 +114,7 @@ async function settle(world: ChaosWorld): Promise<void> {
     last = await h.sync();
     if (last.result === 'ok' && last.actions === 0) break;
   }
-  await expectRoundInvariants(h, service, `seed ${seed} settling`);
+  await expectRoundInvariants(h, ledger, service, `seed ${seed} settling`);
   const problems = h.state.problems.list().map((p) => `${p.path ?? p.key}: ${p.reason}`);
   expect(
     settled,
