@@ -6,12 +6,16 @@
  *    one document id;
  * 3. every byte any user wrote is in the service, the folder (conflict and `(local edit)` copies
  *    included) or `.docsync/trash/`, unless a user deleted it on the side it lived on;
- * 4. a further cycle is quiet.
+ * 4. a content replace killed between its two steps was finished: no document holds both the
+ *    old and the new content, and the old is not in the folder under another name;
+ * 5. a further cycle is quiet.
+ * Each round's sync has its own checks (round-invariants.ts).
  */
 import { expect } from 'vitest';
 import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
 import type { ChaosLedger } from './chaos-ledger.js';
+import { oldContentCopies } from './round-invariants.js';
 
 export async function expectChaosInvariants(h: SyncHarness, ledger: ChaosLedger): Promise<void> {
   await expectInSync(h);
@@ -35,5 +39,15 @@ export async function expectChaosInvariants(h: SyncHarness, ledger: ChaosLedger)
     .map(([sha, what]) => `${what} (${sha.slice(0, 12)})`);
   expect(lost, 'bytes a user wrote that are nowhere').toEqual([]);
 
+  const bothVersions = ledger.replaces
+    .filter((r) => dump.documents.some((d) => hasBoth(d.attachments, r.oldSha, r.newSha)))
+    .map((r) => `${r.documentId}/${r.file}`);
+  expect(bothVersions, 'replaced files with both versions in the service').toEqual([]);
+  expect(oldContentCopies(h, ledger), 'replaced contents back in the folder').toEqual([]);
+
   await expectQuiet(h);
+}
+
+function hasBoth(attachments: readonly { sha256: string }[], a: string, b: string): boolean {
+  return attachments.some((x) => x.sha256 === a) && attachments.some((x) => x.sha256 === b);
 }

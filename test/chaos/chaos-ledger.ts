@@ -1,9 +1,19 @@
 /**
  * What the chaos run's users did, so the end can judge the sync: every byte a user wrote (by
  * sha256), the bytes a user deliberately removed from the side they lived on (a user's delete
- * is not a loss), the documents users made (by their unique names), and the counts printed in
- * the summary line.
+ * is not a loss), the documents users made (by their unique names), the documents whose folder
+ * a user really removed from the store (only those may docsync delete in the service), the
+ * contents replaced before a kill aimed between the two steps of the replace, and the counts
+ * printed in the summary line.
  */
+
+/** A user attachment's content replaced in the folder, old and new bytes. */
+export interface ChaosReplace {
+  readonly documentId: string;
+  readonly file: string;
+  readonly oldSha: string;
+  readonly newSha: string;
+}
 
 export interface ChaosCounts {
   edits: number;
@@ -15,6 +25,18 @@ export interface ChaosCounts {
   kills: number;
   cycles: number;
   childRuns: number;
+  /** Entity folders moved out of the root, and how many of them left a link in their place. */
+  entitiesAway: number;
+  entityLinks: number;
+  /** Document folders moved into another entity's folder or an `Archive/` subfolder. */
+  documentsMoved: number;
+  /** Document folders dragged out of the root: deletions, as far as the store is concerned. */
+  documentsDraggedOut: number;
+  /** Moved folders put back (entities and documents). */
+  returns: number;
+  /** Child runs killed after an upload was served, and how often both versions were then up. */
+  replaceKills: number;
+  replaceGaps: number;
 }
 
 export class ChaosLedger {
@@ -26,6 +48,15 @@ export class ChaosLedger {
   readonly madeNames = new Set<string>();
   /** Of those, the ones a user later deleted (on either side): they may be gone, once. */
   readonly deletedNames = new Set<string>();
+  /**
+   * Documents whose folder a user removed from the store (deleted it, or dragged it out of the
+   * root): the only ones docsync may delete in the service, besides those deleted there. An id
+   * leaves the set when its folder is back (docsync restored it: modify beats delete).
+   */
+  readonly removedFromStore = new Set<string>();
+  readonly replaces: ChaosReplace[] = [];
+  /** A line per round, sync, and edit that moves or deletes a document: printed on a failure. */
+  readonly story: string[] = [];
   readonly counts: ChaosCounts = {
     edits: 0,
     localEdits: 0,
@@ -36,12 +67,23 @@ export class ChaosLedger {
     kills: 0,
     cycles: 0,
     childRuns: 0,
+    entitiesAway: 0,
+    entityLinks: 0,
+    documentsMoved: 0,
+    documentsDraggedOut: 0,
+    returns: 0,
+    replaceKills: 0,
+    replaceGaps: 0,
   };
   private next = 0;
 
   /** A number unique in this run, for names and contents. */
   serial(): number {
     return ++this.next;
+  }
+
+  note(line: string): void {
+    this.story.push(line);
   }
 
   wrote(sha: string, what: string): void {
@@ -64,7 +106,11 @@ export class ChaosLedger {
       `chaos seed=${seed} rounds=${rounds}: ${c.edits} edits (${c.localEdits} local, ` +
       `${c.remoteEdits} remote, ${c.conflicts} conflicting pairs), ${c.faultyCycles} faulty ` +
       `cycles (${c.faultsServed} faults served), ${c.kills} kills in ${c.childRuns} child runs, ` +
-      `${c.cycles} cycles, ${this.written.size} contents written, ${Math.round(ms)} ms`
+      `${c.cycles} cycles, ${this.written.size} contents written; ${c.entitiesAway} entity ` +
+      `folders away (${c.entityLinks} as links), ${c.documentsMoved} document folders moved, ` +
+      `${c.documentsDraggedOut} dragged out of the root, ${c.returns} put back; ` +
+      `${c.replaceKills} kills after an upload (${c.replaceGaps} between the steps of a ` +
+      `replace); ${Math.round(ms)} ms`
     );
   }
 }

@@ -3,7 +3,8 @@
  * truncated downloads, download links that expire while a slow answer waits), targeted cycles
  * standing in for webhooks (a `deleteDocument` event dropped or delivered twice), or the built
  * CLI's `docsync run --once` in a child process, SIGKILLed after the service served its K-th
- * request of the run (the crash test's approach), then maybe started again.
+ * request of the run (the crash test's approach), then maybe started again. A fourth way, a
+ * kill aimed between the two steps of a content replace, is in replace-kill.ts.
  */
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
@@ -87,6 +88,16 @@ export function childConfig(h: SyncHarness): string {
   });
 }
 
+/** Counts a kill, and gives the state a usable refresh token again. */
+export function afterKill({ h, ledger }: ChaosWorld): void {
+  ledger.counts.kills++;
+  // A kill between the token endpoint's answer and the save of the rotated refresh token
+  // leaves the state with a spent one (seed 21, a kill after request 1): the service has
+  // rotated it, so no client can recover; an operator runs `docsync auth login`. The
+  // in-process cycles share this state file, so they get a fresh grant, as after a login.
+  h.state.tokens.seedRefreshToken(h.sim.admin.mintRefreshToken());
+}
+
 /** A child run killed at a random moment, and sometimes a second one killed too. */
 export async function killedChildRuns(world: ChaosWorld, config: string): Promise<void> {
   const { h, ledger } = world;
@@ -106,14 +117,8 @@ export async function killedChildRuns(world: ChaosWorld, config: string): Promis
     const run = await runOnceChild(h, config, 1 + Math.floor(world.random() * 40));
     ledger.counts.childRuns++;
     ledger.counts.cycles++;
-    if (run.killed) {
-      ledger.counts.kills++;
-      // A kill between the token endpoint's answer and the save of the rotated refresh token
-      // leaves the state with a spent one (seed 21, a kill after request 1): the service has
-      // rotated it, so no client can recover; an operator runs `docsync auth login`. The
-      // in-process cycles share this state file, so they get a fresh grant, as after a login.
-      h.state.tokens.seedRefreshToken(h.sim.admin.mintRefreshToken());
-    } else if (run.code !== 0 && run.code !== 3)
+    if (run.killed) afterKill(world);
+    else if (run.code !== 0 && run.code !== 3)
       throw new Error(`docsync exited ${run.code}: ${run.stderr}`);
   }
   h.sim.admin.setFaults({});

@@ -1,10 +1,14 @@
 /**
  * What a user of the folder does, at random: new document folders with files, new files,
- * replaced contents, deleted files, status edits in any letter case, deleted folders, and
- * renamed document folders. Every byte written and every byte removed goes into the ledger.
+ * replaced contents, deleted files, status edits in any letter case, deleted folders, renamed
+ * document folders, and the moves of away-edits.ts (entity folders out of the root and back,
+ * document folders into another entity or `Archive/` and back, or dragged out of the root).
+ * Every byte written and every byte removed goes into the ledger.
  */
 import { pick, type Random } from '../../src/simulator/random.js';
 import { folderFiles, type SyncHarness, sha256 } from '../helpers/sync-harness.js';
+import type { AwayBook } from './away-book.js';
+import { awayEdits, presentEntityFolders } from './away-edits.js';
 import type { ChaosLedger } from './chaos-ledger.js';
 
 export interface ChaosWorld {
@@ -15,7 +19,9 @@ export interface ChaosWorld {
   /** One document per entity that no one deletes: an empty listing trips the empty-listing rail. */
   readonly keepers: ReadonlySet<string>;
   readonly statusNames: readonly string[];
+  /** Every entity's folder, where it belongs (it may be away: `away`). */
   readonly entityFolders: readonly string[];
+  readonly away: AwayBook;
 }
 
 export interface LocalDoc {
@@ -65,10 +71,11 @@ export const localEdits = {
     const name = `Chaos ${world.seed}-${n}`;
     const dated = world.random() < 0.7;
     const folderName = dated ? `2024-0${1 + (n % 9)}-1${n % 10} ${name}` : name;
-    const folder = `${pick(world.random, world.entityFolders)}/${folderName}`;
+    const folder = `${pick(world.random, presentEntityFolders(world))}/${folderName}`;
     const files = 1 + Math.floor(world.random() * 3);
     for (let i = 0; i < files; i++) writeFile(world, `${folder}/file ${i}.txt`, `new ${name}`);
     world.ledger.madeNames.add(name);
+    world.ledger.note(`  new folder ${folder}`);
   },
 
   newFile(world: ChaosWorld, doc: LocalDoc, name?: string): void {
@@ -104,35 +111,51 @@ export const localEdits = {
     world.h.editMeta(doc.folder, (meta) => ({ ...meta, status }));
   },
 
+  /** Also of a folder moved away: deleted there, it has left the store for good. */
   deleteFolder(world: ChaosWorld, doc: LocalDoc): boolean {
     if (world.keepers.has(doc.id)) return false;
     for (const sha of doc.files.values()) world.ledger.deleted(sha);
     world.ledger.deletedNames.add(doc.name);
+    world.ledger.removedFromStore.add(doc.id);
+    world.away.forget(doc.id);
     world.h.remove(doc.folder);
+    world.ledger.note(`  document ${doc.id} deleted in the folder (${doc.folder})`);
     return true;
   },
 
-  renameFolder(world: ChaosWorld, doc: LocalDoc): void {
+  /** Not of a folder moved away: the way back is recorded by its path. */
+  renameFolder(world: ChaosWorld, doc: LocalDoc): boolean {
+    if (world.away.documentAway(doc.id)) return false;
     const entity = doc.folder.slice(0, doc.folder.lastIndexOf('/'));
     world.h.rename(doc.folder, `${entity}/Renamed ${world.ledger.serial()} ${doc.name}`);
+    return true;
   },
 };
 
-/** One random local edit; false when the pick did not apply (nothing to delete, say). */
-export function randomLocalEdit(world: ChaosWorld, target?: LocalDoc): boolean {
+/**
+ * One random local edit; false when the pick did not apply (nothing to delete, say). The edits
+ * inside a document also reach folders moved away: a user may well work on an archived one.
+ */
+export async function randomLocalEdit(world: ChaosWorld, target?: LocalDoc): Promise<boolean> {
   const docs = localDocs(world.h);
   const roll = world.random();
-  if (roll < 0.15 && !target) {
+  if (roll < 0.13 && !target) {
     localEdits.newFolder(world);
     return true;
   }
+  if (roll >= 0.95) {
+    const entity = target?.folder.slice(0, target.folder.lastIndexOf('/'));
+    return awayEdits.moveEntityOut(world, entity);
+  }
   const doc = target ?? (docs.length > 0 ? pick(world.random, docs) : undefined);
   if (!doc) return false;
-  if (roll < 0.35) localEdits.newFile(world, doc);
-  else if (roll < 0.5) return localEdits.replaceFile(world, doc);
-  else if (roll < 0.62) return localEdits.deleteFile(world, doc);
-  else if (roll < 0.8) localEdits.editStatus(world, doc);
-  else if (roll < 0.9) return localEdits.deleteFolder(world, doc);
-  else localEdits.renameFolder(world, doc);
+  if (roll < 0.3) localEdits.newFile(world, doc);
+  else if (roll < 0.44) return localEdits.replaceFile(world, doc);
+  else if (roll < 0.55) return localEdits.deleteFile(world, doc);
+  else if (roll < 0.7) localEdits.editStatus(world, doc);
+  else if (roll < 0.78) return localEdits.deleteFolder(world, doc);
+  else if (roll < 0.84) return localEdits.renameFolder(world, doc);
+  else if (roll < 0.91) return awayEdits.moveDocument(world, doc);
+  else return awayEdits.dragOutOfRoot(world, doc);
   return true;
 }

@@ -37,6 +37,7 @@ export const remoteEdits = {
     for (let i = 0; i < files; i++)
       addAttachment(world, String(doc.id), `form ${i}.pdf`, coin(world.random, 0.3));
     world.ledger.madeNames.add(name);
+    world.ledger.note(`  document ${doc.id} made in the service (${name})`);
   },
 
   newStatus(world: ChaosWorld, doc: DumpDocument): void {
@@ -64,6 +65,7 @@ export const remoteEdits = {
     world.h.sim.admin.deleteDocument(doc.id);
     for (const a of doc.attachments) world.ledger.deleted(a.sha256);
     world.ledger.deletedNames.add(doc.name);
+    world.ledger.note(`  document ${doc.id} deleted in the service`);
     return true;
   },
 };

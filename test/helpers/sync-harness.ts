@@ -76,7 +76,7 @@ export interface SyncHarness {
   /** The service's state, with the sha256 of every attachment. */
   remote(): Promise<StateDump>;
   remoteDoc(id: string): Promise<DumpDocument | undefined>;
-  /** The folder outside `.docsync/`: relative path → sha256. */
+  /** The folder outside `.docsync/`, links left out: relative path → sha256. */
   tree(): Map<string, string>;
   /** What the trash holds: path inside `.docsync/trash/<day>/` → sha256. */
   trash(): Map<string, string>;
@@ -169,6 +169,9 @@ function harness(h: {
     if (!existsSync(abs(rel))) return;
     for (const entry of readdirSync(abs(rel), { withFileTypes: true })) {
       const child = rel ? `${rel}/${entry.name}` : entry.name;
+      // docsync never follows a link (an entity folder replaced by one is held, not synced), so
+      // this picture of the store leaves links out too; reading one to a folder would throw.
+      if (entry.isSymbolicLink()) continue;
       if (entry.isDirectory()) walk(child, visit);
       else visit(child, abs(child));
     }

@@ -4,38 +4,13 @@
  * then run again. The service must end with the new content only, the folder without a
  * `name (2)` copy of the old one, and the old service copy in the trash.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { CLI } from '../helpers/run-cli.js';
+import { runOnceKilledWhen, uploadsServed } from '../helpers/killed-run.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
-import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
+import { sha256, useSyncHarness } from '../helpers/sync-harness.js';
 
 const start = useSyncHarness();
-
-/** `docsync run --once`, killed as soon as `when` holds (polled every millisecond). */
-function runOnceKilledWhen(h: SyncHarness, config: string, when: () => boolean) {
-  return new Promise<{ killed: boolean; code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'run', '--once', '--config', config], {
-      env: { ...process.env, DOCSYNC_REFRESH_TOKEN: h.sim.admin.mintRefreshToken() },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const poll = setInterval(() => {
-      if (when()) child.kill('SIGKILL');
-    }, 1);
-    child.on('close', (code, signal) => {
-      clearInterval(poll);
-      resolve({ killed: signal === 'SIGKILL', code, stderr });
-    });
-  });
-}
-
-const uploadsServed = (h: SyncHarness) =>
-  Object.entries(h.requests())
-    .filter(([route]) => /^POST .*\/attachments/.test(route))
-    .reduce((n, [, count]) => n + count, 0);
 
 describe('case 3: a crash between the two steps of a content replace', () => {
   it('resumes at the delete: one attachment with the new content, no "(2)" copy, the old one in the trash', async () => {
