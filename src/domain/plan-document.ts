@@ -78,9 +78,8 @@ export function planPresent(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
 /** Rows 8–12 and 51: one side deleted the document. Modify beats delete. */
 export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocument): Draft[] | null {
   const localGone = s.local.some((c) => c.kind === 'folder-deleted');
-  if (localGone && s.deleted !== null) return [{ kind: 'forget-document', row: 10 }];
   if (localGone && s.movedTo !== undefined) {
-    // Neither deleted nor gone: a folder that left its entity folder is held, with its base, so
+    // Neither deleted nor gone, whatever the service did meanwhile: a folder that left its entity folder is held, with its base, so
     // moving it back resumes the sync as if nothing had happened.
     const home = ctx.entityFolder ?? 'its entity folder';
     const inside = ctx.entityFolder !== null && s.movedTo.startsWith(`${ctx.entityFolder}/`);
@@ -98,6 +97,7 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
       },
     ];
   }
+  if (localGone && s.deleted !== null) return [{ kind: 'forget-document', row: 10 }];
   if (localGone && s.remoteDoc && hasContentChange(s.remote)) {
     const files = plannedFiles(ctx, s.remoteDoc);
     const detail = `the folder was deleted while the service changed the document: modify beats delete, it is downloaded again`;

@@ -147,4 +147,22 @@ describe('absence is not deletion', () => {
     expect((await h.remoteDoc(id))!.attachments.map((a) => a.id)).not.toContain(added.id);
     expect(h.trash().get(`${folder}/engagement.pdf`)).toBe(sha256('signed'));
   });
+
+  it('a moved folder whose document the service deletes meanwhile is trashed once it is back, not orphaned', async () => {
+    const { h, b, aDocs } = await synced();
+    const moved = h.documentFolder(aDocs[1]!)!;
+    const into = `${h.entityFolder(b)}/${path.posix.basename(moved)}`;
+    h.rename(moved, into);
+    h.sim.admin.deleteDocument(aDocs[1]!);
+
+    expect((await h.sync()).result).toBe('partial');
+    h.rename(into, moved);
+    expect((await h.sync()).result).toBe('ok');
+
+    expect(h.exists(moved)).toBe(false);
+    expect([...h.trash().keys()].some((p) => p.startsWith(`${moved}/`))).toBe(true);
+    expect(h.state.problems.list()).toEqual([]);
+    await expectInSync(h);
+    await expectQuiet(h);
+  });
 });

@@ -474,6 +474,14 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     expect(kindsAndRows(planSync(input(sides), policy, NOW))).toEqual(['record-problem:18']);
   });
 
+  it('row 51 comes before rows 9 and 10: a moved folder is held whatever the service did', () => {
+    const found = { found: [[d.id, 'Trusts/Other Trust/minutes']] as [string, string][] };
+    const deleted = { base: [d], elsewhere: found, deletedIds: [d.id] };
+    const changed = { base: [d], elsewhere: found, changed: [remoteOf(d, { status: newStatus })] };
+    expect(kindsAndRows(planSync(input(deleted), policy, NOW))).toEqual(['record-problem:51']);
+    expect(kindsAndRows(planSync(input(changed), policy, NOW))).toEqual(['record-problem:51']);
+  });
+
   it('row 51 names a subfolder of the entity folder as such', () => {
     const archived = `${E}/Archive/minutes`;
     const sides = { base: [d], elsewhere: { found: [[d.id, archived]] as [string, string][] } };
