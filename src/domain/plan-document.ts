@@ -5,6 +5,7 @@
  */
 import { claimName } from './file-names.js';
 import { fileChanges, type LocalChange } from './local-changes.js';
+import { isLocalEditCopy } from './local-folder-names.js';
 import { planAttachments } from './plan-attachments.js';
 import type { Draft, PlanContext } from './plan-context.js';
 import { planDetails, planStatus } from './plan-status.js';
@@ -130,7 +131,8 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
       name: doc.name,
       documentDate: doc.documentDate,
       statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
-      files: s.folder.files,
+      // A "(local edit)" copy of a system form is the user's alone, never pushed (row 35).
+      files: s.folder.files.filter((f) => !isLocalEditCopy(f.name)),
       conflict: {
         winner: 'local',
         detail:

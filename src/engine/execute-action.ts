@@ -24,7 +24,7 @@ import type {
 } from '../domain/types.js';
 import type { PlacedFile } from '../local/local-store.js';
 import type { EngineDeps } from './engine-deps.js';
-import { isGone, push, supersedeRefusals } from './push.js';
+import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
 import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
@@ -219,7 +219,7 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
       return next ? { base: next, result: { id: attachment.id } } : {};
     },
   });
-  supersedeRefusals(deps, base.id, file.name);
+  closeSupersededPushes(deps, base.id, file.name);
   return next;
 }
 

@@ -8,11 +8,9 @@
  * they agree, the file simply becomes the agreed attachment (no copy, no upload, no download
  * into the folder). Costs one download per name clash, which is rare.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import type { LocalFile } from '../domain/types.js';
+import { attachmentSha256 } from './attachment-digest.js';
 import type { EngineDeps } from './engine-deps.js';
 
 export interface IdenticalClashes {
@@ -51,18 +49,13 @@ async function sameBytes(
     if (action.kind !== 'pull-attachment' || action.clashesWith === undefined) continue;
     const local = filesOf(action.folder).find((f) => f.name === action.clashesWith);
     if (!local || !action.documentId) continue;
-    const dir = await mkdtemp(path.join(tmpdir(), 'docsync-compare-'));
-    try {
-      const remote = await deps.remote.downloadAttachment(
-        action.owner,
-        action.documentId,
-        action.attachment.id,
-        path.join(dir, 'attachment'),
-      );
-      if (remote.sha256 === local.sha256) same.set(action.attachment.id, local);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const remote = await attachmentSha256(
+      deps,
+      action.owner,
+      action.documentId,
+      action.attachment.id,
+    );
+    if (remote === local.sha256) same.set(action.attachment.id, local);
   }
   return same;
 }

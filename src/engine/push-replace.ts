@@ -10,7 +10,7 @@ import { withReplacedAttachment } from '../domain/apply-action-result.js';
 import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.js';
 import type { PushPayload } from '../state/outbox-payloads.js';
 import type { EngineDeps } from './engine-deps.js';
-import { isGone, openPush, sendPush, supersedeRefusals } from './push.js';
+import { closeSupersededPushes, isGone, openPush, sendPush } from './push.js';
 import { saveAttachmentCopy } from './save-service-copy.js';
 
 type ReplacePayload = PushPayload<'replace-attachment'>;
@@ -45,7 +45,7 @@ export async function pushReplace(
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
   const next = await finishReplace(deps, base, halfway);
   deps.state.completePush(id, { base: next, result: { id: uploaded.id } }, deps.now());
-  supersedeRefusals(deps, base.id, file.name);
+  closeSupersededPushes(deps, base.id, file.name);
   return next;
 }
 

@@ -94,10 +94,15 @@ export async function sendPush<T>(
 }
 
 /**
- * A file's content reached the service: pushes of its earlier contents that the service refused
- * are closed, so they no longer show as failed.
+ * A file's content reached the service: other open pushes of the file (earlier contents the
+ * service refused, one recorded and never sent before a crash) are closed, so they no longer show
+ * as failed or pending.
  */
-export function supersedeRefusals(deps: EngineDeps, documentId: string, fileName: string): void {
+export function closeSupersededPushes(
+  deps: EngineDeps,
+  documentId: string,
+  fileName: string,
+): void {
   for (const kind of ['upload', 'replace'])
     deps.state.outbox.supersede(`${kind}:${documentId}:${fileName}:`, deps.now());
 }

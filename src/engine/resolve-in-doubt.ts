@@ -1,8 +1,8 @@
 /**
  * Settles pushes a crash left in doubt (sent, outcome unknown) by reading the service, before a
  * cycle plans anything (docs/state.md): what happened is completed with its base, what did not
- * is requeued so the plan sends it again. This is what lets a crash at any instant neither lose
- * a change nor create a duplicate.
+ * is closed as never sent, and the plan that follows makes it again if it is still wanted. This
+ * is what lets a crash at any instant neither lose a change nor create a duplicate.
  */
 import { baseFromDocument } from '../domain/apply-action-result.js';
 import { assertNever } from '../domain/assert-never.js';
@@ -17,6 +17,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
 import type { PushCompletion } from '../state/state-store.js';
+import { attachmentSha256 } from './attachment-digest.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone } from './push.js';
 import { finishReplace } from './push-replace.js';
@@ -37,7 +38,7 @@ export async function resolveInDoubt(
     try {
       const verdict = await check(deps, item, writeMeta);
       if (verdict.happened) deps.state.completePush(item.id, verdict.completion, deps.now());
-      else deps.state.outbox.requeue(item.id, deps.now());
+      else deps.state.outbox.dropUnsent(item.id, deps.now());
       log.info(
         { push: item.kind, key: item.idempotencyKey, happened: verdict.happened },
         'settled a push left in doubt',
@@ -93,7 +94,7 @@ async function check(
       return { happened: true, completion: { base: next } };
     }
     case 'upload-attachment': {
-      const uploaded = newAttachmentNamed(doc, base, item.payload.fileName);
+      const uploaded = await ourUpload(deps, doc, base, item.payload);
       if (!uploaded) return notYet;
       const entry = baseAttachment(uploaded, item.payload);
       const next = {
@@ -107,7 +108,8 @@ async function check(
       // second step is finished here, so both versions never stay.
       const uploaded =
         item.payload.uploaded ??
-        newAttachmentNamed(doc, base, item.payload.fileName, item.payload.replacesAttachmentId);
+        (await ourUpload(deps, doc, base, item.payload, item.payload.replacesAttachmentId));
+
       if (!uploaded) return notYet;
       const next = await finishReplace(deps, base, { ...item.payload, uploaded });
       return { happened: true, completion: { base: next, result: { id: uploaded.id } } };
@@ -117,17 +119,27 @@ async function check(
   }
 }
 
-/** An attachment of that name the base does not know yet (nor is the one being replaced). */
-function newAttachmentNamed(
+/**
+ * The attachment this push made, if the service has it: one of the file's name that the base
+ * does not know yet (nor is the one being replaced), holding the file's bytes. The bytes are
+ * compared, not only the name: a colleague may have put a file of that name there meanwhile, and
+ * taking it for ours would leave the two sides silently apart.
+ */
+async function ourUpload(
+  deps: EngineDeps,
   doc: RemoteDocument,
   base: BaseDocument,
-  fileName: string,
+  file: { readonly fileName: string; readonly sha256: string },
   replacing?: string,
-): RemoteAttachment | undefined {
+): Promise<RemoteAttachment | undefined> {
   const agreed = new Set(base.attachments.map((a) => a.id));
-  return doc.attachments.find(
-    (a) => a.name === fileName && !agreed.has(a.id) && a.id !== replacing,
-  );
+  for (const candidate of doc.attachments) {
+    if (candidate.name !== file.fileName || agreed.has(candidate.id) || candidate.id === replacing)
+      continue;
+    const sha256 = await attachmentSha256(deps, doc.owner, doc.id, candidate.id);
+    if (sha256 === file.sha256) return candidate;
+  }
+  return undefined;
 }
 
 function baseAttachment(

@@ -7,8 +7,8 @@
  * - `pending`: recorded, never sent: safe to send without asking anything.
  * - `sent`: the request may or may not have reached the service (in doubt after a crash). The
  *   executor must read the service to find out, using the idempotency key and the record's
- *   `createdAt`, then `markDone` (it happened) or `requeue` (it did not). docs/state.md lists how
- *   each kind is recognised.
+ *   `createdAt`, then `markDone` (it happened) or `dropUnsent` (it did not). docs/state.md lists
+ *   how each kind is recognised.
  * - `failed`: retried once `nextAttemptAt` has passed; null there means "needs a person".
  * - `done`: kept for the history until pruned.
  *
@@ -162,17 +162,23 @@ export class OutboxRepo {
   }
 
   /**
-   * Closes failed pushes whose key starts with `keyPrefix` (an earlier content of the same file
-   * the service refused) once a later one got through: they are moot, not pending work.
+   * Closes the open pushes, not in doubt, whose key starts with `keyPrefix` once another push of
+   * the same file got through: an earlier content the service refused, or one recorded and never
+   * sent before a crash. They are moot, not work.
    */
   supersede(keyPrefix: string, now: number = Date.now()): number {
     return this.#s.supersede.run({ prefix: keyPrefix, now }).changes;
   }
 
-  /** An in-doubt push the service shows no trace of: back to pending, to be sent again. */
-  requeue(id: number, now: number = Date.now()): void {
-    if (this.#s.requeue.run({ now, id }).changes === 0)
-      throw wrongState(id, 'pending', this.get(id));
+  /**
+   * An in-doubt push the service shows no trace of: closed as never sent. Planning works from the
+   * folder and the service, not from this list, so the next plan makes the push again if it is
+   * still wanted (with the same key, or another way when things changed meanwhile); a push put
+   * back to pending instead could wait for ever for a plan that never comes.
+   */
+  dropUnsent(id: number, now: number = Date.now()): void {
+    if (this.#s.dropUnsent.run({ now, id }).changes === 0)
+      throw wrongState(id, 'done', this.get(id));
   }
 
   /** What may be sent now, oldest first: pending, or failed and due, whose parent is done. */
@@ -242,10 +248,11 @@ function prepare(db: Database) {
     ),
     supersede: db.prepare(
       `UPDATE outbox SET state = 'done', result_json = '{"superseded":true}', updated_at = @now
-       WHERE state = 'failed' AND substr(idempotency_key, 1, length(@prefix)) = @prefix`,
+       WHERE state IN ('failed', 'pending') AND substr(idempotency_key, 1, length(@prefix)) = @prefix`,
     ),
-    requeue: db.prepare(
-      "UPDATE outbox SET state = 'pending', updated_at = @now WHERE id = @id AND state = 'sent'",
+    dropUnsent: db.prepare(
+      `UPDATE outbox SET state = 'done', result_json = '{"sent":false}', updated_at = @now
+       WHERE id = @id AND state = 'sent'`,
     ),
     due: db.prepare<[number], OutboxRow>(
       `SELECT o.* FROM outbox o

@@ -63,13 +63,15 @@ describe('outbox', () => {
     expect(outbox.record(upload)).not.toBe(id);
   });
 
-  it('requeues an in-doubt push the service shows no trace of', () => {
+  it('closes an in-doubt push the service shows no trace of; planning it again opens a new one', () => {
     const { outbox } = state.open();
     const id = outbox.record(upload);
     outbox.markSent(id);
-    outbox.requeue(id);
-    expect(outbox.pending().map((p) => p.id)).toEqual([id]);
-    expect(() => outbox.requeue(id)).toThrow(StateError);
+    outbox.dropUnsent(id);
+    expect(outbox.get(id)).toMatchObject({ state: 'done', result: { sent: false } });
+    expect(outbox.pending()).toEqual([]);
+    expect(() => outbox.dropUnsent(id)).toThrow(StateError);
+    expect(outbox.record(upload)).not.toBe(id);
   });
 
   it('retries a failed push once it is due, and never one that needs a person', () => {

@@ -4,6 +4,8 @@
  * then run again. The service must end with the new content only, the folder without a
  * `name (2)` copy of the old one, and the old service copy in the trash.
  */
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runOnceKilledWhen, uploadsServed } from '../helpers/killed-run.js';
@@ -53,5 +55,44 @@ describe('case 3: a crash between the two steps of a content replace', () => {
     ]);
     expect([...h.trash().values()]).toContain(sha256('letter v1'));
     await expectInSync(h);
+  });
+
+  it("a replace left in doubt before its upload is not taken for a colleague's file of the same name", async () => {
+    const h = await start();
+    const [company] = await h.owners();
+    const doc = h.sim.admin.createDocument({ owner: company!, name: 'Engagement Letter' });
+    const id = String(doc.id);
+    const old = h.sim.admin.addAttachment(id, { name: 'letter.pdf', bytes: 'letter v1' });
+    expect((await h.sync()).result).toBe('ok');
+    const folder = h.documentFolder(id)!;
+    const ours = 'letter v2, from the folder';
+    h.write(`${folder}/letter.pdf`, ours);
+    // A run was killed after marking the replace sent and before the upload left.
+    const stat = statSync(path.join(h.root, folder, 'letter.pdf'));
+    const sent = h.state.outbox.record({
+      kind: 'replace-attachment',
+      owner: company!,
+      documentId: id,
+      payload: {
+        fileName: 'letter.pdf',
+        sha256: sha256(ours),
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        replacesAttachmentId: old.id,
+      },
+      idempotencyKey: `replace:${id}:letter.pdf:${sha256(ours)}`,
+    });
+    h.state.outbox.markSent(sent);
+    // Meanwhile a colleague replaced the same file in the service.
+    h.sim.admin.deleteAttachment(id, old.id);
+    h.sim.admin.addAttachment(id, { name: 'letter.pdf', bytes: 'letter v3, from the service' });
+
+    for (let i = 0; i < 3 && (await h.sync()).actions > 0; i++);
+
+    const remote = (await h.remoteDoc(id))!.attachments.map((a) => a.sha256);
+    expect(remote).toContain(sha256(ours));
+    expect(remote).toContain(sha256('letter v3, from the service'));
+    await expectInSync(h);
+    expect(h.state.outbox.counts()).toEqual({ pending: 0, sent: 0, failed: 0 });
   });
 });
