@@ -206,7 +206,9 @@ async function scanFile(
   }
   // ctime, not mtime: every write moves it, even in a copy that preserves mtime, and no user
   // can set it into the future (an age below zero means the clock went back: count it settled).
-  const age = options.now() - stats.ctimeMs;
+  // Whole milliseconds, as the clock gives them: a file written in the scan's own millisecond has
+  // a ctime a fraction past `now`, and is fresh, not from the future.
+  const age = options.now() - Math.floor(stats.ctimeMs);
   if (age >= 0 && age < options.settleMs) {
     return { file: hint ? fileFromHint(hint) : null, unsettled: true };
   }
