@@ -38,6 +38,17 @@ function toBaseAttachment(attachment: RemoteAttachment, file: LocalFile): BaseAt
   return { id: attachment.id, kind: attachment.kind, file: name, sha256, size, mtimeMs };
 }
 
+/** The base's three status fields for a status record (or none). */
+export function statusFields(
+  status: RemoteStatus | null,
+): Pick<BaseDocument, 'statusId' | 'statusTypeId' | 'statusDate'> {
+  return {
+    statusId: status?.id ?? null,
+    statusTypeId: status?.typeId ?? null,
+    statusDate: status?.effectiveDate ?? null,
+  };
+}
+
 /** A base row for a document both sides now hold in full. */
 export function baseFromDocument(
   document: RemoteDocument,
@@ -49,9 +60,7 @@ export function baseFromDocument(
     owner: document.owner,
     name: document.name,
     documentDate: document.documentDate,
-    statusId: document.status?.id ?? null,
-    statusTypeId: document.status?.typeId ?? null,
-    statusDate: document.status?.effectiveDate ?? null,
+    ...statusFields(document.status),
     lastUpdatedTimestamp: document.lastUpdatedTimestamp,
     folder,
     attachments: document.attachments.flatMap((a) => {
@@ -68,11 +77,8 @@ function withAttachments(
   return { ...base, attachments: change(base.attachments) };
 }
 
-/**
- * Row 31 done: the new content's attachment takes the old one's place. Also how an in-doubt
- * replace is completed after a crash, so both paths agree on the result.
- */
-export function withReplacedAttachment(
+/** Row 31 done: the new content's attachment takes the old one's place. */
+function withReplacedAttachment(
   base: BaseDocument,
   replacedId: string,
   entry: BaseAttachment,
@@ -111,12 +117,7 @@ function applyToExisting(
       return put(base, toBaseAttachment(attachment, file));
     }
     case 'pull-status':
-      return {
-        ...base,
-        statusId: action.status?.id ?? null,
-        statusTypeId: action.status?.typeId ?? null,
-        statusDate: action.status?.effectiveDate ?? null,
-      };
+      return { ...base, ...statusFields(action.status) };
     case 'pull-details':
       return { ...base, name: action.name, documentDate: action.documentDate };
     case 'push-attachment': {
@@ -135,13 +136,7 @@ function applyToExisting(
       // After the rename no agreed attachment lives under the old name (rows 37, 42).
       return withAttachments(base, (l) => l.filter((a) => a.file !== action.file));
     case 'push-status':
-      if (result.kind !== 'status-created') return base;
-      return {
-        ...base,
-        statusId: result.status.id,
-        statusTypeId: result.status.typeId,
-        statusDate: result.status.effectiveDate,
-      };
+      return result.kind === 'status-created' ? { ...base, ...statusFields(result.status) } : base;
     case 'move-base-folder':
       return { ...base, folder: action.to };
     case 'update-base': {

@@ -3,6 +3,7 @@
  * decides what happens to the document as a whole, and hands a document both sides still have
  * to the status and attachment rows.
  */
+import { statusFields } from './apply-action-result.js';
 import { claimName } from './file-names.js';
 import { fileChanges, type LocalChange } from './local-changes.js';
 import { isLocalEditCopy } from './local-folder-names.js';
@@ -170,9 +171,7 @@ export function planAdopt(
     owner: remote.owner,
     name: remote.name,
     documentDate: remote.documentDate,
-    statusId: remote.status?.id ?? null,
-    statusTypeId: remote.status?.typeId ?? null,
-    statusDate: remote.status?.effectiveDate ?? null,
+    ...statusFields(remote.status),
     // Not the service's timestamp yet: this base is committed first, and a base that already
     // had it would make the next listing skip the document, so a crash before the pulls below
     // finished would leave its files missing for good. Row 27, last, records it.

@@ -2,6 +2,7 @@
  * Status and details of a document both sides still have (docs/sync-decision-table.md, rows
  * 20–27).
  */
+import { statusFields } from './apply-action-result.js';
 import type { LocalChange } from './local-changes.js';
 import type { Draft, PlanContext } from './plan-context.js';
 import type { RemoteChange } from './remote-changes.js';
@@ -51,12 +52,7 @@ export function planStatus(
   if (!edit || !pulled || !remoteDoc) return drafts;
   if (pulled.status?.typeId === edit.statusTypeId) {
     // row 22: the same change on both sides is no conflict; remember the service's record.
-    const status = pulled.status;
-    drafts.push({
-      kind: 'update-base',
-      row: 22,
-      patch: { statusId: status.id, statusTypeId: status.typeId, statusDate: status.effectiveDate },
-    });
+    drafts.push({ kind: 'update-base', row: 22, patch: statusFields(pulled.status) });
   } else if (edit.changedAtMs !== null && edit.changedAtMs > remoteChangedAtMs(ctx, remoteDoc)) {
     // row 23: the local edit is newer; the service keeps the status it replaces in its history.
     const detail = `status set on both sides: the folder's "${edit.statusName}" is newer than the service's "${pulled.status?.type ?? 'none'}" and was pushed`;

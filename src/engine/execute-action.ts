@@ -150,6 +150,9 @@ async function pushNewDocument(
 ): Promise<BaseDocument | null> {
   const { deps, owner } = ctx;
   const statusTypeId = action.kind === 'restore-document' ? action.statusTypeId : null;
+  // The new document's agreed state, before any file is up: files follow one upload each.
+  const agreed = (document: RemoteDocument) =>
+    applyActionResult(base, action, { kind: 'document-created', document, files: new Map() })!;
   const created = await push(deps, {
     kind: 'create-document',
     owner,
@@ -170,18 +173,17 @@ async function pushNewDocument(
       }),
     // The folder names its document before the create counts as done: otherwise a crash here
     // would leave a base whose folder has no id, which the next plan would read as deleted.
-    settle: (doc) =>
-      ctx.writeMeta(action.folder, baseFromDocument(doc, action.folder, new Map()), doc),
+    settle: (doc) => ctx.writeMeta(action.folder, agreed(doc), doc),
     complete: (doc) => ({
       documentId: doc.id,
-      base: baseFromDocument(doc, action.folder, new Map()),
+      base: agreed(doc),
       // Restoring a deleted document gives it a new id: the old base row goes in the same
       // commit, so no crash can leave a row pointing at this folder under the old id.
       ...(base && base.id !== doc.id ? { removeBaseId: base.id } : {}),
       result: { id: doc.id },
     }),
   });
-  let next: BaseDocument = baseFromDocument(created, action.folder, new Map());
+  let next = agreed(created);
   for (const file of action.files) {
     try {
       next = (await uploadFile(ctx, next, action.folder, file)) ?? next;

@@ -9,6 +9,7 @@
  * that differs in anything else (someone changed it meanwhile) is left for the next plan, which
  * is what keeps this from ever hiding a change.
  */
+import { applyActionResult } from '../domain/apply-action-result.js';
 import { documentChanges } from '../domain/remote-changes.js';
 import { formatUpdatedAfter } from '../domain/timestamps.js';
 import type { BaseDocument, OwnerRef, RemoteDocument } from '../domain/types.js';
@@ -32,7 +33,16 @@ export async function learnPushedTimestamps(
     const doc = await deps.remote.document(owner, entry.id);
     const changes = documentChanges(base, doc).filter((c) => c.kind !== 'remote-touched');
     if (changes.length > 0) continue;
-    const next = { ...base, lastUpdatedTimestamp: entry.lastUpdatedTimestamp };
+    // Row 27, now rather than in the next cycle's plan.
+    const learnt = {
+      kind: 'update-base',
+      row: 27,
+      owner,
+      documentId: base.id,
+      documentName: base.name,
+      patch: { lastUpdatedTimestamp: entry.lastUpdatedTimestamp },
+    } as const;
+    const next = applyActionResult(base, learnt, { kind: 'done' })!;
     // The folder first: a crash in between leaves the old timestamp, i.e. one more row 27.
     await writeMeta(next, doc);
     deps.state.base.put(next);

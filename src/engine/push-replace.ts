@@ -6,11 +6,12 @@
  * the service, where the old one would come back to the folder as `name (2).ext`. The base
  * changes once, when both steps are done, in the commit that marks the entry done.
  */
-import { withReplacedAttachment } from '../domain/apply-action-result.js';
+import { applyActionResult } from '../domain/apply-action-result.js';
 import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.js';
 import type { PushPayload } from '../state/outbox-payloads.js';
 import type { EngineDeps } from './engine-deps.js';
 import { closeSupersededPushes, isGone, openPush, sendPush } from './push.js';
+import { actionOfPush } from './push-actions.js';
 import { saveAttachmentCopy } from './save-service-copy.js';
 
 type ReplacePayload = PushPayload<'replace-attachment'>;
@@ -65,13 +66,12 @@ export async function finishReplace(
     .catch((error: unknown) => {
       if (!isGone(error)) throw error;
     });
-  const { uploaded } = payload;
-  return withReplacedAttachment(base, payload.replacesAttachmentId, {
-    id: uploaded.id,
-    kind: uploaded.kind,
-    file: payload.fileName,
-    sha256: payload.sha256,
-    size: payload.size,
-    mtimeMs: payload.mtimeMs,
-  });
+  const replaced = actionOfPush(
+    { kind: 'replace-attachment', payload, owner: base.owner, documentId: base.id },
+    base,
+  );
+  return applyActionResult(base, replaced, {
+    kind: 'attachment-created',
+    attachment: payload.uploaded,
+  })!;
 }

@@ -4,15 +4,10 @@
  * is closed as never sent, and the plan that follows makes it again if it is still wanted. This
  * is what lets a crash at any instant neither lose a change nor create a duplicate.
  */
-import { baseFromDocument } from '../domain/apply-action-result.js';
+import { type ActionResult, applyActionResult } from '../domain/apply-action-result.js';
 import { assertNever } from '../domain/assert-never.js';
 import { serviceTimeToLocalMs } from '../domain/timestamps.js';
-import type {
-  BaseAttachment,
-  BaseDocument,
-  RemoteAttachment,
-  RemoteDocument,
-} from '../domain/types.js';
+import type { BaseDocument, RemoteAttachment, RemoteDocument } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
@@ -20,6 +15,7 @@ import type { PushCompletion } from '../state/state-store.js';
 import { attachmentSha256 } from './attachment-digest.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone } from './push.js';
+import { actionOfPush } from './push-actions.js';
 import { finishReplace } from './push-replace.js';
 
 type Verdict =
@@ -74,34 +70,24 @@ async function check(
   }
   const base = deps.state.base.get(documentId);
   if (doc === null || base === null) return notYet;
+  const done = (result: ActionResult): Verdict => {
+    const next = applyActionResult(base, actionOfPush(item, base), result);
+    return { happened: true, completion: next ? { base: next } : {} };
+  };
   switch (item.kind) {
     case 'delete-attachment': {
-      const { attachmentId } = item.payload;
-      if (doc.attachments.some((a) => a.id === attachmentId)) return notYet;
-      const next = { ...base, attachments: base.attachments.filter((a) => a.id !== attachmentId) };
-      return { happened: true, completion: { base: next } };
+      const gone = !doc.attachments.some((a) => a.id === item.payload.attachmentId);
+      return gone ? done({ kind: 'done' }) : notYet;
     }
     case 'assign-status': {
       const { status } = doc;
       const { typeId, effectiveDate } = item.payload;
       if (status?.typeId !== typeId || status.effectiveDate !== effectiveDate) return notYet;
-      const next = {
-        ...base,
-        statusId: status.id,
-        statusTypeId: status.typeId,
-        statusDate: status.effectiveDate,
-      };
-      return { happened: true, completion: { base: next } };
+      return done({ kind: 'status-created', status });
     }
     case 'upload-attachment': {
       const uploaded = await ourUpload(deps, doc, base, item.payload);
-      if (!uploaded) return notYet;
-      const entry = baseAttachment(uploaded, item.payload);
-      const next = {
-        ...base,
-        attachments: [...base.attachments.filter((a) => a.file !== entry.file), entry],
-      };
-      return { happened: true, completion: { base: next } };
+      return uploaded ? done({ kind: 'attachment-created', attachment: uploaded }) : notYet;
     }
     case 'replace-attachment': {
       // The upload is done when the entry says so, or when the service shows it; then the
@@ -142,20 +128,6 @@ async function ourUpload(
   return undefined;
 }
 
-function baseAttachment(
-  uploaded: RemoteAttachment,
-  file: { fileName: string; sha256: string; size: number; mtimeMs: number },
-): BaseAttachment {
-  return {
-    id: uploaded.id,
-    kind: uploaded.kind,
-    file: file.fileName,
-    sha256: file.sha256,
-    size: file.size,
-    mtimeMs: file.mtimeMs,
-  };
-}
-
 /** A create happened if the owner has a document of that name and date, new since the push. */
 async function checkCreate(
   deps: EngineDeps,
@@ -170,7 +142,8 @@ async function checkCreate(
     if (entry.name !== name || entry.documentDate !== documentDate) continue;
     if (serviceTimeToLocalMs(entry.lastUpdatedTimestamp, deps.clockOffsetMs()) < since) continue;
     const doc = await deps.remote.document(item.owner, entry.id);
-    const base = baseFromDocument(doc, folder, new Map());
+    const created = { kind: 'document-created', document: doc, files: new Map() } as const;
+    const base = applyActionResult(null, actionOfPush(item, null), created)!;
     await writeMeta(folder, base, doc);
     const removeBaseId = replaces && replaces !== doc.id ? { removeBaseId: replaces } : {};
     return {
