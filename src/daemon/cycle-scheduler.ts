@@ -4,10 +4,11 @@
  * deletion). While a cycle runs, requests pile up into the next one, so a burst of watcher
  * events costs one cycle, and no entity is ever in two cycles at once.
  */
+
+import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { CycleOptions } from '../engine/run-cycle.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
-import { ownerKey } from '../state/row-helpers.js';
 
 export interface CycleRequest {
   readonly trigger: CycleTrigger;

@@ -8,6 +8,7 @@ import { applyActionResult } from '../domain/apply-action-result.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { PushRejectedError } from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
+import { ownerKey } from '../domain/owner-key.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
 import type {
@@ -19,7 +20,6 @@ import type {
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
-import { ownerKey } from '../state/row-helpers.js';
 import { isStateFailure } from '../state/state-failure.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';

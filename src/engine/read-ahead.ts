@@ -9,9 +9,10 @@
  * first entity, and cycles never overlap. A batch is bounded so that a large firm's base is
  * never held in memory whole.
  */
+
+import { ownerKey } from '../domain/owner-key.js';
 import type { BaseDocument, OwnerRef } from '../domain/types.js';
 import type { EntityRecord } from '../state/entity-repo.js';
-import { ownerKey } from '../state/row-helpers.js';
 import type { EngineDeps } from './engine-deps.js';
 
 export const READ_AHEAD_BATCH = 64;

@@ -5,10 +5,10 @@
  * (compared on the folder's name, where the firm's own system put them).
  */
 import { entityDeepLink } from '../domain/deep-links.js';
+import { ownerKey } from '../domain/owner-key.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
 import type { LocalEntityFolder } from '../local/local-store.js';
 import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
-import { ownerKey } from '../state/row-helpers.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isDocumentFolder } from './held-folders.js';
 

@@ -13,12 +13,12 @@ import {
 import { entityDeepLink } from '../domain/deep-links.js';
 import { describePlan, summaryLine } from '../domain/describe-plan.js';
 import { ExitCode } from '../domain/exit-codes.js';
+import { ownerKey } from '../domain/owner-key.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import type { OwnerRef, StatusType } from '../domain/types.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
-import { ownerKey } from '../state/row-helpers.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { EntityExecution } from './execute-entity.js';

@@ -9,9 +9,11 @@
  * and `remove` inside `StateStore.transaction` (or `StateStore.completePush`) together with the
  * outbox completion; they nest as savepoints when called inside one.
  */
+
+import { ownerKey } from '../domain/owner-key.js';
 import type { BaseAttachment, BaseDocument, OwnerKind, OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
-import { type OwnerColumns, ownerKey, ownerOf, ownersJson } from './row-helpers.js';
+import { type OwnerColumns, ownerOf, ownersJson } from './row-helpers.js';
 
 interface BaseRow extends OwnerColumns {
   id: string;

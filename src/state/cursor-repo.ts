@@ -5,9 +5,11 @@
  * moves it forward too far loses changes, so every write goes through one comparison here and
  * the engine advances it only after every action of the entity has been applied (docs/state.md).
  */
+
+import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
-import { type OwnerColumns, ownerKey, ownerOf, ownersJson } from './row-helpers.js';
+import { type OwnerColumns, ownerOf, ownersJson } from './row-helpers.js';
 import { compareServiceTimestamps, serviceTimestampKey } from './service-timestamp-order.js';
 
 export interface CursorRecord {

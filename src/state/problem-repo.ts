@@ -7,10 +7,12 @@
  * folder) is recorded without backoff: it is reported, never waited out. `clear` once the item
  * succeeds, `clearKeys` once it is no longer a problem at all.
  */
+
+import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { nextAttemptDelay } from './next-attempt-delay.js';
 import type { Database } from './open-database.js';
-import { type OwnerColumns, ownerKey, ownerOf } from './row-helpers.js';
+import { type OwnerColumns, ownerOf } from './row-helpers.js';
 
 /** A document id when there is one; otherwise the path (relative to the root) of what failed. */
 export type ProblemItem =

@@ -15,10 +15,6 @@ export function ownerParams(owner: OwnerRef): { ownerKind: OwnerKind; ownerId: s
   return { ownerKind: owner.kind, ownerId: owner.id };
 }
 
-export function ownerKey(owner: OwnerRef): string {
-  return `${owner.kind}:${owner.id}`;
-}
-
 /** Owners as a JSON list of `[kind, id]` pairs, for `json_each(?)` in one statement. */
 export function ownersJson(owners: readonly OwnerRef[]): string {
   return JSON.stringify(owners.map((o) => [o.kind, o.id]));

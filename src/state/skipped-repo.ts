@@ -7,10 +7,12 @@
  * Entries beside the entity folders (a link at `Companies/Acme`) belong to no entity: they are
  * kept under the kind of their top folder with an empty owner id, and listed with owner null.
  */
+
+import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerKind, OwnerRef, SkippedEntry } from '../domain/types.js';
 import { ENTITY_ROOTS } from '../local/local-store.js';
 import type { Database } from './open-database.js';
-import { type OwnerColumns, ownerKey } from './row-helpers.js';
+import type { OwnerColumns } from './row-helpers.js';
 
 export interface SkippedRecord {
   /** The entity whose folder holds it; null for an entry beside the entity folders. */

@@ -4,11 +4,12 @@
  * other even while the daemon writes. Times are ISO strings (UTC) because people and scripts
  * read this; ages are milliseconds.
  */
+
+import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import type { CursorRecord } from './cursor-repo.js';
 import type { Database } from './open-database.js';
 import { schemaVersion } from './open-database.js';
-import { ownerKey } from './row-helpers.js';
 import type { StateStore } from './state-store.js';
 
 export interface CycleSummary {
