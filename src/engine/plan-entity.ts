@@ -10,7 +10,7 @@ import { planSync } from '../domain/plan-sync.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
 import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
-import type { MalformedEntry } from '../remote/service-client.js';
+import type { MalformedEntry } from '../remote/remote-store.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { EngineDeps } from './engine-deps.js';
 import { readStoredState, type StoredEntityState } from './read-ahead.js';

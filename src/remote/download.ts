@@ -12,10 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Got } from 'got';
 import { ApiError } from './api-error.js';
 
-export interface DownloadResult {
-  readonly bytes: number;
-  readonly sha256: string;
-}
+import type { DownloadResult } from './remote-store.js';
 
 const LINK_ROUTE = 'GET <download link>';
 

@@ -1,18 +1,42 @@
 /**
- * The RemoteStore port: what the sync engine needs of the service. ServiceClient is the real
- * adapter; anything with these methods (a recording wrapper, a fake) can stand in.
+ * The RemoteStore port: what the sync engine needs of the service, and the types it speaks in.
+ * ServiceClient is the real adapter and takes these types from here; anything with these
+ * methods (a recording wrapper, a fake) can stand in.
  */
 import type {
   Company,
+  DocumentVersion,
   OwnerRef,
   RemoteAttachment,
   RemoteDocument,
+  RemoteDocumentSummary,
   RemoteStatus,
   StatusType,
   Trust,
 } from '../domain/types.js';
-import type { DownloadResult } from './download.js';
-import type { DocumentListEntry, DocumentVersionEntry, NewDocument } from './service-client.js';
+
+/** A list item that did not match the contract: reported, never allowed to sink the list. */
+export interface MalformedEntry {
+  readonly malformed: true;
+  readonly id: string | null;
+  readonly error: Error;
+}
+
+export type DocumentListEntry = RemoteDocumentSummary | MalformedEntry;
+export type DocumentVersionEntry = DocumentVersion | MalformedEntry;
+
+export interface NewDocument {
+  readonly name: string;
+  readonly documentDate: string;
+  readonly asicDocNumber?: string | null;
+  readonly statusTypeId?: string;
+}
+
+/** What a download wrote: its length and the sha256 of its bytes. */
+export interface DownloadResult {
+  readonly bytes: number;
+  readonly sha256: string;
+}
 
 export interface RemoteStore {
   companies(): AsyncIterable<Company>;

@@ -5,7 +5,6 @@
  */
 import type {
   Company,
-  DocumentVersion,
   OwnerRef,
   RemoteAttachment,
   RemoteDocument,
@@ -15,29 +14,25 @@ import type {
   Trust,
 } from '../domain/types.js';
 import { ApiError } from './api-error.js';
-import type { DownloadResult } from './download.js';
 import { paged } from './paging.js';
+import type {
+  DocumentListEntry,
+  DocumentVersionEntry,
+  DownloadResult,
+  MalformedEntry,
+  NewDocument,
+} from './remote-store.js';
 import { ROUTES } from './routes.js';
 import { normaliseIds, parse } from './schemas.js';
 import type { ServiceHttp } from './service-http.js';
 import type { Transfers } from './transfers.js';
 
-/** A list item that did not match the contract: reported, never allowed to sink the list. */
-export interface MalformedEntry {
-  readonly malformed: true;
-  readonly id: string | null;
-  readonly error: ApiError;
-}
-
-export type DocumentListEntry = RemoteDocumentSummary | MalformedEntry;
-export type DocumentVersionEntry = DocumentVersion | MalformedEntry;
-
-export interface NewDocument {
-  readonly name: string;
-  readonly documentDate: string;
-  readonly asicDocNumber?: string | null;
-  readonly statusTypeId?: string;
-}
+export type {
+  DocumentListEntry,
+  DocumentVersionEntry,
+  MalformedEntry,
+  NewDocument,
+} from './remote-store.js';
 
 export type Json = Record<string, unknown>;
 

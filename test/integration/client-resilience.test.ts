@@ -256,7 +256,9 @@ describe('API client: malformed answers', () => {
     const bad = entries.filter((e) => 'malformed' in e);
     expect(bad).toHaveLength(1);
     expect(bad[0]).toMatchObject({ malformed: true, id: expect.any(String) });
-    expect((bad[0] as { error: ApiError }).error.message).toContain('lastUpdatedTimestamp');
+    const error = bad[0] && 'error' in bad[0] ? bad[0].error : null;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error?.message).toContain('lastUpdatedTimestamp');
     expect(entries.length - bad.length).toBeGreaterThan(0);
 
     const garbled = await remote.client.document(owner, bad[0]!.id!).catch((e: unknown) => e);
