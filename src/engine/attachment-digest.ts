@@ -4,23 +4,17 @@
  * so telling two attachments of one name apart costs a download: done only where a wrong guess
  * would merge two versions (a name clash, a push left in doubt), which is rare.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { OwnerRef } from '../domain/types.js';
 import type { EngineDeps } from './engine-deps.js';
 
 export async function attachmentSha256(
-  deps: Pick<EngineDeps, 'remote'>,
+  deps: Pick<EngineDeps, 'remote' | 'local'>,
   owner: OwnerRef,
   documentId: string,
   attachmentId: string,
 ): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'docsync-compare-'));
-  try {
-    const file = path.join(dir, 'attachment');
-    return (await deps.remote.downloadAttachment(owner, documentId, attachmentId, file)).sha256;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return deps.local.withScratchFile(
+    async (scratch) =>
+      (await deps.remote.downloadAttachment(owner, documentId, attachmentId, scratch)).sha256,
+  );
 }

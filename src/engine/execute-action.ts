@@ -3,9 +3,6 @@
  * first, then the base (a crash in between is recognised next cycle as "both sides agree");
  * pushes through the outbox, whose completion writes the base in the same transaction.
  */
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type ActionResult,
@@ -317,25 +314,17 @@ const keepConflictCopy: Act<'keep-conflict-copy'> = async (ctx, action, base) =>
 };
 
 const restoreSystemAttachment: Act<'restore-system-attachment'> = async (ctx, action, base) => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'docsync-restore-'));
-  try {
-    const temp = path.join(dir, 'original');
-    await ctx.deps.remote.downloadAttachment(
-      ctx.owner,
-      action.documentId!,
-      action.attachmentId,
-      temp,
-    );
-    const restored = await ctx.deps.local.restoreSystemAttachment(
-      action.folder,
-      action.file,
-      createReadStream(temp),
-    );
-    const files = new Map<string, PlacedFile>([[action.attachmentId, restored.file]]);
-    return fold(ctx, action, base, { kind: 'files-written', files });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const original = {
+    fill: (temp: string) =>
+      ctx.deps.remote.downloadAttachment(ctx.owner, action.documentId!, action.attachmentId, temp),
+  };
+  const restored = await ctx.deps.local.restoreSystemAttachment(
+    action.folder,
+    action.file,
+    original,
+  );
+  const files = new Map<string, PlacedFile>([[action.attachmentId, restored.file]]);
+  return fold(ctx, action, base, { kind: 'files-written', files });
 };
 
 /** Actions whose whole effect is on the base (the meta file is rewritten after the document). */

@@ -7,12 +7,24 @@
  * process umask decides their permissions, as for any other program's files in a shared folder.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { tempFolder } from './state-folders.js';
 
 /** Bytes, text, or a stream of chunks (a Node Readable is one). */
-export type FileSource = Uint8Array | string | AsyncIterable<Uint8Array | string>;
+export type FileSource = Uint8Array | string | AsyncIterable<Uint8Array | string> | FileFiller;
+
+/**
+ * A writer that needs a path rather than giving bytes (a download): it writes the file at the
+ * path it is given, durably, and reports the sha256 of what it wrote.
+ */
+export interface FileFiller {
+  readonly fill: (path: string) => Promise<{ readonly sha256: string }>;
+}
+
+// A Uint8Array has a `fill` method too: it is bytes, not a filler.
+const isFiller = (source: FileSource): source is FileFiller =>
+  typeof source === 'object' && !(source instanceof Uint8Array) && 'fill' in source;
 
 export interface WrittenTemp {
   readonly path: string;
@@ -36,6 +48,7 @@ export async function newTempPath(root: string): Promise<string> {
 /** Writes `source` to a new temp file in the store `root`, hashing as it goes, durably. */
 export async function writeTemp(root: string, source: FileSource): Promise<WrittenTemp> {
   const tempPath = await newTempPath(root);
+  if (isFiller(source)) return fillTemp(tempPath, source);
   const hash = createHash('sha256');
   let size = 0;
   const handle = await open(tempPath, 'wx');
@@ -53,6 +66,16 @@ export async function writeTemp(root: string, source: FileSource): Promise<Writt
   }
   await handle.close();
   return { path: tempPath, size, sha256: hash.digest('hex') };
+}
+
+async function fillTemp(tempPath: string, filler: FileFiller): Promise<WrittenTemp> {
+  try {
+    const { sha256 } = await filler.fill(tempPath);
+    return { path: tempPath, size: (await stat(tempPath)).size, sha256 };
+  } catch (error) {
+    await unlink(tempPath).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Renames a durable temp file onto `target` (replacing it) and makes the rename durable. */
@@ -126,7 +149,7 @@ async function exists(target: string): Promise<boolean> {
   }
 }
 
-async function* chunksOf(source: FileSource): AsyncIterable<Uint8Array> {
+async function* chunksOf(source: Exclude<FileSource, FileFiller>): AsyncIterable<Uint8Array> {
   if (typeof source === 'string') yield Buffer.from(source, 'utf8');
   else if (source instanceof Uint8Array) yield source;
   else {

@@ -240,6 +240,15 @@ export class FsLocalStore implements LocalStore {
     }
   }
 
+  async withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T> {
+    const scratch = await newTempPath(this.root);
+    try {
+      return await use(scratch);
+    } finally {
+      await unlink(scratch).catch(() => undefined);
+    }
+  }
+
   uploadPath(relPath: string): Promise<string> {
     return resolveInsideReal(this.root, relPath);
   }

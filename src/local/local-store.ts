@@ -146,6 +146,11 @@ export interface LocalStore {
     desiredName: string,
     fill: (tempPath: string) => Promise<{ sha256: string }>,
   ): Promise<PlacedFile>;
+  /**
+   * A fresh path in docsync's own temp folder for the length of `use`, removed after: for bytes
+   * that are looked at and never placed (a download compared with a local file).
+   */
+  withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T>;
   /** A path an upload can stream from (the file itself, for the folder adapter). */
   uploadPath(relPath: string): Promise<string>;
   /** Replaces (or creates) one file atomically; the old content goes to the trash first. */

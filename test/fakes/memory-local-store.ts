@@ -225,6 +225,15 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     }
   }
 
+  async withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
+    try {
+      return await use(path.join(dir, 'scratch'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
   async uploadPath(relPath: string): Promise<string> {
     const node = this.node(this.key(relPath));
     if (node?.kind !== 'file') throw new LocalStoreError('NOT_A_FILE', `${relPath} is not a file`);
@@ -439,6 +448,10 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
 async function collect(source: FileSource): Promise<Buffer> {
   if (typeof source === 'string') return Buffer.from(source, 'utf8');
   if (source instanceof Uint8Array) return Buffer.from(source);
+  if ('fill' in source) {
+    const [received] = await receiveAll([{ key: '', desiredName: 'part', fill: source.fill }]);
+    return received!.data;
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of source) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);

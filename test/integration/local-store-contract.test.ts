@@ -3,6 +3,7 @@
  * engine's tests (which use the fake) see the behaviour the daemon will have.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { PathEscapeError } from '../../src/domain/errors.js';
@@ -338,6 +339,30 @@ describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
       sha256: sha('remote'),
     });
     expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('user copy');
+  });
+
+  it('fills a file through a path (a download), and lends scratch paths that are gone after', async () => {
+    const h = await withDocument();
+    const filler = {
+      fill: async (temp: string) => {
+        await writeFile(temp, 'filled');
+        return { sha256: sha('filled') };
+      },
+    };
+    expect(await h.store.placeFile(DOC, 'filled.pdf', filler)).toMatchObject({
+      name: 'filled.pdf',
+      size: 6,
+      sha256: sha('filled'),
+    });
+    expect(h.read(`${DOC}/filled.pdf`)?.toString()).toBe('filled');
+    let lent = '';
+    const answer = await h.store.withScratchFile(async (scratch) => {
+      lent = scratch;
+      await writeFile(scratch, 'looked at, never placed');
+      return 42;
+    });
+    expect(answer).toBe(42);
+    expect(existsSync(lent)).toBe(false);
   });
 
   it('places a stream, and names that would be ignored or escape are made safe', async () => {
