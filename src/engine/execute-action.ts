@@ -76,9 +76,10 @@ async function download(
   folder: string,
   file: string,
 ) {
-  return ctx.deps.local.receiveFile(folder, file, (temp) =>
-    ctx.deps.remote.downloadAttachment(ctx.owner, documentId, attachmentId, temp),
-  );
+  return ctx.deps.local.placeFile(folder, file, {
+    fill: (temp: string) =>
+      ctx.deps.remote.downloadAttachment(ctx.owner, documentId, attachmentId, temp),
+  });
 }
 
 const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (

@@ -1,9 +1,3 @@
-/**
- * The real LocalStore: a folder on disk. Composition only; the work is in atomic-write.ts,
- * trash.ts, scan.ts, entity-folders.ts and staged-folder.ts. Every path goes through
- * resolveInside, and every write is recorded in `ownWrites` so the watcher stays quiet about it.
- */
-import { createReadStream } from 'node:fs';
 import { link, lstat, mkdir, readdir, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalStoreError } from '../domain/errors.js';
@@ -19,7 +13,6 @@ import type {
   SkippedEntry,
 } from '../domain/types.js';
 import {
-  commitTemp,
   commitTempNoClobber,
   type FileSource,
   fsyncDir,
@@ -57,7 +50,7 @@ import { hashFile, lstatWithoutLinks, scanEntityFolder } from './scan.js';
 import { escapeControls, SKIP_REASONS } from './skip-rules.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
 import { ensureRealFolders } from './state-folders.js';
-import { linkIntoTrash, moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
+import { moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
 
 export interface FsLocalStoreOptions {
   readonly root: string;
@@ -158,15 +151,6 @@ export class FsLocalStore implements LocalStore {
     return locateDocuments(this.root, ids, this.#metaCache);
   }
 
-  async scanAll(hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot[]> {
-    const snapshots: LocalEntitySnapshot[] = [];
-    for (const entry of await this.listEntityFolders()) {
-      if (entry.owner === null) continue;
-      snapshots.push(await scanEntityFolder(this.#scanOptions, entry.owner, entry.folder, hints));
-    }
-    return snapshots;
-  }
-
   async createDocumentFolderWithFiles(
     entityFolder: string,
     folderName: Pick<DocumentMeta, 'documentDate' | 'name' | 'id'>,
@@ -226,20 +210,6 @@ export class FsLocalStore implements LocalStore {
     }
   }
 
-  async receiveFile(
-    folder: string,
-    desiredName: string,
-    fill: (tempPath: string) => Promise<{ sha256: string }>,
-  ): Promise<PlacedFile> {
-    const tempPath = await newTempPath(this.root);
-    try {
-      const { sha256 } = await fill(tempPath);
-      return await this.#placeTemp(folder, desiredName, { path: tempPath, sha256 });
-    } finally {
-      await unlink(tempPath).catch(() => undefined);
-    }
-  }
-
   async withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T> {
     const scratch = await newTempPath(this.root);
     try {
@@ -265,23 +235,6 @@ export class FsLocalStore implements LocalStore {
       if (await commitTempNoClobber(temp.path, target)) return this.#placed(folder, name, temp);
     }
     throw new LocalStoreError('NO_FREE_NAME', `No free name for ${desiredName} in ${folder}`);
-  }
-
-  async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {
-    const target = await resolveInsideReal(this.root, relPath);
-    const temp = await writeTemp(this.root, source);
-    try {
-      const existing = await lstat(target).catch(() => null);
-      if (existing?.isDirectory()) throw new LocalStoreError('IS_FOLDER', `${relPath} is a folder`);
-      if (existing && (await hashFile(target)) !== temp.sha256) {
-        await linkIntoTrash(this.root, relPath, this.#now());
-      }
-      this.ownWrites.recordFile(target, await stat(temp.path));
-      await commitTemp(temp.path, target);
-    } finally {
-      await unlink(temp.path).catch(() => undefined);
-    }
-    return this.#placed(path.posix.dirname(relPath), path.posix.basename(relPath), temp);
   }
 
   async renameFile(relPath: string, newName: string): Promise<string> {
@@ -359,10 +312,6 @@ export class FsLocalStore implements LocalStore {
 
   sweepTrash(maxAgeDays = DEFAULT_TRASH_DAYS): Promise<string[]> {
     return sweepTrash(this.root, this.#now(), maxAgeDays);
-  }
-
-  openRead(relPath: string): AsyncIterable<Uint8Array> {
-    return createReadStream(resolveInside(this.root, relPath));
   }
 
   get #stage() {

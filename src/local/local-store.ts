@@ -112,9 +112,6 @@ export interface LocalStore {
    * deleted (rows 18, 51 of docs/sync-decision-table.md).
    */
   locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments>;
-  /** scanEntity for every entity folder that has a readable `.entity.json`. */
-  scanAll(hints?: readonly ScanHint[]): Promise<LocalEntitySnapshot[]>;
-
   /**
    * Creates `<date> <name> [<id>]` in the entity folder (` (2)` on a clash) with its files and
    * its `.document.json` inside, for a document pulled whole: built in `.docsync/tmp/` and
@@ -131,21 +128,11 @@ export interface LocalStore {
   writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void>;
 
   /**
-   * Receives a file (e.g. a download stream) into `.docsync/tmp/`, then moves it into `folder`
-   * under `desiredName` made legal, with ` (2)` if taken: never overwrites. If the source fails,
-   * nothing appears in the folder.
+   * Receives a file (bytes, a stream, or a download that fills a path) into `.docsync/tmp/`,
+   * then moves it into `folder` under `desiredName` made legal, with ` (2)` if taken: never
+   * overwrites. If the source fails, nothing appears in the folder.
    */
   placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile>;
-  /**
-   * Like placeFile, for a writer that needs a file path (a download): `fill` writes a fresh temp
-   * path in `.docsync/tmp/` and reports the sha256 of what it wrote; the file is then placed.
-   * If `fill` fails, nothing appears in the folder.
-   */
-  receiveFile(
-    folder: string,
-    desiredName: string,
-    fill: (tempPath: string) => Promise<{ sha256: string }>,
-  ): Promise<PlacedFile>;
   /**
    * A fresh path in docsync's own temp folder for the length of `use`, removed after: for bytes
    * that are looked at and never placed (a download compared with a local file).
@@ -153,8 +140,6 @@ export interface LocalStore {
   withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T>;
   /** A path an upload can stream from (the file itself, for the folder adapter). */
   uploadPath(relPath: string): Promise<string>;
-  /** Replaces (or creates) one file atomically; the old content goes to the trash first. */
-  writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile>;
   /** Renames a file inside its folder (e.g. to a conflict-copy name); ` (2)` if taken. */
   renameFile(relPath: string, newName: string): Promise<string>;
   /**
@@ -184,9 +169,6 @@ export interface LocalStore {
   deletePermanently(relPath: string): Promise<void>;
   /** Removes trash days older than `maxAgeDays` (30) and stale temp files; returns what went. */
   sweepTrash(maxAgeDays?: number): Promise<string[]>;
-
-  /** The bytes of a file, for an upload. */
-  openRead(relPath: string): AsyncIterable<Uint8Array>;
 }
 
 /** Names docsync owns inside the root. */

@@ -3,7 +3,7 @@
  * kept for 30 days so a wrong delete (ours or the service's) can be undone by hand. An entry is
  * never overwritten: a second item with the same path that day gets ` (2)`.
  */
-import { link, lstat, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { lstat, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pickFreeName } from '../domain/local-names.js';
 import { fsyncDir } from './atomic-write.js';
@@ -47,18 +47,6 @@ export async function moveIntoTrash(
   const target = await freeTrashPath(root, relPath, at);
   await rename(source, target);
   await fsyncDir(path.dirname(source));
-  await fsyncDir(path.dirname(target));
-  return toRelative(root, target);
-}
-
-/**
- * Keeps a copy of a file that is about to be replaced: a hard link into the trash, so the file
- * never goes missing under its own name in between. Returns the trash path.
- */
-export async function linkIntoTrash(root: string, relPath: string, at: Date): Promise<string> {
-  const source = resolveInside(root, relPath);
-  const target = await freeTrashPath(root, relPath, at);
-  await link(source, target);
   await fsyncDir(path.dirname(target));
   return toRelative(root, target);
 }

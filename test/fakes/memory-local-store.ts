@@ -54,7 +54,7 @@ import {
   skippedEntry,
 } from '../../src/local/skip-rules.js';
 import { dayStamp } from '../../src/local/trash.js';
-import { MemoryTree, type Node } from './memory-tree.js';
+import { MemoryTree } from './memory-tree.js';
 
 export class MemoryLocalStore extends MemoryTree implements LocalStore {
   readonly #ignore: readonly string[];
@@ -171,14 +171,6 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     return { found, unreadable };
   }
 
-  async scanAll(hints: readonly ScanHint[] = []): Promise<LocalEntitySnapshot[]> {
-    const out: LocalEntitySnapshot[] = [];
-    for (const entry of await this.listEntityFolders()) {
-      if (entry.owner) out.push(await this.scanEntity(entry.owner, hints));
-    }
-    return out;
-  }
-
   async createDocumentFolderWithFiles(
     entityFolder: string,
     folderName: Pick<DocumentMeta, 'documentDate' | 'name' | 'id'>,
@@ -209,22 +201,6 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     return this.#placed(folder, name);
   }
 
-  async receiveFile(
-    folder: string,
-    desiredName: string,
-    fill: (tempPath: string) => Promise<{ sha256: string }>,
-  ): Promise<PlacedFile> {
-    // The writer needs a real path; the bytes then live in memory like every other file.
-    const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
-    try {
-      const temp = path.join(dir, 'part');
-      await fill(temp);
-      return await this.placeFile(folder, desiredName, await readFile(temp));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
-
   async withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T> {
     const dir = await mkdtemp(path.join(tmpdir(), 'docsync-memory-'));
     try {
@@ -241,16 +217,6 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     const file = path.join(dir, path.posix.basename(relPath));
     await writeFile(file, node.data);
     return file;
-  }
-
-  async writeFileAtomic(relPath: string, source: FileSource): Promise<PlacedFile> {
-    const data = await collect(source);
-    const key = this.key(relPath);
-    const existing = this.node(key);
-    if (existing?.kind === 'dir') throw new LocalStoreError('IS_FOLDER', `${relPath} is a folder`);
-    if (existing && !existing.data.equals(data)) this.#copyToTrash(key, existing);
-    this.#write(key, data);
-    return this.#placed(path.posix.dirname(key), path.posix.basename(key));
   }
 
   async renameFile(relPath: string, newName: string): Promise<string> {
@@ -332,12 +298,6 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
       removed.push(`${TRASH_DIR}/${day}`);
     }
     return removed;
-  }
-
-  async *openRead(relPath: string): AsyncIterable<Uint8Array> {
-    const data = this.read(relPath);
-    if (data === null) throw Object.assign(new Error(`ENOENT: ${relPath}`), { code: 'ENOENT' });
-    yield data;
   }
 
   // ---- internals --------------------------------------------------------------------------------
@@ -423,12 +383,6 @@ export class MemoryLocalStore extends MemoryTree implements LocalStore {
     const target = `${TRASH_DIR}/${dayStamp(this.#now())}/${key}`;
     const dir = path.posix.dirname(target);
     return `${dir}/${pickFreeName(path.posix.basename(target), this.children(dir))}`;
-  }
-
-  #copyToTrash(key: string, node: Node): void {
-    const target = this.#freeTrashPath(key);
-    this.mkdirs(path.posix.dirname(target));
-    this.setNode(target, node);
   }
 
   #placed(folder: string, name: string): PlacedFile {

@@ -233,7 +233,7 @@ describe('path guard', () => {
     symlinkSync(outside, abs(`${doc}/../Escape`));
     const escaped = `${path.posix.dirname(doc)}/Escape`;
     await expect(store.placeFile(escaped, 'a.pdf', 'x')).rejects.toBeInstanceOf(PathEscapeError);
-    await expect(store.writeFileAtomic(`${escaped}/b.pdf`, 'x')).rejects.toBeInstanceOf(
+    await expect(store.restoreSystemAttachment(escaped, 'b.pdf', 'x')).rejects.toBeInstanceOf(
       PathEscapeError,
     );
     expect(readdirSync(outside)).toEqual([]);

@@ -60,13 +60,15 @@ describe("docsync's own folders", () => {
     expect(error.message).toContain(`${abs('.docsync/tmp')} is a symbolic link to ${outside}`);
     expect(error.message).toMatch(/remove it .*docsync creates the folder again/);
     await refusal(
-      store.receiveFile(doc, 'deed.pdf', async (temp) => {
-        writeFileSync(temp, 'downloaded');
-        return { sha256: 'x' };
+      store.placeFile(doc, 'deed.pdf', {
+        fill: async (temp: string) => {
+          writeFileSync(temp, 'downloaded');
+          return { sha256: 'x' };
+        },
       }),
     );
     await refusal(store.writeDocumentMeta(doc, documentMeta({ status: 'SENT TO CLIENT' })));
-    await refusal(store.writeFileAtomic(`${doc}/minutes.pdf`, 'replaced'));
+    await refusal(store.restoreSystemAttachment(doc, 'minutes.pdf', 'replaced'));
     await refusal(createDocumentFolder(store, path.posix.dirname(doc), documentMeta({ id: '9' })));
 
     expect(readdirSync(outside)).toEqual([]);
@@ -83,7 +85,7 @@ describe("docsync's own folders", () => {
     link('.docsync/trash');
     const error = await refusal(store.trash(`${doc}/minutes.pdf`));
     expect(error.message).toContain(`${abs('.docsync/trash')} is a symbolic link to ${outside}`);
-    await refusal(store.writeFileAtomic(`${doc}/minutes.pdf`, 'replaced'));
+    await refusal(store.saveToTrash(doc, [], null));
     await refusal(store.deletePermanently(doc));
 
     rmSync(abs('.docsync/trash'));
