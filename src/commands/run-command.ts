@@ -51,7 +51,7 @@ async function syncOnce(app: App, options: RunOptions): Promise<number> {
     const deps = engineDeps(app);
     // Before the cycle, so space taken by stale downloads is back before the sync needs it. A
     // dry run changes nothing, the trash included.
-    if (!options.dryRun) await housekeepIfDue(deps);
+    if (!options.dryRun) await housekeepIfDue({ ...deps, state: app.state });
     const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
     const report = await runUntilSettled(
       deps,

@@ -22,7 +22,7 @@ import { AuthRequiredError } from '../remote/api-error.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
 import { type CycleRequest, CycleScheduler } from './cycle-scheduler.js';
-import { HOUSEKEEPING_EVERY_MS, housekeepIfDue } from './housekeeping.js';
+import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 
 export interface Closable {
   close(): Promise<void> | void;
@@ -105,7 +105,7 @@ export class Daemon {
     state.cycles.markInterrupted(Date.now());
     // Before the first cycle: a disk filled by downloads a crash left behind gets its space back
     // before the catch-up needs it. A state failure here stops the start.
-    await housekeepIfDue(this.parts.deps);
+    await housekeepIfDue(this.#housekeepingDeps);
     this.#scheduleHousekeeping();
     this.#tasks = [
       cron.schedule(config.schedule.cron, () => this.scheduler.request({ trigger: 'cron' }), {
@@ -203,9 +203,14 @@ export class Daemon {
    * waits for a long cycle nor delays one. The timer is unref'd so it never holds the process
    * open; close() clears it and waits for a run in progress before closing the database.
    */
+  get #housekeepingDeps(): HousekeepingDeps {
+    const { app, deps } = this.parts;
+    return { local: deps.local, state: app.state, logger: app.logger, now: deps.now };
+  }
+
   #scheduleHousekeeping(): void {
     if (this.#closing) return;
-    const { deps } = this.parts;
+    const deps = this.#housekeepingDeps;
     const now = deps.now();
     const last = deps.state.settings.housekeepingAt() ?? now;
     const delay = Math.min(Math.max(0, last + HOUSEKEEPING_EVERY_MS - now), HOUSEKEEPING_EVERY_MS);

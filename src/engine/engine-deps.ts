@@ -6,7 +6,7 @@
 import type { LocalStore } from '../local/local-store.js';
 import type { Logger } from '../log/create-logger.js';
 import type { RemoteStore } from '../remote/remote-store.js';
-import type { StateStore } from '../state/state-store.js';
+import type { EngineState } from './engine-state.js';
 
 export interface EngineSettings {
   /** For deep links in `.entity.json`, `.document.json` and the shortcut. */
@@ -25,7 +25,7 @@ export interface EngineSettings {
 export interface EngineDeps {
   readonly remote: RemoteStore;
   readonly local: LocalStore;
-  readonly state: StateStore;
+  readonly state: EngineState;
   readonly logger: Logger;
   readonly settings: EngineSettings;
   readonly now: () => number;

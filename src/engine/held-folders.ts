@@ -6,7 +6,7 @@
  */
 
 import type { UnmatchedFolder } from '../state/entity-repo.js';
-import type { StateStore } from '../state/state-store.js';
+import type { EngineState } from './engine-state.js';
 
 /** `Companies/<entity>/<document>`: three segments or more. */
 export const isDocumentFolder = (folder: string) => folder.split('/').length >= 3;
@@ -14,7 +14,7 @@ export const isDocumentFolder = (folder: string) => folder.split('/').length >= 
 export const HELD_REASON =
   'held at the first sync: nothing in the service matches it; run `docsync run --once --adopt-local` to upload it';
 
-export function heldFolders(state: StateStore): Set<string> {
+export function heldFolders(state: EngineState): Set<string> {
   return new Set(
     state.entities
       .listUnmatchedFolders()
@@ -28,7 +28,7 @@ export function heldFolders(state: StateStore): Set<string> {
  * (a held folder the user removed, or one just adopted, drops out).
  */
 export function recordHeldFolders(
-  state: StateStore,
+  state: EngineState,
   coveredEntityFolders: readonly string[],
   held: readonly string[],
   now: number,

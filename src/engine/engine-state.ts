@@ -1,0 +1,55 @@
+/**
+ * What the engine needs of the state database, and no more: the view it is written against.
+ * The SQLite StateStore (src/state/) is the one implementation and the composition root hands it
+ * in; the engine never names the class, so a repository method it does not use can change
+ * without touching it, and a test may stand in with anything of this shape.
+ */
+import type { OwnerRef } from '../domain/types.js';
+import type { BaseRepo } from '../state/base-repo.js';
+import type { ConflictRepo } from '../state/conflict-repo.js';
+import type { CursorRepo } from '../state/cursor-repo.js';
+import type { CycleRepo } from '../state/cycle-repo.js';
+import type { EntityRepo } from '../state/entity-repo.js';
+import type { MetaFileRepo } from '../state/meta-file-repo.js';
+import type { OutboxRepo } from '../state/outbox-repo.js';
+import type { ProblemRepo } from '../state/problem-repo.js';
+import type { SettingsRepo } from '../state/settings-repo.js';
+import type { SkippedRepo } from '../state/skipped-repo.js';
+import type { PushCompletion } from '../state/state-store.js';
+import type { StatusTypeRepo } from '../state/status-type-repo.js';
+
+export interface EngineState {
+  readonly base: Pick<
+    BaseRepo,
+    'get' | 'put' | 'remove' | 'count' | 'listByOwner' | 'listByOwners'
+  >;
+  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced'>;
+  readonly entities: Pick<
+    EntityRepo,
+    'get' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'
+  >;
+  readonly outbox: Pick<
+    OutboxRepo,
+    | 'record'
+    | 'get'
+    | 'markSent'
+    | 'markStep'
+    | 'markFailed'
+    | 'dropUnsent'
+    | 'inDoubt'
+    | 'supersede'
+  >;
+  readonly problems: Pick<ProblemRepo, 'record' | 'clear' | 'clearKeys' | 'list'>;
+  readonly conflicts: Pick<ConflictRepo, 'record'>;
+  readonly cycles: Pick<CycleRepo, 'start' | 'finish'>;
+  readonly settings: Pick<SettingsRepo, 'initialSyncDone' | 'markInitialSyncDone'>;
+  readonly statusTypes: Pick<StatusTypeRepo, 'list' | 'replaceAll'>;
+  readonly skipped: Pick<SkippedRepo, 'replaceForOwner' | 'replaceEntityFolders'>;
+  readonly metaFiles: MetaFileRepo;
+  /** Runs `fn` in one write transaction; it must not await. */
+  transaction<T>(fn: () => T): T;
+  /** The push is done and the document's base changes with it, in one commit. */
+  completePush(outboxId: number, completion: PushCompletion, now?: number): void;
+  /** The entity and everything kept for it go together. */
+  forgetEntity(owner: OwnerRef): void;
+}
