@@ -1,5 +1,5 @@
 /**
- * docsync's engine wired as `main.ts` wires it (the real API client, the fs store, SQLite on a
+ * docsync's engine wired as `compose.ts` wires it (the real API client, the fs store, SQLite on a
  * real file), minus the config file: the benchmark sets the few knobs it measures directly.
  */
 import { mkdirSync } from 'node:fs';

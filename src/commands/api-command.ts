@@ -2,7 +2,7 @@
  * `docsync api …`: runs one operation and prints its result as JSON on stdout. Lists stream as
  * a JSON array item by item, so a firm's whole document list never sits in memory.
  */
-import { openApp } from '../main.js';
+import { openApp } from '../compose.js';
 import { type ApiCall, resolveOperation } from './api-operations.js';
 
 export interface ApiCommandOptions extends Omit<ApiCall, 'args'> {

@@ -2,7 +2,7 @@
  * `docsync auth login [--code CODE]`: the authorization-code grant. Without --code it prints
  * the URL to open and waits for the service's redirect on `service.redirectUri`.
  */
-import { openApp } from '../main.js';
+import { openApp } from '../compose.js';
 import { authorizeUrl, listenForRedirect, newState } from '../remote/auth-login.js';
 
 export async function authLoginCommand(options: {

@@ -6,10 +6,10 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { type App, engineDeps, openState } from '../compose.js';
 import { parseConfig } from '../config/load-config.js';
 import { runCycle } from '../engine/run-cycle.js';
 import { createLogger } from '../log/create-logger.js';
-import { type App, engineDeps, openState } from '../main.js';
 import { createRemote } from '../remote/create-client.js';
 import { startSimulator } from '../simulator/index.js';
 import { InstanceLock } from '../state/instance-lock.js';

@@ -3,11 +3,12 @@
  * in the service. The state database answers first (no network, works while the service is
  * down); only an entity docsync has not synced yet is looked up in the service's list.
  */
+
+import { type App, openApp } from '../compose.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError } from '../domain/errors.js';
 import { type EntityMatch, findEntity } from '../domain/find-entity.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
-import { type App, openApp } from '../main.js';
 
 export interface OpenCommandOptions {
   readonly config?: string | undefined;

@@ -4,12 +4,12 @@
  */
 
 import cliProgress from 'cli-progress';
+import { type App, type AppOptions, engineDeps, localStore, openApp } from '../compose.js';
 import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
 import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { runUntilSettled } from '../engine/run-until-settled.js';
-import { type App, type AppOptions, engineDeps, localStore, openApp } from '../main.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';

@@ -2,8 +2,9 @@
  * `docsync status [--json]`: what the state database says, without touching the service or the
  * folder, so it answers instantly even while the daemon is busy.
  */
+
+import { openState } from '../compose.js';
 import { loadConfig } from '../config/load-config.js';
-import { openState } from '../main.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import type { StatusReport } from '../state/status-report.js';
 

@@ -3,15 +3,14 @@
  * the status server, which reads the state database and the daemon's runtime view.
  */
 import type { OwnerRef } from '../domain/types.js';
-import type { App } from '../main.js';
 import type { DocumentChangeEvent } from '../triggers/webhook-event.js';
 import { startWebhookReceiver } from '../triggers/webhook-receiver.js';
 import type { Metrics } from '../web/metrics.js';
 import { startStatusServer } from '../web/status-server.js';
-import type { Closable, Daemon, DaemonListeners } from './daemon.js';
+import type { Closable, Daemon, DaemonHost, DaemonListeners } from './daemon.js';
 
 export interface ListenerOptions {
-  readonly app: App;
+  readonly app: DaemonHost;
   readonly metrics: Metrics;
   readonly requestsPerSecond: () => number;
 }
@@ -67,7 +66,7 @@ export async function startListeners(
  */
 async function onDocumentChange(
   daemon: Daemon,
-  app: App,
+  app: DaemonHost,
   event: DocumentChangeEvent,
 ): Promise<void> {
   const record = app.state.entities.list().find((r) => r.entity.id === event.entityId);
@@ -88,7 +87,7 @@ async function onDocumentChange(
 }
 
 /** The stored tokens, or none when the state cannot be read (its failure is reported apart). */
-function readTokens(app: App) {
+function readTokens(app: DaemonHost) {
   try {
     return app.state.tokens.read();
   } catch {

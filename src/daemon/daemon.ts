@@ -11,16 +11,18 @@
  * logged and the daemon keeps running.
  */
 import cron, { type ScheduledTask } from 'node-cron';
+import type { Config } from '../config/schema.js';
 import { StateFailureError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
 import { type CycleOptions, runCycle } from '../engine/run-cycle.js';
-import type { FsLocalStore } from '../local/fs-local-store.js';
+import type { OwnWrites } from '../local/own-writes.js';
 import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
-import type { App } from '../main.js';
+import type { Logger } from '../log/create-logger.js';
 import { AuthRequiredError } from '../remote/api-error.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
+import type { StateStore } from '../state/state-store.js';
 import { type CycleRequest, CycleScheduler } from './cycle-scheduler.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 
@@ -38,10 +40,28 @@ export interface DaemonListeners {
   readonly observers: readonly Closable[];
 }
 
+/**
+ * What the daemon runs on, as the composition root builds it: the configuration, the state
+ * database, the logger, the client's request queue, and one close for all of them.
+ */
+export interface DaemonHost {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly state: StateStore;
+  readonly remote: { readonly queue: { readonly depth: number } };
+  close(): void;
+}
+
+/** The folder the watcher watches, and docsync's own writes in it, which it leaves out. */
+export interface WatchedFolder {
+  readonly root: string;
+  readonly ownWrites: OwnWrites;
+}
+
 export interface DaemonParts {
-  readonly app: App;
+  readonly app: DaemonHost;
   readonly deps: EngineDeps;
-  readonly local: FsLocalStore;
+  readonly local: WatchedFolder;
   /** Listeners started with the daemon (webhook receiver, status page). */
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */

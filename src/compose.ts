@@ -1,6 +1,7 @@
 /**
- * Composition: the only place that picks real adapters and wires them together. Commands ask
- * for what they need (config only, config + state, or the whole client) and close it after.
+ * The composition root: the only place that picks real adapters (the fs folder, SQLite, the HTTP
+ * client) and wires them together. Commands ask for what they need (config only, config + state,
+ * or the whole client) and close it after; the engine and the daemon take what they are given.
  */
 
 import type { DestinationStream } from 'pino';
