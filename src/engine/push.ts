@@ -5,9 +5,9 @@
  * service; a definite failure marks it failed. Nothing here ever sends a push twice blindly.
  */
 import { DocsyncError, PushRejectedError } from '../domain/errors.js';
+import { nextAttemptDelay } from '../domain/next-attempt-delay.js';
 import type { OwnerRef } from '../domain/types.js';
 import { ApiError } from '../remote/api-error.js';
-import { nextAttemptDelay } from '../state/next-attempt-delay.js';
 import type { TypedPush } from '../state/outbox-payloads.js';
 import type { NewPush } from '../state/outbox-repo.js';
 import type { PushCompletion } from '../state/state-store.js';

@@ -8,9 +8,9 @@
  * succeeds, `clearKeys` once it is no longer a problem at all.
  */
 
+import { nextAttemptDelay } from '../domain/next-attempt-delay.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
-import { nextAttemptDelay } from './next-attempt-delay.js';
 import type { Database } from './open-database.js';
 import { type OwnerColumns, ownerOf } from './row-helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_DELAY_MS } from '../../src/state/next-attempt-delay.js';
+import { MAX_RETRY_DELAY_MS } from '../../src/domain/next-attempt-delay.js';
 import type { ProblemItem } from '../../src/state/problem-repo.js';
 import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
 

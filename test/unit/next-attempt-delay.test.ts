@@ -3,7 +3,7 @@ import {
   FIRST_RETRY_DELAY_MS,
   MAX_RETRY_DELAY_MS,
   nextAttemptDelay,
-} from '../../src/state/next-attempt-delay.js';
+} from '../../src/domain/next-attempt-delay.js';
 
 const MINUTE = 60_000;
 
