@@ -4,6 +4,7 @@
  * writes docs/benchmarks.md with the machine and the date.
  */
 import { parseArgs } from 'node:util';
+import { atRate } from './at-rate.js';
 import { initialSync } from './initial-sync.js';
 import type { BenchResult, ResultRow } from './lib/result.js';
 import { removeScratch } from './lib/temp.js';
@@ -21,6 +22,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   4: { name: 'webhook to file', run: webhookLatency },
   5: { name: 'memory and idle CPU', run: memoryIdle },
   6: { name: 'rate adherence', run: rateAdherence },
+  7: { name: 'benches 1 and 2 at the rate', run: atRate },
 };
 
 const { values } = parseArgs({
@@ -29,7 +31,7 @@ const { values } = parseArgs({
 const selected = values.only
   ? values.only.split(',').map((n) => Number(n.trim()))
   : Object.keys(BENCHES).map(Number);
-for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–6)`);
+for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–7)`);
 
 const results = new Map<number, BenchResult>();
 const started = Date.now();
