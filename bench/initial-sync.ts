@@ -70,7 +70,7 @@ export async function initialSync(): Promise<BenchResult> {
       ],
       notes: [
         `Simulator in its own process (fairer: its CPU is not charged to the subject's event loop), no rate limit, concurrency 4. Best of ${ROUNDS} alternating rounds; all docsync rounds: ${docsync.map(seconds).join(', ')}; floor: ${floor.map(seconds).join(', ')}.`,
-        'docsync: `runCycle` (first cycle, full) with the real client (node:http for API requests, got for link downloads and uploads), FsLocalStore and SQLite on a temp file, as `compose.ts` wires them.',
+        'docsync: `runCycle` (first cycle, full) with the real client (got for every request: the API and the download links), FsLocalStore and SQLite on a temp file, as `compose.ts` wires them.',
         'Floor: plain `fetch` with the same limits (4 API requests, 4 link downloads at once): token, status types, companies, trusts, per entity the document list, per document its details, per attachment a link and the download; the same durability as docsync (temp file, fsync, rename, fsync of the folder for every attachment and every `.document.json`/`.entity.json`) and a sha256 of every download, but no validation, no state database, no retries.',
       ],
     };

@@ -97,7 +97,7 @@ export async function quietCycle(): Promise<BenchResult> {
         },
         {
           bench: '2 quiet cycle',
-          measure: `wall time against a floor on node:http, docsync's own wire (${(timed / nodeFloor).toFixed(2)}×)`,
+          measure: `wall time against a floor on bare node:http (${(timed / nodeFloor).toFixed(2)}×)`,
           figure: ms(timed),
           floor: ms(nodeFloor),
           target: '-',
@@ -117,7 +117,7 @@ export async function quietCycle(): Promise<BenchResult> {
         `Wall times: the median of ${ROUNDS} alternating rounds, each run a fresh process; docsync ${runs.docsync.map(ms).join(', ')}; floor ${runs.floor.map(ms).join(', ')}; requests alone ${runs.bare.map(ms).join(', ')}; floor on node:http ${runs.nodeFloor.map(ms).join(', ')}.`,
         `Requests: the simulator's counters around the traced run (OAuth excluded): ${JSON.stringify(traced.byRoute)}.`,
         `File reads: \`strace -f -e trace=openat\` on the child; every \`openat\` of a path under the store root without \`O_DIRECTORY\` counts (a read needs an open; listings open directories, which are not counted). By name: ${JSON.stringify(traced.byName)}.`,
-        "Floor: a fresh child with plain `fetch` listing the same 1,000 entities with the same `updatedAfter` (from the state's cursors, minus the 2 s overlap), 4 at a time, and after each list walking that entity's folder as any sync must to see local changes: a listing of the entity folder and of each document folder and a stat of every entry (the calls docsync's scan makes; no file is opened). Like bench 1's floor, which writes the same files, it does the same necessary work with nothing else: no state, no planning, no validation. The same requests without the walk are shown as info, and so is the floor with `node:http` on a keep-alive agent in place of `fetch`: the wire docsync's API requests take, so that row is docsync's own overhead (state, scan bookkeeping, validation, planning, queue) with the client's choice of wire taken out.",
+        "Floor: a fresh child with plain `fetch` listing the same 1,000 entities with the same `updatedAfter` (from the state's cursors, minus the 2 s overlap), 4 at a time, and after each list walking that entity's folder as any sync must to see local changes: a listing of the entity folder and of each document folder and a stat of every entry (the calls docsync's scan makes; no file is opened). Like bench 1's floor, which writes the same files, it does the same necessary work with nothing else: no state, no planning, no validation. The same requests without the walk are shown as info, and so is the floor with bare `node:http` on a keep-alive agent in place of `fetch`: the leanest wire there is, so that row shows docsync's whole overhead (got, state, scan bookkeeping, validation, planning, queue). Bench 7 shows what the client's cost comes to at the service's rate.",
       ],
     };
   } finally {

@@ -1,10 +1,10 @@
 /**
  * Wires the client's parts: one rate-limited queue, one token manager, one clock, and two got
- * instances — one for the API's uploads and OAuth exchange, one for download links that never
- * carries a token. The API's JSON requests take node:http directly (api-transport.ts).
+ * instances: one for the API (every request, api-wire.ts, and the OAuth exchange), one for
+ * download links that never carries a token.
  */
 import { got } from 'got';
-import { USER_AGENT } from './api-transport.js';
+import { USER_AGENT } from './api-wire.js';
 import type { RequestQueueOptions } from './request-queue.js';
 import { RequestQueue } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';

@@ -13,7 +13,7 @@ import type { Got } from 'got';
 import { DocsyncError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import { ApiError } from './api-error.js';
-import { type ApiResponse, type ApiTransport, nodeHttpTransport } from './api-transport.js';
+import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
 import type { RequestQueue } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
 import { expandPath, ROUTES, type RouteName } from './routes.js';
@@ -32,7 +32,7 @@ export interface ResponseInfo {
 }
 
 export interface ServiceHttpOptions {
-  /** Multipart uploads only; every other request goes through `nodeHttpTransport`. */
+  /** The got instance every request to the API goes out on (api-wire.ts). */
   readonly http: Got;
   readonly baseUrl: string;
   readonly queue: RequestQueue;
@@ -57,23 +57,11 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export class ServiceHttp {
   readonly #o: ServiceHttpOptions;
-  readonly #wire: ApiTransport;
-  readonly #got: Got;
+  readonly #wire: ApiWire;
 
   constructor(options: ServiceHttpOptions) {
     this.#o = options;
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    this.#wire = nodeHttpTransport({ timeoutMs });
-    // Multipart uploads: got encodes the FormData, streaming each file with its length.
-    this.#got = options.http.extend({
-      headers: { accept: 'application/json' },
-      responseType: 'text',
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      // The API never redirects; following one could carry the bearer token elsewhere.
-      followRedirect: false,
-      timeout: { request: timeoutMs },
-    });
+    this.#wire = gotWire(options.http, { timeoutMs: options.timeoutMs ?? 60_000 });
   }
 
   /** The parsed JSON body of a successful answer (null for 204). */
@@ -119,7 +107,7 @@ export class ServiceHttp {
   async #send(
     url: string,
     label: string,
-    method: string,
+    method: ApiRequest['method'],
     token: string,
     spec: RequestSpec,
     queuedAt: number,
@@ -127,18 +115,13 @@ export class ServiceHttp {
     const started = Date.now();
     const authorization = `Bearer ${token}`;
     try {
-      const response: ApiResponse = spec.body
-        ? await this.#got(url, {
-            method: method as 'POST',
-            headers: { authorization },
-            body: await spec.body(),
-          })
-        : await this.#wire({
-            method,
-            url,
-            headers: { accept: 'application/json', authorization },
-            ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
-          });
+      const response: ApiResponse = await this.#wire({
+        method,
+        url,
+        headers: { authorization },
+        ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
+        ...(spec.body ? { form: await spec.body() } : {}),
+      });
       this.#o.clock.observe(response.headers.date, started, Date.now());
       this.#o.onResponse?.({
         route: label,

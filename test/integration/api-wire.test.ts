@@ -1,11 +1,12 @@
 /**
- * The API's JSON wire against a real local server whose every misbehaviour is scripted: what the
- * client sees when an answer never comes, stops halfway, redirects, or arrives in pieces.
+ * The API's wire (got) against a real local server whose every misbehaviour is scripted: what
+ * the client sees when an answer never comes, stops halfway, redirects, or arrives in pieces.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { got } from 'got';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeHttpTransport } from '../../src/remote/api-transport.js';
+import { gotWire } from '../../src/remote/api-wire.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -29,9 +30,9 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: 
   return { url: `http://127.0.0.1:${port}`, stats };
 }
 
-const get = (url: string) => ({ method: 'GET', url, headers: { accept: 'application/json' } });
+const get = (url: string) => ({ method: 'GET' as const, url, headers: {} });
 
-describe('API transport (node:http)', () => {
+describe('API wire (got)', () => {
   it('sends a JSON body with its type and length, and reads back status, headers and body', async () => {
     const seen: { method?: string; agent?: string; type?: string; length?: string; body?: string } =
       {};
@@ -53,9 +54,9 @@ describe('API transport (node:http)', () => {
       res.write(answer.subarray(0, cut));
       setTimeout(() => res.end(answer.subarray(cut)), 20);
     });
-    const transport = nodeHttpTransport({ timeoutMs: 5_000 });
+    const transport = gotWire(got, { timeoutMs: 5_000 });
     const json = JSON.stringify({ statusTypeId: 'ü' });
-    const response = await transport({ ...get(`${url}/a`), method: 'POST', json });
+    const response = await transport({ ...get(`${url}/a`), method: 'POST' as const, json });
 
     expect(seen).toEqual({
       method: 'POST',
@@ -71,7 +72,7 @@ describe('API transport (node:http)', () => {
 
   it('keeps one connection open across requests instead of connecting for each', async () => {
     const { url, stats } = await serve((_req, res) => res.end('{}'));
-    const transport = nodeHttpTransport({ timeoutMs: 5_000 });
+    const transport = gotWire(got, { timeoutMs: 5_000 });
     for (let i = 0; i < 5; i++) await transport(get(`${url}/x?offset=${i}`));
     expect(stats.connections).toBe(1);
   });
@@ -84,7 +85,7 @@ describe('API transport (node:http)', () => {
     const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/steal`;
     try {
       const { url } = await serve((_req, res) => res.writeHead(302, { location: target }).end());
-      const response = await nodeHttpTransport({ timeoutMs: 5_000 })({
+      const response = await gotWire(got, { timeoutMs: 5_000 })({
         ...get(`${url}/a`),
         headers: { authorization: 'Bearer secret' },
       });
@@ -104,7 +105,7 @@ describe('API transport (node:http)', () => {
   ])('gives up with ETIMEDOUT on %s', async (_name, stall) => {
     const { url } = await serve((_req, res) => stall(res));
     const started = Date.now();
-    const error = await nodeHttpTransport({ timeoutMs: 200 })(get(`${url}/slow`)).catch((e) => e);
+    const error = await gotWire(got, { timeoutMs: 200 })(get(`${url}/slow`)).catch((e) => e);
     expect((error as NodeJS.ErrnoException).code).toBe('ETIMEDOUT');
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
@@ -115,7 +116,7 @@ describe('API transport (node:http)', () => {
       res.write('{"documents": [');
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    const error = await nodeHttpTransport({ timeoutMs: 5_000 })(get(`${url}/cut`)).catch((e) => e);
+    const error = await gotWire(got, { timeoutMs: 5_000 })(get(`${url}/cut`)).catch((e) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as NodeJS.ErrnoException).code).toBe('ECONNRESET');
   });
@@ -124,7 +125,7 @@ describe('API transport (node:http)', () => {
     const { url } = await serve((_req, res) => res.end());
     server!.close();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const error = await nodeHttpTransport({ timeoutMs: 5_000 })(get(`${url}/gone`)).catch((e) => e);
+    const error = await gotWire(got, { timeoutMs: 5_000 })(get(`${url}/gone`)).catch((e) => e);
     expect((error as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
   });
 });
