@@ -2,32 +2,30 @@
  * One sync cycle: snapshot → plan → rails → execute (style guide §1, §4), pipelined per entity.
  * Entities are planned side by side (their requests share the client's rate-limited queue), and
  * each starts at once on the documents no rail can hold; the deletes wait for the rails, which
- * judge the plans of the whole cycle. The result says what `--once` exits with.
+ * judge the plans of the whole cycle. `cycle` reads top to bottom as its phases; the report says
+ * what `--once` exits with.
  */
-import {
-  checkSafety,
-  railsMayHold,
-  type TrippedRail,
-  withoutDeletes,
-} from '../domain/check-safety.js';
+import { railsMayHold, type TrippedRail } from '../domain/check-safety.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { describePlan, summaryLine } from '../domain/describe-plan.js';
-import { ExitCode } from '../domain/exit-codes.js';
 import { ownerKey } from '../domain/owner-key.js';
-import type { SyncPlan } from '../domain/sync-actions.js';
-import type { OwnerRef, StatusType } from '../domain/types.js';
+import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
+import { judgeRails, markerRails, withRails } from './cycle-rails.js';
+import { type CycleReport, cycleReport } from './cycle-report.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
-import { EntityExecution } from './execute-entity.js';
+import { EntityExecution, type EntityOutcome } from './execute-entity.js';
 import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { StateReadAhead } from './read-ahead.js';
 import { refreshEntities } from './refresh-entities.js';
 import { resolveInDoubt } from './resolve-in-doubt.js';
+
+export type { CycleReport } from './cycle-report.js';
 
 export interface CycleOptions {
   readonly trigger: CycleTrigger;
@@ -55,18 +53,6 @@ export interface CycleOptions {
   readonly honourBackoff?: boolean;
 }
 
-export interface CycleReport {
-  readonly result: 'ok' | 'partial' | 'safety-stop';
-  readonly exitCode: number;
-  readonly entities: number;
-  readonly actions: number;
-  readonly documentsFailed: number;
-  readonly tripped: readonly TrippedRail[];
-  readonly unmatchedFolders: readonly string[];
-  /** Entities with local files left for a later cycle (EntityOutcome.settling). */
-  readonly settling: readonly OwnerRef[];
-}
-
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
   const { state } = deps;
   const initial = !state.settings.initialSyncDone();
@@ -83,7 +69,7 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
     'cycle started',
   );
   try {
-    const report = await cycle(deps, options, { initial, full, log });
+    const report = await cycle({ deps, options, initial, full, log });
     log.debug({ result: report.result, actions: report.actions }, 'cycle finished');
     const counts = {
       entities: report.entities,
@@ -107,26 +93,53 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
   }
 }
 
-async function cycle(
-  deps: EngineDeps,
-  options: CycleOptions,
-  ctx: { initial: boolean; full: boolean; log: EngineDeps['logger'] },
-): Promise<CycleReport> {
-  const { state, local } = deps;
-  const { log } = ctx;
-  if (ctx.initial && !options.dryRun) {
-    // The first sync creates the root and its marker; from then on, no marker means no run.
-    if (!(await local.hasMarker())) await local.writeMarker();
-  } else if (!(await local.hasMarker())) {
-    const verdict = checkSafety([], { markerPresent: false }, safetyPolicy(deps, options));
-    return stopped(verdict.ok ? [] : verdict.tripped, log);
-  }
-  const writeMeta = async (
-    folder: string,
-    base: Parameters<typeof metaFromBase>[0],
-    doc: Parameters<typeof extrasOf>[0],
-  ) =>
-    local.writeDocumentMeta(
+/** One cycle's inputs, shared by its phases. */
+interface Cycle {
+  readonly deps: EngineDeps;
+  readonly options: CycleOptions;
+  /** The store's first sync: pull-only, and it makes the root's marker. */
+  readonly initial: boolean;
+  /** Every document is listed (finds deletions in the service). */
+  readonly full: boolean;
+  readonly log: EngineDeps['logger'];
+}
+
+/** An entity planned and started on what no rail can hold; its deletes wait for the rails. */
+interface Started {
+  readonly job: EntityJob;
+  /** Null in a dry run, which carries out nothing. */
+  readonly execution: EntityExecution | null;
+}
+
+async function cycle(c: Cycle): Promise<CycleReport> {
+  if (!(await rootIsReady(c))) return stopped(markerRails(c.deps, c.options), c.log);
+  const inDoubt = c.options.dryRun ? new Set<string>() : await settlePushesInDoubt(c);
+  const statusTypes = await statusTypesOf(c.deps, c.full);
+  const records = await entitiesFor(c.deps, c.options, c.full);
+  const started = await planAndStart(c, records, statusTypes, inDoubt);
+  const tripped = judgeRails(
+    c.deps,
+    c.options,
+    started.map((s) => s.job),
+  );
+  if (c.options.dryRun) return printPlan(c, started, tripped);
+  for (const rail of tripped) c.log.error({ rail: rail.rail }, rail.message);
+  const outcomes = await runDeletes(c, started, tripped);
+  return recordCycle(c, started, outcomes, tripped);
+}
+
+/** The root and its `.docsync-root`: the first sync makes them; after it, no marker, no run. */
+async function rootIsReady({ deps, options, initial }: Cycle): Promise<boolean> {
+  if (await deps.local.hasMarker()) return true;
+  if (!initial || options.dryRun) return false;
+  await deps.local.writeMarker();
+  return true;
+}
+
+/** Pushes a crash left in doubt are read back from the service before anything is planned. */
+function settlePushesInDoubt({ deps, log }: Cycle): Promise<Set<string>> {
+  const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
+    deps.local.writeDocumentMeta(
       folder,
       metaFromBase(
         base,
@@ -135,29 +148,34 @@ async function cycle(
         entityDeepLink(deps.settings.webUrl, base.owner),
       ),
     );
-  const inDoubt = options.dryRun ? new Set<string>() : await resolveInDoubt(deps, log, writeMeta);
+  return resolveInDoubt(deps, log, writeMeta);
+}
 
-  const statusTypes = await statusTypesOf(deps, ctx.full);
-  const records = await entitiesFor(deps, options, ctx.full);
-  const pullOnly = ctx.initial && !options.adoptLocal;
-  const held = heldFolders(state);
-  // Each entity starts as soon as it is planned, with what no rail can hold back; the deletes
-  // wait until every entity is planned, because the rails judge the cycle as a whole. Planning
-  // everything first left the downloads idle while the lists and details were read (bench 1).
-  let finished = 0;
+/**
+ * Plans each entity and starts it at once on the documents no rail can hold: planning
+ * everything first left the downloads idle while the lists and details were read (bench 1).
+ */
+async function planAndStart(
+  c: Cycle,
+  records: readonly EntityRecord[],
+  statusTypes: readonly StatusType[],
+  inDoubt: ReadonlySet<string>,
+): Promise<Started[]> {
+  const { deps, options, log } = c;
+  const held = heldFolders(deps.state);
   const readAhead = new StateReadAhead(deps, records);
-  const problems = problemsByOwner(state);
-  const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
+  const problems = problemsByOwner(deps.state);
+  let finished = 0;
+  return mapLimit(records, deps.settings.concurrency, async (record) => {
+    const deletedIds = options.deletedIds?.get(ownerKey(record.entity));
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
-      fullReconcile: ctx.full,
-      pullOnly,
+      fullReconcile: c.full,
+      pullOnly: c.initial && !options.adoptLocal,
       adoptLocal: options.adoptLocal ?? false,
       statusTypes,
       heldFolders: held,
-      ...(options.deletedIds?.get(ownerKey(record.entity))
-        ? { deletedIds: options.deletedIds.get(ownerKey(record.entity))! }
-        : {}),
+      ...(deletedIds ? { deletedIds } : {}),
     });
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
@@ -177,33 +195,40 @@ async function cycle(
     options.onProgress?.(++finished, records.length);
     return { job, execution };
   });
+}
+
+/** `--dry-run`: the plan as sentences, with the rails' verdict; nothing carried out. */
+function printPlan(c: Cycle, started: readonly Started[], tripped: readonly TrippedRail[]) {
+  const jobs = started.map((s) => withRails(s.job, tripped));
+  for (const job of jobs) for (const line of describePlan(job.plan)) c.options.onPlanLine?.(line);
+  for (const rail of tripped) c.options.onPlanLine?.(`safety rail: ${rail.message}`);
+  return cycleReport({ entities: jobs.length, tripped });
+}
+
+/** The deletes the rails let through, then each entity's finish (cursor, learnt timestamps). */
+function runDeletes(
+  c: Cycle,
+  started: readonly Started[],
+  tripped: readonly TrippedRail[],
+): Promise<EntityOutcome[]> {
+  return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
+    const deletes = withRails(job, tripped).plan.documents.filter(railsMayHold);
+    await execution!.run(deletes, c.options.signal);
+    return execution!.finish();
+  });
+}
+
+/** What the cycle leaves in the state besides the documents, and its report. */
+function recordCycle(
+  c: Cycle,
+  started: readonly Started[],
+  outcomes: readonly EntityOutcome[],
+  tripped: readonly TrippedRail[],
+): CycleReport {
+  const { state } = c.deps;
   const jobs = started.map((s) => s.job);
-  // The marker was checked above, so no rail here stops the run; they only hold deletes back.
-  const verdict = checkSafety(
-    jobs.map((j) => j.plan),
-    { markerPresent: true },
-    safetyPolicy(deps, options),
-  );
-  const tripped = verdict.ok ? [] : verdict.tripped;
-  const runnable = tripped.length === 0 ? jobs : jobs.map((job) => withRails(job, tripped));
-  if (options.dryRun) {
-    for (const job of runnable)
-      for (const line of describePlan(job.plan)) options.onPlanLine?.(line);
-    for (const rail of tripped) options.onPlanLine?.(`safety rail: ${rail.message}`);
-    return report({ entities: runnable.length, tripped });
-  }
-  for (const rail of tripped) log.error({ rail: rail.rail }, rail.message);
-  const outcomes = await mapLimit(
-    started,
-    deps.settings.concurrency,
-    async ({ job, execution }) => {
-      const deletes = withRails(job, tripped).plan.documents.filter(railsMayHold);
-      await execution!.run(deletes, options.signal);
-      return execution!.finish();
-    },
-  );
   // One commit for the whole cycle: one per entity was ~25 ms per 1,000 entities (bench 2).
-  const syncedAt = deps.now();
+  const syncedAt = c.deps.now();
   state.transaction(() => {
     for (const o of outcomes) {
       if (!o.held) state.cursors.markSynced(o.owner, syncedAt, { fullReconcile: o.fullListing });
@@ -212,78 +237,23 @@ async function cycle(
   const failed =
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
-  if (ctx.initial && failed === 0 && tripped.length === 0) state.settings.markInitialSyncDone();
-  const covered = runnable.flatMap((j) => (j.snapshot.folder ? [j.snapshot.folder] : []));
-  recordHeldFolders(
-    state,
-    covered,
-    outcomes.flatMap((o) => o.unmatchedFolders),
-    deps.now(),
-  );
-  return report({
-    entities: runnable.length,
+  if (c.initial && failed === 0 && tripped.length === 0) state.settings.markInitialSyncDone();
+  const unmatched = outcomes.flatMap((o) => o.unmatchedFolders);
+  const covered = jobs.flatMap((j) => (j.snapshot.folder ? [j.snapshot.folder] : []));
+  recordHeldFolders(state, covered, unmatched, c.deps.now());
+  return cycleReport({
+    entities: jobs.length,
     actions: outcomes.reduce((n, o) => n + o.actionsDone, 0),
     failed,
     tripped,
-    unmatched: outcomes.flatMap((o) => o.unmatchedFolders),
+    unmatched,
     settling: outcomes.filter((o) => o.settling).map((o) => o.owner),
   });
 }
 
-interface ReportParts {
-  readonly entities: number;
-  readonly actions?: number;
-  readonly failed?: number;
-  readonly tripped?: readonly TrippedRail[];
-  readonly unmatched?: readonly string[];
-  readonly settling?: readonly OwnerRef[];
-}
-
-function report(parts: ReportParts): CycleReport {
-  const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
-  const result = tripped.length > 0 ? 'safety-stop' : failed > 0 ? 'partial' : 'ok';
-  const exitCode =
-    result === 'safety-stop'
-      ? ExitCode.SafetyStop
-      : result === 'partial'
-        ? ExitCode.PartialFailure
-        : ExitCode.InSync;
-  return {
-    result,
-    exitCode,
-    entities: parts.entities,
-    actions,
-    documentsFailed: failed,
-    tripped,
-    unmatchedFolders: unmatched,
-    settling,
-  };
-}
-
 function stopped(tripped: readonly TrippedRail[], log: EngineDeps['logger']): CycleReport {
   for (const rail of tripped) log.error({ rail: rail.rail }, rail.message);
-  return report({ entities: 0, tripped });
-}
-
-function safetyPolicy(deps: EngineDeps, options: CycleOptions) {
-  const { maxDeletePercent, maxDeleteCount } = deps.settings;
-  return { maxDeletePercent, maxDeleteCount, forceDeletes: options.forceDeletes ?? false };
-}
-
-/** A tripped delete rail removes the deletes it names; everything else of the plan still runs. */
-function withRails(job: EntityJob, tripped: readonly TrippedRail[]): EntityJob {
-  const applies = tripped.filter(
-    (t) => t.owner === null || ownerKey(t.owner) === ownerKey(job.owner),
-  );
-  if (applies.length === 0) return job;
-  const sides = new Set(applies.map((t) => t.side));
-  const plan: SyncPlan = withoutDeletes(
-    job.plan,
-    (a) =>
-      (a.kind === 'trash-local-document' && (sides.has('local') || sides.has(null))) ||
-      (a.kind === 'push-delete-document' && (sides.has('remote') || sides.has(null))),
-  );
-  return { ...job, plan };
+  return cycleReport({ entities: 0, tripped });
 }
 
 /** Items in error as the cycle begins, by owner: a handful, read in one statement. */

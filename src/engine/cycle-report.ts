@@ -1,0 +1,50 @@
+/**
+ * What a cycle says when it ends: the result `docsync status` shows and the exit code `--once`
+ * ends with (daemon.md): a rail that held deletes back is a safety stop (2), an item in error
+ * makes it partial (3), otherwise in sync (0).
+ */
+import type { TrippedRail } from '../domain/check-safety.js';
+import { ExitCode } from '../domain/exit-codes.js';
+import type { OwnerRef } from '../domain/types.js';
+
+export interface CycleReport {
+  readonly result: 'ok' | 'partial' | 'safety-stop';
+  readonly exitCode: number;
+  readonly entities: number;
+  readonly actions: number;
+  readonly documentsFailed: number;
+  readonly tripped: readonly TrippedRail[];
+  readonly unmatchedFolders: readonly string[];
+  /** Entities with local files left for a later cycle (EntityOutcome.settling). */
+  readonly settling: readonly OwnerRef[];
+}
+
+export interface ReportParts {
+  readonly entities: number;
+  readonly actions?: number;
+  readonly failed?: number;
+  readonly tripped?: readonly TrippedRail[];
+  readonly unmatched?: readonly string[];
+  readonly settling?: readonly OwnerRef[];
+}
+
+export function cycleReport(parts: ReportParts): CycleReport {
+  const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
+  const result = tripped.length > 0 ? 'safety-stop' : failed > 0 ? 'partial' : 'ok';
+  const exitCode =
+    result === 'safety-stop'
+      ? ExitCode.SafetyStop
+      : result === 'partial'
+        ? ExitCode.PartialFailure
+        : ExitCode.InSync;
+  return {
+    result,
+    exitCode,
+    entities: parts.entities,
+    actions,
+    documentsFailed: failed,
+    tripped,
+    unmatchedFolders: unmatched,
+    settling,
+  };
+}
