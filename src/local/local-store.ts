@@ -2,8 +2,8 @@
  * The LocalStore port: everything the sync engine may do to the folder (daemon.md, "The
  * folder"). Paths are `/`-separated and relative to the root; every implementation refuses a path
  * that leaves the root (PathEscapeError). Every write is atomic and nothing is destroyed without
- * passing through `.docsync/trash/`. One real adapter (FsLocalStore) and one in-memory fake
- * (test/fakes/memory-local-store.ts) implement it; a shared contract test keeps them alike.
+ * passing through `.docsync/trash/`. FsLocalStore is the adapter; the contract test
+ * (test/integration/local-store-contract.test.ts) holds it to this.
  */
 import type {
   BaseDocument,

@@ -1,7 +1,7 @@
 /**
  * What a scan will not sync, and the sentence that tells the user why and what to do: no entry
- * of the folder is dropped without a word (`SkippedEntry`). Pure, so the folder adapter and the
- * in-memory fake apply the same rules and say the same things.
+ * of the folder is dropped without a word (`SkippedEntry`). Pure, and table-tested on its own
+ * (test/unit/skip-rules.test.ts).
  */
 import type { BaseAttachment, LocalFile, SkippedEntry } from '../domain/types.js';
 

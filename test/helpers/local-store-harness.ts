@@ -12,7 +12,6 @@ import path from 'node:path';
 import type { Company, DocumentMeta, Trust } from '../../src/domain/types.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import type { LocalStore } from '../../src/local/local-store.js';
-import { MemoryLocalStore } from '../fakes/memory-local-store.js';
 
 /** A store plus the hands of a person working in its folder. */
 export interface Harness {
@@ -47,20 +46,6 @@ export function fsHarness(root: string, options: HarnessOptions = {}): Harness {
     read: (rel) => (existsSync(abs(rel)) ? readFileSync(abs(rel)) : null),
     exists: (rel) => existsSync(abs(rel)),
     list: (rel) => (existsSync(abs(rel)) ? readdirSync(abs(rel)).sort() : []),
-  };
-}
-
-export function memoryHarness(options: HarnessOptions = {}): Harness {
-  const store = new MemoryLocalStore(options);
-  return {
-    store,
-    write: (rel, data, mtimeMs) => store.userWrite(rel, data, mtimeMs),
-    mkdir: (rel) => store.userMkdir(rel),
-    rename: (from, to) => store.userRename(from, to),
-    remove: (rel) => store.userRemove(rel),
-    read: (rel) => store.read(rel),
-    exists: (rel) => store.exists(rel),
-    list: (rel) => store.list(rel),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * What every LocalStore does, run against the real folder adapter and the in-memory fake, so the
- * engine's tests (which use the fake) see the behaviour the daemon will have.
+ * What the LocalStore port promises the engine, run against its adapter on a real temp folder.
+ * (An in-memory fake once ran here too; no engine test used it, since the real folder is fast
+ * enough, so it went: one implementation, tested as the daemon runs it.)
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -13,7 +14,6 @@ import {
   documentMeta,
   fsHarness,
   type Harness,
-  memoryHarness,
   smithTrust,
 } from '../helpers/local-store-harness.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -27,12 +27,9 @@ const tempDir = useTempDir('docsync-store-');
 let clock = new Date(2024, 5, 15, 12, 0);
 const now = () => clock;
 
-const kinds: [string, () => Harness][] = [
-  ['fs', () => fsHarness(tempDir(), { now })],
-  ['memory', () => memoryHarness({ now })],
-];
+const make = (): Harness => fsHarness(tempDir(), { now });
 
-describe.each(kinds)('LocalStore contract (%s)', (_kind, make) => {
+describe('LocalStore contract (the fs adapter)', () => {
   async function withDocument(): Promise<Harness> {
     const h = make();
     const entity = await h.store.ensureEntityFolder(acme, LINK);
