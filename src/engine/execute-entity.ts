@@ -1,15 +1,12 @@
 /**
- * Carries out one entity's plan, document by document: a document's actions run in order and
- * stop at its first failure, which is recorded with backoff so one bad document never stalls
- * the rest. The cursor then moves to the newest listed document that is fully in step, never
- * past one that failed (it must be listed again).
+ * Carries out one entity's plan, document by document (execute-document.ts), several at once:
+ * one bad document never stalls the rest, since its failure is recorded with backoff. The
+ * cursor then moves to the newest listed document that is fully in step, never past one that
+ * failed (it must be listed again).
  */
-import { applyActionResult } from '../domain/apply-action-result.js';
 import { entityDeepLink } from '../domain/deep-links.js';
-import { PushRejectedError } from '../domain/errors.js';
-import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import { ownerKey } from '../domain/owner-key.js';
-import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
+import type { DocumentPlan } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
 import type {
   BaseDocument,
@@ -20,23 +17,14 @@ import type {
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
-import { isStateFailure } from '../state/state-failure.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
-import { type ActionContext, executeAction } from './execute-action.js';
-import { identicalClashes } from './identical-clashes.js';
+import type { ActionContext } from './execute-action.js';
+import { executeDocument } from './execute-document.js';
 import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
 import { mapLimit } from './map-limit.js';
 import type { EntityJob } from './plan-entity.js';
 import { ProblemBook } from './problem-book.js';
-import { recordConflict } from './record-conflict.js';
-
-/** Actions that change only docsync's own record, not the folder or the service. */
-const STATE_ONLY = new Set<SyncAction['kind']>([
-  'update-base',
-  'move-base-folder',
-  'forget-document',
-]);
 
 export interface EntityOutcome {
   readonly owner: EntityJob['owner'];
@@ -213,136 +201,6 @@ function problemItem(ctx: ActionContext, plan: DocumentPlan): ProblemItem {
   return plan.documentId
     ? { owner: ctx.owner, documentId: plan.documentId }
     : { owner: ctx.owner, path: plan.key.replace(/^folder:/, '') };
-}
-
-/** One document's plan being carried out, and what it reports to. */
-interface DocumentWork {
-  readonly ctx: ActionContext;
-  readonly plan: DocumentPlan;
-  /** Where its failure is recorded. */
-  readonly item: ProblemItem;
-  /** The service's details of the document, when this cycle read them. */
-  readonly remote: RemoteDocument | null;
-  readonly filesOf: (folder: string) => readonly LocalFile[];
-  readonly problems: ProblemBook;
-  readonly unmatched: string[];
-  readonly log: Logger;
-}
-
-interface DocumentOutcome {
-  /** Every action ran and no problem was found: the document is in step. */
-  readonly ok: boolean;
-  /** Actions that changed the folder or the service. */
-  readonly done: number;
-  /** The document's id when it was pushed (its timestamp is learnt after the entity). */
-  readonly pushedTo: string | null;
-  /** A conflict copy was made, which the next cycle uploads (row 42). */
-  readonly leftForNextCycle: boolean;
-}
-
-async function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
-  const { ctx, plan, remote, log } = work;
-  const { deps } = ctx;
-  let base: BaseDocument | null = plan.documentId ? deps.state.base.get(plan.documentId) : null;
-  let touched = false;
-  let pushed = false;
-  let leftForNextCycle = false;
-  let done = 0;
-  let ok = true;
-  try {
-    const clashes = await identicalClashes(deps, plan, work.filesOf);
-    for (const action of plan.actions) {
-      log.debug({ row: action.row, action: action.kind }, 'action');
-      if (clashes.skips(action)) continue;
-      const agreed = clashes.agreed(action);
-      if (agreed && action.kind === 'pull-attachment') {
-        const files = new Map([[action.attachment.id, agreed]]);
-        base = applyActionResult(base, action, { kind: 'files-written', files });
-        if (base) deps.state.base.put(base);
-        touched = true;
-        done++;
-        continue;
-      }
-      if (action.kind === 'record-problem') {
-        ok = recordProblem(work, action) && ok;
-        continue;
-      }
-      if (action.kind === 'write-document-meta') {
-        touched = true;
-        continue;
-      }
-      if (action.kind === 'pull-status' || action.kind === 'pull-details') {
-        // The folder shows the new status before the base agrees to it: a crash in between then
-        // reads as "both sides made the same change", never as a user edit to push back.
-        const next = applyActionResult(base, action, { kind: 'done' });
-        if (next) await ctx.writeMeta(next.folder, next, remote);
-      }
-      try {
-        base = await executeAction(ctx, action, base);
-      } catch (error) {
-        // A refused file is reported by itself; the document's other changes go on.
-        const filePush =
-          action.kind === 'push-attachment' || action.kind === 'push-replaced-attachment';
-        if (!(error instanceof PushRejectedError) || !filePush) throw error;
-        ctx.refused(`${action.folder}/${action.file.name}`, error);
-        continue;
-      }
-      // Conflicts settled with a copy are logged where the copy got its real name.
-      if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
-        recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
-      pushed ||=
-        PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
-      // A "(local edit)" copy of a system file stays local; a conflict copy goes up next cycle.
-      leftForNextCycle ||=
-        action.kind === 'keep-conflict-copy' && !isLocalEditCopy(action.copyName);
-      touched = !writesFinalMeta(action);
-      if (!STATE_ONLY.has(action.kind)) done++;
-    }
-    if (touched && base) await ctx.writeMeta(base.folder, base, remote);
-    if (ok) work.problems.solved(work.item);
-    return { ok, done, pushedTo: pushed && base ? base.id : null, leftForNextCycle };
-  } catch (error) {
-    // The state cannot be written: not this document's fault, and recording it as one would
-    // hide it. The daemon stops on it (docs/state.md "When the state cannot be used").
-    if (isStateFailure(error)) throw error;
-    log.warn({ err: error }, 'document failed; will retry');
-    work.problems.failed(work.item, (error as Error).message, plan);
-    return { ok: false, done, pushedTo: null, leftForNextCycle };
-  }
-}
-
-/** A document pulled into a new folder: its `.document.json` went in with its files. */
-const writesFinalMeta = (action: SyncAction) =>
-  (action.kind === 'pull-new-document' && action.folder === null) ||
-  (action.kind === 'restore-document' && action.side === 'local');
-
-/** Actions that change the service, and with it the document's `lastUpdatedTimestamp`. */
-const PUSHES: ReadonlySet<SyncAction['kind']> = new Set([
-  'push-new-document',
-  'push-attachment',
-  'push-replaced-attachment',
-  'push-delete-attachment',
-  'push-status',
-]);
-
-function recordProblem(
-  work: DocumentWork,
-  action: Extract<SyncAction, { kind: 'record-problem' }>,
-): boolean {
-  const { owner } = work.ctx;
-  if (action.problem === 'unmatched-local-folder') {
-    work.unmatched.push(action.folder ?? action.documentName);
-    return true;
-  }
-  work.log.warn({ row: action.row, problem: action.problem }, action.message);
-  // A folder holding another entity's document is this entity's problem, under its own path:
-  // the document's own entity reports the same move under the document (rows 51, 52).
-  const item =
-    action.documentId && action.problem !== 'document-of-another-entity'
-      ? { owner, documentId: action.documentId, path: action.folder }
-      : { owner, path: action.folder ?? action.documentName };
-  work.problems.found(item, action.message);
-  return false;
 }
 
 function advanceCursor(deps: EngineDeps, job: EntityJob, failed: ReadonlySet<string>) {

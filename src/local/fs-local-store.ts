@@ -1,3 +1,8 @@
+/**
+ * The real LocalStore: a folder on disk. Composition only; the work is in atomic-write.ts,
+ * trash.ts, scan.ts, entity-folders.ts and staged-folder.ts. Every path goes through
+ * resolveInside, and every write is recorded in `ownWrites` so the watcher stays quiet about it.
+ */
 import { link, lstat, mkdir, readdir, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalStoreError } from '../domain/errors.js';

@@ -1,0 +1,182 @@
+/**
+ * One document's plan, carried out action by action (execute-entity.ts runs many at once). The
+ * actions run in order and stop at the first failure, which is recorded with its backoff; a
+ * file the service refuses is reported alone and the others go on. What the run did (actions
+ * done, a push made, a conflict copy left for the next cycle) is its outcome.
+ */
+import { applyActionResult } from '../domain/apply-action-result.js';
+import { PushRejectedError } from '../domain/errors.js';
+import { isLocalEditCopy } from '../domain/local-folder-names.js';
+import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
+import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js';
+import type { Logger } from '../log/create-logger.js';
+import type { ProblemItem } from '../state/problem-repo.js';
+import { isStateFailure } from '../state/state-failure.js';
+import { metaWriteOf } from './document-meta.js';
+import { type ActionContext, executeAction } from './execute-action.js';
+import { type IdenticalClashes, identicalClashes } from './identical-clashes.js';
+import type { ProblemBook } from './problem-book.js';
+import { recordConflict } from './record-conflict.js';
+
+/** One document's plan being carried out, and what it reports to. */
+export interface DocumentWork {
+  readonly ctx: ActionContext;
+  readonly plan: DocumentPlan;
+  /** Where its failure is recorded. */
+  readonly item: ProblemItem;
+  /** The service's details of the document, when this cycle read them. */
+  readonly remote: RemoteDocument | null;
+  readonly filesOf: (folder: string) => readonly LocalFile[];
+  readonly problems: ProblemBook;
+  readonly unmatched: string[];
+  readonly log: Logger;
+}
+
+export interface DocumentOutcome {
+  /** Every action ran and no problem was found: the document is in step. */
+  readonly ok: boolean;
+  /** Actions that changed the folder or the service. */
+  readonly done: number;
+  /** The document's id when it was pushed (its timestamp is learnt after the entity). */
+  readonly pushedTo: string | null;
+  /** A conflict copy was made, which the next cycle uploads (row 42). */
+  readonly leftForNextCycle: boolean;
+}
+
+/** Actions that change only docsync's own record, not the folder or the service. */
+const STATE_ONLY = new Set<SyncAction['kind']>([
+  'update-base',
+  'move-base-folder',
+  'forget-document',
+]);
+
+/** Actions that change the service, and with it the document's `lastUpdatedTimestamp`. */
+const PUSHES: ReadonlySet<SyncAction['kind']> = new Set([
+  'push-new-document',
+  'push-attachment',
+  'push-replaced-attachment',
+  'push-delete-attachment',
+  'push-status',
+]);
+
+export function executeDocument(work: DocumentWork): Promise<DocumentOutcome> {
+  return new DocumentRun(work).execute();
+}
+
+class DocumentRun {
+  #base: BaseDocument | null;
+  /** `.document.json` is to be written from the final base (metaWriteOf: `after`). */
+  #metaStale = false;
+  #pushed = false;
+  #leftForNextCycle = false;
+  #done = 0;
+  #ok = true;
+
+  constructor(private readonly work: DocumentWork) {
+    const id = work.plan.documentId;
+    this.#base = id ? work.ctx.deps.state.base.get(id) : null;
+  }
+
+  async execute(): Promise<DocumentOutcome> {
+    const { ctx, plan, filesOf } = this.work;
+    try {
+      const clashes = await identicalClashes(ctx.deps, plan, filesOf);
+      for (const action of plan.actions) await this.#step(action, clashes);
+      await this.#finish();
+      return this.#outcome();
+    } catch (error) {
+      // The state cannot be written: not this document's fault, and recording it as one would
+      // hide it. The daemon stops on it (docs/state.md "When the state cannot be used").
+      if (isStateFailure(error)) throw error;
+      this.work.log.warn({ err: error }, 'document failed; will retry');
+      this.work.problems.failed(this.work.item, (error as Error).message, plan);
+      this.#ok = false;
+      return this.#outcome();
+    }
+  }
+
+  /** One action: skipped, settled as already agreed, recorded, or carried out. */
+  async #step(action: SyncAction, clashes: IdenticalClashes): Promise<void> {
+    this.work.log.debug({ row: action.row, action: action.kind }, 'action');
+    if (clashes.skips(action)) return;
+    const agreed = clashes.agreed(action);
+    if (agreed && action.kind === 'pull-attachment') {
+      const files = new Map([[action.attachment.id, agreed]]);
+      this.#base = applyActionResult(this.#base, action, { kind: 'files-written', files });
+      if (this.#base) this.work.ctx.deps.state.base.put(this.#base);
+      this.#metaStale = true;
+      this.#done++;
+    } else if (action.kind === 'record-problem') {
+      this.#ok = recordProblem(this.work, action) && this.#ok;
+    } else if (action.kind === 'write-document-meta') {
+      this.#metaStale = true;
+    } else {
+      await this.#act(action);
+    }
+  }
+
+  async #act(action: SyncAction): Promise<void> {
+    const { ctx, remote } = this.work;
+    if (metaWriteOf(action) === 'before') {
+      const next = applyActionResult(this.#base, action, { kind: 'done' });
+      if (next) await ctx.writeMeta(next.folder, next, remote);
+    }
+    try {
+      this.#base = await executeAction(ctx, action, this.#base);
+    } catch (error) {
+      // A refused file is reported by itself; the document's other changes go on.
+      const filePush =
+        action.kind === 'push-attachment' || action.kind === 'push-replaced-attachment';
+      if (!(error instanceof PushRejectedError) || !filePush) throw error;
+      ctx.refused(`${action.folder}/${action.file.name}`, error);
+      return;
+    }
+    const base = this.#base;
+    // Conflicts settled with a copy are logged where the copy got its real name.
+    if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
+      recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
+    this.#pushed ||=
+      PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
+    // A "(local edit)" copy of a system file stays local; a conflict copy goes up next cycle.
+    this.#leftForNextCycle ||=
+      action.kind === 'keep-conflict-copy' && !isLocalEditCopy(action.copyName);
+    this.#metaStale = metaWriteOf(action) !== 'with-files';
+    if (!STATE_ONLY.has(action.kind)) this.#done++;
+  }
+
+  /** `.document.json` from the final base, and the item out of the list of problems. */
+  async #finish(): Promise<void> {
+    const base = this.#base;
+    if (this.#metaStale && base) await this.work.ctx.writeMeta(base.folder, base, this.work.remote);
+    if (this.#ok) this.work.problems.solved(this.work.item);
+  }
+
+  #outcome(): DocumentOutcome {
+    return {
+      ok: this.#ok,
+      done: this.#done,
+      pushedTo: this.#ok && this.#pushed && this.#base ? this.#base.id : null,
+      leftForNextCycle: this.#leftForNextCycle,
+    };
+  }
+}
+
+function recordProblem(
+  work: DocumentWork,
+  action: Extract<SyncAction, { kind: 'record-problem' }>,
+): boolean {
+  const { owner } = work.ctx;
+  if (action.problem === 'unmatched-local-folder') {
+    work.unmatched.push(action.folder ?? action.documentName);
+    return true;
+  }
+  work.log.warn({ row: action.row, problem: action.problem }, action.message);
+  // A folder holding another entity's document is this entity's problem, under its own path:
+  // the document's own entity reports the same move under the document (rows 51, 52).
+  const item =
+    action.documentId && action.problem !== 'document-of-another-entity'
+      ? { owner, documentId: action.documentId, path: action.folder }
+      : { owner, path: action.folder ?? action.documentName };
+  work.problems.found(item, action.message);
+  return false;
+}
