@@ -123,8 +123,7 @@ export async function seedSyncedStore(sim: SimProcess, dir: string): Promise<See
 /** The real client for everything, but details come from the dump (what the service holds). */
 function detailsFromDump(remote: RemoteStore, byId: ReadonlyMap<string, DumpDocument>) {
   const route = 'GET /{ownerType}/{ownerId}/documents/{documentId} (state dump)';
-  const stand: RemoteStore = Object.create(remote) as RemoteStore;
-  stand.document = async (owner: OwnerRef, documentId: string): Promise<RemoteDocument> => {
+  const document = async (owner: OwnerRef, documentId: string): Promise<RemoteDocument> => {
     const doc = byId.get(documentId);
     if (!doc) throw new Error(`document ${documentId} is not in the simulator's state`);
     // The details view of the service: seconds, not microseconds (planEntity restores the
@@ -145,7 +144,15 @@ function detailsFromDump(remote: RemoteStore, byId: ReadonlyMap<string, DumpDocu
     };
     return parse.document(details, route, owner);
   };
-  return stand;
+  // Every other call goes to the real client, on the real client: its methods use private
+  // members, which a prototype-based stand-in (Object.create) cannot reach.
+  return new Proxy(remote, {
+    get(target, property, receiver) {
+      if (property === 'document') return document;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
