@@ -76,11 +76,17 @@ export class ServiceHttp {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        const token = await this.#o.tokens.accessToken();
         const queuedAt = Date.now();
-        const response = await this.#o.queue.run(() =>
-          this.#send(url, label, route.method, token, spec, queuedAt),
-        );
+        // The token is taken when the request leaves the queue, not when it joins it: at the
+        // service's rate a request can wait longer than a short-lived token lives (8 s tokens
+        // at 4 requests/s failed items with 401 token_expired, issue 16).
+        const { response, token } = await this.#o.queue.run(async () => {
+          const current = await this.#o.tokens.accessToken();
+          return {
+            token: current,
+            response: await this.#send(url, label, route.method, current, spec, queuedAt),
+          };
+        });
         if (response.statusCode === 401 && !refreshed) {
           // Expired or revoked early: refresh once; a second 401 is a real refusal.
           refreshed = true;

@@ -57,6 +57,24 @@ describe('API client: tokens', () => {
     expect(tokenCalls).toBe(2);
   });
 
+  it('takes the token as a request leaves the queue: a queue longer than a token lives fails nothing', async () => {
+    // 2 s tokens, 4 requests a second, 24 requests at once: the last waits ~6 s in the queue.
+    const { sim, remote } = await start(
+      { seed: 'demo', accessTokenTtlSeconds: 2 },
+      { requestsPerSecond: 4, concurrency: 2 },
+    );
+    const answers = await Promise.allSettled(
+      Array.from({ length: 24 }, () => remote.client.statusTypes()),
+    );
+    expect(answers.filter((a) => a.status === 'rejected')).toEqual([]);
+    // Refreshed as the tokens ran out, a few times, not once per request.
+    const tokenCalls = Object.entries(sim.admin.counters().api.byRoute)
+      .filter(([route]) => route.startsWith('POST /oauth/token'))
+      .reduce((n, [, count]) => n + count, 0);
+    expect(tokenCalls).toBeGreaterThan(1);
+    expect(tokenCalls).toBeLessThan(10);
+  }, 20_000);
+
   it('keeps its access token in memory, and takes up a grant another process stored', async () => {
     const { sim, remote, tokens, clientWith } = await start({
       seed: 'demo',
