@@ -71,6 +71,9 @@ interface Pending {
   timer: NodeJS.Timeout | undefined;
   generation: number;
   lastSignature: string | undefined;
+  /** A fingerprint is being taken; `stale`: an event came meanwhile, so take one more after it. */
+  fingerprinting: boolean;
+  stale: boolean;
 }
 
 const WATCH_LIMIT_CODES = new Set(['ENOSPC', 'EMFILE']);
@@ -166,23 +169,46 @@ export class FolderWatcher {
         timer: undefined,
         generation: 0,
         lastSignature: undefined,
+        fingerprinting: false,
+        stale: false,
       };
       this.#pending.set(key, pending);
     }
     pending.generation += 1;
-    const generation = pending.generation;
-    const current = pending;
-    // The fingerprint as of this event: if it still holds one settle time later, the folder has
-    // settled. Without it the first check only learnt a fingerprint and waited a second settle
-    // time, so every local change took 2 × settleSeconds to reach the service (bench 3).
-    void folderSignature(path.join(this.#root, key), this.#ignore).then(
-      (signature) => {
-        if (current.generation === generation) current.lastSignature = signature;
-      },
-      () => undefined,
-    );
+    this.#fingerprint(key, pending);
     clearTimeout(pending.timer);
     pending.timer = setTimeout(() => void this.#check(key), this.#settleMs);
+  }
+
+  /**
+   * The fingerprint as of the latest event: if it still holds one settle time later, the folder
+   * has settled. Without it the first check only learnt a fingerprint and waited a second settle
+   * time, so every local change took 2 × settleSeconds to reach the service (bench 3).
+   * One fingerprint per folder is taken at a time; events meanwhile only ask for one more after
+   * it. A fingerprint per event grew with the square of the files: 10,000 files dropped into
+   * one folder took the daemon to 8.5 GB and an out-of-memory death (issue 16).
+   */
+  #fingerprint(key: string, pending: Pending): void {
+    if (pending.fingerprinting) {
+      pending.stale = true;
+      return;
+    }
+    pending.fingerprinting = true;
+    pending.stale = false;
+    const generation = pending.generation;
+    void folderSignature(path.join(this.#root, key), this.#ignore)
+      .then(
+        (signature) => {
+          if (pending.generation === generation) pending.lastSignature = signature;
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        pending.fingerprinting = false;
+        if (pending.stale && !this.#closing && this.#pending.get(key) === pending) {
+          this.#fingerprint(key, pending);
+        }
+      });
   }
 
   /** Settled when the folder's fingerprint is the same as one settle time ago. */

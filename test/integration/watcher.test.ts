@@ -97,6 +97,19 @@ describe('FolderWatcher', () => {
     ]);
   });
 
+  it('reports 5,000 files dropped into one folder once, without a fingerprint per event', async () => {
+    const { doc, touches, abs, entity } = await setUp();
+    const rss = process.memoryUsage().rss;
+    for (let i = 0; i < 5000; i += 1) writeFileSync(abs(`${doc}/scan ${i}.pdf`), `page ${i}`);
+    // A fingerprint per event read the whole folder for every file: 25 million lstats and
+    // gigabytes of fingerprints here; one at a time, coalesced, it settles like any other change.
+    const deadline = Date.now() + 30_000;
+    while (touches.length === 0 && Date.now() < deadline) await sleep(100);
+    await quiet();
+    expect(touches.map((t) => [t.entityFolder, t.documentFolder])).toEqual([[entity, doc]]);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(500 * 1024 * 1024);
+  }, 40_000);
+
   it('reports an editor save through a temp file and rename once, and never its lock files', async () => {
     const { doc, touches, abs } = await setUp();
     writeFileSync(abs(`${doc}/Minutes.docx`), 'v1');
