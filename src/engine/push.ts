@@ -8,6 +8,7 @@ import { DocsyncError, PushRejectedError } from '../domain/errors.js';
 import { nextAttemptDelay } from '../domain/next-attempt-delay.js';
 import type { OwnerRef } from '../domain/types.js';
 import { ApiError } from '../remote/api-error.js';
+import { inLane } from '../remote/request-lane.js';
 import type { TypedPush } from '../state/outbox-payloads.js';
 import type { NewPush } from '../state/outbox-repo.js';
 import type { PushCompletion } from '../state/state-store.js';
@@ -79,7 +80,9 @@ export async function sendPush<T>(
   const { outbox } = deps.state;
   outbox.markSent(id, deps.now());
   try {
-    return await send();
+    // A push takes the first lane, whatever sync it belongs to: a local change never waits for
+    // a poll round (issue 16).
+    return await inLane('push', send);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'OUTCOME_UNKNOWN') throw error;
     const message = (error as Error).message;

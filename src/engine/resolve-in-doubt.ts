@@ -9,6 +9,7 @@ import { assertNever } from '../domain/assert-never.js';
 import { serviceTimeToLocalMs } from '../domain/timestamps.js';
 import type { BaseDocument, RemoteAttachment, RemoteDocument } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
+import { inLane } from '../remote/request-lane.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
 import type { PushCompletion } from '../state/state-store.js';
@@ -32,11 +33,16 @@ export async function resolveInDoubt(
   const unresolved = new Set<string>();
   for (const item of deps.state.outbox.inDoubt()) {
     try {
-      const verdict = await check(deps, item, writeMeta);
+      // Settling is the push's own lane: it is the end of a push a crash interrupted.
+      const verdict = await inLane('push', () => check(deps, item, writeMeta));
       if (verdict.happened) deps.state.completePush(item.id, verdict.completion, deps.now());
       else deps.state.outbox.dropUnsent(item.id, deps.now());
       log.info(
-        { push: item.kind, key: item.idempotencyKey, happened: verdict.happened },
+        {
+          push: item.kind,
+          key: item.idempotencyKey,
+          happened: verdict.happened,
+        },
         'settled a push left in doubt',
       );
     } catch (error) {
@@ -97,8 +103,14 @@ async function check(
         (await ourUpload(deps, doc, base, item.payload, item.payload.replacesAttachmentId));
 
       if (!uploaded) return notYet;
-      const next = await finishReplace(deps, base, { ...item.payload, uploaded });
-      return { happened: true, completion: { base: next, result: { id: uploaded.id } } };
+      const next = await finishReplace(deps, base, {
+        ...item.payload,
+        uploaded,
+      });
+      return {
+        happened: true,
+        completion: { base: next, result: { id: uploaded.id } },
+      };
     }
     default:
       return assertNever(item);
@@ -142,13 +154,22 @@ async function checkCreate(
     if (entry.name !== name || entry.documentDate !== documentDate) continue;
     if (serviceTimeToLocalMs(entry.lastUpdatedTimestamp, deps.clockOffsetMs()) < since) continue;
     const doc = await deps.remote.document(item.owner, entry.id);
-    const created = { kind: 'document-created', document: doc, files: new Map() } as const;
+    const created = {
+      kind: 'document-created',
+      document: doc,
+      files: new Map(),
+    } as const;
     const base = applyActionResult(null, actionOfPush(item, null), created)!;
     await writeMeta(folder, base, doc);
     const removeBaseId = replaces && replaces !== doc.id ? { removeBaseId: replaces } : {};
     return {
       happened: true,
-      completion: { documentId: doc.id, base, ...removeBaseId, result: { id: doc.id } },
+      completion: {
+        documentId: doc.id,
+        base,
+        ...removeBaseId,
+        result: { id: doc.id },
+      },
     };
   }
   return notYet;

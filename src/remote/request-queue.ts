@@ -3,16 +3,30 @@
  * keeps the rate under `requestsPerSecond` in any one-second span, not just on average, because
  * the service counts per token and a burst at a window edge would earn a 429. A 429 pauses the
  * whole queue for its Retry-After: the limit is per token, so every request would hit it.
+ * Each request takes the priority of its lane (request-lane.ts): the queue is one, its order is
+ * by lane, so polling uses only what the other lanes leave idle.
  */
 import PQueue from 'p-queue';
+import { LANE_PRIORITY, LANES, type Lane } from '../domain/lanes.js';
+import { currentLane } from './request-lane.js';
 
 export interface RequestQueueOptions {
   readonly requestsPerSecond: number;
   readonly concurrency: number;
 }
 
+export interface LaneStats {
+  waiting: number;
+  started: number;
+  waitedMs: number;
+  lastWaitedMs: number;
+}
+
 export class RequestQueue {
   readonly #queue: PQueue;
+  readonly #lanes = Object.fromEntries(
+    LANES.map((lane) => [lane, { waiting: 0, started: 0, waitedMs: 0, lastWaitedMs: 0 }]),
+  ) as Record<Lane, LaneStats>;
   #resumeTimer: NodeJS.Timeout | undefined;
   #resumeAt = 0;
 
@@ -27,7 +41,25 @@ export class RequestQueue {
   }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    return this.#queue.add(task) as Promise<T>;
+    const lane = currentLane();
+    const stats = this.#lanes[lane];
+    const queuedAt = Date.now();
+    stats.waiting++;
+    return this.#queue.add(
+      () => {
+        stats.waiting--;
+        stats.started++;
+        stats.waitedMs += Date.now() - queuedAt;
+        stats.lastWaitedMs = Date.now() - queuedAt;
+        return task();
+      },
+      { priority: LANE_PRIORITY[lane] },
+    ) as Promise<T>;
+  }
+
+  /** Per lane: requests waiting now, and requests started with the time they waited in all. */
+  laneStats(): Readonly<Record<Lane, LaneStats>> {
+    return structuredClone(this.#lanes);
   }
 
   /** Holds every queued request until `ms` from now (extends, never shortens, a pause). */

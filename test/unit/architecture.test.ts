@@ -33,6 +33,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'remote/remote-store',
     // The port's error: the engine decides on its code (outcome unknown, 404, 4xx).
     'remote/api-error',
+    // The lane a request is queued in: a push takes the first, whatever sync makes it.
+    'remote/request-lane',
     'type:state',
     // Whether an error is the state database failing: the engine must not record it as an item's.
     'state/state-failure',
@@ -48,6 +50,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'engine',
     'local',
     'remote/api-error',
+    'remote/request-lane',
     'state',
     'triggers',
     'web',

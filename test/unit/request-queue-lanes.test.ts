@@ -1,0 +1,61 @@
+/** The one request queue orders by lane: a push or a webhook overtakes every waiting poll. */
+import { describe, expect, it } from 'vitest';
+import type { Lane } from '../../src/domain/lanes.js';
+import { inLane } from '../../src/remote/request-lane.js';
+import { RequestQueue } from '../../src/remote/request-queue.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('RequestQueue lanes', () => {
+  it('starts a push, a webhook and a watcher request before the polls that were waiting', async () => {
+    const queue = new RequestQueue({ requestsPerSecond: Number.POSITIVE_INFINITY, concurrency: 1 });
+    const order: string[] = [];
+    const request = (lane: Lane, name: string) =>
+      inLane(lane, () =>
+        queue.run(async () => {
+          order.push(name);
+          await sleep(15); // a request in flight
+        }),
+      );
+    const polls = Array.from({ length: 8 }, (_, i) => request('poll', `poll ${i}`));
+    await sleep(5); // the first poll is in flight
+    const urgent = [
+      request('watcher', 'watcher'),
+      request('webhook', 'webhook'),
+      request('push', 'push'),
+    ];
+    expect(queue.laneStats().poll.waiting).toBeGreaterThan(0);
+    await Promise.all([...polls, ...urgent]);
+    const firstPolls = order.slice(0, order.indexOf('push'));
+    expect(firstPolls.every((name) => name.startsWith('poll'))).toBe(true);
+    expect(firstPolls.length).toBeLessThanOrEqual(2); // what was in flight, or started with it
+    expect(order.slice(firstPolls.length, firstPolls.length + 3)).toEqual([
+      'push',
+      'webhook',
+      'watcher',
+    ]);
+    const stats = queue.laneStats();
+    expect(stats.poll.started).toBe(8);
+    expect(stats.push.started).toBe(1);
+    expect(stats.poll.waiting).toBe(0);
+    expect(stats.poll.waitedMs).toBeGreaterThan(stats.push.waitedMs);
+  });
+
+  it('puts a request made outside any lane between the webhooks and the polls', async () => {
+    const queue = new RequestQueue({ requestsPerSecond: Number.POSITIVE_INFINITY, concurrency: 1 });
+    const order: string[] = [];
+    const polls = Array.from({ length: 4 }, (_, i) =>
+      inLane('poll', () =>
+        queue.run(async () => {
+          order.push(`poll ${i}`);
+          await sleep(15);
+        }),
+      ),
+    );
+    await sleep(5);
+    const plain = queue.run(async () => void order.push('plain'));
+    await Promise.all([...polls, plain]);
+    expect(order.indexOf('plain')).toBeLessThanOrEqual(2);
+    expect(queue.laneStats().watcher.started).toBe(1);
+  });
+});
