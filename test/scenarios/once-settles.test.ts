@@ -44,5 +44,5 @@ describe('case 10: docsync run --once waits out the settle time', () => {
     const attachments = (await h.remoteDoc(id))!.attachments;
     const copy = attachments.find((a) => /^minutes \(conflict .*\)\.pdf$/.test(a.name));
     expect(copy?.sha256).toBe(sha256('folder minutes'));
-  }, 20_000); // two settle times and a child process: ~5 s, over vitest's default budget
+  });
 });
