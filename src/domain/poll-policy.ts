@@ -1,0 +1,102 @@
+/**
+ * Which entity to list next, when polling has a free slot (issue 16). Pure: the daemon's poller
+ * keeps the facts (the round's queue, when each entity was listed, which changed lately) and
+ * asks this module. There is no firm-wide change feed, so each check of an entity costs one
+ * list request, and polling has only what the other lanes leave of the rate.
+ *
+ * Two kinds of poll share the budget:
+ * - the **round** lists every entity once, stalest first; a round is what guarantees coverage.
+ *   The cron schedule starts one; a tick while one runs is kept as one round to follow, never
+ *   more (a round never overruns into a pile-up);
+ * - **hot** polls list again the entities that changed lately (on either side), as soon as their
+ *   hot interval has passed: a few percent of a firm's entities get most of its changes.
+ *
+ * The rules, numbered like the decision table (test/unit/poll-policy.test.ts has a case each):
+ * 1. An entity in a sync now is never picked (one sync per entity at a time).
+ * 2. A hot entity is due once its hot interval has passed since it was last listed.
+ * 3. With both a due hot entity and a round entity waiting, hot polls take turns with the
+ *    round so that they use at most `HOT_SHARE` of the polls: the round always keeps the rest,
+ *    which bounds the coverage period.
+ * 4. With only one kind waiting, it takes every free slot (nothing of the budget idles).
+ * 5. Of several due hot entities, the one listed longest ago goes first.
+ * 6. Nothing waiting: the poller sleeps until the next hot entity is due or a round starts.
+ */
+
+/** An entity that changed within this long is hot. */
+export const HOT_WINDOW_MS = 30 * 60_000;
+/** Hot polls never list an entity more often than this. */
+export const MIN_HOT_INTERVAL_MS = 10_000;
+/** The part of the polls hot entities may take while a round waits. */
+export const HOT_SHARE = 0.5;
+
+export interface HotEntity {
+  readonly key: string;
+  /** When its last listing finished (0: never). */
+  readonly listedAt: number;
+}
+
+export interface PollView {
+  readonly now: number;
+  /** The current round's entities not yet listed, stalest first. */
+  readonly round: readonly string[];
+  /** The entities that changed within HOT_WINDOW_MS. */
+  readonly hot: readonly HotEntity[];
+  readonly hotIntervalMs: number;
+  /** Polls started lately, by kind (the poller keeps a sliding count). */
+  readonly recent: { readonly hot: number; readonly round: number };
+  /** Entities in a sync now, in any lane. */
+  readonly busy: ReadonlySet<string>;
+}
+
+export type PollPick =
+  | { readonly kind: 'round' | 'hot'; readonly key: string; readonly rule: number }
+  | { readonly kind: 'wait'; readonly untilMs: number | null; readonly rule: 6 };
+
+export function choosePoll(view: PollView): PollPick {
+  const roundKey = view.round.find((key) => !view.busy.has(key)); // rule 1
+  const dueHot = view.hot
+    .filter((h) => !view.busy.has(h.key) && view.now - h.listedAt >= view.hotIntervalMs) // 1, 2
+    .sort((a, b) => a.listedAt - b.listedAt); // rule 5
+  const hot = dueHot[0];
+  if (hot && roundKey !== undefined) {
+    const total = view.recent.hot + view.recent.round;
+    const hotsTurn = view.recent.hot < HOT_SHARE * (total + 1);
+    return hotsTurn
+      ? { kind: 'hot', key: hot.key, rule: 3 }
+      : { kind: 'round', key: roundKey, rule: 3 };
+  }
+  if (hot) return { kind: 'hot', key: hot.key, rule: 4 };
+  if (roundKey !== undefined) return { kind: 'round', key: roundKey, rule: 4 };
+  const next = view.hot
+    .filter((h) => !view.busy.has(h.key))
+    .map((h) => h.listedAt + view.hotIntervalMs);
+  return { kind: 'wait', untilMs: next.length > 0 ? Math.min(...next) : null, rule: 6 };
+}
+
+/**
+ * How often a hot entity may be listed: all hot entities once per interval take at most
+ * HOT_SHARE of the polling rate, and never more often than MIN_HOT_INTERVAL_MS.
+ */
+export function hotIntervalMs(hotCount: number, pollsPerSecond: number): number {
+  if (hotCount === 0 || !Number.isFinite(pollsPerSecond)) return MIN_HOT_INTERVAL_MS;
+  return Math.max(MIN_HOT_INTERVAL_MS, (1000 * hotCount) / (pollsPerSecond * HOT_SHARE));
+}
+
+/**
+ * The longest an entity can go unlisted: one round, which lists every entity at the rate the
+ * hot polls leave it (at worst 1 − HOT_SHARE of the polling rate), or the cron interval when
+ * the budget lists everyone sooner than that.
+ */
+export function coveragePeriodMs(
+  entities: number,
+  pollsPerSecond: number,
+  cronIntervalMs: number,
+): number {
+  if (!Number.isFinite(pollsPerSecond)) return cronIntervalMs;
+  const round = (1000 * entities) / (pollsPerSecond * (1 - HOT_SHARE));
+  return Math.max(cronIntervalMs, Math.ceil(round));
+}
+
+export function isHot(changedAt: number | undefined, now: number): boolean {
+  return changedAt !== undefined && now - changedAt < HOT_WINDOW_MS;
+}

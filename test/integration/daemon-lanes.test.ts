@@ -1,0 +1,112 @@
+/**
+ * Issue 16 at the level a user reaches: a real daemon in a poll round that lasts about a minute
+ * (200 entities at 4 requests a second), and a file dropped into a folder and a webhook's new
+ * attachment both get through long before the round ends; SIGTERM stops it in seconds.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const startDaemon = useDaemonProcesses();
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const ENTITIES = 200;
+
+/** Document lists the service has answered: one per entity the round has polled. */
+const listsServed = (s: Simulator) =>
+  Object.entries(s.admin.counters().api.byRoute)
+    .filter(([route]) => /^GET \S*\/documents 200$/.test(route))
+    .reduce((n, [, count]) => n + count, 0);
+
+describe('docsync run: a local change and a webhook overtake a long poll round', () => {
+  it('uploads a dropped file and lands a webhook attachment while the round has most entities left', async () => {
+    sim = await startSimulator({
+      rateLimitPerSecond: 0, // the daemon's own queue sets the pace
+      seed: {
+        companies: 150,
+        trusts: 50,
+        documentsPerEntity: 1,
+        attachmentsPerDocument: 1,
+        attachmentBytes: 200,
+      },
+    });
+    const dir = tempDir();
+    const root = path.join(dir, 'documents');
+    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+    // The first sync, unthrottled, so the daemon starts on a store in step.
+    const first = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
+    const once = await runCli(['run', '--once', '--config', first], { env, timeoutMs: 30_000 });
+    expect(once.code, once.stderr).toBe(0);
+
+    const config = writeCliConfig(dir, sim, {
+      settleSeconds: 0.3,
+      log: { level: 'info' },
+      queue: { requestsPerSecond: 4, concurrency: 4 },
+      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
+    });
+    const daemon = startDaemon(config, env);
+    await daemon.started;
+    const hookUrl = await (async () => {
+      let url: string | undefined;
+      await eventually(() => {
+        url = /"url":"([^"]+)","msg":"webhook receiver listening"/.exec(daemon.output())?.[1];
+        return url !== undefined;
+      });
+      return url!;
+    })();
+    sim.admin.setWebhook({ url: hookUrl, clientCode: 'FIRM1', secret: 'hook-secret' });
+    // The start's full round is under way: it lists every entity, 4 a second at most.
+    const before = listsServed(sim);
+    await eventually(() => listsServed(sim!) > before + 4);
+
+    const docs = (await sim.admin.dump()).documents;
+    const folderOf = (id: string) => {
+      for (const top of ['Companies', 'Trusts']) {
+        for (const entity of readdirSync(path.join(root, top))) {
+          const found = readdirSync(path.join(root, top, entity)).find((f) =>
+            f.endsWith(`[${id}]`),
+          );
+          if (found) return path.join(root, top, entity, found);
+        }
+      }
+      throw new Error(`no folder for document ${id}`);
+    };
+
+    // A file dropped into a folder reaches the service.
+    const local = docs.at(-1)!;
+    writeFileSync(path.join(folderOf(local.id), 'dropped during the round.txt'), 'mid-round');
+    await eventually(async () => {
+      const doc = (await sim!.admin.dump()).documents.find((d) => d.id === local.id);
+      return doc?.attachments.some((a) => a.name === 'dropped during the round.txt') ?? false;
+    });
+    const afterUpload = listsServed(sim) - before;
+
+    // A webhook's new attachment lands in the folder.
+    const remote = docs.at(-2)!;
+    sim.admin.addAttachment(remote.id, { name: 'Arrived mid-round.pdf', bytes: '%PDF-1.4 hook' });
+    await eventually(() => readdirSync(folderOf(remote.id)).includes('Arrived mid-round.pdf'));
+    const afterWebhook = listsServed(sim) - before;
+
+    // Both got through with most of the round still to list.
+    expect(afterUpload).toBeLessThan(ENTITIES / 2);
+    expect(afterWebhook).toBeLessThan(ENTITIES / 2);
+
+    // Stopping finishes what is in flight, not the round.
+    const stopAt = Date.now();
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+    expect(Date.now() - stopAt).toBeLessThan(5_000);
+    expect(listsServed(sim) - before).toBeLessThan(ENTITIES / 2);
+  }, 60_000);
+});
