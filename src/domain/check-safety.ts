@@ -22,6 +22,16 @@ export interface SafetyPolicy {
 export interface SafetyContext {
   /** The root and its `.docsync-root` marker exist (checked by the engine). */
   readonly markerPresent: boolean;
+  /**
+   * The daemon judges one entity's plan at a time (issue 16), so the delete rails count what the
+   * rolling window already let through on each side, and take the percentage over the whole
+   * store's base; without these, over the plans given (a `--once` cycle has them all).
+   */
+  readonly window?: {
+    readonly local: number;
+    readonly remote: number;
+    readonly baseDocuments: number;
+  };
 }
 
 export type RailName = 'root-marker-missing' | 'delete-percent' | 'delete-count' | 'empty-listing';
@@ -49,16 +59,22 @@ export function listingLooksEmpty(plan: SyncPlan): boolean {
   return plan.stats.listedDocuments === 0 && plan.stats.baseDocuments > 0;
 }
 
-function deleteRails(plans: readonly SyncPlan[], policy: SafetyPolicy): TrippedRail[] {
+function deleteRails(
+  plans: readonly SyncPlan[],
+  policy: SafetyPolicy,
+  window: SafetyContext['window'],
+): TrippedRail[] {
   if (policy.forceDeletes) return [];
-  const baseTotal = plans.reduce((n, p) => n + p.stats.baseDocuments, 0);
+  const baseTotal = window?.baseDocuments ?? plans.reduce((n, p) => n + p.stats.baseDocuments, 0);
   const tripped: TrippedRail[] = [];
   const sides = [
     ['local', localDelete],
     ['remote', remoteDelete],
   ] as const;
   for (const [side, isDelete] of sides) {
-    const count = plans.reduce((n, p) => n + p.actions.filter(isDelete).length, 0);
+    const planned = plans.reduce((n, p) => n + p.actions.filter(isDelete).length, 0);
+    if (planned === 0) continue; // what the window let through before is not judged again
+    const count = planned + (window?.[side] ?? 0);
     const percent = baseTotal === 0 ? 0 : (count / baseTotal) * 100;
     const common = { effect: 'no-deletes', side, owner: null } as const;
     if (count > policy.maxDeleteCount) {
@@ -111,7 +127,7 @@ export function checkSafety(
       });
     }
   }
-  tripped.push(...deleteRails(list, policy));
+  tripped.push(...deleteRails(list, policy, context.window));
   return tripped.length === 0 ? { ok: true } : { ok: false, tripped };
 }
 

@@ -6,12 +6,15 @@
 import { checkSafety, type TrippedRail, withoutDeletes } from '../domain/check-safety.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
+import type { DeleteWindow } from './delete-window.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { EntityJob } from './plan-entity.js';
 
 export interface RailOptions {
   /** `--force-deletes`: lifts the delete rails, not the empty-listing one. */
   readonly forceDeletes?: boolean;
+  /** The daemon's rolling window: its entity syncs are judged together, not one by one. */
+  readonly deleteWindow?: DeleteWindow;
 }
 
 /** The rails' verdict on the cycle's plans; the root's marker was checked before planning. */
@@ -20,12 +23,29 @@ export function judgeRails(
   options: RailOptions,
   jobs: readonly EntityJob[],
 ): readonly TrippedRail[] {
+  const now = deps.now();
+  const window = options.deleteWindow;
   const verdict = checkSafety(
     jobs.map((j) => j.plan),
-    { markerPresent: true },
+    {
+      markerPresent: true,
+      ...(window
+        ? { window: { ...window.counts(now), baseDocuments: deps.state.base.countAll() } }
+        : {}),
+    },
     safetyPolicy(deps, options),
   );
-  return verdict.ok ? [] : verdict.tripped;
+  const tripped = verdict.ok ? [] : verdict.tripped;
+  window?.record(now, deletesLetThrough(jobs, tripped));
+  return tripped;
+}
+
+function deletesLetThrough(jobs: readonly EntityJob[], tripped: readonly TrippedRail[]) {
+  const actions = jobs.flatMap((job) => withRails(job, tripped).plan.actions);
+  return {
+    local: actions.filter((a) => a.kind === 'trash-local-document').length,
+    remote: actions.filter((a) => a.kind === 'push-delete-document').length,
+  };
 }
 
 /** The rail the root is judged by before anything is planned: its `.docsync-root` marker. */

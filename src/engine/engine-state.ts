@@ -21,7 +21,7 @@ import type { StatusTypeRepo } from '../state/status-type-repo.js';
 export interface EngineState {
   readonly base: Pick<
     BaseRepo,
-    'get' | 'put' | 'remove' | 'count' | 'listByOwner' | 'listByOwners'
+    'get' | 'put' | 'remove' | 'count' | 'countAll' | 'listByOwner' | 'listByOwners'
   >;
   readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced'>;
   readonly entities: Pick<

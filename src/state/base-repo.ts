@@ -34,6 +34,7 @@ export class BaseRepo {
   readonly #put;
   readonly #remove;
   readonly #count;
+  readonly #countAll;
   readonly #removeOwner;
 
   constructor(
@@ -62,6 +63,7 @@ export class BaseRepo {
         'SELECT count(*) FROM base_documents WHERE owner_kind = ? AND owner_id = ?',
       )
       .pluck();
+    this.#countAll = db.prepare<[], number>('SELECT count(*) FROM base_documents').pluck();
     this.#removeOwner = db.prepare(
       'DELETE FROM base_documents WHERE owner_kind = ? AND owner_id = ?',
     );
@@ -120,6 +122,11 @@ export class BaseRepo {
 
   count(owner: OwnerRef): number {
     return this.#count.get(owner.kind, owner.id) ?? 0;
+  }
+
+  /** Every document of the store: what the delete rails take their percentage of. */
+  countAll(): number {
+    return this.#countAll.get() ?? 0;
   }
 
   /** Drops every base row of an entity (the entity left the service). */

@@ -124,6 +124,36 @@ describe('checkSafety', () => {
     expect(verdict.ok).toBe(true);
   });
 
+  it('judges one entity against the rolling window: what it let through counts, over the whole store', () => {
+    const window = { local: 2, remote: 0, baseDocuments: 1000 };
+    // 2 let through already + 2 now > 3: held, although this entity alone is under the limit.
+    const over = checkSafety(
+      plan(deletes('trash-local-document', 2), 2),
+      { markerPresent: true, window },
+      rails,
+    );
+    expect(over).toMatchObject({ ok: false, tripped: [{ rail: 'delete-count', side: 'local' }] });
+    // 2 of this entity's 2 documents is 100 %, but 4 of the store's 1,000 is not over 50 %.
+    const fine = checkSafety(
+      plan(deletes('trash-local-document', 1), 2),
+      { markerPresent: true, window },
+      rails,
+    );
+    expect(fine.ok).toBe(true);
+    // The other side's window does not count, and an entity that deletes nothing is not judged.
+    const otherSide = { local: 0, remote: 50, baseDocuments: 60 };
+    expect(
+      checkSafety(
+        plan(deletes('trash-local-document', 1), 2),
+        { markerPresent: true, window: otherSide },
+        rails,
+      ).ok,
+    ).toBe(true);
+    expect(checkSafety(plan([], 2), { markerPresent: true, window: otherSide }, rails).ok).toBe(
+      true,
+    );
+  });
+
   it('drops document deletes, keeping their base for the next cycle', () => {
     const p = plan(deletes('push-delete-document', 2), 5);
     expect(withoutDeletes(p).actions).toEqual([]);
