@@ -6,8 +6,9 @@
  */
 import { type ActionResult, applyActionResult } from '../domain/apply-action-result.js';
 import { assertNever } from '../domain/assert-never.js';
+import { ownerKey } from '../domain/owner-key.js';
 import { serviceTimeToLocalMs } from '../domain/timestamps.js';
-import type { BaseDocument, RemoteAttachment, RemoteDocument } from '../domain/types.js';
+import type { BaseDocument, OwnerRef, RemoteAttachment, RemoteDocument } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import { inLane } from '../remote/request-lane.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
@@ -29,9 +30,13 @@ export async function resolveInDoubt(
   deps: EngineDeps,
   log: Logger,
   writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
+  owners?: readonly OwnerRef[],
 ): Promise<Set<string>> {
   const unresolved = new Set<string>();
-  for (const item of deps.state.outbox.inDoubt()) {
+  // A cycle of some entities settles only theirs: syncs of other entities run beside it.
+  const wanted = owners && new Set(owners.map(ownerKey));
+  const items = deps.state.outbox.inDoubt().filter((i) => !wanted || wanted.has(ownerKey(i.owner)));
+  for (const item of items) {
     try {
       // Settling is the push's own lane: it is the end of a push a crash interrupted.
       const verdict = await inLane('push', () => check(deps, item, writeMeta));

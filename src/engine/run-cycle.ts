@@ -15,6 +15,7 @@ import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
 import { judgeRails, markerRails, withRails } from './cycle-rails.js';
 import { type CycleReport, cycleReport } from './cycle-report.js';
+import type { DeleteWindow } from './delete-window.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { EntityExecution, type EntityOutcome } from './execute-entity.js';
@@ -51,12 +52,23 @@ export interface CycleOptions {
    * timer, retries everything.
    */
   readonly honourBackoff?: boolean;
+  /** The daemon's rolling window of deletes let through (see delete-window.ts). */
+  readonly deleteWindow?: DeleteWindow;
+  /**
+   * One entity's sync within a poll round: the round records one cycle for all of them, so this
+   * one records none of its own.
+   */
+  readonly partOfRound?: boolean;
 }
 
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
   const { state } = deps;
   const initial = !state.settings.initialSyncDone();
   const full = options.fullReconcile || initial;
+  if (options.partOfRound) {
+    const log = deps.logger;
+    return cycle({ deps, options, initial, full, log });
+  }
   const cycleId = state.cycles.start({
     trigger: options.trigger,
     owner: options.owners?.length === 1 ? options.owners[0]! : null,
@@ -114,7 +126,9 @@ interface Started {
 async function cycle(c: Cycle): Promise<CycleReport> {
   if (!(await rootIsReady(c))) return stopped(markerRails(c.deps, c.options), c.log);
   const inDoubt = c.options.dryRun ? new Set<string>() : await settlePushesInDoubt(c);
-  const statusTypes = await statusTypesOf(c.deps, c.full);
+  // The catalogue (companies, trusts, status types) is read again by a full cycle over every
+  // entity; one entity's full listing (a poll round's) must not read it 5,000 times.
+  const statusTypes = await statusTypesOf(c.deps, c.full && !c.options.owners);
   const records = await entitiesFor(c.deps, c.options, c.full);
   const started = await planAndStart(c, records, statusTypes, inDoubt);
   const tripped = judgeRails(
@@ -137,7 +151,7 @@ async function rootIsReady({ deps, options, initial }: Cycle): Promise<boolean> 
 }
 
 /** Pushes a crash left in doubt are read back from the service before anything is planned. */
-function settlePushesInDoubt({ deps, log }: Cycle): Promise<Set<string>> {
+function settlePushesInDoubt({ deps, log, options }: Cycle): Promise<Set<string>> {
   const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
     deps.local.writeDocumentMeta(
       folder,
@@ -148,7 +162,7 @@ function settlePushesInDoubt({ deps, log }: Cycle): Promise<Set<string>> {
         entityDeepLink(deps.settings.webUrl, base.owner),
       ),
     );
-  return resolveInDoubt(deps, log, writeMeta);
+  return resolveInDoubt(deps, log, writeMeta, options.owners);
 }
 
 /**
@@ -237,7 +251,9 @@ function recordCycle(
   const failed =
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
-  if (c.initial && failed === 0 && tripped.length === 0) state.settings.markInitialSyncDone();
+  // Only a cycle over every entity ends the first sync: one entity's says nothing of the rest.
+  if (c.initial && !c.options.owners && failed === 0 && tripped.length === 0)
+    state.settings.markInitialSyncDone();
   const unmatched = outcomes.flatMap((o) => o.unmatchedFolders);
   const covered = jobs.flatMap((j) => (j.snapshot.folder ? [j.snapshot.folder] : []));
   recordHeldFolders(state, covered, unmatched, c.deps.now());
@@ -266,6 +282,15 @@ function problemsByOwner(state: EngineDeps['state']): Map<string, Problem[]> {
   return byOwner;
 }
 
+/**
+ * Reads the companies, trusts and status types again, as a full cycle over every entity does:
+ * the daemon's full poll round does it once, then lists its entities one by one.
+ */
+export async function refreshCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
+  await statusTypesOf(deps, true);
+  return refreshEntities(deps);
+}
+
 async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise<StatusType[]> {
   const cached = deps.state.statusTypes.list();
   if (!refresh && cached.length > 0) return cached;
@@ -280,7 +305,7 @@ async function entitiesFor(
   full: boolean,
 ): Promise<EntityRecord[]> {
   const known = deps.state.entities.list();
-  const refresh = full || options.refreshEntities || known.length === 0;
+  const refresh = (full && !options.owners) || options.refreshEntities || known.length === 0;
   const records = refresh ? await refreshEntities(deps) : known;
   if (!options.owners) return records.filter((r) => r.folder !== null);
   const wanted = new Set(options.owners.map(ownerKey));
