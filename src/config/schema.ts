@@ -59,6 +59,15 @@ export const configSchema = z.strictObject({
     .strictObject({
       cron: cronExpression.default('*/5 * * * *'),
       fullReconcileCron: cronExpression.default('30 2 * * *'),
+      /**
+       * The most of `queue.requestsPerSecond` polling may use, for a grant shared with other
+       * tools; polling only ever takes what the other lanes leave idle.
+       */
+      maxPollShare: z
+        .number()
+        .gt(0, { error: 'expected a share above 0' })
+        .max(1, { error: 'expected a share of at most 1' })
+        .default(1),
     })
     .prefault({}),
   queue: z

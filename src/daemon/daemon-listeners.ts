@@ -69,10 +69,18 @@ async function onDocumentChange(
   app: DaemonHost,
   event: DocumentChangeEvent,
 ): Promise<void> {
-  const record = app.state.entities.list().find((r) => r.entity.id === event.entityId);
+  const find = () => app.state.entities.list().find((r) => r.entity.id === event.entityId);
+  let record = find();
   if (!record) {
-    await daemon.request({ trigger: 'webhook', refreshEntities: true });
-    return;
+    await daemon.refreshEntities();
+    record = find();
+    if (!record) {
+      app.logger.warn(
+        { entityId: event.entityId },
+        'a webhook named an entity the service does not list; ignored',
+      );
+      return;
+    }
   }
   const owner: OwnerRef = { kind: record.entity.kind, id: record.entity.id };
   if (event.subType === 'deleteDocument') {

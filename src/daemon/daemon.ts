@@ -13,18 +13,30 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
 import { StateFailureError } from '../domain/errors.js';
+import type { Lane } from '../domain/lanes.js';
+import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
+import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
-import { type CycleOptions, runCycle } from '../engine/run-cycle.js';
+import { refreshEntities } from '../engine/refresh-entities.js';
+import {
+  type CycleOptions,
+  type CycleReport,
+  refreshCatalogue,
+  runCycle,
+} from '../engine/run-cycle.js';
 import type { OwnWrites } from '../local/own-writes.js';
 import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
 import type { Logger } from '../log/create-logger.js';
 import { AuthRequiredError } from '../remote/api-error.js';
+import { inLane } from '../remote/request-lane.js';
+import type { CycleResult } from '../state/cycle-repo.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
-import { type CycleRequest, CycleScheduler } from './cycle-scheduler.js';
+import { longestCronGapMs } from '../web/health.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
+import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {
   close(): Promise<void> | void;
@@ -48,7 +60,12 @@ export interface DaemonHost {
   readonly config: Config;
   readonly logger: Logger;
   readonly state: StateStore;
-  readonly remote: { readonly queue: { readonly depth: number } };
+  readonly remote: {
+    readonly queue: {
+      readonly depth: number;
+      laneStats(): Readonly<Record<Lane, { waiting: number; started: number; waitedMs: number }>>;
+    };
+  };
   close(): void;
 }
 
@@ -71,7 +88,10 @@ export interface DaemonParts {
 }
 
 export class Daemon {
-  readonly scheduler: CycleScheduler;
+  readonly scheduler: WorkScheduler;
+  /** The deletes let through lately, judged together (delete-window.ts). */
+  readonly #deleteWindow: DeleteWindow;
+  #roundCycle: { id: number; startedAt: number } | undefined;
   #lock: InstanceLock | undefined;
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
@@ -87,10 +107,22 @@ export class Daemon {
   lastCycle: { finishedAt: number; ok: boolean; error?: string } | undefined;
 
   constructor(private readonly parts: DaemonParts) {
-    this.scheduler = new CycleScheduler(
-      (options) => this.#cycle(options),
+    const { config } = parts.app;
+    const share = config.schedule.maxPollShare;
+    this.scheduler = new WorkScheduler(
+      {
+        run: (options, lane) => inLane(lane, () => this.#cycle(options)),
+        startRound: (full) => inLane('poll', () => this.#startRound(full)),
+        finishRound: (full, reports) => this.#finishRound(full, reports),
+        pollsPerSecond: config.queue.requestsPerSecond * share,
+        pacePolls: share < 1,
+        now: parts.deps.now,
+      },
       (error) => this.#onError(error, 'cycle bookkeeping failed'),
+      { urgent: 8, poll: Math.max(2, config.queue.concurrency) },
     );
+    const cronGapMs = longestCronGapMs(config.schedule.cron);
+    this.#deleteWindow = new DeleteWindow(() => this.coveragePeriodMs(cronGapMs));
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;
     });
@@ -156,9 +188,24 @@ export class Daemon {
     logger.info({ root: local.root, cron: config.schedule.cron }, 'docsync daemon started');
   }
 
+  /** Reads the companies and trusts again, in the webhook lane (a webhook named a new one). */
+  refreshEntities(): Promise<unknown> {
+    return inLane('webhook', () => refreshEntities(this.parts.deps));
+  }
+
   /** A targeted cycle (webhook or watcher); resolves when the cycle that includes it is over. */
   request(request: CycleRequest): Promise<void> {
     return this.scheduler.request(request);
+  }
+
+  /**
+   * The longest an entity goes unlisted: one poll round at the rate polling can count on, or
+   * the `schedule.cron` interval when the budget lists every entity sooner.
+   */
+  coveragePeriodMs(cronGapMs = longestCronGapMs(this.parts.app.config.schedule.cron)): number {
+    const { config, state } = this.parts.app;
+    const rate = config.queue.requestsPerSecond * config.schedule.maxPollShare;
+    return coveragePeriodMs(state.entities.list().length, rate, cronGapMs);
   }
 
   /** When the next scheduled cycle is due. */
@@ -248,7 +295,12 @@ export class Daemon {
   #touched(touch: EntityTouch): void {
     try {
       const owner: OwnerRef | null = touch.owner ?? this.#ownerOfFolder(touch.entityFolder);
-      this.scheduler.request(owner ? { trigger: 'watcher', owner } : { trigger: 'watcher' });
+      // The scanning mode's periodic touches are polls: they take the poll lane, not the
+      // watcher's, so they never crowd out a change a user just made.
+      const lane = touch.reason === 'poll' ? ('poll' as const) : ('watcher' as const);
+      this.scheduler.request(
+        owner ? { trigger: 'watcher', owner, lane } : { trigger: 'watcher', lane },
+      );
     } catch (error) {
       this.#onError(error, 'a folder change could not be handled');
     }
@@ -259,26 +311,93 @@ export class Daemon {
     return record ? { kind: record.entity.kind, id: record.entity.id } : null;
   }
 
-  async #cycle(options: CycleOptions): Promise<void> {
+  /** One sync (an entity's, or every entity's); null when it failed. */
+  async #cycle(options: CycleOptions): Promise<CycleReport | null> {
     const { logger } = this.parts.app;
+    const own = !options.partOfRound; // a round's entity is reported with its round
     try {
       const report = await runCycle(this.parts.deps, {
         ...options,
         signal: this.#shutdown.signal,
         honourBackoff: true,
+        deleteWindow: this.#deleteWindow,
       });
-      this.lastCycle = { finishedAt: Date.now(), ok: report.result === 'ok' };
-      this.parts.onCycle?.(report.result, report.tripped.length);
+      if (own) this.#cycleFinished(report.result, report.tripped.length);
+      return report;
     } catch (error) {
-      this.lastCycle = { finishedAt: Date.now(), ok: false, error: (error as Error).message };
-      this.parts.onCycle?.('error', 0);
+      if (own) this.#cycleFinished('error', 0, (error as Error).message);
       if (error instanceof AuthRequiredError || isStateFailure(error)) {
         // Nothing will work until a person acts (authorise again, free the disk): stop, and say how.
         this.#stopWith(error);
-        return;
+        return null;
       }
-      logger.error({ err: error }, 'cycle failed; the next one will retry');
+      const owner = options.owners?.length === 1 ? options.owners[0] : undefined;
+      logger.error({ err: error, owner }, 'sync failed; the next one will retry');
+      return null;
     }
+  }
+
+  #cycleFinished(result: CycleResult, railsTripped: number, error?: string): void {
+    this.lastCycle = { finishedAt: Date.now(), ok: result === 'ok', ...(error ? { error } : {}) };
+    this.parts.onCycle?.(result, railsTripped);
+  }
+
+  /**
+   * A poll round begins: one cycle row for all of it, as a scheduled cycle had. The first sync
+   * and a root that is not ready are one cycle over every entity instead (pull-only, or the
+   * root-marker rail said once, not once per entity).
+   */
+  async #startRound(full: boolean): Promise<{ owners: OwnerRef[] } | 'whole'> {
+    const { deps, app } = this.parts;
+    if (!app.state.settings.initialSyncDone() || !(await deps.local.hasMarker())) return 'whole';
+    const records = full ? await refreshCatalogue(deps) : app.state.entities.list();
+    const lastSync = new Map(
+      app.state.cursors.list().map((c) => [`${c.owner.kind}:${c.owner.id}`, c.lastSuccessAt ?? 0]),
+    );
+    const staleness = (r: (typeof records)[number]) =>
+      lastSync.get(`${r.entity.kind}:${r.entity.id}`) ?? 0;
+    const owners = records
+      .filter((r) => r.folder !== null)
+      .sort((a, b) => staleness(a) - staleness(b))
+      .map((r) => ({ kind: r.entity.kind, id: r.entity.id }));
+    this.#roundCycle = {
+      startedAt: deps.now(),
+      id: app.state.cycles.start({
+        trigger: 'cron',
+        owner: null,
+        fullReconcile: full,
+        startedAt: deps.now(),
+      }),
+    };
+    return { owners };
+  }
+
+  #finishRound(_full: boolean, reports: readonly (CycleReport | null)[]): void {
+    const round = this.#roundCycle;
+    if (!round) return;
+    this.#roundCycle = undefined;
+    const tripped = reports.flatMap((r) => r?.tripped ?? []);
+    const failed = reports.filter((r) => r === null).length;
+    const documentsFailed = reports.reduce((n, r) => n + (r?.documentsFailed ?? 0), 0);
+    const result: CycleResult =
+      tripped.length > 0
+        ? 'safety-stop'
+        : failed > 0 || documentsFailed > 0
+          ? 'partial'
+          : this.#shutdown.signal.aborted
+            ? 'interrupted'
+            : 'ok';
+    this.parts.app.state.cycles.finish(round.id, {
+      result,
+      counts: {
+        entities: reports.length,
+        actions: reports.reduce((n, r) => n + (r?.actions ?? 0), 0),
+        documentsFailed,
+      },
+      finishedAt: this.parts.deps.now(),
+      error: tripped.map((t) => t.message).join('; ') || null,
+    });
+    this.#cycleFinished(result, tripped.length);
   }
 
   /** An error outside a cycle: a state failure stops the daemon; anything else is logged. */

@@ -77,7 +77,7 @@ describe('entries not synced', () => {
     const server = await startStatusServer({
       config: {
         status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
-        schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *' },
+        schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
         store: { root: '/srv/documents' },
       },
       state,

@@ -45,7 +45,7 @@ async function start(
           ? { healthMaxAgeSeconds: options.healthMaxAgeSeconds }
           : {}),
       },
-      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *' },
+      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
       store: { root: ROOT },
     },
     state,

@@ -1,0 +1,387 @@
+/**
+ * The daemon's work, an entity at a time (issue 16). The entity is the unit of work and of
+ * mutual exclusion: no entity is ever in two syncs at once, but syncs of different entities
+ * run side by side, in lanes:
+ *   1. pushes (every push request takes the first lane in the request queue, whatever sync
+ *      makes it; settling pushes in doubt too);
+ *   2. webhook events;
+ *   3. entities the watcher reported;
+ *   4. polling: rounds over every entity and hot polls (domain/poll-policy.ts).
+ * Webhook and watcher syncs have slots of their own, so they never wait for a poll round; the
+ * poll lane has a few slots, so it holds only a few requests in the queue, behind everyone else.
+ *
+ * Requests for an entity that is already waiting merge into its one sync (a burst of watcher
+ * events costs one sync); a request for an entity in a sync now waits for it to end, then runs.
+ */
+import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
+import { ownerKey } from '../domain/owner-key.js';
+import {
+  choosePoll,
+  type HotEntity,
+  hotIntervalMs,
+  isHot,
+  type PollPick,
+} from '../domain/poll-policy.js';
+import type { OwnerRef } from '../domain/types.js';
+import type { CycleOptions, CycleReport } from '../engine/run-cycle.js';
+import type { CycleTrigger } from '../state/cycle-repo.js';
+
+export interface CycleRequest {
+  readonly trigger: CycleTrigger;
+  /** Absent: every entity (a poll round). */
+  readonly owner?: OwnerRef;
+  readonly fullReconcile?: boolean;
+  /** A document the service said it deleted (webhook `deleteDocument`). */
+  readonly deletedId?: string;
+  /** Read the entity list again first. */
+  readonly refreshEntities?: boolean;
+  /** The lane, when the trigger does not say it (the watcher's scanning mode polls). */
+  readonly lane?: Lane;
+}
+
+/** What the scheduler runs work on: the daemon. */
+export interface SchedulerHost {
+  /** One entity's sync (or all entities' when `owners` is absent); null when it failed. */
+  run(options: CycleOptions, lane: Lane): Promise<CycleReport | null>;
+  /**
+   * A round begins: the entities to list, stalest first, or `whole` when the round must be one
+   * cycle over every entity (the first sync, or a root that is not ready).
+   */
+  startRound(full: boolean): Promise<{ readonly owners: readonly OwnerRef[] } | 'whole'>;
+  /** A round ended; `reports` are its entities' syncs. */
+  finishRound(full: boolean, reports: readonly (CycleReport | null)[]): void;
+  /** Polls per second the budget allows (`queue.requestsPerSecond` × `schedule.maxPollShare`). */
+  readonly pollsPerSecond: number;
+  /** When true, polls are spaced to `pollsPerSecond` (a share of the rate below the whole). */
+  readonly pacePolls: boolean;
+  readonly now: () => number;
+}
+
+export interface SchedulerLimits {
+  /** Webhook and watcher syncs at once. */
+  readonly urgent: number;
+  /** Poll syncs at once: enough to keep the rate busy, few enough to queue little. */
+  readonly poll: number;
+}
+
+interface Work {
+  readonly owner: OwnerRef;
+  trigger: CycleTrigger;
+  lane: Lane;
+  full: boolean;
+  refresh: boolean;
+  readonly deleted: Set<string>;
+  readonly waiters: (() => void)[];
+}
+
+interface Round {
+  readonly full: boolean;
+  readonly waiters: (() => void)[];
+  keys: string[];
+  inFlight: number;
+  readonly reports: (CycleReport | null)[];
+}
+
+/** How long the poller remembers which kind of poll it started, to keep the hot share. */
+const RECENT_MS = 60_000;
+
+export class WorkScheduler {
+  readonly #queued = new Map<string, Work>();
+  readonly #running = new Map<string, Promise<void>>();
+  readonly #owners = new Map<string, OwnerRef>();
+  readonly #listedAt = new Map<string, number>();
+  readonly #changedAt = new Map<string, number>();
+  #recent: { readonly at: number; readonly kind: 'hot' | 'round' }[] = [];
+  #urgentInUse = 0;
+  #pollInUse = 0;
+  #round: Round | null = null;
+  #roundStarting: Promise<void> | null = null;
+  #nextRound: { full: boolean; waiters: (() => void)[] } | null = null;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #nextPollAt = 0;
+  #stopped = false;
+
+  constructor(
+    private readonly host: SchedulerHost,
+    private readonly onError: (error: unknown) => void,
+    private readonly limits: SchedulerLimits = { urgent: 8, poll: 4 },
+  ) {}
+
+  /** Resolves when the sync (or round) that includes this request has finished. */
+  request(request: CycleRequest): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    if (!request.owner) return this.#requestRound(request.fullReconcile ?? false);
+    const owner = request.owner;
+    const key = ownerKey(owner);
+    this.#owners.set(key, owner);
+    const lane = request.lane ?? laneOf(request.trigger);
+    // A webhook or a user's change says the entity is active: poll it more often for a while.
+    if (lane === 'webhook' || lane === 'watcher') this.#changedAt.set(key, this.host.now());
+    const done = new Promise<void>((resolve) => this.#enqueue(key, owner, request, lane, resolve));
+    this.#pump();
+    return done;
+  }
+
+  /** What waits and runs, for the status page and `/metrics`. */
+  snapshot() {
+    const waiting = { push: 0, webhook: 0, watcher: 0, poll: 0 } satisfies Record<Lane, number>;
+    for (const work of this.#queued.values()) waiting[work.lane]++;
+    return {
+      waiting,
+      running: this.#running.size,
+      round: this.#round
+        ? { full: this.#round.full, left: this.#round.keys.length + this.#round.inFlight }
+        : null,
+      hot: this.#hot(this.host.now()).length,
+    };
+  }
+
+  /** Starts nothing more; what waits is dropped (its waiters resolve); resolves when what runs ends. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#pollTimer);
+    for (const work of this.#queued.values()) for (const resolve of work.waiters) resolve();
+    this.#queued.clear();
+    for (const resolve of this.#nextRound?.waiters ?? []) resolve();
+    this.#nextRound = null;
+    await this.#roundStarting;
+    await Promise.allSettled([...this.#running.values()]);
+    const round = this.#round;
+    this.#round = null;
+    if (round) {
+      // The round ends here, recorded with what it did: not left "running" until the next start.
+      try {
+        this.host.finishRound(round.full, round.reports);
+      } catch (error) {
+        this.onError(error);
+      }
+      for (const resolve of round.waiters) resolve();
+    }
+  }
+
+  #enqueue(key: string, owner: OwnerRef, request: CycleRequest, lane: Lane, resolve: () => void) {
+    let work = this.#queued.get(key);
+    if (!work) {
+      work = {
+        owner,
+        trigger: request.trigger,
+        lane,
+        full: false,
+        refresh: false,
+        deleted: new Set(),
+        waiters: [],
+      };
+      this.#queued.set(key, work);
+    }
+    if (LANE_PRIORITY[lane] > LANE_PRIORITY[work.lane]) {
+      work.lane = lane;
+      work.trigger = request.trigger;
+    }
+    work.full ||= request.fullReconcile ?? false;
+    work.refresh ||= request.refreshEntities ?? false;
+    if (request.deletedId) work.deleted.add(request.deletedId);
+    work.waiters.push(resolve);
+  }
+
+  /** Starts what the slots allow: urgent lanes first, each entity once. */
+  #pump(): void {
+    if (this.#stopped) return;
+    const waiting = [...this.#queued.entries()]
+      .filter(([key]) => !this.#running.has(key))
+      .sort(([, a], [, b]) => LANE_PRIORITY[b.lane] - LANE_PRIORITY[a.lane]);
+    for (const [key, work] of waiting) {
+      const poll = work.lane === 'poll';
+      if (poll ? this.#pollInUse >= this.limits.poll : this.#urgentInUse >= this.limits.urgent) {
+        continue;
+      }
+      this.#queued.delete(key);
+      this.#start(key, work, poll ? 'poll-slot' : 'urgent-slot');
+    }
+    this.#pumpPolls();
+  }
+
+  #start(
+    key: string,
+    work: Work,
+    slot: 'poll-slot' | 'urgent-slot',
+    onReport?: (r: CycleReport | null) => void,
+  ) {
+    if (slot === 'poll-slot') this.#pollInUse++;
+    else this.#urgentInUse++;
+    const options: CycleOptions = {
+      trigger: work.trigger,
+      fullReconcile: work.full,
+      owners: [work.owner],
+      ...(work.deleted.size > 0 ? { deletedIds: new Map([[key, work.deleted]]) } : {}),
+      ...(work.refresh ? { refreshEntities: true } : {}),
+      ...(onReport ? { partOfRound: true } : {}),
+    };
+    const running = this.host
+      .run(options, work.lane)
+      .catch((error: unknown) => {
+        this.onError(error);
+        return null;
+      })
+      .then((report) => {
+        const now = this.host.now();
+        if (report) this.#listedAt.set(key, now);
+        if (report && report.actions > 0) this.#changedAt.set(key, now);
+        if (slot === 'poll-slot') this.#pollInUse--;
+        else this.#urgentInUse--;
+        this.#running.delete(key);
+        for (const resolve of work.waiters) resolve();
+        onReport?.(report);
+        this.#pump();
+      });
+    this.#running.set(key, running);
+  }
+
+  #requestRound(full: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#round || this.#roundStarting) {
+        // A tick while a round runs is kept as one round to follow, never more.
+        this.#nextRound ??= { full: false, waiters: [] };
+        this.#nextRound.full ||= full;
+        this.#nextRound.waiters.push(resolve);
+        return;
+      }
+      this.#roundStarting = this.#beginRound(full, [resolve]).finally(() => {
+        this.#roundStarting = null;
+      });
+    });
+  }
+
+  async #beginRound(full: boolean, waiters: (() => void)[]): Promise<void> {
+    let start: Awaited<ReturnType<SchedulerHost['startRound']>>;
+    try {
+      start = await this.host.startRound(full);
+    } catch (error) {
+      this.onError(error);
+      start = { owners: [] };
+    }
+    if (this.#stopped) {
+      for (const resolve of waiters) resolve();
+      return;
+    }
+    if (start === 'whole') {
+      await this.host.run({ trigger: 'cron', fullReconcile: full }, 'poll').catch(this.onError);
+      this.#round = { full, waiters, keys: [], inFlight: 0, reports: [] };
+      this.#endRoundIfDone(false);
+      return;
+    }
+    for (const owner of start.owners) this.#owners.set(ownerKey(owner), owner);
+    this.#round = { full, waiters, keys: start.owners.map(ownerKey), inFlight: 0, reports: [] };
+    this.#pumpPolls();
+    this.#endRoundIfDone(true);
+  }
+
+  #endRoundIfDone(record: boolean): void {
+    const round = this.#round;
+    if (!round || round.keys.length > 0 || round.inFlight > 0) return;
+    this.#round = null;
+    if (record) {
+      try {
+        this.host.finishRound(round.full, round.reports);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+    for (const resolve of round.waiters) resolve();
+    const next = this.#nextRound;
+    this.#nextRound = null;
+    if (next && !this.#stopped) {
+      this.#roundStarting = this.#beginRound(next.full, next.waiters).finally(() => {
+        this.#roundStarting = null;
+      });
+    }
+  }
+
+  /** Fills the free poll slots with what the poll policy picks. */
+  #pumpPolls(): void {
+    clearTimeout(this.#pollTimer);
+    while (!this.#stopped && this.#pollInUse < this.limits.poll) {
+      const now = this.host.now();
+      if (this.host.pacePolls && now < this.#nextPollAt) {
+        this.#wakeAt(this.#nextPollAt);
+        return;
+      }
+      const pick = this.#pick(now);
+      if (pick.kind === 'wait') {
+        if (pick.untilMs !== null) this.#wakeAt(pick.untilMs);
+        return;
+      }
+      this.#nextPollAt = now + 1000 / this.host.pollsPerSecond;
+      this.#recent.push({ at: now, kind: pick.kind });
+      this.#startPoll(pick.key, pick.kind);
+    }
+  }
+
+  #pick(now: number): PollPick {
+    this.#recent = this.#recent.filter((r) => now - r.at < RECENT_MS);
+    const hot = this.#hot(now);
+    const busy = new Set([...this.#running.keys(), ...this.#queued.keys()]);
+    return choosePoll({
+      now,
+      round: this.#round?.keys ?? [],
+      hot,
+      hotIntervalMs: hotIntervalMs(hot.length, this.host.pollsPerSecond),
+      recent: {
+        hot: this.#recent.filter((r) => r.kind === 'hot').length,
+        round: this.#recent.filter((r) => r.kind === 'round').length,
+      },
+      busy,
+    });
+  }
+
+  #hot(now: number): HotEntity[] {
+    const hot: HotEntity[] = [];
+    for (const [key, changedAt] of this.#changedAt) {
+      if (!isHot(changedAt, now)) this.#changedAt.delete(key);
+      else hot.push({ key, listedAt: this.#listedAt.get(key) ?? 0 });
+    }
+    return hot;
+  }
+
+  #startPoll(key: string, kind: 'hot' | 'round'): void {
+    const owner = this.#owners.get(key)!;
+    const round = this.#round;
+    const inRound = kind === 'round' && round !== null;
+    if (inRound) {
+      round.keys = round.keys.filter((k) => k !== key);
+      round.inFlight++;
+    }
+    const work: Work = {
+      owner,
+      trigger: 'cron',
+      lane: 'poll',
+      full: inRound ? round.full : false,
+      refresh: false,
+      deleted: new Set(),
+      waiters: [],
+    };
+    this.#start(
+      key,
+      work,
+      'poll-slot',
+      inRound
+        ? (report) => {
+            round.reports.push(report);
+            round.inFlight--;
+            this.#endRoundIfDone(true);
+          }
+        : undefined,
+    );
+  }
+
+  #wakeAt(at: number): void {
+    clearTimeout(this.#pollTimer);
+    this.#pollTimer = setTimeout(() => this.#pumpPolls(), Math.max(0, at - this.host.now()));
+    this.#pollTimer.unref();
+  }
+}
+
+function laneOf(trigger: CycleTrigger): Lane {
+  if (trigger === 'webhook') return 'webhook';
+  if (trigger === 'cron') return 'poll';
+  return 'watcher';
+}

@@ -1,0 +1,159 @@
+/**
+ * The work scheduler with an in-memory host: entity syncs that take as long as a test says,
+ * so the order, the exclusion and the rounds can be watched without a service.
+ */
+import { describe, expect, it } from 'vitest';
+import { type SchedulerHost, WorkScheduler } from '../../src/daemon/work-scheduler.js';
+import type { Lane } from '../../src/domain/lanes.js';
+import { ownerKey } from '../../src/domain/owner-key.js';
+import type { OwnerRef } from '../../src/domain/types.js';
+import type { CycleOptions, CycleReport } from '../../src/engine/run-cycle.js';
+
+const owner = (id: string): OwnerRef => ({ kind: 'company', id });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const REPORT = { actions: 0, documentsFailed: 0, tripped: [] } as unknown as CycleReport;
+
+interface Run {
+  readonly key: string;
+  readonly lane: Lane;
+  readonly options: CycleOptions;
+  readonly startedAt: number;
+  endedAt?: number;
+}
+
+function harness(entities: number, options: { syncMs?: number; whole?: boolean } = {}) {
+  const clock = { offset: 0 };
+  const runs: Run[] = [];
+  const rounds: { full: boolean; entities: number }[] = [];
+  const inSync = new Map<string, number>();
+  let overlap = false;
+  const host: SchedulerHost = {
+    run: async (opts, lane) => {
+      const key = opts.owners ? ownerKey(opts.owners[0]!) : 'all';
+      if (inSync.has(key)) overlap = true;
+      inSync.set(key, 1);
+      const run: Run = { key, lane, options: opts, startedAt: Date.now() };
+      runs.push(run);
+      await sleep(options.syncMs ?? 20);
+      inSync.delete(key);
+      run.endedAt = Date.now();
+      return REPORT;
+    },
+    startRound: async () =>
+      options.whole
+        ? 'whole'
+        : { owners: Array.from({ length: entities }, (_, i) => owner(`e${i}`)) },
+    finishRound: (full, reports) => rounds.push({ full, entities: reports.length }),
+    pollsPerSecond: Number.POSITIVE_INFINITY,
+    pacePolls: false,
+    now: () => Date.now() + clock.offset,
+  };
+  const errors: unknown[] = [];
+  const scheduler = new WorkScheduler(host, (e) => errors.push(e), { urgent: 4, poll: 2 });
+  return {
+    scheduler,
+    runs,
+    rounds,
+    errors,
+    overlapped: () => overlap,
+    clock,
+  };
+}
+
+describe('WorkScheduler', () => {
+  it('runs a round over every entity, stalest first, two at a time, and records it once', async () => {
+    const h = harness(6);
+    await h.scheduler.request({ trigger: 'cron', fullReconcile: true });
+    expect(h.runs.map((r) => r.key)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `company:e${i}`));
+    expect(
+      h.runs.every((r) => r.lane === 'poll' && r.options.partOfRound && r.options.fullReconcile),
+    ).toBe(true);
+    expect(h.rounds).toEqual([{ full: true, entities: 6 }]);
+    const maxAtOnce = Math.max(
+      ...h.runs.map(
+        (r) => h.runs.filter((o) => o.startedAt <= r.startedAt && o.endedAt! > r.startedAt).length,
+      ),
+    );
+    expect(maxAtOnce).toBe(2);
+  });
+
+  it('starts a webhook and a watcher sync at once while a round runs, and never one entity twice', async () => {
+    const h = harness(40, { syncMs: 30 });
+    const round = h.scheduler.request({ trigger: 'cron' });
+    await sleep(45);
+    const asked = Date.now();
+    await Promise.all([
+      h.scheduler.request({ trigger: 'webhook', owner: owner('w') }),
+      h.scheduler.request({ trigger: 'watcher', owner: owner('u') }),
+    ]);
+    const webhook = h.runs.find((r) => r.key === 'company:w')!;
+    expect(webhook.lane).toBe('webhook');
+    expect(webhook.startedAt - asked).toBeLessThan(20);
+    expect(h.runs.find((r) => r.key === 'company:u')!.lane).toBe('watcher');
+    expect(h.scheduler.snapshot().round?.left).toBeGreaterThan(20);
+    // An entity the round is syncing now waits for it, then syncs again.
+    const busy = h.runs.at(-1)!.key;
+    await h.scheduler.request({
+      trigger: 'watcher',
+      owner: { kind: 'company', id: busy.split(':')[1]! },
+    });
+    await round;
+    expect(h.overlapped()).toBe(false);
+  });
+
+  it('merges requests for an entity that waits into one sync, at the highest lane', async () => {
+    const h = harness(0, { syncMs: 30 });
+    const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    await sleep(5);
+    const merged = Promise.all([
+      h.scheduler.request({ trigger: 'watcher', owner: owner('a') }),
+      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), deletedId: '7' }),
+      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), deletedId: '8' }),
+    ]);
+    await Promise.all([first, merged]);
+    expect(h.runs.map((r) => r.lane)).toEqual(['watcher', 'webhook']);
+    expect([...(h.runs[1]!.options.deletedIds?.get('company:a') ?? [])]).toEqual(['7', '8']);
+  });
+
+  it('keeps ticks during a round as one round to follow, never more', async () => {
+    const h = harness(10, { syncMs: 10 });
+    const ticks = [1, 2, 3, 4].map(() => h.scheduler.request({ trigger: 'cron' }));
+    await Promise.all(ticks);
+    expect(h.rounds).toEqual([
+      { full: false, entities: 10 },
+      { full: false, entities: 10 },
+    ]);
+  });
+
+  it('polls an entity that changed again before the round reaches the rest', async () => {
+    const h = harness(30, { syncMs: 10 });
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('e29') });
+    h.clock.offset += 11_000; // past its hot interval
+    const round = h.scheduler.request({ trigger: 'cron' });
+    await round;
+    // e29 changed lately: the hot poll lists it early in the round, besides its own turn last.
+    const polls = h.runs.filter((r) => r.key === 'company:e29' && r.lane === 'poll');
+    expect(polls.length).toBeGreaterThanOrEqual(1);
+    const firstPoll = h.runs.indexOf(polls[0]!);
+    expect(firstPoll).toBeLessThan(5);
+  });
+
+  it('runs the first sync as one cycle over every entity', async () => {
+    const h = harness(5, { whole: true });
+    await h.scheduler.request({ trigger: 'cron', fullReconcile: true });
+    expect(h.runs.map((r) => [r.key, r.options.owners])).toEqual([['all', undefined]]);
+  });
+
+  it('stops without starting what waits, and records the round it cut short', async () => {
+    const h = harness(50, { syncMs: 30 });
+    const round = h.scheduler.request({ trigger: 'cron' });
+    await sleep(50);
+    await h.scheduler.stop();
+    await round;
+    const started = h.runs.length;
+    expect(started).toBeLessThan(10);
+    expect(h.rounds).toEqual([{ full: false, entities: started }]);
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('late') });
+    expect(h.runs.length).toBe(started);
+  });
+});
