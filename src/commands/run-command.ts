@@ -9,6 +9,7 @@ import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
 import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
+import { ExitCode } from '../domain/exit-codes.js';
 import { runUntilSettled } from '../engine/run-until-settled.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
@@ -47,6 +48,9 @@ export async function runOnceIn(app: App, options: RunOptions): Promise<number> 
 
 async function syncOnce(app: App, options: RunOptions): Promise<number> {
   const lock = InstanceLock.acquire(app.state.db);
+  // With the lock held, a cycle still "running" is one a killed process left behind.
+  if (!options.dryRun) app.state.cycles.markInterrupted(Date.now());
+  const stopping = stopOnSignals(app);
   try {
     const deps = engineDeps(app);
     // Before the cycle, so space taken by stale downloads is back before the sync needs it. A
@@ -62,6 +66,7 @@ async function syncOnce(app: App, options: RunOptions): Promise<number> {
         forceDeletes: options.forceDeletes ?? false,
         adoptLocal: options.adoptLocal ?? false,
         onPlanLine: (line) => process.stdout.write(`${line}\n`),
+        signal: stopping.signal,
         ...(progress ? { onProgress: progress.update } : {}),
       },
       { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS },
@@ -75,10 +80,48 @@ async function syncOnce(app: App, options: RunOptions): Promise<number> {
       process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
     const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
     app.logger.info({ report }, summary);
+    if (report.result === 'interrupted')
+      process.stderr.write(
+        'docsync: stopped by a signal before the run finished; the next run takes up the rest\n',
+      );
     return report.exitCode;
   } finally {
+    stopping.dispose();
     lock.release();
   }
+}
+
+/**
+ * SIGINT or SIGTERM during `--once`: the documents in flight finish, nothing new starts, the
+ * run is recorded as interrupted and exits 4 (a person pressing Ctrl-C, systemd stopping the
+ * catch-up). A second signal exits at once, still recording the run as interrupted, so
+ * `docsync status` never shows it running for ever.
+ */
+function stopOnSignals(app: App) {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      try {
+        app.state.cycles.markInterrupted(Date.now());
+      } finally {
+        process.exit(ExitCode.Interrupted);
+      }
+    }
+    process.stderr.write(
+      `docsync: ${signal}: finishing the documents in flight (send it again to stop at once)\n`,
+    );
+    app.logger.info({ signal }, 'stopping: finishing the documents in flight');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }
 
 /** A progress bar on a terminal (stderr), one step per entity. */

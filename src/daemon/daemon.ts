@@ -382,10 +382,10 @@ export class Daemon {
     const result: CycleResult =
       tripped.length > 0
         ? 'safety-stop'
-        : failed > 0 || documentsFailed > 0
-          ? 'partial'
-          : this.#shutdown.signal.aborted
-            ? 'interrupted'
+        : this.#shutdown.signal.aborted
+          ? 'interrupted'
+          : failed > 0 || documentsFailed > 0
+            ? 'partial'
             : 'ok';
     this.parts.app.state.cycles.finish(round.id, {
       result,

@@ -7,6 +7,8 @@ export const ExitCode = {
   SafetyStop: 2,
   /** The run finished, but some items failed and will be retried. */
   PartialFailure: 3,
+  /** Stopped by SIGINT or SIGTERM before it finished; the next run takes up the rest. */
+  Interrupted: 4,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,14 +1,14 @@
 /**
  * What a cycle says when it ends: the result `docsync status` shows and the exit code `--once`
- * ends with (daemon.md): a rail that held deletes back is a safety stop (2), an item in error
- * makes it partial (3), otherwise in sync (0).
+ * ends with (daemon.md): a rail that held deletes back is a safety stop (2), a signal that
+ * stopped it is interrupted (4), an item in error makes it partial (3), otherwise in sync (0).
  */
 import type { TrippedRail } from '../domain/check-safety.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import type { OwnerRef } from '../domain/types.js';
 
 export interface CycleReport {
-  readonly result: 'ok' | 'partial' | 'safety-stop';
+  readonly result: 'ok' | 'partial' | 'interrupted' | 'safety-stop';
   readonly exitCode: number;
   readonly entities: number;
   readonly actions: number;
@@ -26,17 +26,26 @@ export interface ReportParts {
   readonly tripped?: readonly TrippedRail[];
   readonly unmatched?: readonly string[];
   readonly settling?: readonly OwnerRef[];
+  /** Stopped by a signal: what was left is the next run's. */
+  readonly interrupted?: boolean;
 }
 
 export function cycleReport(parts: ReportParts): CycleReport {
   const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
-  const result = tripped.length > 0 ? 'safety-stop' : failed > 0 ? 'partial' : 'ok';
-  const exitCode =
-    result === 'safety-stop'
-      ? ExitCode.SafetyStop
-      : result === 'partial'
-        ? ExitCode.PartialFailure
-        : ExitCode.InSync;
+  const result =
+    tripped.length > 0
+      ? 'safety-stop'
+      : parts.interrupted
+        ? 'interrupted'
+        : failed > 0
+          ? 'partial'
+          : 'ok';
+  const exitCode = {
+    'safety-stop': ExitCode.SafetyStop,
+    interrupted: ExitCode.Interrupted,
+    partial: ExitCode.PartialFailure,
+    ok: ExitCode.InSync,
+  }[result];
   return {
     result,
     exitCode,

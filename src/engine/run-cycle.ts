@@ -180,7 +180,9 @@ async function planAndStart(
   const readAhead = new StateReadAhead(deps, records);
   const problems = problemsByOwner(deps.state);
   let finished = 0;
-  return mapLimit(records, deps.settings.concurrency, async (record) => {
+  const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
+    // Stopping: an entity not planned yet is not started at all (its cursor waits).
+    if (options.signal?.aborted) return null;
     const deletedIds = options.deletedIds?.get(ownerKey(record.entity));
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
@@ -209,6 +211,7 @@ async function planAndStart(
     options.onProgress?.(++finished, records.length);
     return { job, execution };
   });
+  return started.filter((s): s is Started => s !== null);
 }
 
 /** `--dry-run`: the plan as sentences, with the rails' verdict; nothing carried out. */
@@ -264,6 +267,7 @@ function recordCycle(
     tripped,
     unmatched,
     settling: outcomes.filter((o) => o.settling).map((o) => o.owner),
+    interrupted: c.options.signal?.aborted ?? false,
   });
 }
 

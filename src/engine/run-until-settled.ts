@@ -65,4 +65,5 @@ function combine(first: CycleReport, next: CycleReport): CycleReport {
   };
 }
 
-const rank = (r: CycleReport) => ({ ok: 0, partial: 1, 'safety-stop': 2 })[r.result];
+const rank = (r: CycleReport) =>
+  ({ ok: 0, partial: 1, interrupted: 2, 'safety-stop': 3 })[r.result];
