@@ -50,6 +50,7 @@ export async function startListeners(
           watcherMode: daemon.watcherMode,
           tokenValid: Boolean(tokens?.refreshToken) && !daemon.authLost,
           stateFailure: daemon.stateFailure?.message ?? null,
+          work: daemon.workStatus(),
         };
       },
     });

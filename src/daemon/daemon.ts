@@ -35,6 +35,7 @@ import { InstanceLock } from '../state/instance-lock.js';
 import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import { longestCronGapMs } from '../web/health.js';
+import type { WorkStatus } from '../web/runtime-status.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
 
@@ -206,6 +207,30 @@ export class Daemon {
     const { config, state } = this.parts.app;
     const rate = config.queue.requestsPerSecond * config.schedule.maxPollShare;
     return coveragePeriodMs(state.entities.list().length, rate, cronGapMs);
+  }
+
+  /** Lanes, round and coverage, for the status page and `/metrics`. */
+  workStatus(): WorkStatus {
+    const requests = this.parts.app.remote.queue.laneStats();
+    const work = this.scheduler.snapshot();
+    const lane = (l: Lane) => ({
+      syncsWaiting: work.waiting[l],
+      requestsWaiting: requests[l].waiting,
+      requestsStarted: requests[l].started,
+      requestsWaitedMs: requests[l].waitedMs,
+    });
+    return {
+      lanes: {
+        push: lane('push'),
+        webhook: lane('webhook'),
+        watcher: lane('watcher'),
+        poll: lane('poll'),
+      },
+      syncsRunning: work.running,
+      round: work.round,
+      hotEntities: work.hot,
+      coveragePeriodMs: this.coveragePeriodMs(),
+    };
   }
 
   /** When the next scheduled cycle is due. */

@@ -5,6 +5,7 @@
  * in here; `/metrics` renders it.
  */
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { WorkStatus } from './runtime-status.js';
 
 export type WebhookResult =
   | 'accepted'
@@ -41,6 +42,14 @@ export class Metrics {
   readonly #railTrips;
   readonly #webhookEvents;
   readonly #watcherMode;
+  readonly #laneWaiting;
+  readonly #laneRequests;
+  readonly #laneWaited;
+  readonly #coverage;
+  readonly #stalest;
+  readonly #roundLeft;
+  /** Counters the scheduler keeps as totals: what was already added, per lane. */
+  readonly #laneSeen = new Map<string, { started: number; waitedMs: number }>();
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -83,6 +92,39 @@ export class Metrics {
       labelNames: ['mode'] as const,
       registers,
     });
+    this.#laneWaiting = new Gauge({
+      name: 'docsync_lane_waiting',
+      help: 'Work waiting per lane: entity syncs and requests in the rate-limited queue.',
+      labelNames: ['lane', 'what'] as const,
+      registers,
+    });
+    this.#laneRequests = new Counter({
+      name: 'docsync_lane_requests_total',
+      help: 'Requests sent to the service, by lane.',
+      labelNames: ['lane'] as const,
+      registers,
+    });
+    this.#laneWaited = new Counter({
+      name: 'docsync_lane_wait_seconds_total',
+      help: 'Time requests waited in the rate-limited queue, by lane.',
+      labelNames: ['lane'] as const,
+      registers,
+    });
+    this.#coverage = new Gauge({
+      name: 'docsync_coverage_period_seconds',
+      help: 'The longest an entity goes unlisted at the budget polling has.',
+      registers,
+    });
+    this.#stalest = new Gauge({
+      name: 'docsync_stalest_entity_seconds',
+      help: 'Time since the least recently synced entity was last synced.',
+      registers,
+    });
+    this.#roundLeft = new Gauge({
+      name: 'docsync_poll_round_entities_left',
+      help: 'Entities the poll round under way has still to list (0: no round).',
+      registers,
+    });
     if (options.processMetrics) {
       collectDefaultMetrics({
         register: this.registry,
@@ -107,6 +149,24 @@ export class Metrics {
 
   setQueueDepth(depth: number): void {
     this.#queueDepth.set(depth);
+  }
+
+  /** The scheduler's lanes, round and coverage; `stalestMs` from the state's cursors. */
+  setWork(work: WorkStatus, stalestMs: number | null): void {
+    for (const [lane, status] of Object.entries(work.lanes)) {
+      this.#laneWaiting.set({ lane, what: 'syncs' }, status.syncsWaiting);
+      this.#laneWaiting.set({ lane, what: 'requests' }, status.requestsWaiting);
+      const seen = this.#laneSeen.get(lane) ?? { started: 0, waitedMs: 0 };
+      this.#laneRequests.inc({ lane }, status.requestsStarted - seen.started);
+      this.#laneWaited.inc({ lane }, (status.requestsWaitedMs - seen.waitedMs) / 1000);
+      this.#laneSeen.set(lane, {
+        started: status.requestsStarted,
+        waitedMs: status.requestsWaitedMs,
+      });
+    }
+    this.#coverage.set(work.coveragePeriodMs / 1000);
+    if (stalestMs !== null) this.#stalest.set(stalestMs / 1000);
+    this.#roundLeft.set(work.round?.left ?? 0);
   }
 
   setConflicts(count: number): void {

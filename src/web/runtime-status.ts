@@ -3,7 +3,31 @@
  * state database cannot say when the next cycle is due or how full the request queue is. The
  * daemon passes a `runtime()` function returning this; tests pass a fixed one.
  */
+import type { Lane } from '../domain/lanes.js';
 import type { WatcherMode } from './metrics.js';
+
+/** One lane of the daemon's work (issue 16): what waits in it and how long its requests waited. */
+export interface LaneStatus {
+  /** Entity syncs waiting to start. */
+  readonly syncsWaiting: number;
+  /** Requests waiting in the rate-limited queue. */
+  readonly requestsWaiting: number;
+  /** Requests sent since the start, and the time they waited in all. */
+  readonly requestsStarted: number;
+  readonly requestsWaitedMs: number;
+}
+
+/** The daemon's scheduler: lanes, the poll round, the coverage. */
+export interface WorkStatus {
+  readonly lanes: Readonly<Record<Lane, LaneStatus>>;
+  readonly syncsRunning: number;
+  /** The poll round under way: entities still to list, and whether it lists them whole. */
+  readonly round: { readonly full: boolean; readonly left: number } | null;
+  /** Entities that changed lately, polled more often. */
+  readonly hotEntities: number;
+  /** The longest an entity goes unlisted, at the budget polling has. */
+  readonly coveragePeriodMs: number;
+}
 
 export interface RuntimeStatus {
   /** When the next scheduled cycle starts (ISO, UTC); null when none is scheduled. */
@@ -21,6 +45,8 @@ export interface RuntimeStatus {
    * and what to do. Set once the daemon hit it and is stopping; absent or null otherwise.
    */
   readonly stateFailure?: string | null;
+  /** The work scheduler's view; absent outside the daemon. */
+  readonly work?: WorkStatus;
 }
 
 export type RuntimeProvider = () => RuntimeStatus;

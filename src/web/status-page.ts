@@ -67,7 +67,40 @@ function cycleSection({ report, runtime }: StatusPageInput): Html {
     ['Service token', runtime.tokenValid ? 'valid' : 'NOT VALID — run docsync auth login'],
     ['Pending webhook events', report.pendingWebhookEvents],
   ];
-  return html`<h2>Sync</h2>${facts(rows)}`;
+  return html`<h2>Sync</h2>${facts(rows)}${workSection(runtime, report)}`;
+}
+
+/** The scheduler's lanes (issue 16): what waits in each, how long its requests waited. */
+function workSection(runtime: RuntimeStatus, report: StatusReport): Html {
+  const work = runtime.work;
+  if (!work) return html``;
+  const lanes = Object.entries(work.lanes);
+  const totalStarted = lanes.reduce((n, [, l]) => n + l.requestsStarted, 0);
+  const rows = lanes.map(([lane, l]) => [
+    lane,
+    l.syncsWaiting,
+    l.requestsWaiting,
+    l.requestsStarted,
+    l.requestsStarted === 0 ? '-' : `${Math.round(l.requestsWaitedMs / l.requestsStarted)} ms`,
+    totalStarted === 0 ? '-' : `${Math.round((100 * l.requestsStarted) / totalStarted)} %`,
+  ]);
+  const stalest = report.entities.reduce<number | null>(
+    (worst, e) => Math.max(worst ?? 0, e.lagMs ?? Number.POSITIVE_INFINITY),
+    null,
+  );
+  const round = work.round
+    ? `${work.round.left} entities left${work.round.full ? ' (full listings)' : ''}`
+    : 'none under way';
+  return html`<h3>Work</h3>${facts([
+    ['Poll round', round],
+    ['Coverage period', formatAge(work.coveragePeriodMs)],
+    ['Stalest entity', stalest === Number.POSITIVE_INFINITY ? 'never synced' : formatAge(stalest)],
+    ['Hot entities', work.hotEntities],
+    ['Syncs running', work.syncsRunning],
+  ])}${table(
+    ['Lane', 'Syncs waiting', 'Requests waiting', 'Requests sent', 'Average wait', 'Share'],
+    rows,
+  )}`;
 }
 
 function entitySection(report: StatusReport): Html {

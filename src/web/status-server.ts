@@ -61,15 +61,23 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     const body = { status: health.healthy ? 'ok' : 'unhealthy', ...health };
     send(res, health.healthy ? 200 : 503, 'application/json', JSON.stringify(body));
   },
-  '/metrics': async ({ state, runtime, metrics }, res) => {
+  '/metrics': async ({ state, runtime, metrics, now }, res) => {
     // Gauges read at scrape time, so they are current without the engine pushing them.
     const facts = runtime();
     metrics.setConflicts(state.conflicts.count());
     metrics.setQueueDepth(facts.queueDepth);
+    if (facts.work) metrics.setWork(facts.work, stalestMs(state, now()));
     if (facts.watcherMode !== 'off') metrics.setWatcherMode(facts.watcherMode);
     send(res, 200, metrics.contentType, await metrics.text());
   },
 };
+
+/** Time since the least recently synced entity was synced; null before any sync. */
+function stalestMs(state: StatusServerOptions['state'], now: number): number | null {
+  const cursors = state.cursors.list();
+  if (cursors.length === 0) return null;
+  return now - cursors.reduce((oldest, c) => Math.min(oldest, c.lastSuccessAt ?? 0), now);
+}
 
 /**
  * The state's report for `/healthz`; null when it cannot be read but the daemon already knows

@@ -173,6 +173,54 @@ describe('status server', () => {
     expect(m.value('docsync_watcher_mode', { mode: 'events' })).toBe(0);
   });
 
+  it('shows the lanes, the poll round and the coverage on the page and in /metrics', async () => {
+    const state = stateStore.open();
+    const lane = (waiting: number, started: number, waitedMs: number) => ({
+      syncsWaiting: waiting,
+      requestsWaiting: waiting * 2,
+      requestsStarted: started,
+      requestsWaitedMs: waitedMs,
+    });
+    let polled = 300;
+    const { server } = await start(state, {
+      runtime: {
+        get work() {
+          return {
+            lanes: {
+              push: lane(0, 10, 200),
+              webhook: lane(1, 20, 400),
+              watcher: lane(0, 0, 0),
+              poll: lane(3, polled, 900_000),
+            },
+            syncsRunning: 5,
+            round: { full: true, left: 1234 },
+            hotEntities: 17,
+            coveragePeriodMs: 1_000_000,
+          };
+        },
+      },
+    });
+    const page = await (await fetch(server.url)).text();
+    expect(page).toContain('1234 entities left (full listings)');
+    expect(page).toContain('17 min'); // the coverage period
+    expect(page).toMatch(
+      /<td>poll<\/td><td>3<\/td><td>6<\/td><td>300<\/td><td>3000 ms<\/td><td>91 %<\/td>/,
+    );
+
+    const scrape = async () =>
+      parsePrometheusText(await (await fetch(`${server.url}/metrics`)).text());
+    let m = await scrape();
+    expect(m.value('docsync_lane_waiting', { lane: 'poll', what: 'syncs' })).toBe(3);
+    expect(m.value('docsync_lane_requests_total', { lane: 'poll' })).toBe(300);
+    expect(m.value('docsync_lane_wait_seconds_total', { lane: 'poll' })).toBe(900);
+    expect(m.value('docsync_coverage_period_seconds')).toBe(1000);
+    expect(m.value('docsync_poll_round_entities_left')).toBe(1234);
+    // The scheduler's totals become counters that only grow by what was added since.
+    polled = 350;
+    m = await scrape();
+    expect(m.value('docsync_lane_requests_total', { lane: 'poll' })).toBe(350);
+  });
+
   it('shows a conflict and an item in error on the page, escaped, with file links', async () => {
     const state = stateStore.open();
     cycle(state, 'ok', MINUTE);
