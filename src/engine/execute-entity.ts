@@ -151,6 +151,7 @@ export class EntityExecution {
         problems: this.#problems,
         unmatched: this.#unmatched,
         log: this.log.child({ document: plan.documentId ?? plan.key }),
+        signal,
       });
       this.#actionsDone += result.done;
       if (!result.ok) this.#notInStep(plan);

@@ -109,4 +109,60 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
     expect(Date.now() - stopAt).toBeLessThan(5_000);
     expect(listsServed(sim) - before).toBeLessThan(ENTITIES / 2);
   }, 60_000);
+
+  it('stops within seconds while 150 files dropped into one document are being uploaded; the next run uploads the rest once', async () => {
+    sim = await startSimulator({
+      rateLimitPerSecond: 0,
+      seed: {
+        companies: 2,
+        trusts: 0,
+        documentsPerEntity: 1,
+        attachmentsPerDocument: 1,
+        attachmentBytes: 200,
+      },
+    });
+    const dir = tempDir();
+    const root = path.join(dir, 'documents');
+    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+    const fast = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
+    expect((await runCli(['run', '--once', '--config', fast], { env })).code).toBe(0);
+
+    const config = writeCliConfig(dir, sim, {
+      settleSeconds: 0.3,
+      log: { level: 'info' },
+      queue: { requestsPerSecond: 5, concurrency: 2 },
+      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+    });
+    const daemon = startDaemon(config, env);
+    await daemon.started;
+    const doc = (await sim.admin.dump()).documents[0]!;
+    const company = readdirSync(path.join(root, 'Companies')).find((c) =>
+      readdirSync(path.join(root, 'Companies', c)).some((f) => f.endsWith(`[${doc.id}]`)),
+    )!;
+    const folder = path.join(root, 'Companies', company);
+    const docFolder = path.join(
+      folder,
+      readdirSync(folder).find((f) => f.endsWith(`[${doc.id}]`))!,
+    );
+    for (let i = 0; i < 150; i++) writeFileSync(path.join(docFolder, `scan ${i}.txt`), `page ${i}`);
+    const uploaded = async () =>
+      (await sim!.admin.dump()).documents
+        .find((d) => d.id === doc.id)!
+        .attachments.filter((a) => a.name.startsWith('scan '));
+    await eventually(async () => (await uploaded()).length >= 5, 30_000);
+
+    const stopAt = Date.now();
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+    expect(Date.now() - stopAt).toBeLessThan(5_000);
+    expect((await uploaded()).length).toBeLessThan(150);
+
+    // The same file again, unthrottled (writeCliConfig writes dir/docsync.json each time).
+    writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
+    const last = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 30_000 });
+    expect(last.code, last.stderr).toBe(0);
+    const names = (await uploaded()).map((a) => a.name);
+    expect(names.length).toBe(150);
+    expect(new Set(names).size).toBe(150);
+  }, 60_000);
 });
