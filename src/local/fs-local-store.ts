@@ -31,6 +31,8 @@ import {
   listEntityFolders,
   skippedEntityFolders,
 } from './entity-folders.js';
+import { type FilesystemKind, filesystemKind } from './filesystem-kind.js';
+import { asyncFsCalls, syncFsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
 import {
   type CreatedDocumentFolder,
@@ -51,7 +53,7 @@ import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-ca
 import { formatDocumentMeta } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
-import { hashFile, lstatWithoutLinks, scanEntityFolder } from './scan.js';
+import { hashFile, lstatWithoutLinks, type ScanOptions, scanEntityFolder } from './scan.js';
 import { escapeControls, SKIP_REASONS } from './skip-rules.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
 import { ensureRealFolders } from './state-folders.js';
@@ -77,6 +79,8 @@ export class FsLocalStore implements LocalStore {
   readonly #settleMs: number;
   readonly #now: () => Date;
   readonly #metaCache: MetaFileCache;
+
+  #filesystem: FilesystemKind | null = null;
 
   constructor(options: FsLocalStoreOptions) {
     this.root = path.resolve(options.root);
@@ -145,11 +149,11 @@ export class FsLocalStore implements LocalStore {
       return { owner, folder: null, documents: [], skipped, unsettled: 0 };
     }
     if (known?.stats.isDirectory())
-      return scanEntityFolder(this.#scanOptions, owner, knownFolder!, hints);
+      return scanEntityFolder(await this.#scanOptions(), owner, knownFolder!, hints);
     // Renamed or removed: what was remembered under the old name would never be scanned again.
     if (knownFolder) this.#metaCache.forget(this.#metaCache.entriesUnder(knownFolder).keys());
     const folder = await findEntityFolder(this.root, this.#ignore, owner);
-    return scanEntityFolder(this.#scanOptions, owner, folder, hints);
+    return scanEntityFolder(await this.#scanOptions(), owner, folder, hints);
   }
 
   locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments> {
@@ -323,15 +327,23 @@ export class FsLocalStore implements LocalStore {
     return { root: this.root, ignore: this.#ignore, ownWrites: this.ownWrites };
   }
 
-  get #scanOptions() {
+  async #scanOptions(): Promise<ScanOptions> {
     const now = this.#now;
+    const kind = await this.filesystem();
     return {
       root: this.root,
       ignore: this.#ignore,
       settleMs: this.#settleMs,
       now: () => now().getTime(),
       metaCache: this.#metaCache,
+      fs: kind?.network ? asyncFsCalls : syncFsCalls,
     };
+  }
+
+  /** The root's filesystem, read once it exists (the first sync may make it). */
+  async filesystem(): Promise<FilesystemKind | null> {
+    this.#filesystem ??= await filesystemKind(this.root);
+    return this.#filesystem;
   }
 
   async #writeOwn(relPath: string, content: string): Promise<void> {

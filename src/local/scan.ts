@@ -4,10 +4,11 @@
  * its size or mtime differs from the base, and a `.document.json` is read only when its stamp
  * differs from the one the meta cache holds.
  *
- * Listings and stats are synchronous calls: a few microseconds each on the server's own disk,
- * where each promise call paid a thread-pool round trip, ~4× the CPU, and queued behind the
- * downloads' fsyncs in the same four threads (bench 2). A scan makes a handful per document
- * folder, so the event loop is never held long; content reads and hashing stay asynchronous.
+ * Listings and stats go through `FsCalls` (fs-calls.ts): synchronous on the server's own disk,
+ * where they take microseconds and a promise per call cost ~4× the CPU (bench 2), asynchronous
+ * on a network share, where one call can take seconds. A synchronous scan yields to the event
+ * loop after each document folder, so it never holds it for more than one folder's listing and
+ * stats; content reads and hashing are always asynchronous.
  * Files still being written are not shown half-done: a changing file is reported as the base
  * knew it, a new one not yet at all. Entries that will not be synced (links, special files,
  * names the service cannot store: skip-rules.ts) are listed in `skipped`, never just dropped.
@@ -15,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type {
   BaseAttachment,
   DocumentMeta,
@@ -24,6 +26,7 @@ import type {
   OwnerRef,
   SkippedEntry,
 } from '../domain/types.js';
+import type { FsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
 import { DOCUMENT_META, type ScanHint } from './local-store.js';
 import { type CachedMeta, type MetaFileCache, stampOf } from './meta-file-cache.js';
@@ -46,6 +49,7 @@ export interface ScanOptions {
   readonly settleMs: number;
   readonly now: () => number;
   readonly metaCache: MetaFileCache;
+  readonly fs: FsCalls;
 }
 
 /** What a scan counts besides the documents (LocalEntitySnapshot). */
@@ -66,8 +70,9 @@ export async function scanEntityFolder(
   const tally: Tally = { skipped: [], unsettled: 0 };
   const documents: LocalDocumentSnapshot[] = [];
   const dir = resolveInside(options.root, folder);
-  const entries = uniqueByName(readdirSync(dir, { withFileTypes: true }));
-  const undecodable = undecodableNames(
+  const entries = uniqueByName(await options.fs.entries(dir));
+  const undecodable = await undecodableNamesWith(
+    options.fs,
     dir,
     entries.map((e) => e.name),
   );
@@ -81,6 +86,7 @@ export async function scanEntityFolder(
     if (reason === null) {
       const inside: Tally = { skipped: [], unsettled: 0 };
       const doc = await scanDocumentFolder(options, relPath, byId, cached, inside);
+      if (options.fs.mode === 'sync') await yieldToLoop();
       // A control character in a folder's name matters only when the name becomes a new
       // document's; a folder with a readable `.document.json` is known by its id.
       if (doc.meta !== null || !hasControlCharacter(entry.name)) {
@@ -131,11 +137,13 @@ async function scanDocumentFolder(
 ): Promise<LocalDocumentSnapshot> {
   const dir = resolveInside(options.root, folder);
   // Two names that are not UTF-8 may read as the same string; one look at it is enough.
-  const names = [...new Set(readdirSync(dir))].sort();
-  const undecodable = undecodableNames(dir, names);
+  const names = [...new Set(await options.fs.names(dir))].sort();
+  const undecodable = await undecodableNamesWith(options.fs, dir, names);
   // A listed `.document.json` that cannot be read fails the scan (the entity is retried): read
   // as "no metadata", the folder would look like a new document and be created a second time.
-  const metaStats = names.includes(DOCUMENT_META) ? lstatSync(`${dir}/${DOCUMENT_META}`) : null;
+  const metaStats = names.includes(DOCUMENT_META)
+    ? await options.fs.lstat(`${dir}/${DOCUMENT_META}`)
+    : null;
   const meta = metaStats ? await readMeta(options, folder, metaStats, cached.get(folder)) : null;
   // When the user edited `"status"`: without it a local status edit could never be "the newer
   // change" and would always lose to a service change (rows 23, 24).
@@ -146,7 +154,7 @@ async function scanDocumentFolder(
     if (name === DOCUMENT_META || isIgnored(`${folder}/${name}`, options.ignore)) continue;
     const hint = hints.find((h) => h.file === name);
     const unreadable = undecodable.get(name);
-    const stats = unreadable ? null : lstatOrNull(`${dir}/${name}`);
+    const stats = unreadable ? null : await options.fs.lstat(`${dir}/${name}`).catch(() => null);
     // Gone since the listing, or a folder: subfolders are not synced (a document is flat).
     if (!unreadable && (stats === null || stats.isDirectory())) continue;
     const reason = unreadable
@@ -225,14 +233,27 @@ export function undecodableNames(
   dir: string,
   names: readonly string[],
 ): ReadonlyMap<string, readonly string[]> {
+  if (!names.some((name) => name.includes('\uFFFD'))) return new Map();
+  return decodeRawNames(readdirSync(dir, { encoding: 'buffer' }));
+}
+
+function decodeRawNames(raws: readonly Buffer[]): ReadonlyMap<string, readonly string[]> {
   const found = new Map<string, string[]>();
-  if (!names.some((name) => name.includes('\uFFFD'))) return found;
-  for (const raw of readdirSync(dir, { encoding: 'buffer' })) {
+  for (const raw of raws) {
     const name = raw.toString('utf8');
     if (Buffer.from(name, 'utf8').equals(raw)) continue;
     found.set(name, [...(found.get(name) ?? []), escapeBytes(raw)]);
   }
   return found;
+}
+
+async function undecodableNamesWith(
+  fs: FsCalls,
+  dir: string,
+  names: readonly string[],
+): Promise<ReadonlyMap<string, readonly string[]>> {
+  if (!names.some((name) => name.includes('\uFFFD'))) return new Map();
+  return decodeRawNames(await fs.rawNames(dir));
 }
 
 /** Listing entries, one per name (two names that are not UTF-8 may read the same). */
