@@ -109,6 +109,15 @@ export const configSchema = z.strictObject({
     .max(3600, { error: 'expected seconds from 0 to 3600' })
     .default(3),
   ignore: z.array(nonEmpty).default([]),
+  watcher: z
+    .strictObject({
+      /**
+       * Every entity folder is checked at least this often, whatever the OS's change events say
+       * (none come for other machines' writes on a network share): a scan costs no API request.
+       */
+      scanIntervalSeconds: positiveInt.default(300),
+    })
+    .prefault({}),
   onRemoteDelete: z.enum(['trash', 'delete']).default('trash'),
   safety: z
     .strictObject({

@@ -51,6 +51,7 @@ export async function startListeners(
           tokenValid: Boolean(tokens?.refreshToken) && !daemon.authLost,
           stateFailure: daemon.stateFailure?.message ?? null,
           work: daemon.workStatus(),
+          folderMode: daemon.folderMode,
         };
       },
     });

@@ -25,6 +25,8 @@ import {
   refreshCatalogue,
   runCycle,
 } from '../engine/run-cycle.js';
+import type { FilesystemKind } from '../local/filesystem-kind.js';
+import { asyncFsCalls, syncFsCalls } from '../local/fs-calls.js';
 import type { OwnWrites } from '../local/own-writes.js';
 import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
 import type { Logger } from '../log/create-logger.js';
@@ -37,6 +39,7 @@ import type { StateStore } from '../state/state-store.js';
 import { longestCronGapMs } from '../web/health.js';
 import type { WorkStatus } from '../web/runtime-status.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
+import { ScanPass } from './scan-pass.js';
 import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {
@@ -74,6 +77,8 @@ export interface DaemonHost {
 export interface WatchedFolder {
   readonly root: string;
   readonly ownWrites: OwnWrites;
+  /** The filesystem the root is on (a network share gets no change events from elsewhere). */
+  filesystem(): Promise<FilesystemKind | null>;
 }
 
 export interface DaemonParts {
@@ -96,6 +101,8 @@ export class Daemon {
   #lock: InstanceLock | undefined;
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
+  #scanPass: ScanPass | undefined;
+  #filesystem: FilesystemKind | null = null;
   #listeners: DaemonListeners = { intake: [], observers: [] };
   #housekeepingTimer: NodeJS.Timeout | undefined;
   #housekeeping: Promise<void> | null = null;
@@ -182,6 +189,7 @@ export class Daemon {
       onTouch: (touch) => this.#touched(touch),
     });
     await this.#watcher.start();
+    await this.#startScanPass();
     this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
     // Catch up with whatever happened while docsync was not running, deletions included.
@@ -238,6 +246,55 @@ export class Daemon {
     return this.#tasks[0]?.getNextRun() ?? null;
   }
 
+  /** The store's filesystem and how changes in it are found, for the status page. */
+  get folderMode(): string {
+    const every = `scanned every ${this.parts.app.config.watcher.scanIntervalSeconds} s`;
+    const fs = this.#filesystem;
+    if (!fs) return `not readable yet; ${every}`;
+    return fs.network
+      ? `network filesystem (${fs.type}): no change events for other machines' writes; ${every}`
+      : `local filesystem (${fs.type}): change events, and ${every}`;
+  }
+
+  /**
+   * The folder scans beside the watcher (scan-pass.ts). On a network share the OS reports no
+   * other machine's writes, so docsync says so once, loudly, and the scans are what find them.
+   */
+  async #startScanPass(): Promise<void> {
+    const { app, local, deps } = this.parts;
+    const { config, logger, state } = app;
+    this.#filesystem = await local.filesystem();
+    if (this.#filesystem?.network) {
+      logger.warn(
+        {
+          root: local.root,
+          filesystem: this.#filesystem.type,
+          scanIntervalSeconds: config.watcher.scanIntervalSeconds,
+        },
+        `NETWORK FILESYSTEM: ${local.root} is on ${this.#filesystem.type}, where the OS does not ` +
+          'report changes made from other machines. docsync scans every entity folder every ' +
+          `${config.watcher.scanIntervalSeconds} s (watcher.scanIntervalSeconds) to find them.`,
+      );
+    }
+    this.#scanPass = new ScanPass({
+      root: local.root,
+      ignore: [...config.ignore],
+      intervalMs: config.watcher.scanIntervalSeconds * 1000,
+      entities: () =>
+        state.entities
+          .list()
+          .flatMap((r) =>
+            r.folder ? [{ owner: { kind: r.entity.kind, id: r.entity.id }, folder: r.folder }] : [],
+          ),
+      fs: async () => ((await local.filesystem())?.network ? asyncFsCalls : syncFsCalls),
+      syncedAt: (owner) => this.scheduler.syncedAt(owner),
+      onChanged: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
+      now: deps.now,
+      onError: (error) => this.#onError(error, 'scanning the folder failed'),
+    });
+    this.#scanPass.start();
+  }
+
   /** The grant was refused: nothing works until `docsync auth login`. */
   get authLost(): boolean {
     return this.#fatal instanceof AuthRequiredError;
@@ -273,6 +330,7 @@ export class Daemon {
       this.#shutdown.abort();
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
       await this.#watcher?.close().catch(quietly('closing the watcher'));
+      await this.#scanPass?.close().catch(quietly('closing the folder scans'));
       await this.scheduler.stop();
       await this.#housekeeping;
       await Promise.allSettled(this.#listeners.observers.map((l) => l.close()));

@@ -20,7 +20,9 @@ import {
   type HotEntity,
   hotIntervalMs,
   isHot,
+  POLL_TIMES,
   type PollPick,
+  type PollTimes,
 } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { CycleOptions, CycleReport } from '../engine/run-cycle.js';
@@ -55,6 +57,8 @@ export interface SchedulerHost {
   /** When true, polls are spaced to `pollsPerSecond` (a share of the rate below the whole). */
   readonly pacePolls: boolean;
   readonly now: () => number;
+  /** The policy's times (default POLL_TIMES); a benchmark scaling time down scales them too. */
+  readonly pollTimes?: PollTimes;
 }
 
 export interface SchedulerLimits {
@@ -120,6 +124,11 @@ export class WorkScheduler {
     const done = new Promise<void>((resolve) => this.#enqueue(key, owner, request, lane, resolve));
     this.#pump();
     return done;
+  }
+
+  /** When the entity's last sync in this daemon finished (0: none yet). */
+  syncedAt(owner: OwnerRef): number {
+    return this.#listedAt.get(ownerKey(owner)) ?? 0;
   }
 
   /** What waits and runs, for the status page and `/metrics`. */
@@ -324,7 +333,11 @@ export class WorkScheduler {
       now,
       round: this.#round?.keys ?? [],
       hot,
-      hotIntervalMs: hotIntervalMs(hot.length, this.host.pollsPerSecond),
+      hotIntervalMs: hotIntervalMs(
+        hot.length,
+        this.host.pollsPerSecond,
+        (this.host.pollTimes ?? POLL_TIMES).minHotIntervalMs,
+      ),
       recent: {
         hot: this.#recent.filter((r) => r.kind === 'hot').length,
         round: this.#recent.filter((r) => r.kind === 'round').length,
@@ -336,8 +349,9 @@ export class WorkScheduler {
   #hot(now: number): HotEntity[] {
     const hot: HotEntity[] = [];
     for (const [key, changedAt] of this.#changedAt) {
-      if (!isHot(changedAt, now)) this.#changedAt.delete(key);
-      else hot.push({ key, listedAt: this.#listedAt.get(key) ?? 0 });
+      if (!isHot(changedAt, now, (this.host.pollTimes ?? POLL_TIMES).hotWindowMs)) {
+        this.#changedAt.delete(key);
+      } else hot.push({ key, listedAt: this.#listedAt.get(key) ?? 0 });
     }
     return hot;
   }

@@ -77,9 +77,13 @@ export function choosePoll(view: PollView): PollPick {
  * How often a hot entity may be listed: all hot entities once per interval take at most
  * HOT_SHARE of the polling rate, and never more often than MIN_HOT_INTERVAL_MS.
  */
-export function hotIntervalMs(hotCount: number, pollsPerSecond: number): number {
-  if (hotCount === 0 || !Number.isFinite(pollsPerSecond)) return MIN_HOT_INTERVAL_MS;
-  return Math.max(MIN_HOT_INTERVAL_MS, (1000 * hotCount) / (pollsPerSecond * HOT_SHARE));
+export function hotIntervalMs(
+  hotCount: number,
+  pollsPerSecond: number,
+  minMs = MIN_HOT_INTERVAL_MS,
+): number {
+  if (hotCount === 0 || !Number.isFinite(pollsPerSecond)) return minMs;
+  return Math.max(minMs, (1000 * hotCount) / (pollsPerSecond * HOT_SHARE));
 }
 
 /**
@@ -97,6 +101,21 @@ export function coveragePeriodMs(
   return Math.max(cronIntervalMs, Math.ceil(round));
 }
 
-export function isHot(changedAt: number | undefined, now: number): boolean {
-  return changedAt !== undefined && now - changedAt < HOT_WINDOW_MS;
+export function isHot(
+  changedAt: number | undefined,
+  now: number,
+  windowMs = HOT_WINDOW_MS,
+): boolean {
+  return changedAt !== undefined && now - changedAt < windowMs;
 }
+
+/** The two times of the policy; a benchmark that scales time down scales them with it. */
+export interface PollTimes {
+  readonly hotWindowMs: number;
+  readonly minHotIntervalMs: number;
+}
+
+export const POLL_TIMES: PollTimes = {
+  hotWindowMs: HOT_WINDOW_MS,
+  minHotIntervalMs: MIN_HOT_INTERVAL_MS,
+};

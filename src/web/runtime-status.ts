@@ -45,6 +45,8 @@ export interface RuntimeStatus {
    * and what to do. Set once the daemon hit it and is stopping; absent or null otherwise.
    */
   readonly stateFailure?: string | null;
+  /** The store's filesystem and how changes in it are found; absent outside the daemon. */
+  readonly folderMode?: string;
   /** The work scheduler's view; absent outside the daemon. */
   readonly work?: WorkStatus;
 }

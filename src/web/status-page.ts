@@ -64,6 +64,7 @@ function cycleSection({ report, runtime }: StatusPageInput): Html {
     ['Request queue', runtime.queueDepth],
     ['Request rate', `${runtime.requestsPerSecond.toFixed(1)} / s`],
     ['Folder watcher', runtime.watcherMode],
+    ...(runtime.folderMode ? [['Folder', runtime.folderMode] as [string, string]] : []),
     ['Service token', runtime.tokenValid ? 'valid' : 'NOT VALID — run docsync auth login'],
     ['Pending webhook events', report.pendingWebhookEvents],
   ];

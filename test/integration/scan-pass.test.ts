@@ -1,0 +1,72 @@
+/**
+ * The folder scans beside the watcher (issue 16) on a real temp folder: a change the OS never
+ * reported (another machine's write on a network share) is found by the next pass, and what the
+ * entity's own sync wrote is not reported again.
+ */
+import { utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScanPass } from '../../src/daemon/scan-pass.js';
+import type { OwnerRef } from '../../src/domain/types.js';
+import { asyncFsCalls, syncFsCalls } from '../../src/local/fs-calls.js';
+import { FsLocalStore } from '../../src/local/fs-local-store.js';
+import {
+  acme,
+  createDocumentFolder,
+  documentMeta,
+  smithTrust,
+} from '../helpers/local-store-harness.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir('docsync-scan-pass-');
+
+describe.each([
+  ['sync calls (the server’s own disk)', syncFsCalls],
+  ['async calls (a network share)', asyncFsCalls],
+])('ScanPass with %s', (_name, fs) => {
+  it('reports an entity whose folder changed since the last pass, once, and not after its own sync', async () => {
+    const root = tempDir();
+    const store = new FsLocalStore({ root });
+    await store.writeMarker();
+    const company = await store.ensureEntityFolder(acme, 'https://app.example/c');
+    const trust = await store.ensureEntityFolder(smithTrust, 'https://app.example/t');
+    const doc = await createDocumentFolder(store, company, documentMeta());
+    const acmeRef: OwnerRef = { kind: 'company', id: acme.id };
+    const trustRef: OwnerRef = { kind: 'trust', id: smithTrust.id };
+    let now = 1_000;
+    const synced = new Map<string, number>();
+    const reported: OwnerRef[] = [];
+    const pass = new ScanPass({
+      root,
+      ignore: [],
+      intervalMs: 60_000,
+      entities: () => [
+        { owner: acmeRef, folder: company },
+        { owner: trustRef, folder: trust },
+      ],
+      fs: async () => fs,
+      syncedAt: (owner) => synced.get(owner.id) ?? 0,
+      onChanged: (owner) => reported.push(owner),
+      now: () => now,
+      onError: (error) => {
+        throw error;
+      },
+    });
+
+    expect(await pass.pass()).toEqual([]); // the first pass learns
+    writeFileSync(path.join(root, doc, 'from another machine.pdf'), 'written over SMB');
+    now += 60_000;
+    expect(await pass.pass()).toEqual([acmeRef]);
+    now += 60_000;
+    expect(await pass.pass()).toEqual([]); // unchanged since
+
+    // The sync that follows writes into the folder: its own change is not reported again.
+    const file = path.join(root, doc, 'from another machine.pdf');
+    utimesSync(file, new Date(2020, 1, 1), new Date(2020, 1, 1));
+    now += 1_000;
+    synced.set(acme.id, now);
+    now += 60_000;
+    expect(await pass.pass()).toEqual([]);
+    expect(reported).toEqual([acmeRef]);
+  });
+});
