@@ -5,6 +5,13 @@
  * whole queue for its Retry-After: the limit is per token, so every request would hit it.
  * Each request takes the priority of its lane (request-lane.ts): the queue is one, its order is
  * by lane, so polling uses only what the other lanes leave idle.
+ *
+ * Priority orders what waits, but a window that polling keeps full makes every urgent request
+ * wait for a slot to free, one after another: a webhook's sync (list, details, link) took ~1 s
+ * during a poll round against 50 ms idle (bench 9). So poll requests enter the queue only when
+ * nothing else waits in it, and, while other lanes were active lately, only while the window
+ * keeps HEADROOM slots free: what a webhook or a local change needs is then there at once.
+ * With no urgent work for HEADROOM_MS, polling takes the whole rate.
  */
 import PQueue from 'p-queue';
 import { LANE_PRIORITY, LANES, type Lane } from '../domain/lanes.js';
@@ -22,8 +29,21 @@ export interface LaneStats {
   lastWaitedMs: number;
 }
 
+/** Window slots kept free for the other lanes while they are active. */
+const HEADROOM = 2;
+/** How long after urgent work the headroom is kept. */
+const HEADROOM_MS = 10_000;
+
 export class RequestQueue {
   readonly #queue: PQueue;
+  readonly #window: { readonly interval: number; readonly cap: number };
+  /** When requests started, within the last window. */
+  #started: number[] = [];
+  #lastUrgentAt = Number.NEGATIVE_INFINITY;
+  /** Poll requests waiting to enter the queue, and those that entered but have not started. */
+  readonly #pollGate: (() => void)[] = [];
+  #pollEntered = 0;
+  #gateTimer: NodeJS.Timeout | undefined;
   readonly #lanes = Object.fromEntries(
     LANES.map((lane) => [lane, { waiting: 0, started: 0, waitedMs: 0, lastWaitedMs: 0 }]),
   ) as Record<Lane, LaneStats>;
@@ -32,6 +52,7 @@ export class RequestQueue {
 
   constructor(options: RequestQueueOptions) {
     const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
+    this.#window = { interval, cap: intervalCap };
     this.#queue = new PQueue({
       concurrency: options.concurrency,
       interval,
@@ -40,21 +61,57 @@ export class RequestQueue {
     });
   }
 
-  run<T>(task: () => Promise<T>): Promise<T> {
+  async run<T>(task: () => Promise<T>): Promise<T> {
     const lane = currentLane();
     const stats = this.#lanes[lane];
     const queuedAt = Date.now();
     stats.waiting++;
+    if (lane === 'poll') {
+      await new Promise<void>((enter) => {
+        this.#pollGate.push(enter);
+        this.#openGate();
+      });
+    } else {
+      this.#lastUrgentAt = queuedAt;
+    }
     return this.#queue.add(
       () => {
+        const now = Date.now();
+        if (lane === 'poll') {
+          this.#pollEntered--;
+          queueMicrotask(() => this.#openGate()); // the next poll may wait its turn in the queue
+        }
+        this.#started.push(now);
         stats.waiting--;
         stats.started++;
-        stats.waitedMs += Date.now() - queuedAt;
-        stats.lastWaitedMs = Date.now() - queuedAt;
-        return task();
+        stats.waitedMs += now - queuedAt;
+        stats.lastWaitedMs = now - queuedAt;
+        return task().finally(() => this.#openGate());
       },
       { priority: LANE_PRIORITY[lane] },
     ) as Promise<T>;
+  }
+
+  /** Lets the next poll request into the queue, if nothing else waits and the window allows. */
+  #openGate(): void {
+    clearTimeout(this.#gateTimer);
+    while (this.#pollGate.length > 0) {
+      if (this.#queue.size > 0 || this.#pollEntered > 0) return; // re-opened as requests start
+      const now = Date.now();
+      const { interval, cap } = this.#window;
+      this.#started = this.#started.filter((t) => now - t < interval);
+      const urgentLately = now - this.#lastUrgentAt < HEADROOM_MS;
+      // A low rate keeps less headroom: polling must still move at 2 requests a second.
+      const headroom = Math.min(HEADROOM, Math.floor(cap / 4));
+      if (urgentLately && interval > 0 && this.#started.length >= cap - headroom) {
+        // Full but for the headroom: look again when the oldest start leaves the window.
+        // Not unref'd: requests wait on it, and a stopping daemon waits for them.
+        this.#gateTimer = setTimeout(() => this.#openGate(), this.#started[0]! + interval - now);
+        return;
+      }
+      this.#pollEntered++;
+      this.#pollGate.shift()!();
+    }
   }
 
   /** Per lane: requests waiting now, and requests started with the time they waited in all. */

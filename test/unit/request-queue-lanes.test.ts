@@ -58,4 +58,37 @@ describe('RequestQueue lanes', () => {
     expect(order.indexOf('plain')).toBeLessThanOrEqual(2);
     expect(queue.laneStats().watcher.started).toBe(1);
   });
+
+  it('keeps window slots free for other lanes while they are active, so they need not wait for one', async () => {
+    const queue = new RequestQueue({ requestsPerSecond: 8, concurrency: 4 });
+    const pollStarts: number[] = [];
+    const polls = Array.from({ length: 40 }, () =>
+      inLane('poll', () =>
+        queue.run(async () => {
+          pollStarts.push(Date.now());
+          await sleep(5);
+        }),
+      ),
+    );
+    // Polling alone takes the whole window: 8 starts in the first one.
+    await sleep(300);
+    expect(pollStarts.length).toBe(8);
+    const urgent = async () => {
+      const asked = Date.now();
+      let startedAt = 0;
+      await inLane('webhook', () =>
+        queue.run(async () => {
+          startedAt = Date.now();
+        }),
+      );
+      return startedAt - asked;
+    };
+    await urgent(); // waits for the window this once: polling had filled it
+    await sleep(1200); // a new window, with headroom kept since the webhook
+    const windowStart = Date.now() - 1000;
+    expect(pollStarts.filter((t) => t > windowStart).length).toBeLessThanOrEqual(6);
+    expect(await urgent()).toBeLessThan(50);
+    await Promise.all(polls);
+    expect(pollStarts.length).toBe(40);
+  }, 15_000);
 });
