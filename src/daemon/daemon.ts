@@ -97,7 +97,7 @@ export class Daemon {
   readonly scheduler: WorkScheduler;
   /** The deletes let through lately, judged together (delete-window.ts). */
   readonly #deleteWindow: DeleteWindow;
-  #roundCycle: { id: number; startedAt: number } | undefined;
+  #roundCycle: { id: number; startedAt: number; initial: boolean } | undefined;
   #lock: InstanceLock | undefined;
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
@@ -426,14 +426,20 @@ export class Daemon {
   }
 
   /**
-   * A poll round begins: one cycle row for all of it, as a scheduled cycle had. The first sync
-   * and a root that is not ready are one cycle over every entity instead (pull-only, or the
-   * root-marker rail said once, not once per entity).
+   * A poll round begins: one cycle row for all of it, as a scheduled cycle had. The first sync is
+   * a round too, entity by entity (pull-only, each a full listing), so its memory grows with the
+   * largest entity, not the firm; it makes the root's marker first, and the round that ends
+   * without a failure ends the first sync. A root without its marker after the first sync is one
+   * cycle over every entity instead, so the root-marker rail is said once, not once per entity.
    */
   async #startRound(full: boolean): Promise<{ owners: OwnerRef[] } | 'whole'> {
     const { deps, app } = this.parts;
-    if (!app.state.settings.initialSyncDone() || !(await deps.local.hasMarker())) return 'whole';
-    const records = full ? await refreshCatalogue(deps) : app.state.entities.list();
+    const initial = !app.state.settings.initialSyncDone();
+    if (!(await deps.local.hasMarker())) {
+      if (!initial) return 'whole';
+      await deps.local.writeMarker();
+    }
+    const records = full || initial ? await refreshCatalogue(deps) : app.state.entities.list();
     const lastSync = new Map(
       app.state.cursors.list().map((c) => [`${c.owner.kind}:${c.owner.id}`, c.lastSuccessAt ?? 0]),
     );
@@ -445,10 +451,11 @@ export class Daemon {
       .map((r) => ({ kind: r.entity.kind, id: r.entity.id }));
     this.#roundCycle = {
       startedAt: deps.now(),
+      initial,
       id: app.state.cycles.start({
         trigger: 'cron',
         owner: null,
-        fullReconcile: full,
+        fullReconcile: full || initial,
         startedAt: deps.now(),
       }),
     };
@@ -480,6 +487,7 @@ export class Daemon {
       finishedAt: this.parts.deps.now(),
       error: tripped.map((t) => t.message).join('; ') || null,
     });
+    if (round.initial && result === 'ok') this.parts.app.state.settings.markInitialSyncDone();
     this.#cycleFinished(result, tripped.length);
   }
 
