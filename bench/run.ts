@@ -5,12 +5,15 @@
  */
 import { parseArgs } from 'node:util';
 import { atRate } from './at-rate.js';
+import { duringRound } from './during-round.js';
+import { freshness } from './freshness.js';
 import { initialSync } from './initial-sync.js';
 import type { BenchResult, ResultRow } from './lib/result.js';
 import { removeScratch } from './lib/temp.js';
 import { writeReport } from './lib/write-report.js';
 import { localChange } from './local-change.js';
 import { memoryIdle } from './memory-idle.js';
+import { memorySlope } from './memory-slope.js';
 import { quietCycle } from './quiet-cycle.js';
 import { rateAdherence } from './rate-adherence.js';
 import { webhookLatency } from './webhook-latency.js';
@@ -23,6 +26,9 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   5: { name: 'memory and idle CPU', run: memoryIdle },
   6: { name: 'rate adherence', run: rateAdherence },
   7: { name: 'benches 1 and 2 at the rate', run: atRate },
+  8: { name: 'freshness without webhooks', run: freshness },
+  9: { name: 'responsiveness and budget during a poll round', run: duringRound },
+  10: { name: 'memory by firm size', run: memorySlope },
 };
 
 const { values } = parseArgs({
@@ -31,7 +37,7 @@ const { values } = parseArgs({
 const selected = values.only
   ? values.only.split(',').map((n) => Number(n.trim()))
   : Object.keys(BENCHES).map(Number);
-for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–7)`);
+for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–10)`);
 
 const results = new Map<number, BenchResult>();
 const started = Date.now();

@@ -1,0 +1,153 @@
+/**
+ * Bench 10: peak memory against firm size (issue 16). The real daemon, started on a store in
+ * step with 25,000, 50,000 and 100,000 documents (1,000 entities; seeded as bench 5 does), runs
+ * its start round, which lists every document; and started on an empty store, runs its first
+ * sync (every document pulled) of 5,000, 10,000 and 20,000 documents. Peak RSS is the
+ * process's VmHWM once its round has ended; the slope is per 10,000 documents, and the first
+ * sync's peak at 100,000 is extrapolated from it (pulling 100,000 documents, 300,000 requests,
+ * is left to a longer run). Baseline: an idle Node process's RSS, measured in the same run.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { startDaemon } from './lib/daemon-process.js';
+import { memoryOf } from './lib/proc-usage.js';
+import { type BenchResult, verdict } from './lib/result.js';
+import { seedSyncedStore } from './lib/seed-synced-store.js';
+import { startSimProcess } from './lib/sim-process.js';
+import { seconds, sleep, until } from './lib/stats.js';
+import { scratch } from './lib/temp.js';
+
+const ENTITIES = { companies: 500, trusts: 500 };
+const START_SIZES = [25, 50, 100]; // documents per entity: 25,000 to 100,000
+const INITIAL_SIZES = [5, 10, 20]; // 5,000 to 20,000
+const TARGET = 300e6;
+const MB = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
+
+interface Peak {
+  readonly documents: number;
+  readonly hwm: number;
+  readonly roundMs: number;
+}
+
+/** The daemon's peak RSS from start to the end of its first round. */
+async function peakOfRound(perEntity: number, seeded: boolean): Promise<Peak> {
+  const firm = {
+    ...ENTITIES,
+    documentsPerEntity: perEntity,
+    attachmentsPerDocument: 1,
+    attachmentBytes: 0,
+    seed: 10,
+  };
+  const sim = await startSimProcess({ seed: firm, rateLimitPerSecond: 0 });
+  try {
+    const dir = scratch(`memory-${seeded ? 'start' : 'initial'}-${perEntity}`);
+    if (seeded) await seedSyncedStore(sim, dir);
+    const started = performance.now();
+    const daemon = await startDaemon(
+      sim,
+      dir,
+      { queue: { requestsPerSecond: seeded ? 100 : 2000, concurrency: 8 } },
+      1_800_000,
+    );
+    try {
+      const db = new Database(path.join(dir, 'state', 'docsync.db'), { readonly: true });
+      const done = db.prepare(
+        "SELECT count(*) FROM cycles WHERE trigger = 'cron' AND finished_at IS NOT NULL",
+      );
+      const already = seeded ? (done.pluck().get() as number) : 0;
+      await until(() => (done.pluck().get() as number) > already, 1_800_000, 500);
+      db.close();
+      const roundMs = performance.now() - started;
+      return {
+        documents: ENTITIES.companies * perEntity * 2,
+        hwm: memoryOf(daemon.pid).hwm,
+        roundMs,
+      };
+    } finally {
+      await daemon.close();
+    }
+  } finally {
+    await sim.close();
+  }
+}
+
+async function idleNodeRss(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)']);
+  await sleep(1000);
+  const rss = memoryOf(child.pid!).hwm;
+  child.kill();
+  await once(child, 'exit');
+  return rss;
+}
+
+/** Least-squares slope and intercept of peak against documents. */
+function leastSquares(peaks: readonly Peak[]): {
+  perTenThousand: number;
+  at: (docs: number) => number;
+} {
+  const n = peaks.length;
+  const mx = peaks.reduce((s, p) => s + p.documents, 0) / n;
+  const my = peaks.reduce((s, p) => s + p.hwm, 0) / n;
+  const slope =
+    peaks.reduce((s, p) => s + (p.documents - mx) * (p.hwm - my), 0) /
+    peaks.reduce((s, p) => s + (p.documents - mx) ** 2, 0);
+  return { perTenThousand: slope * 10_000, at: (docs) => my + slope * (docs - mx) };
+}
+
+export async function memorySlope(): Promise<BenchResult> {
+  const floor = await idleNodeRss();
+  const start: Peak[] = [];
+  for (const size of START_SIZES) {
+    start.push(await peakOfRound(size, true));
+    process.stderr.write(
+      `bench 10: start round over ${start.at(-1)!.documents} documents: ${MB(start.at(-1)!.hwm)}\n`,
+    );
+  }
+  const initial: Peak[] = [];
+  for (const size of INITIAL_SIZES) {
+    initial.push(await peakOfRound(size, false));
+    process.stderr.write(
+      `bench 10: first sync of ${initial.at(-1)!.documents} documents: ${MB(initial.at(-1)!.hwm)}\n`,
+    );
+  }
+  const startFit = leastSquares(start);
+  const initialFit = leastSquares(initial);
+  const bench = '10 memory by firm size';
+  const row = (what: string, p: Peak) => ({
+    bench,
+    measure: `peak RSS, ${what} of ${p.documents.toLocaleString('en')} documents (${seconds(p.roundMs)})`,
+    figure: MB(p.hwm),
+    floor: MB(floor),
+    target: '-',
+    verdict: 'info' as const,
+  });
+  const atHundred = initialFit.at(100_000);
+  return {
+    rows: [
+      ...start.map((p) => row('start round', p)),
+      {
+        bench,
+        measure: 'start round: slope per 10,000 documents; peak at 100,000',
+        figure: `${MB(startFit.perTenThousand)}; ${MB(start.at(-1)!.hwm)}`,
+        floor: MB(floor),
+        target: `< ${MB(TARGET)} at 100,000`,
+        verdict: verdict(start.at(-1)!.hwm < TARGET),
+      },
+      ...initial.map((p) => row('first sync', p)),
+      {
+        bench,
+        measure: 'first sync: slope per 10,000 documents; peak at 100,000, extrapolated',
+        figure: `${MB(initialFit.perTenThousand)}; ${MB(atHundred)}`,
+        floor: MB(floor),
+        target: `< ${MB(TARGET)} at 100,000`,
+        verdict: verdict(atHundred < TARGET),
+      },
+    ],
+    notes: [
+      `1,000 entities (500 companies, 500 trusts) with one tiny attachment per document; the simulator in its own process with no rate limit. Start round: the store seeded in step (bench/lib/seed-synced-store.ts), the daemon at 100 requests/s. First sync: an empty store, the daemon at 2,000 requests/s. Peak: VmHWM of the daemon once its round's cycle row is finished. Floor: an idle \`node -e\` process.`,
+      'The first sync at 100,000 documents is extrapolated by least squares from the three sizes measured (pulling 100,000 documents takes ~300,000 requests); the start round is measured at 100,000.',
+    ],
+  };
+}
