@@ -27,6 +27,8 @@ const MB = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
 
 interface Peak {
   readonly documents: number;
+  /** Documents in the agreed state after the round: all of them, or the figure means little. */
+  readonly synced: number;
   readonly hwm: number;
   readonly roundMs: number;
 }
@@ -58,10 +60,12 @@ async function peakOfRound(perEntity: number, seeded: boolean): Promise<Peak> {
       );
       const already = seeded ? (done.pluck().get() as number) : 0;
       await until(() => (done.pluck().get() as number) > already, 1_800_000, 500);
+      const synced = db.prepare('SELECT count(*) FROM base_documents').pluck().get() as number;
       db.close();
       const roundMs = performance.now() - started;
       return {
         documents: ENTITIES.companies * perEntity * 2,
+        synced,
         hwm: memoryOf(daemon.pid).hwm,
         roundMs,
       };
@@ -117,7 +121,7 @@ export async function memorySlope(): Promise<BenchResult> {
   const bench = '10 memory by firm size';
   const row = (what: string, p: Peak) => ({
     bench,
-    measure: `peak RSS, ${what} of ${p.documents.toLocaleString('en')} documents (${seconds(p.roundMs)})`,
+    measure: `peak RSS, ${what} of ${p.documents.toLocaleString('en')} documents (${seconds(p.roundMs)}; ${p.synced.toLocaleString('en')} in step after)`,
     figure: MB(p.hwm),
     floor: MB(floor),
     target: '-',
