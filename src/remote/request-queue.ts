@@ -44,6 +44,7 @@ export class RequestQueue {
   readonly #pollGate: (() => void)[] = [];
   #pollEntered = 0;
   #gateTimer: NodeJS.Timeout | undefined;
+  readonly #concurrency: number;
   readonly #lanes = Object.fromEntries(
     LANES.map((lane) => [lane, { waiting: 0, started: 0, waitedMs: 0, lastWaitedMs: 0 }]),
   ) as Record<Lane, LaneStats>;
@@ -53,6 +54,7 @@ export class RequestQueue {
   constructor(options: RequestQueueOptions) {
     const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
     this.#window = { interval, cap: intervalCap };
+    this.#concurrency = options.concurrency;
     this.#queue = new PQueue({
       concurrency: options.concurrency,
       interval,
@@ -81,7 +83,11 @@ export class RequestQueue {
           this.#pollEntered--;
           queueMicrotask(() => this.#openGate()); // the next poll may wait its turn in the queue
         }
-        this.#started.push(now);
+        if (this.#window.interval > 0) {
+          this.#started.push(now);
+          if (this.#started.length > 4 * this.#window.cap)
+            this.#started.splice(0, this.#window.cap);
+        }
         stats.waiting--;
         stats.started++;
         stats.waitedMs += now - queuedAt;
@@ -96,11 +102,14 @@ export class RequestQueue {
   #openGate(): void {
     clearTimeout(this.#gateTimer);
     while (this.#pollGate.length > 0) {
-      if (this.#queue.size > 0 || this.#pollEntered > 0) return; // re-opened as requests start
       const now = Date.now();
+      const urgentLately = now - this.#lastUrgentAt < HEADROOM_MS;
+      // Alone, polling keeps the queue fed (one waiting request per connection); beside other
+      // lanes one at a time, behind whatever else waits. Re-opened as requests start.
+      const entered = urgentLately ? 1 : this.#concurrency;
+      if (this.#pollEntered >= entered || (urgentLately && this.#queue.size > 0)) return;
       const { interval, cap } = this.#window;
       this.#started = this.#started.filter((t) => now - t < interval);
-      const urgentLately = now - this.#lastUrgentAt < HEADROOM_MS;
       // A low rate keeps less headroom: polling must still move at 2 requests a second.
       const headroom = Math.min(HEADROOM, Math.floor(cap / 4));
       if (urgentLately && interval > 0 && this.#started.length >= cap - headroom) {
