@@ -159,11 +159,7 @@ export class WorkScheduler {
     this.#round = null;
     if (round) {
       // The round ends here, recorded with what it did: not left "running" until the next start.
-      try {
-        this.host.finishRound(round.full, round.reports);
-      } catch (error) {
-        this.onError(error);
-      }
+      this.#finishQuietly(round.full, round.reports);
       for (const resolve of round.waiters) resolve();
     }
   }
@@ -269,6 +265,8 @@ export class WorkScheduler {
       start = { owners: [] };
     }
     if (this.#stopped) {
+      // Stopped while the round was being set up: it ends here, having listed nothing.
+      if (start !== 'whole') this.#finishQuietly(full, []);
       for (const resolve of waiters) resolve();
       return;
     }
@@ -288,13 +286,7 @@ export class WorkScheduler {
     const round = this.#round;
     if (!round || round.keys.length > 0 || round.inFlight > 0) return;
     this.#round = null;
-    if (record) {
-      try {
-        this.host.finishRound(round.full, round.reports);
-      } catch (error) {
-        this.onError(error);
-      }
-    }
+    if (record) this.#finishQuietly(round.full, round.reports);
     for (const resolve of round.waiters) resolve();
     const next = this.#nextRound;
     this.#nextRound = null;
@@ -302,6 +294,14 @@ export class WorkScheduler {
       this.#roundStarting = this.#beginRound(next.full, next.waiters).finally(() => {
         this.#roundStarting = null;
       });
+    }
+  }
+
+  #finishQuietly(full: boolean, reports: readonly (CycleReport | null)[]): void {
+    try {
+      this.host.finishRound(full, reports);
+    } catch (error) {
+      this.onError(error);
     }
   }
 

@@ -21,7 +21,10 @@ interface Run {
   endedAt?: number;
 }
 
-function harness(entities: number, options: { syncMs?: number; whole?: boolean } = {}) {
+function harness(
+  entities: number,
+  options: { syncMs?: number; whole?: boolean; pollsPerSecond?: number } = {},
+) {
   const clock = { offset: 0 };
   const runs: Run[] = [];
   const rounds: { full: boolean; entities: number }[] = [];
@@ -44,8 +47,8 @@ function harness(entities: number, options: { syncMs?: number; whole?: boolean }
         ? 'whole'
         : { owners: Array.from({ length: entities }, (_, i) => owner(`e${i}`)) },
     finishRound: (full, reports) => rounds.push({ full, entities: reports.length }),
-    pollsPerSecond: Number.POSITIVE_INFINITY,
-    pacePolls: false,
+    pollsPerSecond: options.pollsPerSecond ?? Number.POSITIVE_INFINITY,
+    pacePolls: options.pollsPerSecond !== undefined,
     now: () => Date.now() + clock.offset,
   };
   const errors: unknown[] = [];
@@ -155,5 +158,13 @@ describe('WorkScheduler', () => {
     expect(h.rounds).toEqual([{ full: false, entities: started }]);
     await h.scheduler.request({ trigger: 'webhook', owner: owner('late') });
     expect(h.runs.length).toBe(started);
+  });
+
+  it('spaces polls to schedule.maxPollShare of the rate when it caps them', async () => {
+    const h = harness(8, { syncMs: 1, pollsPerSecond: 20 });
+    await h.scheduler.request({ trigger: 'cron' });
+    const starts = h.runs.map((r) => r.startedAt);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    expect(gaps.every((gap) => gap >= 45)).toBe(true); // 20 a second: one every 50 ms
   });
 });
