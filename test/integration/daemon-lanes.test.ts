@@ -28,25 +28,34 @@ const listsServed = (s: Simulator) =>
     .filter(([route]) => /^GET \S*\/documents 200$/.test(route))
     .reduce((n, [, count]) => n + count, 0);
 
+/**
+ * A simulated firm (one small document per entity) and a store in step with it, made by an
+ * unthrottled `--once`, so the daemon under test starts on it. `fast` is that config's path:
+ * writeCliConfig writes dir/docsync.json each time, so rewrite it before using it again.
+ */
+async function firmInStep(companies: number, trusts: number) {
+  const firm = await startSimulator({
+    rateLimitPerSecond: 0, // the daemon's own queue sets the pace
+    seed: {
+      companies,
+      trusts,
+      documentsPerEntity: 1,
+      attachmentsPerDocument: 1,
+      attachmentBytes: 200,
+    },
+  });
+  sim = firm; // closed after the test
+  const dir = tempDir();
+  const env = { DOCSYNC_REFRESH_TOKEN: firm.admin.mintRefreshToken() };
+  const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
+  const once = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 30_000 });
+  expect(once.code, once.stderr).toBe(0);
+  return { sim: firm, dir, root: path.join(dir, 'documents'), env, fast };
+}
+
 describe('docsync run: a local change and a webhook overtake a long poll round', () => {
   it('uploads a dropped file and lands a webhook attachment while the round has most entities left', async () => {
-    sim = await startSimulator({
-      rateLimitPerSecond: 0, // the daemon's own queue sets the pace
-      seed: {
-        companies: 150,
-        trusts: 50,
-        documentsPerEntity: 1,
-        attachmentsPerDocument: 1,
-        attachmentBytes: 200,
-      },
-    });
-    const dir = tempDir();
-    const root = path.join(dir, 'documents');
-    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-    // The first sync, unthrottled, so the daemon starts on a store in step.
-    const first = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
-    const once = await runCli(['run', '--once', '--config', first], { env, timeoutMs: 30_000 });
-    expect(once.code, once.stderr).toBe(0);
+    const { sim, dir, root, env } = await firmInStep(150, 50);
 
     const config = writeCliConfig(dir, sim, {
       settleSeconds: 0.3,
@@ -68,7 +77,7 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
     sim.admin.setWebhook({ url: hookUrl, clientCode: 'FIRM1', secret: 'hook-secret' });
     // The start's full round is under way: it lists every entity, 4 a second at most.
     const before = listsServed(sim);
-    await eventually(() => listsServed(sim!) > before + 4);
+    await eventually(() => listsServed(sim) > before + 4);
 
     const docs = (await sim.admin.dump()).documents;
     const folderOf = (id: string) => {
@@ -87,7 +96,7 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
     const local = docs.at(-1)!;
     writeFileSync(path.join(folderOf(local.id), 'dropped during the round.txt'), 'mid-round');
     await eventually(async () => {
-      const doc = (await sim!.admin.dump()).documents.find((d) => d.id === local.id);
+      const doc = (await sim.admin.dump()).documents.find((d) => d.id === local.id);
       return doc?.attachments.some((a) => a.name === 'dropped during the round.txt') ?? false;
     });
     const afterUpload = listsServed(sim) - before;
@@ -111,21 +120,7 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
   }, 60_000);
 
   it('stops within seconds while 150 files dropped into one document are being uploaded; the next run uploads the rest once', async () => {
-    sim = await startSimulator({
-      rateLimitPerSecond: 0,
-      seed: {
-        companies: 2,
-        trusts: 0,
-        documentsPerEntity: 1,
-        attachmentsPerDocument: 1,
-        attachmentBytes: 200,
-      },
-    });
-    const dir = tempDir();
-    const root = path.join(dir, 'documents');
-    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-    const fast = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
-    expect((await runCli(['run', '--once', '--config', fast], { env })).code).toBe(0);
+    const { sim, dir, root, env, fast } = await firmInStep(2, 0);
 
     const config = writeCliConfig(dir, sim, {
       settleSeconds: 0.3,
@@ -146,7 +141,7 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
     );
     for (let i = 0; i < 150; i++) writeFileSync(path.join(docFolder, `scan ${i}.txt`), `page ${i}`);
     const uploaded = async () =>
-      (await sim!.admin.dump()).documents
+      (await sim.admin.dump()).documents
         .find((d) => d.id === doc.id)!
         .attachments.filter((a) => a.name.startsWith('scan '));
     await eventually(async () => (await uploaded()).length >= 5, 30_000);
