@@ -14,6 +14,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
 import { StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
+import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
 import { DeleteWindow } from '../engine/delete-window.js';
@@ -97,6 +98,14 @@ export class Daemon {
   readonly scheduler: WorkScheduler;
   /** The deletes let through lately, judged together (delete-window.ts). */
   readonly #deleteWindow: DeleteWindow;
+  /**
+   * The schedule's longest gap and the firm's entity count, kept rather than derived on each
+   * call: the rails ask for the coverage period on every entity sync, and reading every entity
+   * row (or 200 cron runs) for it cost a scan of the firm per sync. The count is taken again at
+   * each round's start, when the entity list is read anyway.
+   */
+  readonly #cronGapMs: number;
+  #entityCount: number;
   #roundCycle: { id: number; startedAt: number; initial: boolean } | undefined;
   #lock: InstanceLock | undefined;
   #tasks: ScheduledTask[] = [];
@@ -129,8 +138,9 @@ export class Daemon {
       (error) => this.#onError(error, 'cycle bookkeeping failed'),
       { urgent: 8, poll: Math.max(2, config.queue.concurrency) },
     );
-    const cronGapMs = longestCronGapMs(config.schedule.cron);
-    this.#deleteWindow = new DeleteWindow(() => this.coveragePeriodMs(cronGapMs));
+    this.#cronGapMs = longestCronGapMs(config.schedule.cron);
+    this.#entityCount = parts.app.state.entities.list().length;
+    this.#deleteWindow = new DeleteWindow(() => this.coveragePeriodMs());
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;
     });
@@ -211,10 +221,10 @@ export class Daemon {
    * The longest an entity goes unlisted: one poll round at the rate polling can count on, or
    * the `schedule.cron` interval when the budget lists every entity sooner.
    */
-  coveragePeriodMs(cronGapMs = longestCronGapMs(this.parts.app.config.schedule.cron)): number {
-    const { config, state } = this.parts.app;
+  coveragePeriodMs(): number {
+    const { config } = this.parts.app;
     const rate = config.queue.requestsPerSecond * config.schedule.maxPollShare;
-    return coveragePeriodMs(state.entities.list().length, rate, cronGapMs);
+    return coveragePeriodMs(this.#entityCount, rate, this.#cronGapMs);
   }
 
   /** Lanes, round and coverage, for the status page and `/metrics`. */
@@ -440,11 +450,11 @@ export class Daemon {
       await deps.local.writeMarker();
     }
     const records = full || initial ? await refreshCatalogue(deps) : app.state.entities.list();
+    this.#entityCount = records.length;
     const lastSync = new Map(
-      app.state.cursors.list().map((c) => [`${c.owner.kind}:${c.owner.id}`, c.lastSuccessAt ?? 0]),
+      app.state.cursors.list().map((c) => [ownerKey(c.owner), c.lastSuccessAt ?? 0]),
     );
-    const staleness = (r: (typeof records)[number]) =>
-      lastSync.get(`${r.entity.kind}:${r.entity.id}`) ?? 0;
+    const staleness = (r: (typeof records)[number]) => lastSync.get(ownerKey(r.entity)) ?? 0;
     const owners = records
       .filter((r) => r.folder !== null)
       .sort((a, b) => staleness(a) - staleness(b))

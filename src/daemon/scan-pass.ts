@@ -7,6 +7,7 @@
  * path; this pass catches what they never report: another machine's writes on a network share,
  * events lost to an overflowing queue.
  */
+import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { entityFolderSignature } from '../local/folder-signature.js';
 import type { FsCalls } from '../local/fs-calls.js';
@@ -51,7 +52,7 @@ export class ScanPass {
     const changed: OwnerRef[] = [];
     for (const { owner, folder } of options.entities()) {
       if (this.#closed) break;
-      const key = `${owner.kind}:${owner.id}`;
+      const key = ownerKey(owner);
       const signature = await entityFolderSignature(options.root, folder, options.ignore, fs);
       const before = this.#seen.get(key);
       const now = options.now();
