@@ -139,7 +139,7 @@ export class Daemon {
       { urgent: 8, poll: Math.max(2, config.queue.concurrency) },
     );
     this.#cronGapMs = longestCronGapMs(config.schedule.cron);
-    this.#entityCount = parts.app.state.entities.list().length;
+    this.#entityCount = parts.app.state.entities.count();
     this.#deleteWindow = new DeleteWindow(() => this.coveragePeriodMs());
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;
@@ -442,7 +442,7 @@ export class Daemon {
    * without a failure ends the first sync. A root without its marker after the first sync is one
    * cycle over every entity instead, so the root-marker rail is said once, not once per entity.
    */
-  async #startRound(full: boolean): Promise<{ owners: OwnerRef[] } | 'whole'> {
+  async #startRound(full: boolean): Promise<{ owners: OwnerRef[]; firstSync: boolean } | 'whole'> {
     const { deps, app } = this.parts;
     const initial = !app.state.settings.initialSyncDone();
     if (!(await deps.local.hasMarker())) {
@@ -469,7 +469,7 @@ export class Daemon {
         startedAt: deps.now(),
       }),
     };
-    return { owners };
+    return { owners, firstSync: initial };
   }
 
   #finishRound(_full: boolean, reports: readonly (CycleReport | null)[]): void {

@@ -26,7 +26,7 @@ export interface EngineState {
   readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced'>;
   readonly entities: Pick<
     EntityRepo,
-    'get' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'
+    'get' | 'count' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'
   >;
   readonly outbox: Pick<
     OutboxRepo,

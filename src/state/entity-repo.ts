@@ -50,6 +50,7 @@ export class EntityRepo {
   readonly #upsert;
   readonly #get;
   readonly #list;
+  readonly #count;
   readonly #byFolder;
   readonly #remove;
   readonly #clearUnmatched;
@@ -72,6 +73,7 @@ export class EntityRepo {
       'SELECT * FROM entities WHERE kind = ? AND id = ?',
     );
     this.#list = db.prepare<[], EntityRow>('SELECT * FROM entities ORDER BY kind, name, id');
+    this.#count = db.prepare<[], number>('SELECT count(*) FROM entities').pluck();
     this.#byFolder = db.prepare<[string], EntityRow>('SELECT * FROM entities WHERE folder = ?');
     this.#remove = db.prepare('DELETE FROM entities WHERE kind = ? AND id = ?');
     this.#clearUnmatched = db.prepare('DELETE FROM unmatched_folders');
@@ -111,6 +113,11 @@ export class EntityRepo {
 
   list(): EntityRecord[] {
     return this.#list.all().map(toRecord);
+  }
+
+  /** How many entities are known, without reading (and parsing) their rows. */
+  count(): number {
+    return this.#count.get() as number;
   }
 
   /** The entity whose folder this is; the local store asks this when it finds a folder. */
