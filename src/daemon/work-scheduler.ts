@@ -49,7 +49,9 @@ export interface SchedulerHost {
    * A round begins: the entities to list, stalest first, or `whole` when the round must be one
    * cycle over every entity (the first sync, or a root that is not ready).
    */
-  startRound(full: boolean): Promise<{ readonly owners: readonly OwnerRef[] } | 'whole'>;
+  startRound(
+    full: boolean,
+  ): Promise<{ readonly owners: readonly OwnerRef[]; readonly firstSync?: boolean } | 'whole'>;
   /** A round ended; `reports` are its entities' syncs. */
   finishRound(full: boolean, reports: readonly (CycleReport | null)[]): void;
   /** Polls per second the budget allows (`queue.requestsPerSecond` × `schedule.maxPollShare`). */
@@ -76,10 +78,13 @@ interface Work {
   refresh: boolean;
   readonly deleted: Set<string>;
   readonly waiters: (() => void)[];
+  /** Part of the first sync: what it pulls is catching up, not a sign the entity is active. */
+  readonly firstSync?: boolean;
 }
 
 interface Round {
   readonly full: boolean;
+  readonly firstSync: boolean;
   readonly waiters: (() => void)[];
   keys: string[];
   inFlight: number;
@@ -230,7 +235,7 @@ export class WorkScheduler {
       .then((report) => {
         const now = this.host.now();
         if (report) this.#listedAt.set(key, now);
-        if (report && report.actions > 0) this.#changedAt.set(key, now);
+        if (report && report.actions > 0 && !work.firstSync) this.#changedAt.set(key, now);
         if (slot === 'poll-slot') this.#pollInUse--;
         else this.#urgentInUse--;
         this.#running.delete(key);
@@ -272,12 +277,19 @@ export class WorkScheduler {
     }
     if (start === 'whole') {
       await this.host.run({ trigger: 'cron', fullReconcile: full }, 'poll').catch(this.onError);
-      this.#round = { full, waiters, keys: [], inFlight: 0, reports: [] };
+      this.#round = { full, firstSync: false, waiters, keys: [], inFlight: 0, reports: [] };
       this.#endRoundIfDone(false);
       return;
     }
     for (const owner of start.owners) this.#owners.set(ownerKey(owner), owner);
-    this.#round = { full, waiters, keys: start.owners.map(ownerKey), inFlight: 0, reports: [] };
+    this.#round = {
+      full,
+      firstSync: start.firstSync ?? false,
+      waiters,
+      keys: start.owners.map(ownerKey),
+      inFlight: 0,
+      reports: [],
+    };
     this.#pumpPolls();
     this.#endRoundIfDone(true);
   }
@@ -372,6 +384,7 @@ export class WorkScheduler {
       refresh: false,
       deleted: new Set(),
       waiters: [],
+      firstSync: inRound && round.firstSync,
     };
     this.#start(
       key,

@@ -23,7 +23,14 @@ interface Run {
 
 function harness(
   entities: number,
-  options: { syncMs?: number; whole?: boolean; pollsPerSecond?: number } = {},
+  options: {
+    syncMs?: number;
+    whole?: boolean;
+    pollsPerSecond?: number;
+    /** Each sync reports this many actions (default 0). */
+    actions?: number;
+    firstSync?: boolean;
+  } = {},
 ) {
   const clock = { offset: 0 };
   const runs: Run[] = [];
@@ -40,12 +47,15 @@ function harness(
       await sleep(options.syncMs ?? 20);
       inSync.delete(key);
       run.endedAt = Date.now();
-      return REPORT;
+      return { ...REPORT, actions: options.actions ?? 0 };
     },
     startRound: async () =>
       options.whole
         ? 'whole'
-        : { owners: Array.from({ length: entities }, (_, i) => owner(`e${i}`)) },
+        : {
+            owners: Array.from({ length: entities }, (_, i) => owner(`e${i}`)),
+            firstSync: options.firstSync ?? false,
+          },
     finishRound: (full, reports) => rounds.push({ full, entities: reports.length }),
     pollsPerSecond: options.pollsPerSecond ?? Number.POSITIVE_INFINITY,
     pacePolls: options.pollsPerSecond !== undefined,
@@ -141,7 +151,18 @@ describe('WorkScheduler', () => {
     expect(firstPoll).toBeLessThan(5);
   });
 
-  it('runs the first sync as one cycle over every entity', async () => {
+  it('counts what a round found as activity, but not what the first sync pulled', async () => {
+    const later = harness(4, { actions: 3 });
+    await later.scheduler.request({ trigger: 'cron' });
+    expect(later.scheduler.snapshot().hot).toBe(4);
+    // The first sync pulls every entity: making them all hot would spend half the polls on
+    // listing again what was just pulled.
+    const first = harness(4, { actions: 3, firstSync: true });
+    await first.scheduler.request({ trigger: 'cron', fullReconcile: true });
+    expect(first.scheduler.snapshot().hot).toBe(0);
+  });
+
+  it('runs a root without its marker as one cycle over every entity', async () => {
     const h = harness(5, { whole: true });
     await h.scheduler.request({ trigger: 'cron', fullReconcile: true });
     expect(h.runs.map((r) => [r.key, r.options.owners])).toEqual([['all', undefined]]);
