@@ -65,7 +65,7 @@ ${lines.join('\n')}
 }
 
 /** The scale's top: 1, 2 or 5 times a power of ten, at least 1. */
-export function niceCeiling(value: number): number {
+function niceCeiling(value: number): number {
   if (!(value > 1)) return 1;
   const power = 10 ** Math.floor(Math.log10(value));
   const step = [1, 2, 5, 10].find((m) => m * power >= value)!;

@@ -13,7 +13,7 @@ h1{font-size:1.4rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:1.8rem}h
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f3f3f3}table+table{margin-top:.6rem}.ok{color:#176c2c}.bad{color:#b00020}.none{color:#777}
 #about{color:#555;margin-top:0}#notice{min-height:1.4em;font-weight:600}
-form.act{display:inline;margin:0}.acts form.act{margin-right:.3rem}
+form.act{display:inline;margin:0}button{white-space:nowrap}.acts form.act{margin-right:.3rem}
 #entity-search{margin:.5rem 0}#entity-search label{margin-right:.6rem}
 .pager{margin:.5rem 0}.pager>*{margin-right:.8rem}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}figure.chart{margin:0}

@@ -13,7 +13,7 @@ import {
 } from '../state/entity-listing.js';
 import type { StatusPageQuery } from '../state/status-page-data.js';
 
-export const ENTITIES_PER_PAGE = 50;
+const ENTITIES_PER_PAGE = 50;
 const MAX_SEARCH = 200;
 
 export function parsePageQuery(params: URLSearchParams): StatusPageQuery {

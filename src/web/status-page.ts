@@ -9,7 +9,7 @@ import type { StatusPageData, StatusPageQuery } from '../state/status-page-data.
 import type { Health } from './health.js';
 import { formatAge, Html, html, timeOf } from './html.js';
 import { activitySection } from './page-activity.js';
-import { SCRIPT, STYLE } from './page-assets.js';
+import { REFRESH_SECONDS, SCRIPT, STYLE } from './page-assets.js';
 import { entitiesSection } from './page-entities.js';
 import { problemsSection } from './page-problems.js';
 import { chartsSection, syncSection } from './page-work.js';
@@ -34,7 +34,7 @@ export function renderStatusPage(input: StatusPageInput): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<noscript><meta http-equiv="refresh" content="10"></noscript>
+<noscript><meta http-equiv="refresh" content="${REFRESH_SECONDS}"></noscript>
 ${token === null ? '' : html`<meta name="csrf-token" content="${token}">`}
 <title>docsync status</title><style>${new Html(STYLE)}</style></head>
 <body>
