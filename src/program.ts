@@ -2,23 +2,17 @@
  * The `docsync` command line: parses arguments and hands each command to its module. Errors
  * reach the top here and become one clear line on stderr and the exit code of daemon.md.
  */
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { usageText } from './commands/api-operations.js';
 import { commands } from './commands/index.js';
+import { VERSION } from './commands/version.js';
 import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
-
-const { version } = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-) as {
-  version: string;
-};
 
 export function buildProgram(): Command {
   const program = new Command('docsync')
     .description('Keeps a compliance service and a document folder tree in step, both ways.')
-    .version(version)
+    .version(VERSION)
     .option(
       '-c, --config <file>',
       'configuration file (default: $DOCSYNC_CONFIG or config/docsync.json)',

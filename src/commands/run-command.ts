@@ -14,6 +14,8 @@ import { runUntilSettled } from '../engine/run-until-settled.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
+import { OPERATOR_ACTIONS_NOT_AVAILABLE } from '../web/page-actions.js';
+import { VERSION } from './version.js';
 
 export interface RunOptions {
   readonly config?: string | undefined;
@@ -164,7 +166,15 @@ export function createDaemon(
     app,
     deps: engineDeps(app, local),
     local,
-    extras: (d) => startListeners(d, { app, metrics, requestsPerSecond: () => rate.perSecond() }),
+    extras: (d) =>
+      startListeners(d, {
+        app,
+        metrics,
+        requestsPerSecond: () => rate.perSecond(),
+        version: VERSION,
+        // The operator's approve and resolve modules connect here; until then both answer 501.
+        operator: OPERATOR_ACTIONS_NOT_AVAILABLE,
+      }),
     onCycle: (result, rails) => {
       metrics.cycleFinished(result);
       for (let i = 0; i < rails; i++) metrics.railTripped();

@@ -6,6 +6,7 @@ import type { OwnerRef } from '../domain/types.js';
 import type { DocumentChangeEvent } from '../triggers/webhook-event.js';
 import { startWebhookReceiver } from '../triggers/webhook-receiver.js';
 import type { Metrics } from '../web/metrics.js';
+import type { OperatorActions, PageActions } from '../web/page-actions.js';
 import { startStatusServer } from '../web/status-server.js';
 import type { Closable, Daemon, DaemonHost, DaemonListeners } from './daemon.js';
 
@@ -13,6 +14,10 @@ export interface ListenerOptions {
   readonly app: DaemonHost;
   readonly metrics: Metrics;
   readonly requestsPerSecond: () => number;
+  /** docsync's version, for the status page. */
+  readonly version: string;
+  /** The status page's "approve held deletes" and "resolve a conflict". */
+  readonly operator: OperatorActions;
 }
 
 export async function startListeners(
@@ -36,17 +41,21 @@ export async function startListeners(
     intake.push(receiver);
   }
   if (config.status.enabled) {
+    const startedAt = Date.now();
     const server = await startStatusServer({
       config,
       state,
       metrics,
       logger,
+      actions: pageActions(daemon, app, options.operator),
       runtime: () => {
         const tokens = readTokens(app);
         return {
           nextCycleAt: daemon.nextCycleAt()?.toISOString() ?? null,
           queueDepth: app.remote.queue.depth,
           requestsPerSecond: options.requestsPerSecond(),
+          requestBudgetPerSecond: config.queue.requestsPerSecond,
+          daemon: { version: options.version, startedAt },
           watcherMode: daemon.watcherMode,
           tokenValid: Boolean(tokens?.refreshToken) && !daemon.authLost,
           stateFailure: daemon.stateFailure?.message ?? null,
@@ -59,6 +68,31 @@ export async function startListeners(
     observers.push(server);
   }
   return { intake, observers };
+}
+
+/**
+ * The status page's buttons. "Sync now" is a full listing of the entity (deletions included) in
+ * the webhook lane, ahead of polling: a person is waiting for it. The page answers once the
+ * sync is queued; what it changed shows in the activity feed.
+ */
+function pageActions(daemon: Daemon, app: DaemonHost, operator: OperatorActions): PageActions {
+  return {
+    operator,
+    syncEntity: (owner) => {
+      const record = app.state.entities.get(owner);
+      if (!record) {
+        return {
+          kind: 'not-found',
+          message: `docsync knows no ${owner.kind} ${owner.id}; the service may have removed it`,
+        };
+      }
+      void daemon.request({ trigger: 'manual', owner, fullReconcile: true });
+      return {
+        kind: 'done',
+        message: `A sync of ${record.entity.name} is queued; what it changes shows under Recent changes.`,
+      };
+    },
+  };
 }
 
 /**

@@ -408,7 +408,8 @@ export class WorkScheduler {
 }
 
 function laneOf(trigger: CycleTrigger): Lane {
-  if (trigger === 'webhook') return 'webhook';
+  // A person who pressed "Sync now" is waiting for it, as urgently as a webhook's sender.
+  if (trigger === 'webhook' || trigger === 'manual') return 'webhook';
   if (trigger === 'cron') return 'poll';
   return 'watcher';
 }

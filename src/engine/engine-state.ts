@@ -5,6 +5,7 @@
  * without touching it, and a test may stand in with anything of this shape.
  */
 import type { OwnerRef } from '../domain/types.js';
+import type { ActivityRepo } from '../state/activity-repo.js';
 import type { BaseRepo } from '../state/base-repo.js';
 import type { ConflictRepo } from '../state/conflict-repo.js';
 import type { CursorRepo } from '../state/cursor-repo.js';
@@ -46,6 +47,8 @@ export interface EngineState {
   readonly statusTypes: Pick<StatusTypeRepo, 'list' | 'replaceAll'>;
   readonly skipped: Pick<SkippedRepo, 'replaceForOwner' | 'replaceEntityFolders'>;
   readonly metaFiles: MetaFileRepo;
+  /** The status page's feed of what the executor changed. */
+  readonly activity: Pick<ActivityRepo, 'record'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
   /** The push is done and the document's base changes with it, in one commit. */

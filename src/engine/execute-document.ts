@@ -4,6 +4,7 @@
  * file the service refuses is reported alone and the others go on. What the run did (actions
  * done, a push made, a conflict copy left for the next cycle) is its outcome.
  */
+import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { PushRejectedError } from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
@@ -144,6 +145,7 @@ class DocumentRun {
       return;
     }
     const base = this.#base;
+    ctx.deps.state.activity.record(ctx.owner, activityOf(action, base), ctx.deps.now());
     // Conflicts settled with a copy are logged where the copy got its real name.
     if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
       recordConflict(ctx, action, { folder: base.folder, documentId: base.id });

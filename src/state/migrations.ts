@@ -117,4 +117,64 @@ export const MIGRATIONS: readonly Migration[] = [
         ) STRICT, WITHOUT ROWID;
       `),
   },
+  {
+    version: 7,
+    name: "activity: what the executor changed, for the status page's feed",
+    // Append-only; the repository keeps the newest ACTIVITY_KEEP rows. AUTOINCREMENT so an id is
+    // never handed out twice: the page pages back through the feed by id.
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE activity (
+          id            INTEGER PRIMARY KEY AUTOINCREMENT,
+          at            INTEGER NOT NULL,
+          owner_kind    TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id      TEXT    NOT NULL,
+          document_id   TEXT,
+          document_name TEXT    NOT NULL,
+          change        TEXT    NOT NULL CHECK (change IN ('pulled', 'pushed',
+                          'deleted-in-service', 'trashed-locally', 'deleted-locally', 'conflict')),
+          file          TEXT,
+          detail        TEXT
+        ) STRICT;
+      `),
+  },
+  {
+    version: 8,
+    name: "cycles: a sync a person asked for on the status page has the trigger 'manual'",
+    // Rebuilt as migration 5 rebuilt the outbox: SQLite cannot change a CHECK in place, and the
+    // AUTOINCREMENT counter carries over.
+    up: (db) => {
+      const seq = db
+        .prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'cycles'")
+        .pluck()
+        .get();
+      db.exec(`
+        CREATE TABLE cycles_v8 (
+          id             INTEGER PRIMARY KEY AUTOINCREMENT,
+          trigger        TEXT    NOT NULL CHECK (trigger IN ('cron', 'webhook', 'watcher', 'once',
+                           'manual')),
+          owner_kind     TEXT    CHECK (owner_kind IN ('company', 'trust')),
+          owner_id       TEXT,
+          full_reconcile INTEGER NOT NULL CHECK (full_reconcile IN (0, 1)),
+          started_at     INTEGER NOT NULL,
+          finished_at    INTEGER,
+          result         TEXT    CHECK (result IN ('ok', 'partial', 'safety-stop', 'error',
+                           'interrupted')),
+          counts_json    TEXT    CHECK (counts_json IS NULL OR json_valid(counts_json)),
+          error          TEXT,
+          CHECK ((owner_kind IS NULL) = (owner_id IS NULL))
+        ) STRICT;
+        INSERT INTO cycles_v8 SELECT * FROM cycles;
+        DROP TABLE cycles;
+        ALTER TABLE cycles_v8 RENAME TO cycles;
+        CREATE INDEX cycles_by_result ON cycles (result, id);
+      `);
+      if (seq === undefined) return;
+      db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cycles'").run(seq);
+      db.prepare(
+        `INSERT INTO sqlite_sequence (name, seq) SELECT 'cycles', ?
+         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'cycles')`,
+      ).run(seq);
+    },
+  },
 ];

@@ -63,6 +63,7 @@ export class ProblemRepo {
   readonly #upsert;
   readonly #clear;
   readonly #list;
+  readonly #count;
   readonly #record;
   readonly #clearOwner;
   readonly #clearKeys;
@@ -76,7 +77,10 @@ export class ProblemRepo {
          @lastSeenAt, @nextAttemptAt, @planFingerprint)`,
     );
     this.#clear = db.prepare('DELETE FROM problems WHERE item_key = ?');
-    this.#list = db.prepare<[], ProblemRow>('SELECT * FROM problems ORDER BY first_seen_at');
+    this.#list = db.prepare<[number], ProblemRow>(
+      'SELECT * FROM problems ORDER BY first_seen_at LIMIT ?',
+    );
+    this.#count = db.prepare<[], number>('SELECT count(*) FROM problems').pluck();
     this.#clearOwner = db.prepare('DELETE FROM problems WHERE owner_kind = ? AND owner_id = ?');
     const clearOne = this.#clear;
     this.#clearKeys = db.transaction((keys: readonly string[]) => {
@@ -135,8 +139,13 @@ export class ProblemRepo {
     return row ? toProblem(row) : null;
   }
 
-  list(): Problem[] {
-    return this.#list.all().map(toProblem);
+  /** Oldest first; the first `limit` of them (the status page shows a screenful). */
+  list(limit?: number): Problem[] {
+    return this.#list.all(limit ?? -1).map(toProblem);
+  }
+
+  count(): number {
+    return this.#count.get()!;
   }
 
   /** Drops every problem of an entity (the entity left the service). */

@@ -11,10 +11,12 @@
  * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
  */
 import type { BaseDocument, OwnerRef } from '../domain/types.js';
+import { ActivityRepo } from './activity-repo.js';
 import { BaseRepo } from './base-repo.js';
 import { ConflictRepo } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
 import { CycleRepo } from './cycle-repo.js';
+import { EntityListing } from './entity-listing.js';
 import { EntityRepo } from './entity-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
@@ -23,6 +25,7 @@ import { ProblemRepo } from './problem-repo.js';
 import { SettingsRepo } from './settings-repo.js';
 import { SkippedRepo } from './skipped-repo.js';
 import { explainStateFailure } from './state-failure.js';
+import { readStatusPage, type StatusPageData, type StatusPageQuery } from './status-page-data.js';
 import { buildStatusReport, type StatusReport } from './status-report.js';
 import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';
@@ -53,6 +56,8 @@ export class StateStore {
   readonly statusTypes: StatusTypeRepo;
   readonly metaFiles: MetaFileRepo;
   readonly skipped: SkippedRepo;
+  readonly activity: ActivityRepo;
+  readonly #listing: EntityListing;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -81,6 +86,8 @@ export class StateStore {
     this.statusTypes = new StatusTypeRepo(db, this.settings);
     this.metaFiles = new MetaFileRepo(db);
     this.skipped = new SkippedRepo(db);
+    this.activity = new ActivityRepo(db);
+    this.#listing = new EntityListing(db);
   }
 
   /**
@@ -115,6 +122,11 @@ export class StateStore {
 
   statusReport(now: number = Date.now()): StatusReport {
     return buildStatusReport(this, this.db, now);
+  }
+
+  /** The status page's view: problems, one page of entities, the newest activity. */
+  statusPage(query: StatusPageQuery): StatusPageData {
+    return readStatusPage(this, this.db, this.#listing, query);
   }
 
   get closed(): boolean {

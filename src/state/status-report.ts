@@ -152,7 +152,7 @@ interface EntityCursor {
   readonly cursor: CursorRecord | null;
 }
 
-function pushStatus(store: StateStore): StatusReport['pushes'] {
+export function pushStatus(store: StateStore): StatusReport['pushes'] {
   const counts = store.outbox.counts();
   return {
     pending: counts.pending,
@@ -194,7 +194,9 @@ function entityStatuses(store: StateStore, now: number): EntityStatus[] {
   }));
 }
 
-function summariseCycle(cycle: ReturnType<StateStore['cycles']['last']>): CycleSummary | null {
+export function summariseCycle(
+  cycle: ReturnType<StateStore['cycles']['last']>,
+): CycleSummary | null {
   if (!cycle) return null;
   return {
     trigger: cycle.trigger,

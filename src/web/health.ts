@@ -21,7 +21,7 @@ export interface Health {
 }
 
 export function checkHealth(
-  report: StatusReport | null,
+  report: Pick<StatusReport, 'lastCycle' | 'lastSuccessfulCycle'> | null,
   runtime: Pick<RuntimeStatus, 'tokenValid' | 'stateFailure'>,
   maxAgeMs: number,
   now: number,
@@ -64,7 +64,9 @@ export function checkHealth(
   };
 }
 
-function lastGoodCycleAt(report: StatusReport): string | null {
+function lastGoodCycleAt(
+  report: Pick<StatusReport, 'lastCycle' | 'lastSuccessfulCycle'>,
+): string | null {
   const times = [report.lastSuccessfulCycle?.finishedAt ?? null];
   if (report.lastCycle?.result === 'partial') times.push(report.lastCycle.finishedAt);
   const known = times.filter((t): t is string => t !== null).sort();

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CSRF_FIELD } from './csrf.js';
 
 /** A piece of HTML that is already safe to insert. */
 export class Html {
@@ -65,4 +66,30 @@ export function formatAge(ms: number | null): string {
   if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
   if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
   return `${Math.round(ms / 3_600_000)} h`;
+}
+
+/**
+ * A moment, as UTC text that the page's script turns into the viewer's local time (the server
+ * cannot know the viewer's zone); `datetime` keeps the exact instant for it.
+ */
+export function timeOf(ms: number | null): Html {
+  if (ms === null) return html`<span class="none">never</span>`;
+  const iso = new Date(ms).toISOString();
+  return html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</time>`;
+}
+
+/**
+ * A button that POSTs `fields` to `action` with the page's CSRF token. The page's script sends
+ * it with `fetch` and shows the answer; without script it is a plain form post.
+ */
+export function postButton(
+  action: string,
+  fields: Readonly<Record<string, string>>,
+  label: string,
+  token: string,
+): Html {
+  const hidden = Object.entries(fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  );
+  return html`<form method="post" action="${action}" class="act"><input type="hidden" name="${CSRF_FIELD}" value="${token}">${hidden}<button type="submit">${label}</button></form>`;
 }

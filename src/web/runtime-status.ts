@@ -36,6 +36,8 @@ export interface RuntimeStatus {
   readonly queueDepth: number;
   /** Requests sent to the service per second, recently. */
   readonly requestsPerSecond: number;
+  /** The most the service allows (`queue.requestsPerSecond`); absent outside the daemon. */
+  readonly requestBudgetPerSecond?: number;
   /** `events` while the OS delivers change events; `scanning` after the watch limit was hit. */
   readonly watcherMode: WatcherMode | 'off';
   /** Whether docsync holds a token the service accepts; false means `docsync auth login`. */
@@ -49,6 +51,8 @@ export interface RuntimeStatus {
   readonly folderMode?: string;
   /** The work scheduler's view; absent outside the daemon. */
   readonly work?: WorkStatus;
+  /** Which docsync runs, since when (epoch ms); absent outside the daemon. */
+  readonly daemon?: { readonly version: string; readonly startedAt: number };
 }
 
 export type RuntimeProvider = () => RuntimeStatus;

@@ -1,20 +1,27 @@
 /**
  * The status server of daemon.md on `status.listen`: `GET /` (the page), `GET /healthz` (200
- * or 503 with the reasons as JSON) and `GET /metrics` (Prometheus text). Read-only, and it
- * keeps no state of its own: every request reads the state database and the daemon's runtime
- * facts afresh. A failing request answers 500 and is logged; it never stops the daemon. When the
- * daemon stops because its state cannot be written, `/healthz` answers 503 with that reason until
- * the server closes, which the daemon does last.
+ * or 503 with the reasons as JSON), `GET /metrics` (Prometheus text), and the page's actions,
+ * `POST /actions/…` with the page's CSRF token (csrf.ts). Nothing changes on a GET. It keeps no
+ * state of its own but the charts' samples: every request reads the state database and the
+ * daemon's runtime facts afresh. A failing request answers 500 and is logged; it never stops
+ * the daemon. When the daemon stops because its state cannot be written, `/healthz` answers 503
+ * with that reason until the server closes, which the daemon does last.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { StatusReport } from '../state/status-report.js';
+import { CsrfGuard } from './csrf.js';
 import { checkHealth, healthMaxAgeMs } from './health.js';
 import { listen } from './listen.js';
 import type { Metrics } from './metrics.js';
+import type { PageActions } from './page-actions.js';
+import { parsePageQuery } from './page-query.js';
+import { send } from './respond.js';
 import type { RuntimeProvider, RuntimeStatus } from './runtime-status.js';
+import { SAMPLE_EVERY_MS, SampleRing, sampleOf } from './samples.js';
+import { runAction, STATUS_ACTIONS } from './status-actions.js';
 import { renderStatusPage } from './status-page.js';
 
 export interface StatusServerOptions {
@@ -24,6 +31,10 @@ export interface StatusServerOptions {
   readonly runtime: RuntimeProvider;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** What the page's buttons do; absent (no daemon), the page draws none. */
+  readonly actions?: PageActions;
+  /** How often the charts sample the runtime (default every 5 s). */
+  readonly sampleEveryMs?: number;
 }
 
 export interface StatusServer {
@@ -32,28 +43,40 @@ export interface StatusServer {
   close(): Promise<void>;
 }
 
-interface StatusContext {
+export interface StatusContext {
   readonly state: StateStore;
   readonly metrics: Metrics;
   readonly runtime: RuntimeProvider;
   readonly root: string;
   readonly maxAgeMs: number;
   readonly now: () => number;
+  readonly csrf: CsrfGuard;
+  readonly actions: PageActions | undefined;
+  readonly samples: SampleRing;
+  readonly logger: Logger;
 }
 
-type Handler = (ctx: StatusContext, res: ServerResponse) => Promise<void>;
+type Handler = (ctx: StatusContext, res: ServerResponse, url: URL) => Promise<void>;
 
 const ROUTES: Readonly<Record<string, Handler>> = {
-  '/': async ({ state, runtime, root, maxAgeMs, now }, res) => {
-    const report = state.statusReport(now());
+  '/': async (ctx, res, url) => {
+    const { state, runtime, root, maxAgeMs, now } = ctx;
+    const query = parsePageQuery(url.searchParams);
+    const data = state.statusPage(query);
     const facts = runtime();
-    const health = checkHealth(report, facts, maxAgeMs, now());
-    send(
-      res,
-      200,
-      'text/html; charset=utf-8',
-      renderStatusPage({ report, runtime: facts, health, root }),
-    );
+    const at = now();
+    const health = checkHealth(data, facts, maxAgeMs, at);
+    const page = renderStatusPage({
+      data,
+      query,
+      runtime: facts,
+      health,
+      root,
+      samples: ctx.samples.list(),
+      now: at,
+      token: ctx.actions ? ctx.csrf.token : null,
+    });
+    send(res, 200, 'text/html; charset=utf-8', page);
   },
   '/healthz': async ({ state, runtime, maxAgeMs, now }, res) => {
     const facts = runtime();
@@ -94,6 +117,7 @@ function readReport(state: StateStore, facts: RuntimeStatus, now: number): Statu
 
 export async function startStatusServer(options: StatusServerOptions): Promise<StatusServer> {
   const logger = options.logger.child({ component: 'status' });
+  const { host, port } = options.config.status.listen;
   const ctx: StatusContext = {
     state: options.state,
     metrics: options.metrics,
@@ -102,7 +126,21 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     // Computed once: it walks the cron schedule.
     maxAgeMs: healthMaxAgeMs(options.config),
     now: options.now ?? Date.now,
+    csrf: new CsrfGuard(host),
+    actions: options.actions,
+    samples: new SampleRing(),
+    logger,
   };
+  const sample = () => {
+    try {
+      ctx.samples.add(sampleOf(ctx.runtime(), ctx.now()));
+    } catch (error) {
+      logger.warn({ err: error }, 'could not sample the request rate for the charts');
+    }
+  };
+  sample();
+  const sampling = setInterval(sample, options.sampleEveryMs ?? SAMPLE_EVERY_MS);
+  sampling.unref();
   const server = createServer((req, res) => {
     handle(ctx, req, res).catch((error: unknown) => {
       logger.error({ err: error, url: req.url }, 'status request failed');
@@ -111,13 +149,19 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     });
   });
   server.on('error', (error) => logger.error({ err: error }, 'status server error'));
-  const { host, port } = options.config.status.listen;
-  const url = await listen(server, host, port);
+  let url: string;
+  try {
+    url = await listen(server, host, port);
+  } catch (error) {
+    clearInterval(sampling);
+    throw error;
+  }
   logger.info({ url }, 'status page listening');
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
+      clearInterval(sampling);
       server.close(() => resolve());
       server.closeIdleConnections();
     });
@@ -131,22 +175,22 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://status');
+  const action = STATUS_ACTIONS[url.pathname];
+  if (action) {
+    if (req.method !== 'POST') {
+      req.resume();
+      res.setHeader('Allow', 'POST');
+      return send(res, 405, 'text/plain; charset=utf-8', 'only POST: an action changes things\n');
+    }
+    return runAction(ctx, action, req, res);
+  }
   req.resume();
-  const path = new URL(req.url ?? '/', 'http://status').pathname;
-  const route = ROUTES[path];
+  const route = ROUTES[url.pathname];
   if (!route) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return send(res, 405, 'text/plain; charset=utf-8', 'only GET\n');
   }
-  await route(ctx, res);
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, {
-    'Content-Type': type,
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+  await route(ctx, res, url);
 }

@@ -93,8 +93,8 @@ describe('entries not synced', () => {
     });
     servers.push(server);
     const page = await (await fetch(server.url)).text();
-    const section = page.slice(page.indexOf('<h2 id="not-synced">'));
-    expect(section).toContain('Not synced (2)');
+    const section = page.slice(page.indexOf('<section id="not-synced">'));
+    expect(section).toContain('<h3>Not synced (2)</h3>');
     expect(section).toContain(`<td>${deed.path}</td><td>${LINK}</td>`);
     expect(section).toContain(`<td>${notes.path}</td><td>${NEWLINE}</td>`);
   });

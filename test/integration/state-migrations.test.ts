@@ -9,6 +9,7 @@ import { useTempDir } from '../helpers/temp-dir.js';
 const tempDir = useTempDir();
 
 const SYNC_TABLES = [
+  'activity',
   'base_documents',
   'conflicts',
   'cursors',
@@ -80,6 +81,35 @@ describe('state migrations', () => {
       idempotencyKey: 'r',
     });
     expect(replace, 'the id of a pruned push is never handed out again').toBeGreaterThan(pruned);
+    store.close();
+  });
+
+  it("lets cycles have the trigger 'manual' (v8), keeping every cycle, its id and the id counter", () => {
+    const file = path.join(tempDir(), 'v7.db');
+    const v7 = openDatabase(file, { migrations: MIGRATIONS.filter((m) => m.version <= 7) });
+    const insert = v7.prepare(
+      `INSERT INTO cycles (trigger, owner_kind, owner_id, full_reconcile, started_at, finished_at,
+         result) VALUES (?, ?, ?, 0, 1000, 2000, ?)`,
+    );
+    const round = Number(insert.run('cron', null, null, 'ok').lastInsertRowid);
+    const entity = Number(insert.run('webhook', 'trust', '1', 'safety-stop').lastInsertRowid);
+    const pruned = Number(insert.run('cron', null, null, 'ok').lastInsertRowid);
+    v7.prepare('DELETE FROM cycles WHERE id = ?').run(pruned);
+    expect(() => insert.run('manual', 'trust', '1', 'ok')).toThrow(/CHECK constraint/);
+    v7.close();
+
+    const store = StateStore.open(file);
+    expect(store.cycles.list().map((c) => [c.id, c.trigger, c.owner, c.result])).toEqual([
+      [entity, 'webhook', { kind: 'trust', id: '1' }, 'safety-stop'],
+      [round, 'cron', null, 'ok'],
+    ]);
+    const manual = store.cycles.start({
+      trigger: 'manual',
+      owner: { kind: 'trust', id: '1' },
+      startedAt: 3000,
+    });
+    expect(manual, 'the id of a pruned cycle is never handed out again').toBeGreaterThan(pruned);
+    expect(store.cycles.last()?.trigger).toBe('manual');
     store.close();
   });
 

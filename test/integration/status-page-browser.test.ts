@@ -1,10 +1,11 @@
 /**
  * The status page as an operator sees it: real Chromium (Debian's, installed by .ci/run)
- * loading the page of a state the engine itself wrote, after a real conflict and a real error.
+ * loading the page of a state the engine itself wrote, after a real conflict and a real error;
+ * and the page of a running daemon, whose "Sync now" button makes a real sync that the feed of
+ * recent changes then shows. The page at 5,000 entities: status-page-scale-browser.test.ts.
  */
 import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/log/create-logger.js';
@@ -12,12 +13,15 @@ import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { Metrics } from '../../src/web/metrics.js';
 import { startStatusServer } from '../../src/web/status-server.js';
+import { useBrowser } from '../helpers/browser.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
+import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const tempDir = useTempDir();
+const launch = useBrowser();
+const startDaemon = useDaemonProcesses();
 let sim: Simulator | undefined;
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -85,20 +89,10 @@ describe('status page in a browser', () => {
     });
     closers.push(() => server.close());
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
-    closers.push(() => browser.close());
+    const browser = await launch();
     const page = await browser.newPage();
     await page.goto(server.url);
-    const conflicts = await page.locator('h2', { hasText: 'Conflicts' }).textContent();
+    const conflicts = await page.locator('h3', { hasText: 'Conflicts' }).textContent();
     expect(conflicts).toContain('Conflicts (1)');
     const body = await page.locator('body').innerText();
     expect(body).toMatch(
@@ -108,5 +102,66 @@ describe('status page in a browser', () => {
     );
     expect(body).toContain('Items in error (1)');
     expect(body).toContain('ALMOST DONE');
+  });
+
+  it("syncs an entity when its Sync now is clicked, and shows the sync's changes under Recent changes", async () => {
+    sim = await startSimulator({ seed: 'demo' });
+    const dir = tempDir();
+    const config = writeCliConfig(dir, sim, {
+      log: { level: 'info' },
+      // Nothing but the button syncs after the catch-up at start.
+      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      status: { enabled: true, listen: '127.0.0.1:0' },
+    });
+    const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
+    await daemon.started;
+    const statusUrl = () =>
+      /"url":"([^"]+)","msg":"status page listening"/.exec(daemon.output())?.[1];
+    await eventually(() => statusUrl() !== undefined);
+    const url = statusUrl()!;
+    await eventually(async () => (await fetch(`${url}/healthz`)).status === 200);
+
+    const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
+    sim.admin.addAttachment(doc.id, { name: 'Sent by the service.pdf', bytes: '%PDF-1.4 new' });
+    const browser = await launch();
+    const page = await browser.newPage();
+    await page.goto(`${url}/?q=${doc.owner.id}`);
+    const feed = page.locator('#activity tbody tr');
+    // The catch-up at start pulled the firm's documents: the feed shows them.
+    expect(await feed.first().locator('.change').textContent()).toBe('pulled');
+    expect(await page.locator('#about').textContent()).toMatch(/^docsync \d+\.\d+\.\d+, up /);
+
+    const row = page
+      .locator('#entities tbody tr')
+      .filter({ has: page.locator('small', { hasText: new RegExp(`^${doc.owner.id}$`) }) });
+    const entityName = await row.locator('.name').textContent();
+    await row.getByRole('button', { name: 'Sync now' }).click();
+    await expect
+      .poll(() => page.locator('#notice').textContent())
+      .toBe(`A sync of ${entityName} is queued; what it changes shows under Recent changes.`);
+
+    const root = path.join(dir, 'documents');
+    const entity = readdirSync(path.join(root, 'Companies')).find((e) =>
+      readFileSync(path.join(root, 'Companies', e, '.entity.json'), 'utf8').includes(doc.owner.id),
+    )!;
+    const folder = readdirSync(path.join(root, 'Companies', entity)).find((f) =>
+      f.endsWith(`[${doc.id}]`),
+    )!;
+    await eventually(() =>
+      readdirSync(path.join(root, 'Companies', entity, folder)).includes('Sent by the service.pdf'),
+    );
+    await page.reload();
+    const newest = feed.first();
+    expect(await newest.locator('td').allTextContents()).toEqual([
+      expect.any(String),
+      entityName,
+      doc.name,
+      'pulled',
+      'Sent by the service.pdf',
+      '',
+    ]);
+    expect(await page.locator('#sync').innerText()).toContain('(manual)');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
   });
 });

@@ -41,7 +41,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     // The key an item in error is stored under, so one cycle can tell which it found again.
     'state/problem-repo',
   ],
-  web: ['domain', 'config', 'log', 'state'],
+  // The actions' form bodies are read with the webhook receiver's bounded reader.
+  web: ['domain', 'config', 'log', 'state', 'triggers/read-body'],
   triggers: ['domain', 'config', 'log', 'state', 'web/listen', 'type:web'],
   daemon: [
     'domain',

@@ -1,0 +1,111 @@
+/**
+ * What the status page shows, read in one read transaction so its numbers agree: the problems
+ * first (what the rails hold, conflicts, items in error, failed pushes, folders not synced),
+ * one page of entities, and the newest activity. Unlike `StatusReport` (`docsync status`), it
+ * never reads every entity or every problem: each list is a screenful and its total.
+ */
+import { ownerKey } from '../domain/owner-key.js';
+import type { OwnerRef } from '../domain/types.js';
+import type { ActivityRecord } from './activity-repo.js';
+import type { ConflictRecord } from './conflict-repo.js';
+import type { CycleRecord } from './cycle-repo.js';
+import type { EntityListing, EntityPage, EntityQuery, EntityRow } from './entity-listing.js';
+import type { UnmatchedFolder } from './entity-repo.js';
+import type { Database } from './open-database.js';
+import type { Problem } from './problem-repo.js';
+import type { SkippedRecord } from './skipped-repo.js';
+import type { StateStore } from './state-store.js';
+import {
+  type CycleSummary,
+  pushStatus,
+  type StatusReport,
+  summariseCycle,
+} from './status-report.js';
+
+/** Rows of each problem list the page shows; the rest is counted. */
+export const PROBLEMS_SHOWN = 50;
+/** Lines of activity per page of the feed. */
+export const ACTIVITY_SHOWN = 50;
+
+const STALEST: EntityQuery = {
+  search: '',
+  kind: null,
+  show: 'all',
+  sort: 'lag',
+  page: 1,
+  pageSize: 1,
+};
+
+export interface StatusPageQuery {
+  readonly entities: EntityQuery;
+  /** Page the feed back from this activity id. */
+  readonly activityBefore?: number | undefined;
+}
+
+export interface StatusPageData {
+  readonly initialSyncDone: boolean;
+  readonly lastCycle: CycleSummary | null;
+  readonly lastSuccessfulCycle: CycleSummary | null;
+  readonly pendingWebhookEvents: number;
+  /** Names of the entities the lists below mention, by owner key. */
+  readonly names: ReadonlyMap<string, string>;
+  readonly held: readonly CycleRecord[];
+  readonly conflicts: { readonly total: number; readonly recent: readonly ConflictRecord[] };
+  readonly itemsInError: { readonly total: number; readonly items: readonly Problem[] };
+  readonly pushes: StatusReport['pushes'];
+  readonly unmatchedFolders: readonly UnmatchedFolder[];
+  readonly notSynced: readonly SkippedRecord[];
+  readonly entities: EntityPage;
+  /** The entity synced longest ago (or never); null when there are none. */
+  readonly stalest: EntityRow | null;
+  readonly activity: readonly ActivityRecord[];
+}
+
+export function readStatusPage(
+  store: StateStore,
+  db: Database,
+  listing: EntityListing,
+  query: StatusPageQuery,
+): StatusPageData {
+  return db
+    .transaction((): StatusPageData => {
+      const held = store.cycles.heldByRails();
+      const conflicts = store.conflicts.list(PROBLEMS_SHOWN);
+      const problems = store.problems.list(PROBLEMS_SHOWN);
+      const pushes = pushStatus(store);
+      const owners = [
+        ...held.flatMap((c) => (c.owner ? [c.owner] : [])),
+        ...conflicts.map((c) => c.owner),
+        ...problems.map((p) => p.owner),
+        ...pushes.failedItems.map((f) => f.owner),
+      ];
+      return {
+        initialSyncDone: store.settings.initialSyncDone(),
+        lastCycle: summariseCycle(store.cycles.last()),
+        lastSuccessfulCycle: summariseCycle(store.cycles.lastSuccessful()),
+        pendingWebhookEvents: store.webhookEvents.countPending(),
+        names: namesOf(store, owners),
+        held,
+        conflicts: { total: store.conflicts.count(), recent: conflicts },
+        itemsInError: { total: store.problems.count(), items: problems },
+        pushes,
+        unmatchedFolders: store.entities.listUnmatchedFolders(),
+        notSynced: store.skipped.list(),
+        entities: listing.page(query.entities),
+        stalest: listing.page(STALEST).rows[0] ?? null,
+        activity: store.activity.recent(ACTIVITY_SHOWN, query.activityBefore),
+      };
+    })
+    .deferred();
+}
+
+function namesOf(store: StateStore, owners: readonly OwnerRef[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const owner of owners) {
+    const key = ownerKey(owner);
+    if (names.has(key)) continue;
+    const record = store.entities.get(owner);
+    if (record) names.set(key, record.entity.name);
+  }
+  return names;
+}

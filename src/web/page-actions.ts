@@ -1,0 +1,65 @@
+/**
+ * What a person can do from the status page, as the status server sees it: sync an entity now,
+ * approve the deletes a safety rail holds, resolve a conflict. The status server only checks the
+ * request (POST, CSRF token) and reads its fields; the daemon hands in what carries them out.
+ */
+import type { OwnerRef } from '../domain/types.js';
+
+/** What became of an action; the page shows the message, the status code follows the kind. */
+export type ActionOutcome =
+  | {
+      readonly kind: 'done';
+      readonly message: string;
+      /** An entity to sync at once, so the decision takes effect without waiting for a poll. */
+      readonly syncAfter?: OwnerRef;
+    }
+  /** Nothing to act on: no such entity, conflict or held delete. */
+  | { readonly kind: 'not-found'; readonly message: string }
+  /** The request makes no sense now (e.g. the conflict copy is gone); the message says why. */
+  | { readonly kind: 'refused'; readonly message: string }
+  /** This build cannot do it. */
+  | { readonly kind: 'not-available'; readonly message: string };
+
+export type ConflictResolution = 'keep-mine' | 'keep-theirs' | 'keep-both';
+export const CONFLICT_RESOLUTIONS: readonly ConflictResolution[] = [
+  'keep-mine',
+  'keep-theirs',
+  'keep-both',
+];
+
+/**
+ * The operator's decisions (`docsync deletes approve`, `docsync conflicts resolve`), the same
+ * operations as the CLI's, so the page and the command line never disagree on what they do.
+ */
+export interface OperatorActions {
+  /**
+   * Lets through the deletes a safety rail holds: for one entity, or for every entity when
+   * `owner` is null (a rail tripped over a round of all of them).
+   */
+  approveHeldDeletes(request: { readonly owner: OwnerRef | null }): Promise<ActionOutcome>;
+  /**
+   * Settles a recorded conflict (the `conflicts` table's id): keep the local version (mine), the
+   * service's (theirs), or both files.
+   */
+  resolveConflict(request: {
+    readonly conflictId: number;
+    readonly resolution: ConflictResolution;
+  }): Promise<ActionOutcome>;
+}
+
+export interface PageActions {
+  /** Queues a sync of the entity ahead of polling; answers once it is queued, not run. */
+  syncEntity(owner: OwnerRef): ActionOutcome;
+  readonly operator: OperatorActions;
+}
+
+const NOT_AVAILABLE: ActionOutcome = {
+  kind: 'not-available',
+  message: 'not available in this build; use the docsync command line on the server',
+};
+
+/** For a build without the operator's commands: both actions answer 501. */
+export const OPERATOR_ACTIONS_NOT_AVAILABLE: OperatorActions = {
+  approveHeldDeletes: async () => NOT_AVAILABLE,
+  resolveConflict: async () => NOT_AVAILABLE,
+};

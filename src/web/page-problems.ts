@@ -1,0 +1,195 @@
+/**
+ * The top of the status page: what needs a person, in the order it matters. Deletes a safety
+ * rail holds (nothing moves until someone decides), conflicts (two versions of one file), items
+ * in error, failed pushes, then folders and entries docsync does not sync. Only lists that have
+ * something are drawn; one line names the empty ones, so a healthy firm sees a short page.
+ */
+import { ownerKey } from '../domain/owner-key.js';
+import type { OwnerRef } from '../domain/types.js';
+import type { StatusPageData } from '../state/status-page-data.js';
+import { PROBLEMS_SHOWN } from '../state/status-page-data.js';
+import { fileLink, type Html, html, postButton, table, timeOf } from './html.js';
+
+export interface ProblemsInput {
+  readonly data: StatusPageData;
+  readonly root: string;
+  /** Null: no buttons (no daemon to act). */
+  readonly token: string | null;
+}
+
+interface ProblemList {
+  readonly id: string;
+  readonly title: string;
+  readonly total: number;
+  readonly body: () => Html;
+}
+
+export function problemsSection(input: ProblemsInput): Html {
+  const { data } = input;
+  const lists: ProblemList[] = [
+    { id: 'held', title: 'Held deletes', total: data.held.length, body: () => held(input) },
+    {
+      id: 'conflicts',
+      title: 'Conflicts',
+      total: data.conflicts.total,
+      body: () => conflicts(input),
+    },
+    {
+      id: 'errors',
+      title: 'Items in error',
+      total: data.itemsInError.total,
+      body: () => itemsInError(input),
+    },
+    {
+      id: 'pushes',
+      title: 'Failed pushes',
+      total: data.pushes.failed,
+      body: () => failedPushes(input),
+    },
+    {
+      id: 'unmatched',
+      title: 'Unmatched local folders',
+      total: data.unmatchedFolders.length,
+      body: () => unmatched(input),
+    },
+    {
+      id: 'not-synced',
+      title: 'Not synced',
+      total: data.notSynced.length,
+      body: () => notSynced(input),
+    },
+  ];
+  const shown = lists.filter((l) => l.total > 0);
+  const empty = lists.filter((l) => l.total === 0).map((l) => l.title.toLowerCase());
+  const quiet =
+    empty.length === 0 ? html`` : html`<p class="ok" id="no-problems">No ${empty.join(', ')}.</p>`;
+  const sections = shown.map(
+    (l) => html`<section id="${l.id}"><h3>${l.title} (${l.total})</h3>${l.body()}</section>`,
+  );
+  return html`<section id="problems"><h2>Problems</h2>${quiet}${sections}</section>`;
+}
+
+/** The entity's name, or its kind and id when the state does not know it (any more). */
+export function entityLabel(names: ReadonlyMap<string, string>, owner: OwnerRef): string {
+  return names.get(ownerKey(owner)) ?? `${owner.kind} ${owner.id}`;
+}
+
+/** "… and 120 more" under a list cut at PROBLEMS_SHOWN, with where to see them. */
+function more(total: number, shown: number, where: Html | string): Html {
+  return total > shown ? html`<p class="none">… and ${total - shown} more: ${where}.</p>` : html``;
+}
+
+function held({ data, token }: ProblemsInput): Html {
+  const rows = data.held.map((c) => [
+    timeOf(c.finishedAt),
+    c.owner ? entityLabel(data.names, c.owner) : 'every entity (a poll round)',
+    c.error,
+    token === null
+      ? null
+      : postButton(
+          '/actions/approve-deletes',
+          c.owner ? { kind: c.owner.kind, id: c.owner.id } : { scope: 'all' },
+          'Approve these deletes',
+          token,
+        ),
+  ]);
+  return html`<p>A safety rail stopped these deletes; nothing is deleted until someone approves them (or runs <code>docsync deletes</code>).</p>${table(
+    ['When', 'Entity', 'What the rail held', ''],
+    rows,
+  )}`;
+}
+
+function conflicts({ data, root, token }: ProblemsInput): Html {
+  const rows = data.conflicts.recent.map((c) => [
+    timeOf(c.occurredAt),
+    entityLabel(data.names, c.owner),
+    fileLink(root, c.copyPath),
+    `${c.winner === 'local' ? 'the local version' : "the service's version"} won${
+      c.detail ? `: ${c.detail}` : ''
+    }`,
+    token === null
+      ? null
+      : html`<div class="acts">${[
+          postButton(
+            '/actions/resolve-conflict',
+            { conflict: String(c.id), resolution: 'keep-mine' },
+            'Keep the local version',
+            token,
+          ),
+          postButton(
+            '/actions/resolve-conflict',
+            { conflict: String(c.id), resolution: 'keep-theirs' },
+            "Keep the service's version",
+            token,
+          ),
+          postButton(
+            '/actions/resolve-conflict',
+            { conflict: String(c.id), resolution: 'keep-both' },
+            'Keep both',
+            token,
+          ),
+        ]}</div>`,
+  ]);
+  return html`${table(['When', 'Entity', 'Conflict copy', 'Winner', ''], rows)}${more(
+    data.conflicts.total,
+    data.conflicts.recent.length,
+    'docsync conflicts lists them all',
+  )}`;
+}
+
+function itemsInError({ data, root }: ProblemsInput): Html {
+  const rows = data.itemsInError.items.map((p) => [
+    entityLabel(data.names, p.owner),
+    p.documentId,
+    p.path === null ? null : fileLink(root, p.path),
+    p.reason,
+    p.attempts,
+    timeOf(p.nextAttemptAt),
+  ]);
+  return html`${table(['Entity', 'Document', 'Path', 'Reason', 'Attempts', 'Next attempt'], rows)}${more(
+    data.itemsInError.total,
+    rows.length,
+    html`<a href="/?show=errors">the entities with errors</a>`,
+  )}`;
+}
+
+function failedPushes({ data }: ProblemsInput): Html {
+  const p = data.pushes;
+  const rows = p.failedItems
+    .slice(0, PROBLEMS_SHOWN)
+    .map((f) => [
+      f.kind,
+      entityLabel(data.names, f.owner),
+      f.documentId,
+      f.attempts,
+      f.lastError,
+      f.nextAttemptAt ?? 'when a person has looked',
+    ]);
+  return html`<p>${p.pending} pending, ${p.inDoubt} in doubt, ${p.failed} failed.</p>${table(
+    ['Push', 'Entity', 'Document', 'Attempts', 'Last error', 'Next attempt'],
+    rows,
+  )}${more(p.failed, rows.length, 'docsync status --json lists them all')}`;
+}
+
+function unmatched({ data }: ProblemsInput): Html {
+  const rows = data.unmatchedFolders
+    .slice(0, PROBLEMS_SHOWN)
+    .map((u) => [u.folder, u.kind, u.reason]);
+  return html`${table(['Folder', 'Kind', 'Reason'], rows)}${more(
+    data.unmatchedFolders.length,
+    rows.length,
+    'docsync status lists them all',
+  )}`;
+}
+
+/** Paths as docsync shows them (escaped when not UTF-8), so text rather than `file://` links. */
+function notSynced({ data }: ProblemsInput): Html {
+  const rows = data.notSynced
+    .slice(0, PROBLEMS_SHOWN)
+    .map((n) => [n.path, n.reason, timeOf(n.firstSeenAt)]);
+  return html`${table(['Path', 'Reason', 'Since'], rows)}${more(
+    data.notSynced.length,
+    rows.length,
+    'docsync status lists them all',
+  )}`;
+}

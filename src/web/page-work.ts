@@ -1,0 +1,139 @@
+/**
+ * How the daemon works, below the problems and the entities: the request rate against its
+ * budget and the lanes' queues over the last hour (charts: a trend says more than a number), the
+ * scheduler's lanes now (issue 16), and the cycle facts.
+ */
+import { LANES, type Lane } from '../domain/lanes.js';
+import type { StatusPageData } from '../state/status-page-data.js';
+import { lineChart } from './charts.js';
+import { facts, formatAge, type Html, html, table, timeOf } from './html.js';
+import type { RuntimeStatus } from './runtime-status.js';
+import { SAMPLE_EVERY_MS, SAMPLES_KEPT, type Sample } from './samples.js';
+
+const LANE_COLOURS: Readonly<Record<Lane, string>> = {
+  push: '#b00020',
+  webhook: '#1f5fbf',
+  watcher: '#176c2c',
+  poll: '#777777',
+};
+
+export interface WorkInput {
+  readonly data: StatusPageData;
+  readonly runtime: RuntimeStatus;
+  readonly samples: readonly Sample[];
+  readonly now: number;
+}
+
+export function chartsSection({ runtime, samples, now }: WorkInput): Html {
+  const times = samples.map((s) => s.at);
+  const span = { end: now, spanMs: SAMPLES_KEPT * SAMPLE_EVERY_MS };
+  const budget = runtime.requestBudgetPerSecond;
+  const use =
+    budget === undefined
+      ? ''
+      : `, ${Math.round((100 * runtime.requestsPerSecond) / budget)} % of the budget`;
+  const rate = lineChart({
+    title: 'Requests to the service per second',
+    now: `now ${runtime.requestsPerSecond.toFixed(1)} / s${use}`,
+    unit: '/ s',
+    times,
+    series: [
+      {
+        label: 'requests per second',
+        color: '#1f5fbf',
+        values: samples.map((s) => s.requestsPerSecond),
+      },
+      ...(budget === undefined
+        ? []
+        : [
+            {
+              label: `budget (queue.requestsPerSecond = ${budget})`,
+              color: '#b00020',
+              dashed: true,
+              values: samples.map((s) => s.budget),
+            },
+          ]),
+    ],
+    ...span,
+  });
+  const lanes = runtime.work
+    ? lineChart({
+        title: 'Work waiting in each lane (syncs and requests)',
+        now: `now ${LANES.map((l) => `${l} ${waitingIn(runtime, l)}`).join(', ')}`,
+        unit: '',
+        times,
+        series: LANES.map((lane) => ({
+          label: lane,
+          color: LANE_COLOURS[lane],
+          values: samples.map((s) => s.waiting?.[lane] ?? null),
+        })),
+        ...span,
+      })
+    : html``;
+  return html`<section id="charts"><h2>Requests and lanes, last hour</h2><div class="charts">${rate}${lanes}</div></section>`;
+}
+
+function waitingIn(runtime: RuntimeStatus, lane: Lane): number {
+  const l = runtime.work!.lanes[lane];
+  return l.syncsWaiting + l.requestsWaiting;
+}
+
+export function syncSection({ data, runtime, now }: WorkInput): Html {
+  const last = data.lastCycle;
+  const lastText = last
+    ? html`${last.result ?? 'running'} (${last.trigger}), started ${timeOf(Date.parse(last.startedAt))}${
+        last.finishedAt ? html`, finished ${timeOf(Date.parse(last.finishedAt))}` : ''
+      }${last.error ? ` — ${last.error}` : ''}`
+    : 'none yet';
+  const good = data.lastSuccessfulCycle?.finishedAt;
+  const rows: [string, Html | string | number][] = [
+    ['Last cycle', lastText],
+    ['Last successful cycle', good ? timeOf(Date.parse(good)) : 'none yet'],
+    ['Next cycle', runtime.nextCycleAt ? timeOf(Date.parse(runtime.nextCycleAt)) : 'not scheduled'],
+    ['Initial sync', data.initialSyncDone ? 'done' : 'not done yet (the first run is pull-only)'],
+    ['Request queue', runtime.queueDepth],
+    ['Request rate', `${runtime.requestsPerSecond.toFixed(1)} / s`],
+    ['Folder watcher', runtime.watcherMode],
+    ...(runtime.folderMode ? [['Folder', runtime.folderMode] as [string, string]] : []),
+    ['Service token', runtime.tokenValid ? 'valid' : 'NOT VALID — run docsync auth login'],
+    ['Pending webhook events', data.pendingWebhookEvents],
+  ];
+  return html`<section id="sync"><h2>Sync</h2>${facts(rows)}${workSection({ data, runtime, now })}</section>`;
+}
+
+/** The scheduler's lanes (issue 16): what waits in each, how long its requests waited. */
+function workSection({ data, runtime, now }: Omit<WorkInput, 'samples'>): Html {
+  const work = runtime.work;
+  if (!work) return html``;
+  const lanes = Object.entries(work.lanes);
+  const totalStarted = lanes.reduce((n, [, l]) => n + l.requestsStarted, 0);
+  const rows = lanes.map(([lane, l]) => [
+    lane,
+    l.syncsWaiting,
+    l.requestsWaiting,
+    l.requestsStarted,
+    l.requestsStarted === 0 ? '-' : `${Math.round(l.requestsWaitedMs / l.requestsStarted)} ms`,
+    totalStarted === 0 ? '-' : `${Math.round((100 * l.requestsStarted) / totalStarted)} %`,
+  ]);
+  const stalest = data.stalest;
+  const round = work.round
+    ? `${work.round.left} entities left${work.round.full ? ' (full listings)' : ''}`
+    : 'none under way';
+  return html`<h3>Work</h3>${facts([
+    ['Poll round', round],
+    ['Coverage period', formatAge(work.coveragePeriodMs)],
+    [
+      'Stalest entity',
+      stalest === null
+        ? 'none'
+        : `${stalest.name}: ${
+            stalest.lastSuccessAt === null ? 'never synced' : formatAge(now - stalest.lastSuccessAt)
+          }`,
+    ],
+    ['Hot entities', work.hotEntities],
+    ['Syncs running', work.syncsRunning],
+  ])}${table(
+    ['Lane', 'Syncs waiting', 'Requests waiting', 'Requests sent', 'Average wait', 'Share'],
+    rows,
+  )}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * The state's side of the status page, on a real SQLite file: the bounded activity feed, the
+ * entity listing's search, filters, sorts and pages, and what the safety rails hold.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Entity, OwnerRef } from '../../src/domain/types.js';
+import { ACTIVITY_KEEP } from '../../src/state/activity-repo.js';
+import type { EntityQuery } from '../../src/state/entity-listing.js';
+import type { StateStore } from '../../src/state/state-store.js';
+import { useStateStore } from '../helpers/state-store.js';
+
+const stateStore = useStateStore();
+
+function addEntity(state: StateStore, kind: 'company' | 'trust', id: string, name: string) {
+  const entity: Entity =
+    kind === 'trust'
+      ? { kind, id, name, abn: null, type: null, raw: {} }
+      : { kind, id, name, number: `ACN${id}`, businessNumber: null, raw: {} };
+  state.entities.upsert({ entity, folder: `${kind}/${name}`, matchedBy: 'created', updatedAt: 0 });
+  return { kind, id } satisfies OwnerRef;
+}
+
+const all: EntityQuery = {
+  search: '',
+  kind: null,
+  show: 'all',
+  sort: 'name',
+  page: 1,
+  pageSize: 10,
+};
+const namesOf = (state: StateStore, query: Partial<EntityQuery>) =>
+  state.statusPage({ entities: { ...all, ...query } }).entities.rows.map((r) => r.name);
+
+describe('the activity feed', () => {
+  it('pages back from the newest, with the entity names as the state knows them now', () => {
+    const state = stateStore.open();
+    const acme = addEntity(state, 'company', '1', 'Acme Pty Ltd');
+    const item = (file: string) => ({
+      documentId: '9',
+      documentName: 'Minutes',
+      change: 'pulled' as const,
+      file,
+      detail: null,
+    });
+    state.activity.record(acme, [item('a.pdf'), item('b.pdf')], 1000);
+    state.activity.record({ kind: 'trust', id: 'gone' }, [item('c.pdf')], 2000);
+
+    const newest = state.activity.recent(2);
+    expect(newest.map((a) => [a.file, a.entityName, a.at])).toEqual([
+      ['c.pdf', null, 2000],
+      ['b.pdf', 'Acme Pty Ltd', 1000],
+    ]);
+    expect(state.activity.recent(2, newest[1]!.id).map((a) => a.file)).toEqual(['a.pdf']);
+  });
+
+  it(`keeps the newest ${ACTIVITY_KEEP} lines`, () => {
+    const state = stateStore.open();
+    const owner = addEntity(state, 'trust', '7', 'Smith Family Trust');
+    const items = Array.from({ length: ACTIVITY_KEEP + 5 }, (_, i) => ({
+      documentId: String(i),
+      documentName: `Document ${i}`,
+      change: 'pushed' as const,
+      file: null,
+      detail: null,
+    }));
+    state.activity.record(owner, items, 1);
+    const count = state.db.prepare('SELECT count(*) FROM activity').pluck().get();
+    expect(count).toBe(ACTIVITY_KEEP);
+    expect(state.activity.recent(1)[0]!.documentName).toBe(`Document ${ACTIVITY_KEEP + 4}`);
+  });
+});
+
+describe('the entity listing', () => {
+  it('searches names, ids, numbers and folders, taking % and _ literally', () => {
+    const state = stateStore.open();
+    addEntity(state, 'company', '11', 'A_B Holdings');
+    addEntity(state, 'company', '12', 'AxB Holdings');
+    addEntity(state, 'trust', '13', '100% Family Trust');
+    addEntity(state, 'trust', '14', 'Other');
+
+    expect(namesOf(state, { search: '_' })).toEqual(['A_B Holdings']);
+    expect(namesOf(state, { search: '%' })).toEqual(['100% Family Trust']);
+    expect(namesOf(state, { search: 'acn12' })).toEqual(['AxB Holdings']);
+    expect(namesOf(state, { search: '14' })).toEqual(['Other']);
+    expect(namesOf(state, { search: 'holdings', kind: 'trust' })).toEqual([]);
+    expect(namesOf(state, { kind: 'trust' })).toEqual(['100% Family Trust', 'Other']);
+  });
+
+  it('sorts by errors, by lag (never synced first) and by name, and pages', () => {
+    const state = stateStore.open();
+    // Alpha is never synced.
+    const [a, b, c] = ['Delta', 'Charlie', 'Bravo', 'Alpha'].map((name, i) =>
+      addEntity(state, 'company', String(i), name),
+    ) as [OwnerRef, OwnerRef, OwnerRef, OwnerRef];
+    state.cursors.markSynced(a, 3000);
+    state.cursors.markSynced(b, 1000);
+    state.cursors.markSynced(c, 2000);
+    state.cursors.markFailed(c, 'the service answered 503', 2500);
+    state.problems.record({ owner: a, documentId: '1' }, 'one');
+    state.problems.record({ owner: a, documentId: '2' }, 'two');
+
+    expect(namesOf(state, { sort: 'errors' })).toEqual(['Delta', 'Bravo', 'Alpha', 'Charlie']);
+    expect(namesOf(state, { sort: 'lag' })).toEqual(['Alpha', 'Charlie', 'Bravo', 'Delta']);
+    expect(namesOf(state, { sort: 'name', pageSize: 3, page: 2 })).toEqual(['Delta']);
+    expect(namesOf(state, { show: 'never-synced' })).toEqual(['Alpha']);
+    expect(namesOf(state, { show: 'errors' })).toEqual(['Bravo', 'Delta']);
+    const page = state.statusPage({ entities: { ...all, show: 'errors' } }).entities;
+    expect([page.total, page.matched]).toEqual([4, 2]);
+    expect(page.rows.map((r) => [r.itemsInError, r.lastError])).toEqual([
+      [0, 'the service answered 503'],
+      [2, null],
+    ]);
+  });
+});
+
+describe('what the safety rails hold', () => {
+  it("is each scope's newest cycle, when a rail stopped it", () => {
+    const state = stateStore.open();
+    const cycle = (owner: OwnerRef | null, result: 'ok' | 'safety-stop', error?: string) => {
+      const id = state.cycles.start({ trigger: 'cron', owner, startedAt: 1 });
+      state.cycles.finish(id, { result, finishedAt: 2, error: error ?? null });
+    };
+    const a = addEntity(state, 'company', '1', 'A');
+    const b = addEntity(state, 'company', '2', 'B');
+    cycle(a, 'safety-stop', 'held a');
+    cycle(a, 'ok');
+    cycle(b, 'safety-stop', 'held b');
+    cycle(null, 'safety-stop', 'held the round');
+
+    const held = () => state.cycles.heldByRails().map((c) => c.error);
+    expect(held()).toEqual(['held the round', 'held b']);
+    cycle(null, 'ok');
+    expect(held()).toEqual(['held b']);
+  });
+});
