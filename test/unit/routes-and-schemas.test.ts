@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/remote/api-error.js';
-import { expandPath, ROUTES } from '../../src/remote/routes.js';
+import { expandPath, ROUTES, routeLabel, routeTable } from '../../src/remote/routes.js';
 import { normaliseIds, parse } from '../../src/remote/schemas.js';
 
 const trust = { kind: 'trust', id: '20053' } as const;
@@ -30,6 +30,33 @@ describe('route table', () => {
       'deleteAttachment',
       'deleteUnitTransaction',
     ]);
+  });
+});
+
+describe('corrected routes (service.routes)', () => {
+  it('replaces only the configured paths, marked as overridden, and keeps their method', () => {
+    const table = routeTable({
+      attachmentLink: '/{owner}/documents/{documentId}/files/{attachmentId}',
+    });
+    expect(table.attachmentLink).toEqual({
+      method: 'GET',
+      path: '/{owner}/documents/{documentId}/files/{attachmentId}',
+      source: 'ours',
+      overridden: true,
+    });
+    expect(routeLabel(table.attachmentLink)).toBe(
+      'GET /{owner}/documents/{documentId}/files/{attachmentId}',
+    );
+    expect(table.listDocuments).toBe(ROUTES.listDocuments);
+    expect(
+      expandPath(table.attachmentLink.path, { documentId: '7', attachmentId: 'F9' }, trust),
+    ).toBe('/trusts/20053/documents/7/files/F9');
+  });
+
+  it('refuses a path the configuration check would have refused', () => {
+    expect(() => routeTable({ documentDetails: '/{owner}/documents' })).toThrow(
+      /service\.routes\.documentDetails: expected a path with \{documentId\}/,
+    );
   });
 });
 
