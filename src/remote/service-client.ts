@@ -8,10 +8,10 @@ import type {
   OwnerRef,
   RemoteAttachment,
   RemoteDocument,
-  RemoteDocumentSummary,
   RemoteStatus,
   StatusType,
   Trust,
+  UnlodgedDocument,
 } from '../domain/types.js';
 import { ApiError } from './api-error.js';
 import { paged } from './paging.js';
@@ -183,15 +183,12 @@ export class ServiceClient {
     await this.http.request('deleteAttachment', { owner, params: { documentId, attachmentId } });
   }
 
-  async *unlodged(companyId?: string): AsyncGenerator<RemoteDocumentSummary> {
+  /** Company documents not lodged yet: one company's, or the whole firm's. */
+  async *unlodged(companyId?: string): AsyncGenerator<UnlodgedDocument> {
     const name = companyId === undefined ? 'unlodgedOfFirm' : 'unlodgedOfCompany';
     const spec = companyId === undefined ? {} : { params: { companyId } };
     for await (const item of paged(this.http, name, spec, 'documents')) {
-      const owner: OwnerRef = {
-        kind: 'company',
-        id: companyId ?? String((item as Json).companyId ?? ''),
-      };
-      yield parse.documentSummary(item, this.label(name), owner);
+      yield parse.unlodged(item, this.label(name));
     }
   }
 

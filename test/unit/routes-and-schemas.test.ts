@@ -134,4 +134,59 @@ describe('response parsing', () => {
       pensions: [{ peopleId: '3' }],
     });
   });
+
+  it('reads an unlodged item in the public shape: the owner from its company object', () => {
+    const route = 'GET /cas/companies/documents/unlodged';
+    const item = {
+      id: 77,
+      traceNumber: '12',
+      asicDocNumber: '2E1234567',
+      name: 'Form 484',
+      documentDate: '2020-07-03',
+      lodgementDetails: {
+        lodgementDeadlineDate: '2020-07-31',
+        preparedBy: 'Jo',
+        changesSummary: 'Change of address',
+        lodgementURL: 'https://app.example.com/lodge/77',
+        electronic: true,
+      },
+      status: {
+        id: 9,
+        createdBy: 'Jo',
+        type: 'DOCUMENT PREPARED',
+        typeId: 2,
+        effectiveDate: '2020-07-03',
+      },
+      company: {
+        id: 4411,
+        name: 'Acme Pty Ltd',
+        number: '123456789',
+        type: { companyType: 'Small Proprietary' },
+      },
+    };
+    expect(parse.unlodged(item, route)).toEqual({
+      id: '77',
+      owner: { kind: 'company', id: '4411' },
+      traceNumber: '12',
+      asicDocNumber: '2E1234567',
+      name: 'Form 484',
+      documentDate: '2020-07-03',
+      status: {
+        id: '9',
+        typeId: '2',
+        type: 'DOCUMENT PREPARED',
+        effectiveDate: '2020-07-03',
+        createdBy: 'Jo',
+      },
+      lodgementDetails: item.lodgementDetails,
+      company: {
+        id: '4411',
+        name: 'Acme Pty Ltd',
+        number: '123456789',
+        type: { companyType: 'Small Proprietary' },
+      },
+    });
+    const { company: _company, ...withoutCompany } = item;
+    expect(() => parse.unlodged(withoutCompany, route)).toThrow(/company: required/);
+  });
 });
