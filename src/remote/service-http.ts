@@ -16,7 +16,7 @@ import { ApiError } from './api-error.js';
 import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
 import type { RequestQueue } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
-import { expandPath, type RouteName, type RouteTable, routeLabel } from './routes.js';
+import { expandPath, type Route, type RouteName, type RouteTable, routeLabel } from './routes.js';
 import type { ServerClock } from './server-clock.js';
 import type { TokenManager } from './token-manager.js';
 
@@ -64,6 +64,11 @@ export class ServiceHttp {
   constructor(options: ServiceHttpOptions) {
     this.#o = options;
     this.#wire = gotWire(options.http, { timeoutMs: options.timeoutMs ?? 60_000 });
+  }
+
+  /** The route as this client calls it: the built-in one or the configuration's. */
+  route(name: RouteName): Route {
+    return this.#o.routes[name];
   }
 
   /** `GET /cas/companies`: the route as called, for logs, metrics and error messages. */
