@@ -40,24 +40,22 @@ export async function checkWebhook(config: Config): Promise<CheckLine[]> {
   }
   const nonce = randomUUID();
   const standIn = await listenStandIn(host, port, hook.path, nonce);
-  try {
-    if (standIn === 'in-use' || standIn instanceof Error) {
-      if (standIn instanceof Error) {
-        lines.push(
-          warn(
-            TOPIC,
-            `cannot listen on ${host}:${port} to try it (${standIn.message})`,
-            'Run `docsync check` as the user the daemon runs as, or start `docsync run` and check again.',
-          ),
-        );
-        return lines;
-      }
-      lines.push(await probe(urlOf(config, port), null));
-    } else {
+  if (standIn instanceof Error) {
+    lines.push(
+      warn(
+        TOPIC,
+        `cannot listen on ${host}:${port} to try it (${standIn.message})`,
+        'Run `docsync check` as the user the daemon runs as, or start `docsync run` and check again.',
+      ),
+    );
+  } else if (standIn === 'in-use') {
+    lines.push(await probe(urlOf(config, port), null));
+  } else {
+    try {
       lines.push(await probe(urlOf(config, standIn.port), nonce));
+    } finally {
+      await close(standIn.server);
     }
-  } finally {
-    if (typeof standIn === 'object' && !(standIn instanceof Error)) await close(standIn.server);
   }
   return lines;
 }

@@ -5,6 +5,7 @@
 import { validate as isValidCron } from 'node-cron';
 import * as z from 'zod';
 import { routeOverrideProblem } from '../remote/routes.js';
+import { SERVICE_ENVIRONMENT_NAMES } from './service-environments.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
@@ -64,7 +65,7 @@ const percent = z.number().min(0, { error: 'expected a percentage from 0 to 100'
 export const configSchema = z.strictObject({
   service: z.strictObject({
     /** Fills `baseUrl` and `webUrl` with the environment's known URLs (service-environments.ts). */
-    environment: z.enum(['staging', 'production']).optional(),
+    environment: z.enum(SERVICE_ENVIRONMENT_NAMES).optional(),
     baseUrl: serviceUrl,
     webUrl: serviceUrl,
     clientId: nonEmpty,

@@ -10,7 +10,9 @@
  * - the web application URLs (deep links) are [ours]: neither source names them, so
  *   `docsync check` opens the configured one and says when it does not answer.
  */
-export type ServiceEnvironment = 'staging' | 'production';
+export const SERVICE_ENVIRONMENT_NAMES = ['staging', 'production'] as const;
+
+export type ServiceEnvironment = (typeof SERVICE_ENVIRONMENT_NAMES)[number];
 
 export interface EnvironmentUrls {
   readonly baseUrl: string;
