@@ -11,7 +11,8 @@ import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
 import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
-import { createRemote, type Remote } from './remote/create-client.js';
+import { type ClientOptions, createRemote, type Remote } from './remote/create-client.js';
+import { routeTable } from './remote/routes.js';
 import type { ResponseInfo } from './remote/service-http.js';
 import { explainStateFailure } from './state/state-failure.js';
 import { StateStore } from './state/state-store.js';
@@ -55,12 +56,7 @@ export function openApp(options: AppOptions = {}): App {
   });
   const state = openState(config);
   const remote = createRemote({
-    baseUrl: config.service.baseUrl,
-    clientId: config.service.clientId,
-    clientSecret: config.service.clientSecret,
-    scope: config.service.scope,
-    requestsPerSecond: config.queue.requestsPerSecond,
-    concurrency: config.queue.concurrency,
+    ...clientOptions(config),
     tokenStore: state.tokens,
     onResponse: (info) => {
       logger.trace(info, 'service answered');
@@ -80,6 +76,21 @@ export function openApp(options: AppOptions = {}): App {
       state.close();
       logger.flush();
     },
+  };
+}
+
+/** The client's options from the configuration: the service's URL, credentials and routes. */
+export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore'> {
+  const { service, queue } = config;
+  return {
+    baseUrl: service.baseUrl,
+    clientId: service.clientId,
+    clientSecret: service.clientSecret,
+    scope: service.scope,
+    clientAuth: service.clientAuth,
+    routes: routeTable(service.routes),
+    requestsPerSecond: queue.requestsPerSecond,
+    concurrency: queue.concurrency,
   };
 }
 

@@ -47,6 +47,14 @@ export function buildProgram(): Command {
     .action((_options, command: Command) => commands.status(command.optsWithGlobals()));
 
   program
+    .command('check')
+    .description(
+      'check the configuration, the login, every route that reads, the clock, the folder and the webhook URL; changes nothing (exit 1 when a check fails)',
+    )
+    .option('--json', 'machine-readable output')
+    .action((_options, command: Command) => commands.check(command.optsWithGlobals()));
+
+  program
     .command('auth')
     .description('authorise docsync with the service')
     .command('login')

@@ -4,6 +4,7 @@
  */
 import { openApp } from '../compose.js';
 import { authorizeUrl, listenForRedirect, newState } from '../remote/auth-login.js';
+import { routeTable } from '../remote/routes.js';
 
 export async function authLoginCommand(options: {
   config?: string | undefined;
@@ -16,7 +17,8 @@ export async function authLoginCommand(options: {
     if (!code) {
       const state = newState();
       const listener = await listenForRedirect(service.redirectUri, state);
-      const url = authorizeUrl({ ...service }, state);
+      const authorizePath = routeTable(service.routes).authorize.path;
+      const url = authorizeUrl({ ...service, authorizePath }, state);
       process.stdout.write(
         `Open this address in a browser and approve docsync:\n\n  ${url}\n\nWaiting for the redirect to ${service.redirectUri} ...\n`,
       );

@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type App, engineDeps, openState } from '../compose.js';
+import { type App, clientOptions, engineDeps, openState } from '../compose.js';
 import { parseConfig } from '../config/load-config.js';
 import { runCycle } from '../engine/run-cycle.js';
 import { createLogger } from '../log/create-logger.js';
@@ -41,7 +41,7 @@ export async function demoCommand(options: { dir?: string } = {}): Promise<void>
     });
     const state = openState(config);
     state.tokens.seedRefreshToken(sim.admin.mintRefreshToken());
-    const remote = createRemote({ ...config.service, ...config.queue, tokenStore: state.tokens });
+    const remote = createRemote({ ...clientOptions(config), tokenStore: state.tokens });
     const app: App = { config, logger, state, remote, close: () => state.close() };
     const lock = InstanceLock.acquire(state.db);
     try {

@@ -4,6 +4,7 @@
  */
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
+import { checkCommand } from './check-command.js';
 import { demoCommand } from './demo-command.js';
 import { openCommand } from './open-command.js';
 import { type RunOptions, runDaemon, runOnce } from './run-command.js';
@@ -19,6 +20,7 @@ export const commands = {
     process.exitCode = options.once ? await runOnce(options) : await runDaemon(options);
   },
   status: statusCommand,
+  check: checkCommand,
   authLogin: authLoginCommand,
   api: apiCommand,
   open: openCommand,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describeIssues } from '../domain/describe-issues.js';
 import { ConfigError, type ConfigProblem } from '../domain/errors.js';
 import { type Config, configSchema } from './schema.js';
+import { isServiceEnvironment, SERVICE_ENVIRONMENTS } from './service-environments.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/docsync.json';
 
@@ -44,7 +45,7 @@ export function parseConfig(
       { key: '', message: 'expected a JSON object at the top' },
     ]);
   }
-  const withEnv = applyEnvOverrides(raw, options.env);
+  const withEnv = applyServiceEnvironment(applyEnvOverrides(raw, options.env));
   const result = configSchema.safeParse(withEnv, { reportInput: true });
   const problems = [
     ...(result.success ? [] : describeIssues(result.error.issues)),
@@ -88,6 +89,24 @@ function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv)
     copy[section] = target;
   }
   return copy;
+}
+
+/**
+ * `service.environment` supplies the URLs the file leaves out; keys the file sets win. An
+ * unknown environment is left for the schema to report.
+ */
+function applyServiceEnvironment(raw: Record<string, unknown>): Record<string, unknown> {
+  const service = raw.service;
+  if (!isPlainObject(service) || !isServiceEnvironment(service.environment)) return raw;
+  const known = SERVICE_ENVIRONMENTS[service.environment];
+  return {
+    ...raw,
+    service: {
+      ...service,
+      baseUrl: service.baseUrl ?? known.baseUrl,
+      webUrl: service.webUrl ?? known.webUrl,
+    },
+  };
 }
 
 /** Rules that span keys; checked on the raw input so they are reported beside schema problems. */

@@ -4,10 +4,36 @@
  */
 import { validate as isValidCron } from 'node-cron';
 import * as z from 'zod';
+import { routeOverrideProblem } from '../remote/routes.js';
+import { SERVICE_ENVIRONMENT_NAMES } from './service-environments.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
 const nonEmpty = z.string().trim().min(1, { error: 'expected a non-empty string' });
+
+/** `service.baseUrl` and `service.webUrl`: filled from `service.environment` when it is set. */
+const serviceUrl = z.url({
+  protocol: /^https?$/,
+  error: (issue) =>
+    issue.input === undefined
+      ? 'required (or set service.environment to "staging" or "production")'
+      : 'expected an http(s) URL',
+});
+
+/**
+ * `service.routes`: corrected paths of the route table (remote/routes.ts), by route name. An
+ * unknown name or a path without the route's placeholders is reported with its key at load,
+ * not as a 404 in the middle of a sync.
+ */
+const routeOverrides = z.record(z.string(), z.unknown()).transform((routes, ctx) => {
+  // One pass over every entry (a record schema would stop at the first mistyped value).
+  for (const [name, path] of Object.entries(routes)) {
+    const problem =
+      typeof path === 'string' ? routeOverrideProblem(name, path) : 'expected a path (a string)';
+    if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem, input: path });
+  }
+  return routes as Record<string, string>;
+});
 
 /** `host:port` (IPv6 hosts in brackets), parsed once here into its parts. */
 const listenAddress = z
@@ -38,12 +64,19 @@ const percent = z.number().min(0, { error: 'expected a percentage from 0 to 100'
 
 export const configSchema = z.strictObject({
   service: z.strictObject({
-    baseUrl: httpUrl,
-    webUrl: httpUrl,
+    /** Fills `baseUrl` and `webUrl` with the environment's known URLs (service-environments.ts). */
+    environment: z.enum(SERVICE_ENVIRONMENT_NAMES).optional(),
+    baseUrl: serviceUrl,
+    webUrl: serviceUrl,
     clientId: nonEmpty,
     clientSecret: nonEmpty,
     scope: nonEmpty.default('cas'),
+    /** How the client authenticates at the token endpoint (remote/token-manager.ts). */
+    clientAuth: z
+      .enum(['client_secret_basic', 'client_secret_post'])
+      .default('client_secret_basic'),
     redirectUri: httpUrl.default('http://127.0.0.1:8789/callback'),
+    routes: routeOverrides.default({}),
     /** Seeds the stored refresh token (normally from DOCSYNC_REFRESH_TOKEN), for automation. */
     refreshToken: nonEmpty.optional(),
   }),

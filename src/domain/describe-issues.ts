@@ -24,7 +24,10 @@ function describeOne(issue: z.core.$ZodIssue): string {
   const got = `got ${show(issue.input)}`;
   // A missing value fails a union (e.g. "a string or a number") as much as a plain type.
   const typeCheck = issue.code === 'invalid_type' || issue.code === 'invalid_union';
-  if (typeCheck && issue.input === undefined) return 'required';
+  if (typeCheck && issue.input === undefined) {
+    // A schema may say how else the value can be given ("required (or set …)").
+    return issue.message.startsWith('required') ? issue.message : 'required';
+  }
   if (issue.message.startsWith('expected')) {
     return issue.message.includes(', got ') || issue.message.includes(' got ')
       ? issue.message

@@ -83,6 +83,39 @@ export interface RemoteDocumentSummary {
   readonly status: RemoteStatus | null;
 }
 
+/**
+ * A company document waiting to be lodged with ASIC, as the `unlodged` lists return it. Its
+ * shape is the service's public one (BGL's "List of Unlodged Documents" pages; api.md gives
+ * only the paths): no `lastUpdatedTimestamp`, the company as an object, and the lodgement's
+ * details. The owner is that company.
+ */
+export interface UnlodgedDocument {
+  readonly id: string;
+  readonly owner: OwnerRef;
+  readonly traceNumber: string | null;
+  readonly asicDocNumber: string | null;
+  /** The form, e.g. "Form 484". */
+  readonly name: string;
+  /** yyyy-MM-dd */
+  readonly documentDate: string;
+  readonly status: RemoteStatus | null;
+  readonly lodgementDetails: LodgementDetails | null;
+  /** The company as the service sent it (`id`, `name`, `number`, ...), ids as strings. */
+  readonly company: Readonly<Record<string, unknown>>;
+}
+
+export interface LodgementDetails {
+  /** An ISO 8601 date: ASIC's late date. */
+  readonly lodgementDeadlineDate: string | null;
+  /** The user who prepared the document. */
+  readonly preparedBy: string | null;
+  /** As the documents screen shows it (form 484 only, the service says). */
+  readonly changesSummary: string | null;
+  readonly lodgementURL: string | null;
+  /** Whether it can be lodged electronically. */
+  readonly electronic: boolean | null;
+}
+
 /** A document as the details operation returns it. */
 export interface RemoteDocument extends RemoteDocumentSummary {
   readonly attachments: readonly RemoteAttachment[];

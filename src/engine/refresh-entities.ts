@@ -45,7 +45,9 @@ export function matchFolder(
 
 export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
   const entities: Entity[] = [];
-  for await (const company of deps.remote.companies()) entities.push(company);
+  // With details: `.entity.json` promises the company's labels, client number and super funds
+  // (daemon.md), and the same list request returns them.
+  for await (const company of deps.remote.companies({ details: true })) entities.push(company);
   for await (const trust of deps.remote.trusts()) entities.push(trust);
 
   const folders = await deps.local.listEntityFolders();

@@ -25,6 +25,16 @@ const NETWORK_TYPES: ReadonlyMap<number, string> = new Map([
   [0x00c36400, 'ceph'],
 ]);
 
+/** Names of the usual local ones, for people; any other shows its magic in hex. */
+const LOCAL_TYPES: ReadonlyMap<number, string> = new Map([
+  [0xef53, 'ext2/3/4'],
+  [0x58465342, 'xfs'],
+  [0x9123683e, 'btrfs'],
+  [0x2fc12fc1, 'zfs'],
+  [0x01021994, 'tmpfs'],
+  [0x794c7630, 'overlayfs'],
+]);
+
 /** Null when the root cannot be read yet (the first sync makes it). */
 export async function filesystemKind(root: string): Promise<FilesystemKind | null> {
   try {
@@ -32,7 +42,7 @@ export async function filesystemKind(root: string): Promise<FilesystemKind | nul
     const network = NETWORK_TYPES.get(type);
     return network
       ? { network: true, type: network }
-      : { network: false, type: `0x${type.toString(16)}` };
+      : { network: false, type: LOCAL_TYPES.get(type) ?? `0x${type.toString(16)}` };
   } catch {
     return null;
   }

@@ -57,10 +57,12 @@ export class ApiError extends DocsyncError {
 
 /** The grant is gone (revoked, expired, never given): only `docsync auth login` helps. */
 export class AuthRequiredError extends DocsyncError {
-  constructor(reason: string) {
-    super(
-      'AUTH_REQUIRED',
-      `${reason} Run \`docsync auth login\` to authorise docsync again (or set DOCSYNC_REFRESH_TOKEN).`,
-    );
+  constructor(
+    /** What happened, e.g. the service's refusal. */
+    readonly reason: string,
+    /** What to do about it. */
+    readonly hint = 'Run `docsync auth login` to authorise docsync again (or set DOCSYNC_REFRESH_TOKEN).',
+  ) {
+    super('AUTH_REQUIRED', `${reason} ${hint}`);
   }
 }

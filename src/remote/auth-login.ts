@@ -13,6 +13,8 @@ export interface AuthorizeParams {
   readonly clientId: string;
   readonly scope: string;
   readonly redirectUri: string;
+  /** The authorise path on `baseUrl` (`service.routes.authorize`); default the table's. */
+  readonly authorizePath?: string;
 }
 
 export function newState(): string {
@@ -20,7 +22,8 @@ export function newState(): string {
 }
 
 export function authorizeUrl(params: AuthorizeParams, state: string): string {
-  const url = new URL(params.baseUrl.replace(/\/+$/, '') + ROUTES.authorize.path);
+  const path = params.authorizePath ?? ROUTES.authorize.path;
+  const url = new URL(params.baseUrl.replace(/\/+$/, '') + path);
   url.search = new URLSearchParams({
     response_type: 'code',
     client_id: params.clientId,

@@ -8,10 +8,11 @@ import { USER_AGENT } from './api-wire.js';
 import type { RequestQueueOptions } from './request-queue.js';
 import { RequestQueue } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
+import { ROUTES, type RouteTable } from './routes.js';
 import { ServerClock } from './server-clock.js';
 import { ServiceClient } from './service-client.js';
 import { type ResponseInfo, ServiceHttp } from './service-http.js';
-import { TokenManager, type TokenStore } from './token-manager.js';
+import { type ClientAuth, TokenManager, type TokenStore } from './token-manager.js';
 import { Transfers } from './transfers.js';
 
 export interface ClientOptions extends RequestQueueOptions {
@@ -19,6 +20,10 @@ export interface ClientOptions extends RequestQueueOptions {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly scope: string;
+  /** Default `client_secret_basic`. */
+  readonly clientAuth?: ClientAuth;
+  /** The paths to call (`routeTable(service.routes)`); default the built-in table. */
+  readonly routes?: RouteTable;
   readonly tokenStore: TokenStore;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
@@ -28,6 +33,8 @@ export interface ClientOptions extends RequestQueueOptions {
 
 export interface Remote {
   readonly client: ServiceClient;
+  /** Every request to the API goes through it (`docsync check` probes routes with it). */
+  readonly http: ServiceHttp;
   readonly tokens: TokenManager;
   readonly queue: RequestQueue;
   readonly clock: ServerClock;
@@ -37,6 +44,7 @@ export function createRemote(options: ClientOptions): Remote {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const apiGot = got.extend({ headers: { 'user-agent': USER_AGENT } });
   const linkGot = got.extend({ headers: { 'user-agent': USER_AGENT } });
+  const routes = options.routes ?? ROUTES;
   const queue = new RequestQueue(options);
   const clock = new ServerClock();
   const tokens = new TokenManager({
@@ -45,11 +53,14 @@ export function createRemote(options: ClientOptions): Remote {
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     scope: options.scope,
+    tokenPath: routes.token.path,
     store: options.tokenStore,
+    ...(options.clientAuth ? { clientAuth: options.clientAuth } : {}),
   });
   const http = new ServiceHttp({
     http: apiGot,
     baseUrl,
+    routes,
     queue,
     tokens,
     clock,
@@ -65,5 +76,5 @@ export function createRemote(options: ClientOptions): Remote {
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
-  return { client: new ServiceClient(http, transfers), tokens, queue, clock };
+  return { client: new ServiceClient(http, transfers), http, tokens, queue, clock };
 }

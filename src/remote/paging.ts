@@ -4,7 +4,7 @@
  * taken as the end while `total` says there is more, because a service may cap pages itself.
  */
 
-import { ROUTES, type RouteName } from './routes.js';
+import type { RouteName } from './routes.js';
 import { parse } from './schemas.js';
 import type { RequestSpec, ServiceHttp } from './service-http.js';
 
@@ -16,7 +16,7 @@ export async function* paged(
   spec: RequestSpec,
   key: string,
 ): AsyncGenerator<unknown> {
-  const label = `${ROUTES[name].method} ${ROUTES[name].path}`;
+  const label = http.label(name);
   for (let offset = 0; ; ) {
     const body = await http.request(name, {
       ...spec,

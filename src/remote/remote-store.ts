@@ -39,7 +39,8 @@ export interface DownloadResult {
 }
 
 export interface RemoteStore {
-  companies(): AsyncIterable<Company>;
+  /** With `details`, each company carries `details` (labels, clientNumber, ...; api.md). */
+  companies(options?: { details?: boolean }): AsyncIterable<Company>;
   trusts(): AsyncIterable<Trust>;
   statusTypes(): Promise<StatusType[]>;
   documents(owner: OwnerRef, options?: { updatedAfter?: string }): AsyncIterable<DocumentListEntry>;

@@ -17,6 +17,7 @@ import type {
   RemoteStatus,
   StatusType,
   Trust,
+  UnlodgedDocument,
 } from '../domain/types.js';
 import { ApiError } from './api-error.js';
 
@@ -61,6 +62,34 @@ const documentItem = z.looseObject({
 const documentVersion = z.looseObject({ id, lastUpdatedTimestamp: serviceTimestamp });
 
 const documentDetails = documentItem.extend({ attachments: z.array(attachment) });
+
+const nullableText = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
+
+/** The public item of the `unlodged` lists (types.ts, UnlodgedDocument). */
+const unlodgedItem = z.looseObject({
+  id,
+  traceNumber: optionalText,
+  asicDocNumber: optionalText,
+  name: z.string(),
+  documentDate: date,
+  status: status.nullish(),
+  lodgementDetails: z
+    .looseObject({
+      lodgementDeadlineDate: nullableText,
+      preparedBy: nullableText,
+      changesSummary: nullableText,
+      lodgementURL: nullableText,
+      electronic: z
+        .boolean()
+        .nullish()
+        .transform((v) => v ?? null),
+    })
+    .nullish(),
+  company: z.looseObject({ id, name: z.string() }),
+});
 
 const company = z.looseObject({
   id,
@@ -144,6 +173,29 @@ export const parse = {
   document: (value: unknown, route: string, owner: OwnerRef): RemoteDocument => {
     const raw = check(documentDetails, value, route);
     return { ...toSummary(raw, owner), attachments: raw.attachments.map(toAttachment) };
+  },
+  unlodged: (value: unknown, route: string): UnlodgedDocument => {
+    const raw = check(unlodgedItem, value, route);
+    const details = raw.lodgementDetails;
+    return {
+      id: raw.id,
+      owner: { kind: 'company', id: raw.company.id },
+      traceNumber: raw.traceNumber,
+      asicDocNumber: raw.asicDocNumber,
+      name: raw.name,
+      documentDate: raw.documentDate.slice(0, 10),
+      status: toStatus(raw.status),
+      lodgementDetails: details
+        ? {
+            lodgementDeadlineDate: details.lodgementDeadlineDate,
+            preparedBy: details.preparedBy,
+            changesSummary: details.changesSummary,
+            lodgementURL: details.lodgementURL,
+            electronic: details.electronic,
+          }
+        : null,
+      company: normaliseValue(raw.company) as Record<string, unknown>,
+    };
   },
   status: (value: unknown, route: string): RemoteStatus => toStatus(check(status, value, route))!,
   attachment: (value: unknown, route: string): RemoteAttachment =>

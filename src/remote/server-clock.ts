@@ -22,6 +22,11 @@ export class ServerClock {
     if (this.#offsets.length > SAMPLES) this.#offsets.shift();
   }
 
+  /** Whether any answer carried a usable `Date` header. */
+  get observed(): boolean {
+    return this.#offsets.length > 0;
+  }
+
   /** Server time minus local time in ms; 0 until an answer has been seen. */
   get offsetMs(): number {
     if (this.#offsets.length === 0) return 0;

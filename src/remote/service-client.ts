@@ -8,10 +8,10 @@ import type {
   OwnerRef,
   RemoteAttachment,
   RemoteDocument,
-  RemoteDocumentSummary,
   RemoteStatus,
   StatusType,
   Trust,
+  UnlodgedDocument,
 } from '../domain/types.js';
 import { ApiError } from './api-error.js';
 import { paged } from './paging.js';
@@ -22,7 +22,7 @@ import type {
   MalformedEntry,
   NewDocument,
 } from './remote-store.js';
-import { ROUTES } from './routes.js';
+import type { RouteName } from './routes.js';
 import { normaliseIds, parse } from './schemas.js';
 import type { ServiceHttp } from './service-http.js';
 import type { Transfers } from './transfers.js';
@@ -36,18 +36,20 @@ export type {
 
 export type Json = Record<string, unknown>;
 
-const label = (name: keyof typeof ROUTES) => `${ROUTES[name].method} ${ROUTES[name].path}`;
-
 export class ServiceClient {
   constructor(
     private readonly http: ServiceHttp,
     private readonly transfers: Transfers,
   ) {}
 
+  private label(name: RouteName): string {
+    return this.http.label(name);
+  }
+
   async *companies(options: { details?: boolean } = {}): AsyncGenerator<Company> {
     const query = { details: options.details };
     for await (const item of paged(this.http, 'listCompanies', { query }, 'companies')) {
-      yield parse.company(item, label('listCompanies'));
+      yield parse.company(item, this.label('listCompanies'));
     }
   }
 
@@ -56,7 +58,7 @@ export class ServiceClient {
       params: { companyId },
       query: { details: true },
     });
-    return parse.company(body, label('companyDetails'));
+    return parse.company(body, this.label('companyDetails'));
   }
 
   async *companiesByLabel(
@@ -65,20 +67,20 @@ export class ServiceClient {
   ): AsyncGenerator<Company> {
     const spec = { params: { labelId }, query: { details: options.details } };
     for await (const item of paged(this.http, 'companiesByLabel', spec, 'companies')) {
-      yield parse.company(item, label('companiesByLabel'));
+      yield parse.company(item, this.label('companiesByLabel'));
     }
   }
 
   async *trusts(): AsyncGenerator<Trust> {
     for await (const item of paged(this.http, 'listTrusts', {}, 'trusts')) {
-      yield parse.trust(item, label('listTrusts'));
+      yield parse.trust(item, this.label('listTrusts'));
     }
   }
 
   async trust(trustId: string): Promise<Trust> {
     return parse.trust(
       await this.http.request('trustDetails', { params: { trustId } }),
-      label('trustDetails'),
+      this.label('trustDetails'),
     );
   }
 
@@ -91,7 +93,7 @@ export class ServiceClient {
   }
 
   async statusTypes(): Promise<StatusType[]> {
-    return parse.statusTypes(await this.http.request('statusTypes'), label('statusTypes'));
+    return parse.statusTypes(await this.http.request('statusTypes'), this.label('statusTypes'));
   }
 
   /** Documents of one owner, optionally only those updated strictly after `updatedAfter`. */
@@ -123,13 +125,13 @@ export class ServiceClient {
   ): AsyncGenerator<T | MalformedEntry> {
     const spec = { owner, query: { updatedAfter: options.updatedAfter } };
     for await (const item of paged(this.http, 'listDocuments', spec, 'documents')) {
-      yield parseEntry(() => parseItem(item, label('listDocuments')), item);
+      yield parseEntry(() => parseItem(item, this.label('listDocuments')), item);
     }
   }
 
   async document(owner: OwnerRef, documentId: string): Promise<RemoteDocument> {
     const body = await this.http.request('documentDetails', { owner, params: { documentId } });
-    return parse.document(body, label('documentDetails'), owner);
+    return parse.document(body, this.label('documentDetails'), owner);
   }
 
   async createDocument(owner: OwnerRef, doc: NewDocument): Promise<RemoteDocument> {
@@ -140,7 +142,7 @@ export class ServiceClient {
       ...(doc.statusTypeId ? { status: { typeId: sendId(doc.statusTypeId) } } : {}),
     };
     const body = await this.http.request('createDocument', { owner, json });
-    return parse.document(withAttachments(body), label('createDocument'), owner);
+    return parse.document(withAttachments(body), this.label('createDocument'), owner);
   }
 
   async deleteDocument(owner: OwnerRef, documentId: string): Promise<void> {
@@ -155,7 +157,7 @@ export class ServiceClient {
   ): Promise<RemoteStatus> {
     const json = { typeId: sendId(typeId), effectiveDate };
     const body = await this.http.request('assignStatus', { owner, params: { documentId }, json });
-    return parse.status(body, label('assignStatus'));
+    return parse.status(body, this.label('assignStatus'));
   }
 
   uploadAttachment(
@@ -181,15 +183,12 @@ export class ServiceClient {
     await this.http.request('deleteAttachment', { owner, params: { documentId, attachmentId } });
   }
 
-  async *unlodged(companyId?: string): AsyncGenerator<RemoteDocumentSummary> {
+  /** Company documents not lodged yet: one company's, or the whole firm's. */
+  async *unlodged(companyId?: string): AsyncGenerator<UnlodgedDocument> {
     const name = companyId === undefined ? 'unlodgedOfFirm' : 'unlodgedOfCompany';
     const spec = companyId === undefined ? {} : { params: { companyId } };
     for await (const item of paged(this.http, name, spec, 'documents')) {
-      const owner: OwnerRef = {
-        kind: 'company',
-        id: companyId ?? String((item as Json).companyId ?? ''),
-      };
-      yield parse.documentSummary(item, label(name), owner);
+      yield parse.unlodged(item, this.label(name));
     }
   }
 
@@ -202,7 +201,7 @@ export class ServiceClient {
       params: { contactId },
       query: { details: options.details },
     });
-    return normaliseIds(body, label('contact'));
+    return normaliseIds(body, this.label('contact'));
   }
 
   unitTransactions(trustId: string): AsyncGenerator<Json> {
@@ -214,7 +213,7 @@ export class ServiceClient {
       params: { trustId },
       json: transaction,
     });
-    return normaliseIds(body, label('createUnitTransaction'));
+    return normaliseIds(body, this.label('createUnitTransaction'));
   }
 
   async deleteUnitTransaction(trustId: string, transactionId: string): Promise<void> {
@@ -226,16 +225,12 @@ export class ServiceClient {
       params: { fundId },
       query: { financialYear },
     });
-    return normaliseIds(body, label('pensionSummary'));
+    return normaliseIds(body, this.label('pensionSummary'));
   }
 
-  async *#records(
-    name: keyof typeof ROUTES,
-    spec: Parameters<ServiceHttp['request']>[1],
-    key: string,
-  ) {
+  async *#records(name: RouteName, spec: Parameters<ServiceHttp['request']>[1], key: string) {
     for await (const item of paged(this.http, name, spec ?? {}, key))
-      yield normaliseIds(item, label(name));
+      yield normaliseIds(item, this.label(name));
   }
 }
 

@@ -16,7 +16,7 @@ import { ApiError } from './api-error.js';
 import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
 import type { RequestQueue } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
-import { expandPath, ROUTES, type RouteName } from './routes.js';
+import { expandPath, type Route, type RouteName, type RouteTable, routeLabel } from './routes.js';
 import type { ServerClock } from './server-clock.js';
 import type { TokenManager } from './token-manager.js';
 
@@ -35,6 +35,8 @@ export interface ServiceHttpOptions {
   /** The got instance every request to the API goes out on (api-wire.ts). */
   readonly http: Got;
   readonly baseUrl: string;
+  /** The paths to call: the built-in table with the configuration's corrections. */
+  readonly routes: RouteTable;
   readonly queue: RequestQueue;
   readonly tokens: TokenManager;
   readonly clock: ServerClock;
@@ -64,10 +66,20 @@ export class ServiceHttp {
     this.#wire = gotWire(options.http, { timeoutMs: options.timeoutMs ?? 60_000 });
   }
 
+  /** The route as this client calls it: the built-in one or the configuration's. */
+  route(name: RouteName): Route {
+    return this.#o.routes[name];
+  }
+
+  /** `GET /cas/companies`: the route as called, for logs, metrics and error messages. */
+  label(name: RouteName): string {
+    return routeLabel(this.#o.routes[name]);
+  }
+
   /** The parsed JSON body of a successful answer (null for 204). */
   async request(name: RouteName, spec: RequestSpec = {}): Promise<unknown> {
-    const route = ROUTES[name];
-    const label = `${route.method} ${route.path}`;
+    const route = this.#o.routes[name];
+    const label = routeLabel(route);
     const url =
       this.#o.baseUrl + expandPath(route.path, spec.params ?? {}, spec.owner) + queryOf(spec.query);
     const idempotent = route.method !== 'POST';

@@ -10,6 +10,14 @@ import { ApiError, AuthRequiredError } from './api-error.js';
 import { ROUTES } from './routes.js';
 import { check } from './schemas.js';
 
+/**
+ * How docsync proves who it is to the token endpoint (RFC 7591's names): `client_secret_basic`
+ * sends `Authorization: Basic base64(id:secret)` (api.md's choice, [ours]);
+ * `client_secret_post` sends `client_id` and `client_secret` in a form body instead. The other
+ * parameters stay in the query string either way, where the service's docs put them.
+ */
+export type ClientAuth = 'client_secret_basic' | 'client_secret_post';
+
 export interface TokenSet {
   /** Null when only a refresh token is known (seeded, or after a revoked access token). */
   readonly accessToken: string | null;
@@ -40,6 +48,10 @@ export interface TokenManagerOptions {
   readonly clientSecret: string;
   readonly scope: string;
   readonly store: TokenStore;
+  /** Default `client_secret_basic`. */
+  readonly clientAuth?: ClientAuth;
+  /** The token endpoint's path on `baseUrl` (`service.routes.token`); default the table's. */
+  readonly tokenPath?: string;
   readonly now?: () => number;
   /** Refresh this long before the expiry the service announced. */
   readonly marginMs?: number;
@@ -128,16 +140,24 @@ export class TokenManager {
   }
 
   async #grant(params: Record<string, string>): Promise<TokenSet> {
-    const { http, baseUrl, clientId, clientSecret, store } = this.#options;
-    const routeName = `${ROUTES.token.method} ${ROUTES.token.path}`;
+    const { http, baseUrl, clientId, clientSecret } = this.#options;
+    const path = this.#options.tokenPath ?? ROUTES.token.path;
+    const routeName = `${ROUTES.token.method} ${path}`;
+    const clientAuth = this.#options.clientAuth ?? 'client_secret_basic';
     const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
     let response: Response<string>;
     try {
       // Parameters in the query string, as the service's docs show (api.md).
-      response = await http(`${baseUrl}${ROUTES.token.path}`, {
+      response = await http(`${baseUrl}${path}`, {
         method: 'POST',
         searchParams: params,
-        headers: { authorization: `Basic ${basic}`, accept: 'application/json' },
+        headers: {
+          accept: 'application/json',
+          ...(clientAuth === 'client_secret_basic' ? { authorization: `Basic ${basic}` } : {}),
+        },
+        ...(clientAuth === 'client_secret_post'
+          ? { form: { client_id: clientId, client_secret: clientSecret } }
+          : {}),
         throwHttpErrors: false,
         retry: { limit: 0 },
         followRedirect: false,
@@ -152,9 +172,7 @@ export class TokenManager {
       });
     }
     if (response.statusCode === 400 || response.statusCode === 401) {
-      throw new AuthRequiredError(
-        `The service refused docsync's authorisation (${response.statusCode} on ${params.grant_type}): the grant was revoked, expired or already used.`,
-      );
+      throw refusal(response.statusCode, params.grant_type ?? '', safeJson(response.body));
     }
     if (response.statusCode >= 300) {
       throw new ApiError('HTTP_ERROR', `${routeName} answered ${response.statusCode}`, {
@@ -166,6 +184,7 @@ export class TokenManager {
     if (!body.refresh_token && params.grant_type === 'authorization_code') {
       throw new AuthRequiredError('The service granted no refresh token.');
     }
+    const { store } = this.#options;
     const now = this.#now();
     // Saved before anyone uses it: after a rotation the old refresh token is dead, so losing
     // the new one to a crash would lock docsync out. No refresh_token: the old one stays valid.
@@ -178,6 +197,43 @@ export class TokenManager {
     });
     return this.#current;
   }
+}
+
+/**
+ * The token endpoint said no. Its reason (RFC 6749's `error`, or the service's own error body)
+ * decides the advice: a refused client or scope is the configuration's to fix, anything else
+ * means the grant itself is gone.
+ */
+function refusal(status: number, grantType: string, body: unknown): AuthRequiredError {
+  const { code, text } = oauthError(body);
+  const reason = `The service refused docsync's authorisation (${status}${code ? ` ${code}` : ''} on ${grantType}${text ? `: ${text}` : ''}).`;
+  if (code === 'invalid_client' || code === 'unauthorized_client') {
+    return new AuthRequiredError(
+      reason,
+      'Check service.clientId, service.clientSecret (DOCSYNC_CLIENT_SECRET) and service.clientAuth ("client_secret_basic" or "client_secret_post").',
+    );
+  }
+  if (code === 'invalid_scope') {
+    return new AuthRequiredError(
+      reason,
+      'Check service.scope against the scopes registered for the application, then run `docsync auth login`.',
+    );
+  }
+  return new AuthRequiredError(`${reason} The grant was revoked, expired or already used.`);
+}
+
+/** `{"error": "invalid_grant", "error_description": "…"}` (RFC 6749) or `{"error": {code, message}}`. */
+function oauthError(body: unknown): { code?: string; text?: string } {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (typeof error === 'string') {
+    const description = (body as { error_description?: unknown }).error_description;
+    return { code: error, ...(typeof description === 'string' ? { text: description } : {}) };
+  }
+  const nested = error as { code?: unknown; message?: unknown } | undefined;
+  return {
+    ...(typeof nested?.code === 'string' ? { code: nested.code } : {}),
+    ...(typeof nested?.message === 'string' ? { text: nested.message } : {}),
+  };
 }
 
 function safeJson(text: unknown): unknown {

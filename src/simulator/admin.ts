@@ -135,8 +135,9 @@ export class SimulatorAdmin {
     Object.assign(this.deps.links.counters, { requests: 0, withAuthorization: 0, byStatus: {} });
   }
 
-  mintRefreshToken(clientId: string = this.deps.defaultClientId): string {
-    return this.deps.oauth.mintRefreshToken(clientId);
+  /** A refresh token of a grant with `scope` (default `cas`), as if the firm user had authorised. */
+  mintRefreshToken(clientId: string = this.deps.defaultClientId, scope?: string): string {
+    return this.deps.oauth.mintRefreshToken(clientId, scope);
   }
 
   setFaults(faults: FaultOptions): void {

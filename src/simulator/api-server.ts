@@ -58,7 +58,8 @@ async function handleRequest(
   res.on('close', () => {
     if (!res.writableFinished && !admin) deps.counters.count(method, template, 0, token);
   });
-  if (!admin && (await deps.faults.before(req, res, false)) === 'handled') return;
+  const matched = match && match !== 'method' ? match.route.template : null;
+  if (!admin && (await deps.faults.before(req, res, false, matched)) === 'handled') return;
   let reply: Reply;
   try {
     if (match === null) throw new SimError(404, 'not_found', `No route for ${path}`);

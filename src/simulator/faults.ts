@@ -24,6 +24,11 @@ export interface FaultOptions {
   readonly latencyProbability?: number;
   /** Seed of the fault generator; the same seed and requests give the same faults. */
   readonly seed?: number;
+  /**
+   * Routes that always fail, by the simulator's template without `/cas` (e.g.
+   * `/documents/statusTypes`), with the status they answer: a route broken on the service.
+   */
+  readonly routes?: Readonly<Record<string, number>>;
 }
 
 export type FaultOutcome = 'handled' | 'truncate' | null;
@@ -50,13 +55,23 @@ export class Faults {
     return { ...this.options };
   }
 
-  /** Decides this request's fault; answers it (or resets it) unless it is a download truncation. */
+  /**
+   * Decides this request's fault; answers it (or resets it) unless it is a download truncation.
+   * `template` is the route the request matched, null for none or the link host.
+   */
   async before(
     _req: IncomingMessage,
     res: ServerResponse,
     linkHost: boolean,
+    template: string | null = null,
   ): Promise<FaultOutcome> {
     const o = this.options;
+    const broken = template === null ? undefined : o.routes?.[template];
+    if (broken !== undefined) {
+      const error = new SimError(broken, 'injected_fault', `Injected failure of ${template}`);
+      sendReply(res, errorReply(error), this.clock.nowMs());
+      return 'handled';
+    }
     if (o.latencyMs && this.roll(o.latencyProbability ?? 1)) await sleep(o.latencyMs);
     if (this.roll(o.reset)) {
       res.socket?.destroy();

@@ -102,17 +102,23 @@ export function errorReply(error: SimError, headers?: Record<string, string>): N
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
-export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+/** The body as text, refused past 1 MiB. */
+export async function readText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_JSON_BYTES) throw new SimError(413, 'too_large', 'JSON body over 1 MiB');
+    if (size > MAX_JSON_BYTES) throw new SimError(413, 'too_large', 'Body over 1 MiB');
     chunks.push(chunk);
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = await readText(req);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw badRequest('The body is not valid JSON');
   }

@@ -53,13 +53,29 @@ export class OAuthServer {
     return code;
   }
 
-  /** Checks `Authorization: Basic base64(id:secret)` and returns the client id. */
-  authenticateClient(header: string | undefined): string {
-    const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
-    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
-    const colon = decoded.indexOf(':');
-    const id = decoded.slice(0, colon);
-    if (colon < 0 || this.clients.get(id) !== decoded.slice(colon + 1)) {
+  /**
+   * The client's credentials, as `Authorization: Basic base64(id:secret)` (client_secret_basic)
+   * or as `client_id` and `client_secret` in a form body (client_secret_post); RFC 6749 §2.3
+   * forbids using both at once. Returns the client id.
+   */
+  authenticateClient(header: string | undefined, form: URLSearchParams): string {
+    const inForm = form.has('client_id') || form.has('client_secret');
+    if (header !== undefined && inForm) {
+      throw new SimError(400, 'invalid_request', 'Use one client authentication method, not two');
+    }
+    let id: string;
+    let secret: string;
+    if (inForm) {
+      id = form.get('client_id') ?? '';
+      secret = form.get('client_secret') ?? '';
+    } else {
+      const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
+      const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+      const colon = decoded.indexOf(':');
+      id = colon < 0 ? '' : decoded.slice(0, colon);
+      secret = colon < 0 ? '' : decoded.slice(colon + 1);
+    }
+    if (!id || this.clients.get(id) !== secret) {
       throw new SimError(401, 'invalid_client', 'Client authentication failed');
     }
     return id;
@@ -77,10 +93,20 @@ export class OAuthServer {
     return this.issueTokens(grant);
   }
 
-  refresh(clientId: string, refreshToken: string): TokenResponse {
+  /** `scope`, when given, may not ask for more than the grant has (RFC 6749 §6). */
+  refresh(clientId: string, refreshToken: string, scope: string | null = null): TokenResponse {
     const grant = this.refreshTokens.get(refreshToken);
     if (!grant || grant.clientId !== clientId) {
       throw new SimError(400, 'invalid_grant', 'Unknown or already used refresh token');
+    }
+    const granted = new Set(grant.scope.split(' '));
+    const beyond = (scope ?? '').split(' ').filter((s) => s && !granted.has(s));
+    if (beyond.length > 0) {
+      throw new SimError(
+        400,
+        'invalid_scope',
+        `The grant has scope "${grant.scope}", not ${beyond.map((s) => `"${s}"`).join(', ')}`,
+      );
     }
     this.refreshTokens.delete(refreshToken);
     return this.issueTokens(grant);

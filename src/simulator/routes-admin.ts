@@ -48,7 +48,12 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
     route(
       'POST',
       '/refresh-tokens',
-      (_, body) => ({ refreshToken: admin.mintRefreshToken(optionalString(body.clientId)) }),
+      (_, body) => ({
+        refreshToken: admin.mintRefreshToken(
+          optionalString(body.clientId),
+          optionalString(body.scope),
+        ),
+      }),
       201,
     ),
     route('GET', '/faults', () => admin.faults()),

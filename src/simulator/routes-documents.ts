@@ -9,7 +9,7 @@ import { envelope, parsePage } from './paging.js';
 import type { DocumentRecord, OwnerKey, OwnerKind } from './records.js';
 import { badRequest, unprocessable } from './sim-error.js';
 import type { SimStore } from './store.js';
-import { documentDetails, documentListItem, statusView } from './views.js';
+import { documentDetails, documentListItem, statusView, unlodgedItem } from './views.js';
 
 export const OWNER_PATHS: readonly [OwnerKind, string][] = [
   ['company', '/companies/{ownerId}'],
@@ -93,37 +93,37 @@ function* filter<T>(items: Iterable<T>, keep: (item: T) => boolean): Iterable<T>
 
 /**
  * Unlodged: company documents carrying an ASIC form number whose status is not LODGED yet.
- * api.md does not define "unlodged"; this is the meaning the service's name suggests.
+ * api.md does not define "unlodged"; this is the meaning the service's name suggests. Items
+ * have the service's public shape (views.ts, unlodgedItem).
  */
 function unlodgedRoutes(store: SimStore): Route[] {
   const unlodged = (doc: DocumentRecord) =>
     doc.owner.kind === 'company' && doc.asicDocNumber !== null && doc.status.type !== 'LODGED';
-  const item = (doc: DocumentRecord) => ({ ...documentListItem(doc), companyId: doc.owner.id });
+  const item = (req: RequestContext['req']) => {
+    const webUrl = `http://${req.headers.host ?? 'localhost'}/web`;
+    return (doc: DocumentRecord) => unlodgedItem(doc, store.requireCompany(doc.owner.id), webUrl);
+  };
   return [
     {
       method: 'GET',
       template: '/companies/documents/unlodged',
       auth: true,
-      handle: ({ query }) => {
+      handle: ({ req, query }) => {
         const page = parsePage(query);
-        return {
-          status: 200,
-          body: envelope('documents', filter(store.documents.values(), unlodged), page, item),
-        };
+        const docs = filter(store.documents.values(), unlodged);
+        return { status: 200, body: envelope('documents', docs, page, item(req)) };
       },
     },
     {
       method: 'GET',
       template: '/companies/{companyId}/documents/unlodged',
       auth: true,
-      handle: ({ params, query }) => {
+      handle: ({ req, params, query }) => {
         const owner: OwnerKey = { kind: 'company', id: params.companyId! };
         store.requireOwner(owner);
         const page = parsePage(query);
-        return {
-          status: 200,
-          body: envelope('documents', filter(store.documentsOf(owner), unlodged), page, item),
-        };
+        const docs = filter(store.documentsOf(owner), unlodged);
+        return { status: 200, body: envelope('documents', docs, page, item(req)) };
       },
     },
   ];

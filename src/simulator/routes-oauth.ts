@@ -1,5 +1,5 @@
 /** `GET /oauth/authorize` and `POST /oauth/token` (parameters in the query string, api.md). */
-import type { Route } from './http-kit.js';
+import { type Route, readText } from './http-kit.js';
 import type { OAuthServer } from './oauth.js';
 import { badRequest, SimError } from './sim-error.js';
 
@@ -29,8 +29,13 @@ export function oauthRoutes(oauth: OAuthServer): Route[] {
       method: 'POST',
       template: '/oauth/token',
       auth: false,
-      handle: ({ req, query }) => {
-        const clientId = oauth.authenticateClient(req.headers.authorization);
+      handle: async ({ req, query }) => {
+        // Grant parameters come in the query string (api.md); a form body may carry only the
+        // client's credentials (client_secret_post).
+        const form = /application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')
+          ? new URLSearchParams(await readText(req))
+          : new URLSearchParams();
+        const clientId = oauth.authenticateClient(req.headers.authorization, form);
         const grantType = query.get('grant_type');
         if (grantType === 'authorization_code') {
           const code = required(query, 'code');
@@ -40,7 +45,8 @@ export function oauthRoutes(oauth: OAuthServer): Route[] {
           };
         }
         if (grantType === 'refresh_token') {
-          return { status: 200, body: oauth.refresh(clientId, required(query, 'refresh_token')) };
+          const token = required(query, 'refresh_token');
+          return { status: 200, body: oauth.refresh(clientId, token, query.get('scope')) };
         }
         throw new SimError(400, 'unsupported_grant_type', `Unsupported grant_type ${grantType}`);
       },

@@ -101,6 +101,46 @@ export function documentDetails(doc: DocumentRecord) {
   };
 }
 
+/**
+ * An item of the `unlodged` lists in the service's public shape: no `lastUpdatedTimestamp`,
+ * the company as an object, and the lodgement's details. `webUrl` is where the simulator's
+ * stand-in web page is, for `lodgementURL`.
+ */
+export function unlodgedItem(doc: DocumentRecord, company: CompanyRecord, webUrl: string) {
+  return {
+    id: doc.id,
+    traceNumber: doc.traceNumber,
+    asicDocNumber: doc.asicDocNumber,
+    name: doc.name,
+    documentDate: doc.documentDate,
+    lodgementDetails: {
+      lodgementDeadlineDate: addDays(doc.documentDate, LODGEMENT_DAYS),
+      preparedBy: doc.status.createdBy,
+      // The service shows a summary for form 484 only.
+      changesSummary: /484/.test(doc.name) ? 'Change to company details' : '',
+      lodgementURL: `${webUrl}/s/html/main.html#/company/documents?cid=${company.id}`,
+      electronic: true,
+    },
+    status: statusView(doc.status),
+    company: {
+      id: company.id,
+      name: company.name,
+      number: company.number,
+      incorporationDate: company.incorporationDate,
+      annualReviewDate: company.annualReviewDate,
+      registrationState: company.registrationState,
+      jurisdiction: company.jurisdiction,
+    },
+  };
+}
+
+/** ASIC's late date: most changes are due 28 days after they happen. */
+const LODGEMENT_DAYS = 28;
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 export function contactView(contact: ContactRecord, details: boolean) {
   const view = {
     id: contact.id,

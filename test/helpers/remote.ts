@@ -2,8 +2,9 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
 import type { RetryPolicy } from '../../src/remote/retry-delay.js';
+import { routeTable } from '../../src/remote/routes.js';
 import type { ResponseInfo } from '../../src/remote/service-http.js';
-import type { TokenStore } from '../../src/remote/token-manager.js';
+import type { ClientAuth, TokenStore } from '../../src/remote/token-manager.js';
 import {
   type Simulator,
   type SimulatorOptions,
@@ -43,6 +44,10 @@ export function useRemote() {
       retry?: RetryPolicy;
       baseUrl?: string;
       onResponse?: (info: ResponseInfo) => void;
+      scope?: string;
+      clientAuth?: ClientAuth;
+      /** `service.routes`: corrected paths by route name. */
+      routes?: Record<string, string>;
     } = {},
   ): Promise<RemoteFixture> => {
     const sim = await startSimulator(simOptions);
@@ -55,7 +60,9 @@ export function useRemote() {
         baseUrl,
         clientId: sim.clientId,
         clientSecret: sim.clientSecret,
-        scope: 'cas',
+        scope: clientOptions.scope ?? 'cas',
+        routes: routeTable(clientOptions.routes),
+        ...(clientOptions.clientAuth ? { clientAuth: clientOptions.clientAuth } : {}),
         tokenStore: state.tokens,
         requestsPerSecond: clientOptions.requestsPerSecond ?? Number.POSITIVE_INFINITY,
         concurrency: clientOptions.concurrency ?? 4,

@@ -111,6 +111,31 @@ describe('initial sync', () => {
     expect(h.exists('Companies/ACME old name (123 456 789)/.entity.json')).toBe(true);
   });
 
+  it('writes each company with its details into .entity.json, as daemon.md promises', async () => {
+    const h = await start({ seed: null });
+    // The firm's first label (seed-base.ts): "Annual review", id 11.
+    const acme = h.sim.admin.createCompany({
+      name: 'Acme Pty Ltd',
+      number: '123456789',
+      labelIds: [11],
+      superFundContactIds: [9001, 9002],
+    });
+
+    await h.sync();
+
+    const meta = JSON.parse(h.read('Companies/Acme Pty Ltd (123 456 789)/.entity.json').toString());
+    expect(meta).toMatchObject({ kind: 'company', id: String(acme.id), name: 'Acme Pty Ltd' });
+    // The company as the service gives it with details=true, whole.
+    expect(meta.entity).toEqual(acme);
+    expect(meta.entity.details).toMatchObject({
+      clientNumber: expect.stringMatching(/^C\d{5}$/),
+      labels: ['Annual review'],
+      superFundContactIds: [9001, 9002],
+    });
+    // A quiet cycle leaves it as it is.
+    await expectQuiet(h);
+  });
+
   it('adopts trust folders by ABN, then by name', async () => {
     const h = await start({ seed: null });
     const smith = h.sim.admin.createTrust({ name: 'Smith Family Trust' });

@@ -15,6 +15,19 @@ describe('simulator faults and rate limit', () => {
     expect((await fetch(`${session.sim.apiUrl}/_admin/counters`)).status).toBe(200);
   });
 
+  it('always fails a broken route with its status, with or without /cas, and only that one', async () => {
+    const session = await start({ faults: { routes: { '/companies': 503 } } });
+    for (const path of [LIST, '/companies?offset=0&limit=10']) {
+      const answer = await session.json('GET', path);
+      expect(answer.status).toBe(503);
+      expect(answer.body.error).toEqual({
+        code: 'injected_fault',
+        message: 'Injected failure of /companies',
+      });
+    }
+    expect((await session.call('GET', '/cas/trusts?offset=0&limit=10')).status).toBe(200);
+  });
+
   it('answers 429 with Retry-After for the tooManyRequests fault', async () => {
     const session = await start({ faults: { tooManyRequests: 1 } });
     const answer = await session.call('GET', LIST);

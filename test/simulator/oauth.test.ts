@@ -62,6 +62,41 @@ describe('simulator OAuth', () => {
     ).toBe(200);
   });
 
+  it('also takes the client credentials in a form body (client_secret_post), never both ways', async () => {
+    const { sim } = await start();
+    const url = (token: string) =>
+      `${sim.apiUrl}/oauth/token?grant_type=refresh_token&refresh_token=${token}`;
+    const form = (secret: string) =>
+      new URLSearchParams({ client_id: sim.clientId, client_secret: secret }).toString();
+    const post = (token: string, secret: string, headers: Record<string, string> = {}) =>
+      fetch(url(token), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body: form(secret),
+      });
+    expect((await post(sim.admin.mintRefreshToken(), sim.clientSecret)).status).toBe(200);
+    expect((await post(sim.admin.mintRefreshToken(), 'nope')).status).toBe(401);
+    const both = await post(sim.admin.mintRefreshToken(), sim.clientSecret, {
+      Authorization: basic(sim),
+    });
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as any).error.code).toBe('invalid_request');
+  });
+
+  it('refuses a refresh that asks for a scope the grant does not have', async () => {
+    const { sim } = await start();
+    const refresh = (token: string, scope: string) =>
+      fetch(
+        `${sim.apiUrl}/oauth/token?grant_type=refresh_token&refresh_token=${token}&scope=${scope}`,
+        { method: 'POST', headers: { Authorization: basic(sim) } },
+      );
+    const narrow = await refresh(sim.admin.mintRefreshToken(undefined, 'audit'), 'cas');
+    expect(narrow.status).toBe(400);
+    expect(((await narrow.json()) as any).error.code).toBe('invalid_scope');
+    const same = await refresh(sim.admin.mintRefreshToken(undefined, 'audit'), 'audit');
+    expect(((await same.json()) as any).scope).toBe('audit');
+  });
+
   it('rotates the refresh token: the old one stops working', async () => {
     const { sim } = await start();
     const first = sim.admin.mintRefreshToken();

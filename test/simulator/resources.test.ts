@@ -142,7 +142,28 @@ describe('simulator demo firm and other resources', () => {
     expect(mine.body.documents.map((d: any) => d.id)).toEqual([pending.id]);
     const firm = await json('GET', '/cas/companies/documents/unlodged?offset=0&limit=500');
     expect(firm.body.documents.map((d: any) => d.id)).toContain(pending.id);
-    expect(firm.body.documents.every((d: any) => typeof d.companyId === 'string')).toBe(true);
+    // The service's public item: the company as an object, the lodgement's details, and no
+    // field the public docs do not show (no companyId, no lastUpdatedTimestamp).
+    const item = firm.body.documents.find((d: any) => d.id === pending.id);
+    expect(Object.keys(item).sort()).toEqual([
+      'asicDocNumber',
+      'company',
+      'documentDate',
+      'id',
+      'lodgementDetails',
+      'name',
+      'status',
+      'traceNumber',
+    ]);
+    expect(item.company).toMatchObject({ id: company.id, name: 'Lodge Pty Ltd' });
+    expect(item.lodgementDetails).toEqual({
+      lodgementDeadlineDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      preparedBy: expect.any(String),
+      changesSummary: 'Change to company details',
+      lodgementURL: `${sim.webUrl}/s/html/main.html#/company/documents?cid=${company.id}`,
+      electronic: true,
+    });
+    expect(mine.body.documents[0]).toEqual(item);
     expect(
       (await json('GET', `/cas/trusts/${unit.id}/documents/unlodged?offset=0&limit=5`)).status,
     ).toBe(404);

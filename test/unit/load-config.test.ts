@@ -197,6 +197,98 @@ describe('configuration', () => {
     expect(problemsOf(raw)).toEqual(expected);
   });
 
+  it('fills the service URLs from service.environment, and an explicit URL still wins', () => {
+    const parse = (raw: unknown) => parseConfig(raw, { env: {}, cwd: '/srv', source: 'test.json' });
+    const production = parse(
+      withChange((c) => {
+        c.service = { environment: 'production', clientId: 'client', clientSecret: 'secret' };
+      }),
+    );
+    expect(production.service).toMatchObject({
+      environment: 'production',
+      baseUrl: 'https://api.bgl360.com.au',
+      webUrl: 'https://app.bgl360.com.au',
+    });
+    const staging = parse(
+      withChange((c) => {
+        c.service.environment = 'staging';
+        delete c.service.baseUrl;
+      }),
+    );
+    expect(staging.service.baseUrl).toBe('https://api.staging.bgl360.com.au');
+    expect(staging.service.webUrl).toBe('https://app.example.com');
+    // An old configuration (no environment) keeps its meaning.
+    expect(parse(minimal).service).toMatchObject({
+      baseUrl: 'https://api.example.com',
+      webUrl: 'https://app.example.com',
+    });
+    expect(parse(minimal).service.environment).toBeUndefined();
+  });
+
+  it('reports a missing URL with the environment as the other way to give it', () => {
+    expect(
+      problemsOf(
+        withChange((c) => {
+          delete c.service.baseUrl;
+          delete c.service.webUrl;
+        }),
+      ),
+    ).toEqual([
+      'service.baseUrl: required (or set service.environment to "staging" or "production")',
+      'service.webUrl: required (or set service.environment to "staging" or "production")',
+    ]);
+    expect(
+      problemsOf(
+        withChange((c) => {
+          c.service.environment = 'prod';
+        }),
+      ),
+    ).toEqual(['service.environment: expected one of "staging", "production", got "prod"']);
+  });
+
+  it('takes corrected route paths, and reports an unknown route or a lost placeholder by key', () => {
+    const config = parseConfig(
+      withChange((c) => {
+        c.service.routes = { statusTypes: '/cas/statusTypes', token: '/oauth2/token' };
+      }),
+      { env: {}, cwd: '/srv', source: 'test.json' },
+    );
+    expect(config.service.routes).toEqual({
+      statusTypes: '/cas/statusTypes',
+      token: '/oauth2/token',
+    });
+    const problems = problemsOf(
+      withChange((c) => {
+        c.service.routes = {
+          listDocument: '/x',
+          documentDetails: '/{owner}/documents',
+          deleteDocument: '/{owner}/documents/{id}',
+          listCompanies: 'cas/companies',
+          statusTypes: 5,
+        };
+      }),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^service\.routes\.listDocument: expected a route name \(authorize, token, listCompanies, .*pensionSummary\), got "listDocument"$/,
+      ),
+      'service.routes.documentDetails: expected a path with {documentId} (the built-in one is /{owner}/documents/{documentId}), got "/{owner}/documents"',
+      'service.routes.deleteDocument: expected a path with {documentId} and no {id} (the built-in one is /{owner}/documents/{documentId}), got "/{owner}/documents/{id}"',
+      'service.routes.listCompanies: expected a path starting with / (no query, no spaces), got "cas/companies"',
+      'service.routes.statusTypes: expected a path (a string), got 5',
+    ]);
+  });
+
+  it('authenticates the client with HTTP Basic unless told to post its credentials', () => {
+    const parse = (raw: unknown) => parseConfig(raw, { env: {}, cwd: '/srv', source: 'test.json' });
+    expect(parse(minimal).service.clientAuth).toBe('client_secret_basic');
+    const post = parse(withChange((c) => (c.service.clientAuth = 'client_secret_post')));
+    expect(post.service.clientAuth).toBe('client_secret_post');
+    expect(problemsOf(withChange((c) => (c.service.clientAuth = 'basic')))).toEqual([
+      'service.clientAuth: expected one of "client_secret_basic", "client_secret_post", got "basic"',
+    ]);
+  });
+
   it('takes the public webhook URL and the health age, and leaves both unset by default', () => {
     const config = parseConfig(
       withChange((c) => {
@@ -242,6 +334,13 @@ describe('configuration', () => {
         ? Object.entries(value).flatMap(([k, v]) => keys(v, `${prefix}${k}.`))
         : [prefix.slice(0, -1)];
     const exampleKeys = keys(JSON.parse(readFileSync(example, 'utf8')));
-    expect(exampleKeys.sort()).toEqual(keys(config).sort());
+    // The example names its environment; the two URLs that fills are in the README's table.
+    expect(config.service.environment).toBe('staging');
+    const filled = ['service.baseUrl', 'service.webUrl'];
+    expect(exampleKeys.sort()).toEqual(
+      keys(config)
+        .filter((k) => !filled.includes(k))
+        .sort(),
+    );
   });
 });

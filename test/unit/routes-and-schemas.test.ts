@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/remote/api-error.js';
-import { expandPath, ROUTES } from '../../src/remote/routes.js';
+import { expandPath, ROUTES, routeLabel, routeTable } from '../../src/remote/routes.js';
 import { normaliseIds, parse } from '../../src/remote/schemas.js';
 
 const trust = { kind: 'trust', id: '20053' } as const;
@@ -30,6 +32,33 @@ describe('route table', () => {
       'deleteAttachment',
       'deleteUnitTransaction',
     ]);
+  });
+});
+
+describe('corrected routes (service.routes)', () => {
+  it('replaces only the configured paths, marked as overridden, and keeps their method', () => {
+    const table = routeTable({
+      attachmentLink: '/{owner}/documents/{documentId}/files/{attachmentId}',
+    });
+    expect(table.attachmentLink).toEqual({
+      method: 'GET',
+      path: '/{owner}/documents/{documentId}/files/{attachmentId}',
+      source: 'ours',
+      overridden: true,
+    });
+    expect(routeLabel(table.attachmentLink)).toBe(
+      'GET /{owner}/documents/{documentId}/files/{attachmentId}',
+    );
+    expect(table.listDocuments).toBe(ROUTES.listDocuments);
+    expect(
+      expandPath(table.attachmentLink.path, { documentId: '7', attachmentId: 'F9' }, trust),
+    ).toBe('/trusts/20053/documents/7/files/F9');
+  });
+
+  it('refuses a path the configuration check would have refused', () => {
+    expect(() => routeTable({ documentDetails: '/{owner}/documents' })).toThrow(
+      /service\.routes\.documentDetails: expected a path with \{documentId\}/,
+    );
   });
 });
 
@@ -106,5 +135,80 @@ describe('response parsing', () => {
       details: { superFundContactIds: ['1', '2'] },
       pensions: [{ peopleId: '3' }],
     });
+  });
+
+  it('reads an unlodged item in the public shape: the owner from its company object', () => {
+    const route = 'GET /cas/companies/documents/unlodged';
+    const item = {
+      id: 77,
+      traceNumber: '12',
+      asicDocNumber: '2E1234567',
+      name: 'Form 484',
+      documentDate: '2020-07-03',
+      lodgementDetails: {
+        lodgementDeadlineDate: '2020-07-31',
+        preparedBy: 'Jo',
+        changesSummary: 'Change of address',
+        lodgementURL: 'https://app.example.com/lodge/77',
+        electronic: true,
+      },
+      status: {
+        id: 9,
+        createdBy: 'Jo',
+        type: 'DOCUMENT PREPARED',
+        typeId: 2,
+        effectiveDate: '2020-07-03',
+      },
+      company: {
+        id: 4411,
+        name: 'Acme Pty Ltd',
+        number: '123456789',
+        type: { companyType: 'Small Proprietary' },
+      },
+    };
+    expect(parse.unlodged(item, route)).toEqual({
+      id: '77',
+      owner: { kind: 'company', id: '4411' },
+      traceNumber: '12',
+      asicDocNumber: '2E1234567',
+      name: 'Form 484',
+      documentDate: '2020-07-03',
+      status: {
+        id: '9',
+        typeId: '2',
+        type: 'DOCUMENT PREPARED',
+        effectiveDate: '2020-07-03',
+        createdBy: 'Jo',
+      },
+      lodgementDetails: item.lodgementDetails,
+      company: {
+        id: '4411',
+        name: 'Acme Pty Ltd',
+        number: '123456789',
+        type: { companyType: 'Small Proprietary' },
+      },
+    });
+    const { company: _company, ...withoutCompany } = item;
+    expect(() => parse.unlodged(withoutCompany, route)).toThrow(/company: required/);
+  });
+});
+
+describe('the README route table', () => {
+  it('lists every route by the name service.routes takes, with its built-in path and source', () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `(\w+)` \| `(GET|POST|DELETE) ([^`]+)` \| (.+) \|$/gm)];
+    const listed = Object.fromEntries(
+      rows.map(([, name, method, routePath, source]) => [
+        name,
+        { method, path: routePath, source: source!.replace(/[*[\]]/g, '') },
+      ]),
+    );
+    const table = Object.fromEntries(
+      Object.entries(ROUTES).map(([name, r]) => [
+        name,
+        { method: r.method, path: r.path, source: r.source },
+      ]),
+    );
+    expect(listed).toEqual(table);
   });
 });

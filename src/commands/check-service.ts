@@ -1,0 +1,267 @@
+/**
+ * `docsync check` on the state database and the service: the stored login, an access token
+ * (refreshed only when the stored one is no longer good, as any run would), every route that
+ * reads, and the service's clock. The state database is looked at before it is opened: a
+ * missing one is never created, an older one never migrated.
+ */
+import { got } from 'got';
+import { clientOptions } from '../compose.js';
+import type { Config } from '../config/schema.js';
+import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
+import { entityDeepLink } from '../domain/deep-links.js';
+import { DocsyncError } from '../domain/errors.js';
+import { ApiError, AuthRequiredError } from '../remote/api-error.js';
+import { USER_AGENT } from '../remote/api-wire.js';
+import { createRemote, type Remote } from '../remote/create-client.js';
+import { probeRoutes } from '../remote/probe-routes.js';
+import type { ResponseInfo } from '../remote/service-http.js';
+import { inspectStateFile } from '../state/inspect-state.js';
+import { StateStore } from '../state/state-store.js';
+import { MAX_DATE_SKEW_MS } from '../triggers/verify-signature.js';
+
+/** A check reports what the service answered once; no retries to hide a failing route. */
+const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+/** Below this the clocks agree as well as a `Date` header (whole seconds) can tell. */
+const SKEW_OK_MS = 60_000;
+
+export interface ServiceCheck {
+  readonly lines: CheckLine[];
+  /** From the state database; null when there is none to ask (the store check needs it). */
+  readonly initialSyncDone: boolean | null;
+}
+
+export async function checkService(config: Config): Promise<ServiceCheck> {
+  const file = config.state.path;
+  let status: ReturnType<typeof inspectStateFile>;
+  try {
+    status = inspectStateFile(file);
+  } catch (error) {
+    if (!(error instanceof DocsyncError)) throw error;
+    return {
+      lines: [
+        fail(
+          'state database',
+          error.message,
+          'See the message; docsync cannot run until it is fixed.',
+        ),
+      ],
+      initialSyncDone: null,
+    };
+  }
+  switch (status.kind) {
+    case 'missing':
+      return {
+        lines: [
+          fail(
+            'state database',
+            `${file} does not exist (docsync check never creates it), so there is no stored login to check the token and the routes with`,
+            'Run `docsync auth login` (it creates the database), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
+          ),
+        ],
+        initialSyncDone: null,
+      };
+    case 'newer':
+      return {
+        lines: [
+          fail(
+            'state database',
+            `${file} has schema version ${status.version}; this docsync knows up to ${status.known}`,
+            'It was written by a newer docsync: run that version.',
+          ),
+        ],
+        initialSyncDone: null,
+      };
+    case 'older':
+      return {
+        lines: [
+          warn(
+            'state database',
+            `${file} has schema version ${status.version}; this docsync upgrades it to ${status.known} when it runs, so the check leaves it, the token and the routes alone`,
+            'Stop the old daemon and start this version (`systemctl restart docsync`), then run `docsync check` again.',
+          ),
+        ],
+        initialSyncDone: null,
+      };
+    case 'current':
+      return withState(config, status.version);
+  }
+}
+
+async function withState(config: Config, version: number): Promise<ServiceCheck> {
+  const file = config.state.path;
+  const state = StateStore.open(file);
+  try {
+    // As every command does: a refresh token given in the environment is the one to use.
+    if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
+    const lines = [stateLine(file, version)];
+    let last: ResponseInfo | undefined;
+    let answered = false;
+    const remote = createRemote({
+      ...clientOptions(config),
+      tokenStore: state.tokens,
+      retry: ONE_ATTEMPT,
+      timeoutMs: 15_000,
+      onResponse: (info) => {
+        last = info;
+        if (info.status !== 'network') answered = true;
+      },
+    });
+    try {
+      const token = await tokenLines(config, remote, state);
+      lines.push(...token.lines);
+      if (token.ok) {
+        const { service } = config;
+        lines.push(
+          ...(await probeRoutes({ http: remote.http, lastAnswer: () => last, ...service })),
+        );
+        lines.push(clockLine(config, remote, answered));
+        lines.push(await webLine(config.service.webUrl));
+      }
+    } finally {
+      remote.queue.clear();
+    }
+    return { lines, initialSyncDone: state.settings.initialSyncDone() };
+  } finally {
+    state.close();
+  }
+}
+
+function stateLine(file: string, version: number): CheckLine {
+  return ok('state database', `${file} (schema ${version})`);
+}
+
+async function tokenLines(
+  config: Config,
+  remote: Remote,
+  state: StateStore,
+): Promise<{ ok: boolean; lines: CheckLine[] }> {
+  const before = state.tokens.read();
+  if (!before) {
+    return {
+      ok: false,
+      lines: [
+        fail(
+          'token',
+          `no login is stored in ${config.state.path}`,
+          'Run `docsync auth login` (or set DOCSYNC_REFRESH_TOKEN).',
+        ),
+      ],
+    };
+  }
+  try {
+    await remote.tokens.accessToken();
+  } catch (error) {
+    if (error instanceof AuthRequiredError)
+      return { ok: false, lines: [fail('token', error.reason, error.hint)] };
+    if (error instanceof ApiError) {
+      const hint =
+        error.code === 'NETWORK'
+          ? `docsync cannot reach ${config.service.baseUrl}: check service.baseUrl (or service.environment), DNS, proxy and firewall.`
+          : `Check service.routes.token if the service's token path differs; otherwise run \`docsync check\` again later.`;
+      return {
+        ok: false,
+        lines: [fail('token', `the token request failed: ${error.message}`, hint)],
+      };
+    }
+    throw error;
+  }
+  const after = state.tokens.read()!;
+  const until = after.accessTokenExpiresAt
+    ? new Date(after.accessTokenExpiresAt).toISOString()
+    : 'an unknown time';
+  const refreshed = after.accessToken !== before.accessToken;
+  const lines = [
+    ok(
+      'token',
+      refreshed
+        ? `refreshed: a new access token, valid until ${until} (the rotated refresh token is stored)`
+        : `the stored access token is valid until ${until}`,
+      { refreshed, expiresAt: after.accessTokenExpiresAt, scope: after.scope },
+    ),
+  ];
+  if (after.scope && !after.scope.split(' ').includes(config.service.scope)) {
+    lines.push(
+      warn(
+        'token scope',
+        `the service granted scope "${after.scope}"; docsync asks for "${config.service.scope}"`,
+        'Set service.scope to the scope the application is approved for, then run `docsync auth login`.',
+      ),
+    );
+  }
+  return { ok: true, lines };
+}
+
+/**
+ * The web application the deep links open (`.entity.json`, the shortcut, `docsync open`). Its
+ * URL is our assumption for the known environments ([ours]), so it is opened once; the part
+ * after `#` never reaches the server, so any entity's link would ask for this same page.
+ */
+async function webLine(webUrl: string): Promise<CheckLine> {
+  const page = entityDeepLink(webUrl, { kind: 'company', id: 'check' }).replace(/#.*$/, '');
+  const hint =
+    'Deep links in .entity.json and the shortcuts point there: set service.webUrl to the address users open the service at.';
+  try {
+    const { statusCode } = await got(page, {
+      headers: { 'user-agent': USER_AGENT },
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: 15_000 },
+    });
+    if (statusCode < 400)
+      return ok('web application', `${page} answered ${statusCode}`, {
+        url: page,
+        status: statusCode,
+      });
+    return warn('web application', `${page} answered ${statusCode}`, hint, {
+      url: page,
+      status: statusCode,
+    });
+  } catch (error) {
+    return warn(
+      'web application',
+      `${page} cannot be reached (${(error as Error).message})`,
+      hint,
+      { url: page, status: 'network' },
+    );
+  }
+}
+
+/** The service's clock against ours, from the `Date` headers of the answers just received. */
+function clockLine(config: Config, remote: Remote, answered: boolean): CheckLine {
+  if (!answered) {
+    return warn(
+      'clock',
+      'not checked: the service gave no answer to read its clock from',
+      'See the failures above.',
+    );
+  }
+  if (!remote.clock.observed) {
+    return warn(
+      'clock',
+      'the service sent no Date header',
+      'docsync cannot correct for a difference between the clocks; keep this machine on NTP.',
+    );
+  }
+  const skewMs = remote.clock.offsetMs;
+  const seconds = Math.round(Math.abs(skewMs) / 100) / 10;
+  const side = skewMs >= 0 ? 'ahead of' : 'behind';
+  const text = `the service's clock is ${seconds} s ${side} this machine's`;
+  const data = { skewMs: Math.round(skewMs) };
+  if (Math.abs(skewMs) < SKEW_OK_MS) return ok('clock', text, data);
+  const signed = config.webhook.enabled && !config.webhook.allowUnsigned;
+  if (Math.abs(skewMs) >= MAX_DATE_SKEW_MS && signed) {
+    return fail(
+      'clock',
+      `${text}: every signed webhook would be refused as stale (5 minutes allowed)`,
+      "Set this machine's clock right (timedatectl set-ntp true); tell the service provider if theirs is wrong.",
+      data,
+    );
+  }
+  return warn(
+    'clock',
+    `${text}; docsync corrects change times for it`,
+    "A skew this large means a clock is not synchronised: set this machine's right (timedatectl set-ntp true).",
+    data,
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * `docsync check` on the webhook receiver: is the URL the service posts to reachable, and does
+ * it arrive at `webhook.listen`. When `docsync run` is not running, a stand-in listens on
+ * `webhook.listen` for the moment of the check (answering as the receiver does a GET: 405), so
+ * the path through a proxy can be proven before the daemon starts. The check sends a GET, which
+ * the receiver never records or works on.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { got } from 'got';
+import type { Config } from '../config/schema.js';
+import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
+import { USER_AGENT } from '../remote/api-wire.js';
+import { listen } from '../web/listen.js';
+
+const TOPIC = 'webhook URL';
+const NONCE_HEADER = 'x-docsync-check';
+const LOOPBACK = /^(127\.|::1$|localhost$)/;
+
+export async function checkWebhook(config: Config): Promise<CheckLine[]> {
+  const hook = config.webhook;
+  if (!hook.enabled) {
+    return [
+      ok(
+        TOPIC,
+        'the receiver is off (webhook.enabled is false): changes in the service arrive with the polls',
+      ),
+    ];
+  }
+  const lines: CheckLine[] = [];
+  const { host, port } = hook.listen;
+  if (!hook.publicUrl && LOOPBACK.test(host)) {
+    lines.push(
+      warn(
+        'webhook listen',
+        `the receiver listens on ${host} only and webhook.publicUrl is not set, so the service cannot reach it`,
+        'Put a reverse proxy (TLS, a public name) in front of webhook.listen, register its URL with the service and set it as webhook.publicUrl.',
+      ),
+    );
+  }
+  const nonce = randomUUID();
+  const standIn = await listenStandIn(host, port, hook.path, nonce);
+  if (standIn instanceof Error) {
+    lines.push(
+      warn(
+        TOPIC,
+        `cannot listen on ${host}:${port} to try it (${standIn.message})`,
+        'Run `docsync check` as the user the daemon runs as, or start `docsync run` and check again.',
+      ),
+    );
+  } else if (standIn === 'in-use') {
+    lines.push(await probe(urlOf(config, port), null));
+  } else {
+    try {
+      lines.push(await probe(urlOf(config, standIn.port), nonce));
+    } finally {
+      await close(standIn.server);
+    }
+  }
+  return lines;
+}
+
+/** The URL the service posts to: `webhook.publicUrl`, else the listener itself. */
+function urlOf(config: Config, port: number): string {
+  if (config.webhook.publicUrl) return config.webhook.publicUrl;
+  const { host } = config.webhook.listen;
+  const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${shown}:${port}${config.webhook.path}`;
+}
+
+/** Null `nonce`: the daemon (or something) holds the port, and docsync's receiver should answer. */
+async function probe(url: string, nonce: string | null): Promise<CheckLine> {
+  const data = { url, via: nonce ? 'stand-in' : 'running receiver' };
+  let response: { statusCode: number; headers: Record<string, unknown>; body: string };
+  try {
+    response = await got(url, {
+      headers: { 'user-agent': USER_AGENT },
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: 10_000 },
+    });
+  } catch (error) {
+    return fail(
+      TOPIC,
+      `${url} cannot be reached from this machine (${(error as Error).message})`,
+      'Check that the proxy forwards this URL to webhook.listen, and that DNS and the firewall let it through.',
+      data,
+    );
+  }
+  const status = response.statusCode;
+  if (nonce !== null) {
+    if (response.headers[NONCE_HEADER] === `${nonce} wrong-path`) {
+      return warn(
+        TOPIC,
+        `${url} reaches webhook.listen, but at another path than webhook.path`,
+        'Make the proxy keep the path, or set webhook.path to the path it forwards.',
+        { ...data, status },
+      );
+    }
+    if (response.headers[NONCE_HEADER] === nonce) {
+      return ok(
+        TOPIC,
+        `${url} reaches webhook.listen from this machine (tried with a stand-in: docsync run is not running)`,
+        { ...data, status },
+      );
+    }
+    return warn(
+      TOPIC,
+      `${url} answered ${status}, but not from webhook.listen`,
+      'The proxy sends this URL somewhere else: point it at webhook.listen.',
+      { ...data, status },
+    );
+  }
+  if (status === 405 && /only POST/.test(response.body)) {
+    return ok(
+      TOPIC,
+      `${url} reaches the running receiver (a GET is answered 405, as it should be)`,
+      { ...data, status },
+    );
+  }
+  return warn(
+    TOPIC,
+    `${url} answered ${status}, which docsync's receiver does not answer to a GET`,
+    'Something else holds webhook.listen, or the proxy sends this URL elsewhere; check both.',
+    { ...data, status },
+  );
+}
+
+type StandIn = { server: Server; port: number } | 'in-use' | Error;
+
+async function listenStandIn(
+  host: string,
+  port: number,
+  path: string,
+  nonce: string,
+): Promise<StandIn> {
+  const server = createServer((req, res) => {
+    req.resume();
+    const here = new URL(req.url ?? '/', 'http://stand-in').pathname === path;
+    res.writeHead(here ? 405 : 404, {
+      [NONCE_HEADER]: here ? nonce : `${nonce} wrong-path`,
+      allow: 'POST',
+    });
+    res.end();
+  });
+  try {
+    const url = await listen(server, host, port);
+    return { server, port: Number(new URL(url).port) };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'in-use' : (error as Error);
+  }
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

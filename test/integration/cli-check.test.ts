@@ -1,0 +1,284 @@
+/**
+ * `docsync check` as an operator runs it (the built CLI in a child process) against the
+ * simulator on port 0: every line ok, warn or fail with a hint, exit 1 only on a fail, and
+ * nothing changed anywhere: no request but GETs (and a token refresh), no database or folder
+ * created.
+ */
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckLine } from '../../src/domain/check-lines.js';
+import { ROUTE_NAMES, ROUTES } from '../../src/remote/routes.js';
+import {
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../src/simulator/index.js';
+import { inspectStateFile } from '../../src/state/inspect-state.js';
+import { StateStore } from '../../src/state/state-store.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { runCli } from '../helpers/run-cli.js';
+import { useStateStore } from '../helpers/state-store.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+import { useWebhookReceivers } from '../helpers/webhook-receiver.js';
+
+const tempDir = useTempDir();
+const startReceiver = useWebhookReceivers();
+const hookState = useStateStore();
+const sims: Simulator[] = [];
+afterEach(async () => {
+  await Promise.all(sims.splice(0).map((sim) => sim.close()));
+});
+
+interface Report {
+  readonly ok: boolean;
+  readonly lines: CheckLine[];
+}
+
+/** A simulated firm, a config for it, and (unless `login: false`) a stored login. */
+async function setup(
+  options: { sim?: SimulatorOptions; config?: Record<string, unknown>; login?: boolean } = {},
+) {
+  const sim = await startSimulator({ seed: 'demo', ...options.sim });
+  sims.push(sim);
+  const dir = tempDir();
+  const statePath = path.join(dir, 'state', 'docsync.db');
+  const config = writeCliConfig(dir, sim, options.config);
+  if (options.login !== false) {
+    // What `docsync auth login` leaves behind: a database holding a refresh token.
+    const state = StateStore.open(statePath);
+    state.tokens.seedRefreshToken(sim.admin.mintRefreshToken());
+    state.close();
+  }
+  sim.admin.resetCounters();
+  const check = async (...args: string[]) => {
+    const result = await runCli(['check', '--config', config, ...args], { timeoutMs: 30_000 });
+    return {
+      ...result,
+      report: args.includes('--json') ? (JSON.parse(result.stdout) as Report) : null,
+    };
+  };
+  return { sim, dir, statePath, check };
+}
+
+const line = (report: Report | null, topic: string | RegExp) =>
+  report!.lines.find((l) => (typeof topic === 'string' ? l.topic === topic : topic.test(l.topic)));
+
+const routeLine = (report: Report | null, name: string) =>
+  report!.lines.find((l) => l.data?.route === name);
+
+describe('docsync check', () => {
+  it('calls every route that reads, each with its answer, and only those', async () => {
+    const { sim, check } = await setup();
+
+    const { code, report, stderr } = await check('--json');
+
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(report!.ok).toBe(true);
+    for (const name of ROUTE_NAMES.filter((n) => ROUTES[n].method === 'GET')) {
+      expect(routeLine(report, name), name).toBeDefined();
+    }
+    expect(routeLine(report, 'listCompanies')).toMatchObject({
+      topic: 'GET /cas/companies',
+      result: 'ok',
+      message: expect.stringMatching(/^answered 200: 4 companies in \d+ ms$/),
+      data: { status: 200, durationMs: expect.any(Number), source: 'public', overridden: false },
+    });
+    expect(line(report, 'token')).toMatchObject({
+      result: 'ok',
+      message: expect.stringMatching(/^refreshed: a new access token, valid until /),
+    });
+    expect(line(report, 'clock')?.result).toBe('ok');
+    // Read-only: the service saw GETs and the one token refresh, nothing that writes.
+    const calls = Object.keys(sim.admin.counters().api.byRoute);
+    expect(
+      calls.filter((c) => !c.startsWith('GET ') && !c.startsWith('POST /oauth/token')),
+    ).toEqual([]);
+    expect(calls.some((c) => c.startsWith('GET /documents/statusTypes 200'))).toBe(true);
+  });
+
+  it('never creates a missing state database or store folder, and says what to do (exit 1)', async () => {
+    const { dir, statePath, check } = await setup({ login: false });
+
+    const { code, stdout } = await check();
+
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /FAIL {2}state database: .*docsync\.db does not exist \(docsync check never creates it\)/,
+    );
+    expect(stdout).toMatch(/→ Run `docsync auth login`/);
+    expect(stdout).toMatch(
+      /ok {4}store folder: store\.root .* does not exist yet; the first run makes it/,
+    );
+    expect(stdout).toMatch(
+      /\d+ ok, \d+ warnings?, 1 failed: docsync cannot work as configured \(exit 1\)\n$/,
+    );
+    expect(existsSync(statePath)).toBe(false);
+    expect(existsSync(path.dirname(statePath))).toBe(false);
+    expect(existsSync(path.join(dir, 'documents'))).toBe(false);
+  });
+
+  it('leaves an older state database as it is: no migration behind a running old daemon', async () => {
+    const { statePath, check } = await setup();
+    const old = StateStore.open(statePath);
+    old.db.pragma('user_version = 1');
+    old.close();
+
+    const { code, report } = await check('--json');
+
+    expect(code).toBe(0);
+    expect(line(report, 'state database')).toMatchObject({
+      result: 'warn',
+      message: expect.stringContaining('has schema version 1; this docsync upgrades it to'),
+    });
+    expect(report!.lines.some((l) => l.topic === 'token')).toBe(false);
+    expect(inspectStateFile(statePath)).toMatchObject({ kind: 'older', version: 1 });
+  });
+
+  it('fails on a route the sync needs, warns on one only `docsync api` uses', async () => {
+    const { check } = await setup({
+      sim: { faults: { routes: { '/documents/statusTypes': 503, '/contacts': 500 } } },
+    });
+
+    const { code, report } = await check('--json');
+
+    expect(code).toBe(1);
+    expect(routeLine(report, 'statusTypes')).toMatchObject({
+      result: 'fail',
+      message: expect.stringMatching(
+        /^answered 503 injected_fault: Injected failure of \/documents\/statusTypes in \d+ ms$/,
+      ),
+      hint: expect.stringContaining('The service failed'),
+      data: { status: 503 },
+    });
+    expect(routeLine(report, 'listContacts')).toMatchObject({
+      result: 'warn',
+      message: expect.stringContaining('(only `docsync api` uses this route)'),
+    });
+    // The rest was still tried.
+    expect(routeLine(report, 'listCompanies')?.result).toBe('ok');
+  });
+
+  it('names the service.routes key when a corrected path is not on the service', async () => {
+    const { code, report } = await (
+      await setup({
+        config: {
+          // One path that is nowhere, one that is another route's: its answer has another shape.
+          service: { routes: { statusTypes: '/cas/statusTypes', listTrusts: '/cas/companies' } },
+        },
+      })
+    ).check('--json');
+
+    expect(code).toBe(1);
+    expect(line(report, 'configuration')?.message).toContain(
+      'corrected paths: statusTypes, listTrusts',
+    );
+    expect(routeLine(report, 'listTrusts')).toMatchObject({
+      result: 'fail',
+      message: expect.stringMatching(
+        /^answered 200, but its response does not match the contract: trusts: required in \d+ ms$/,
+      ),
+      hint: expect.stringContaining('The answer differs from the shape in api.md'),
+    });
+    expect(routeLine(report, 'statusTypes')).toMatchObject({
+      topic: 'GET /cas/statusTypes',
+      result: 'fail',
+      message: expect.stringMatching(/^answered 404 /),
+      hint: 'The path set in service.routes.statusTypes is not on the service: correct it, or remove it to use the built-in one.',
+      data: { overridden: true, source: 'ours', status: 404 },
+    });
+  });
+
+  it('fails the clock when signed webhooks would be refused as stale, warns when they are off', async () => {
+    const tenMinutes = 10 * 60_000;
+    const signed = await setup({
+      sim: { clockOffsetMs: tenMinutes },
+      config: {
+        webhook: { listen: '127.0.0.1:0', clientCode: 'FIRM', secret: 'hook-secret' },
+      },
+    });
+    const { code, report } = await signed.check('--json');
+    expect(code).toBe(1);
+    const clock = line(report, 'clock')!;
+    expect(clock).toMatchObject({
+      result: 'fail',
+      message: expect.stringMatching(
+        /^the service's clock is \d+(\.\d)? s ahead of this machine's: every signed webhook would be refused as stale/,
+      ),
+    });
+    // The Date header has whole seconds: the skew is known to about a second.
+    expect(Math.abs((clock.data!.skewMs as number) - tenMinutes)).toBeLessThan(2000);
+
+    const unsigned = await setup({ sim: { clockOffsetMs: -tenMinutes } });
+    const off = await unsigned.check('--json');
+    expect(off.code).toBe(0);
+    expect(line(off.report, 'clock')).toMatchObject({
+      result: 'warn',
+      message: expect.stringMatching(
+        /behind this machine's; docsync corrects change times for it$/,
+      ),
+    });
+  });
+
+  it('stops at a refused login and names what to do, without trying the routes', async () => {
+    const { statePath, check } = await setup({ login: false });
+    const state = StateStore.open(statePath);
+    state.tokens.seedRefreshToken('revoked-or-invented');
+    state.close();
+
+    const { code, report } = await check('--json');
+
+    expect(code).toBe(1);
+    expect(line(report, 'token')).toMatchObject({
+      result: 'fail',
+      message: expect.stringContaining('400 invalid_grant on refresh_token'),
+      hint: expect.stringContaining('docsync auth login'),
+    });
+    expect(report!.lines.some((l) => l.data?.route !== undefined)).toBe(false);
+  });
+
+  it('tries the webhook URL: the running receiver, or a URL that leads nowhere', async () => {
+    const { receiver } = await startReceiver(hookState.open());
+    const port = Number(new URL(receiver.url).port);
+    const webhook = { listen: `127.0.0.1:${port}`, clientCode: 'DOCSYNC', secret: 'hook-s3cret' };
+    const held = await setup({ config: { webhook } });
+    const found = await held.check('--json');
+    expect(line(found.report, 'webhook URL')).toMatchObject({
+      result: 'ok',
+      message: `http://127.0.0.1:${port}/webhooks/document-change reaches the running receiver (a GET is answered 405, as it should be)`,
+    });
+
+    const closed = await freePort();
+    const nowhere = await setup({
+      config: {
+        webhook: {
+          ...webhook,
+          listen: '127.0.0.1:0',
+          publicUrl: `http://127.0.0.1:${closed}/hook`,
+        },
+      },
+    });
+    const lost = await nowhere.check('--json');
+    expect(lost.code).toBe(1);
+    expect(line(lost.report, 'webhook URL')).toMatchObject({
+      result: 'fail',
+      message: expect.stringContaining(
+        `http://127.0.0.1:${closed}/hook cannot be reached from this machine`,
+      ),
+      hint: expect.stringContaining('proxy forwards this URL to webhook.listen'),
+    });
+  });
+});
+
+/** A port nothing listens on (taken, then let go). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
