@@ -8,9 +8,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import type { DocumentLinkSettings } from '../domain/document-link.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { StatusReport } from '../state/status-report.js';
+import { DOCUMENT_LINK_PREFIX, redirectToDocument } from './document-redirect.js';
 import { checkHealth, healthMaxAgeMs } from './health.js';
 import { listen } from './listen.js';
 import type { Metrics } from './metrics.js';
@@ -18,7 +20,11 @@ import type { RuntimeProvider, RuntimeStatus } from './runtime-status.js';
 import { renderStatusPage } from './status-page.js';
 
 export interface StatusServerOptions {
-  readonly config: Pick<Config, 'status' | 'schedule' | 'store'>;
+  /** With `service`, it also serves the stable document links (document-redirect.ts). */
+  readonly config: Pick<Config, 'status' | 'schedule' | 'store'> & {
+    readonly service?: Pick<Config['service'], 'webUrl'>;
+    readonly webhook?: Pick<Config['webhook'], 'resourceUrlTemplate'>;
+  };
   readonly state: StateStore;
   readonly metrics: Metrics;
   readonly runtime: RuntimeProvider;
@@ -39,6 +45,7 @@ interface StatusContext {
   readonly root: string;
   readonly maxAgeMs: number;
   readonly now: () => number;
+  readonly documentLinks: DocumentLinkSettings | null;
 }
 
 type Handler = (ctx: StatusContext, res: ServerResponse) => Promise<void>;
@@ -102,6 +109,12 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     // Computed once: it walks the cron schedule.
     maxAgeMs: healthMaxAgeMs(options.config),
     now: options.now ?? Date.now,
+    documentLinks: options.config.service
+      ? {
+          webUrl: options.config.service.webUrl,
+          template: options.config.webhook?.resourceUrlTemplate,
+        }
+      : null,
   };
   const server = createServer((req, res) => {
     handle(ctx, req, res).catch((error: unknown) => {
@@ -132,7 +145,10 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   req.resume();
-  const path = new URL(req.url ?? '/', 'http://status').pathname;
+  const url = new URL(req.url ?? '/', 'http://status');
+  const path = url.pathname;
+  if (ctx.documentLinks && path.startsWith(DOCUMENT_LINK_PREFIX) && isRead(req))
+    return redirectToDocument(ctx.state, ctx.documentLinks, url, res);
   const route = ROUTES[path];
   if (!route) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -141,6 +157,8 @@ async function handle(
   }
   await route(ctx, res);
 }
+
+const isRead = (req: IncomingMessage) => req.method === 'GET' || req.method === 'HEAD';
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, {
