@@ -88,8 +88,9 @@ export class CycleTally {
     };
   }
 
-  documentDone(): void {
-    this.#documentsDone++;
+  /** Documents carried out, or given up on this cycle (waiting, stopped, held by a rail). */
+  documentDone(count = 1): void {
+    this.#documentsDone += count;
     this.#report();
   }
 

@@ -33,7 +33,7 @@ export interface DocumentWork {
   readonly unmatched: string[];
   readonly log: Logger;
   /** Counts what each action moved, for the progress display and the run's summary. */
-  readonly tally?: CycleTally | undefined;
+  readonly tally: CycleTally;
   /**
    * Shutdown: the action in flight finishes, the next ones wait for the next sync. Each action
    * commits its own base, so a document stopped between two is consistent, only not in step:
@@ -171,7 +171,7 @@ class DocumentRun {
    */
   #report(action: SyncAction, before: BaseDocument | null, after: BaseDocument | null): void {
     const done = describeDone(action, after);
-    this.work.tally?.action(done, action.conflict !== undefined);
+    this.work.tally.action(done, action.conflict !== undefined);
     if (!done) return;
     const fields = {
       row: action.row,

@@ -56,7 +56,7 @@ export interface ExecutionOptions {
   /** Documents with a push still in doubt after the settlement: left alone this cycle. */
   readonly inDoubt?: ReadonlySet<string>;
   /** Counts documents done and what their actions moved. */
-  readonly tally?: CycleTally;
+  readonly tally: CycleTally;
 }
 
 /**
@@ -80,7 +80,7 @@ export class EntityExecution {
   #log: Logger | null = null;
 
   readonly #inDoubt: ReadonlySet<string>;
-  readonly #tally: CycleTally | undefined;
+  readonly #tally: CycleTally;
   private readonly cycleLog: Logger;
 
   constructor(
@@ -146,7 +146,7 @@ export class EntityExecution {
       const inDoubt = plan.documentId !== null && this.#inDoubt.has(plan.documentId);
       if (signal?.aborted || inDoubt || this.#problems.waiting(item, plan)) {
         this.#notInStep(plan);
-        this.#tally?.documentDone();
+        this.#tally.documentDone();
         return;
       }
       const result = await executeDocument({
@@ -161,7 +161,7 @@ export class EntityExecution {
         tally: this.#tally,
         signal,
       });
-      this.#tally?.documentDone();
+      this.#tally.documentDone();
       this.#actionsDone += result.done;
       if (!result.ok) this.#notInStep(plan);
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);

@@ -241,6 +241,8 @@ function runDeletes(
 ): Promise<EntityOutcome[]> {
   return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
     const deletes = withRails(job, tripped).plan.documents.filter(railsMayHold);
+    // Documents whose deletes a rail holds back are done with, for this cycle.
+    c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);
     return execution!.finish();
   });
