@@ -112,9 +112,12 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
       say('docsync: stopped by a signal before the run finished; the next run takes up the rest');
     const summary = summaryJson(report, durationMs);
     app.logger.info({ report: summary }, summaryLogLine(report, durationMs));
+    // A person at a terminal reads the summary; a timer's run stays quiet on stderr (the log
+    // line above has the same numbers), and a script asks for --json.
     if (options.json)
       process.stdout.write(`${JSON.stringify(options.dryRun ? { ...summary, plan } : summary)}\n`);
-    else if (!options.dryRun) process.stderr.write(summaryText(report, durationMs));
+    else if (!options.dryRun && process.stderr.isTTY)
+      process.stderr.write(summaryText(report, durationMs));
     return report.exitCode;
   } finally {
     display?.stop();

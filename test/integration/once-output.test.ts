@@ -4,8 +4,13 @@
  * fields), a summary with the duration and each count, and with `--json` one object on stdout
  * and nothing else there, with the exit code unchanged.
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useSyncHarness } from '../helpers/sync-harness.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { CLI } from '../helpers/run-cli.js';
+import { type SyncHarness, useSyncHarness } from '../helpers/sync-harness.js';
+import { screen } from '../helpers/terminal-screen.js';
 
 const start = useSyncHarness();
 
@@ -29,6 +34,32 @@ async function acme() {
     letter: String(letter.id),
     spare: String(spare.id),
   };
+}
+
+/**
+ * `docsync run --once` on a pseudo-terminal (util-linux `script`, as on any Debian), 120
+ * columns wide: what a person at the terminal sees.
+ */
+function onceAtTerminal(h: SyncHarness): Promise<{ code: number | null; output: string }> {
+  const dir = path.dirname(path.dirname(h.stateFile));
+  const config = writeCliConfig(dir, h.sim, {
+    settleSeconds: 0,
+    queue: { requestsPerSecond: 1000, concurrency: 4 },
+    safety: { maxDeletePercent: 100 },
+    log: { level: 'info' },
+  });
+  const command = `stty cols 120 rows 40; exec "${process.execPath}" "${CLI}" run --once --config "${config}"`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, DOCSYNC_REFRESH_TOKEN: h.sim.admin.mintRefreshToken() },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: 60_000,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
 }
 
 /** The JSON log lines of a run (stdout without --json). */
@@ -66,13 +97,43 @@ describe('docsync run --once output', () => {
         'Acme Pty Ltd: pull 1 file; push 1 file; delete 1 document locally',
       ]),
     );
-    // The summary: the duration, then each count on its line.
-    expect(run.stderr).toMatch(/^docsync: in sync after \d+(\.\d)? s \(1 entity\)$/m);
-    expect(run.stderr).toMatch(/^ {2}pulled +1 {3}19 B$/m);
-    expect(run.stderr).toMatch(/^ {2}pushed +1 {3}9 B$/m);
-    expect(run.stderr).toMatch(/^ {2}deleted +1$/m);
-    expect(run.stderr).toMatch(/^ {2}conflicts +0$/m);
-    expect(run.stderr).toMatch(/^ {2}errors +0$/m);
+    // The summary, in the log (a timer's run keeps stderr quiet; at a terminal it is printed).
+    const finished = lines.find((l) => String(l.msg).startsWith('run finished'));
+    expect(finished?.msg).toMatch(
+      /^run finished: in sync after \d+(\.\d)? s: pulled 1, pushed 1, deleted 1, conflicts 0, errors 0$/,
+    );
+    expect(finished?.report).toMatchObject({ bytesPulled: 19, bytesPushed: 9, exitCode: 0 });
+    expect(run.stderr).toBe('');
+  });
+
+  it('at a terminal draws the progress line, prints the log above it and ends with the summary', async () => {
+    const { h, minutes, letter } = await acme();
+    h.sim.admin.addAttachment(minutes, { name: 'minutes.pdf', bytes: 'the minutes, signed' });
+    h.write(`${h.documentFolder(letter)!}/reply.pdf`, 'our reply');
+
+    const run = await onceAtTerminal(h);
+
+    expect(run.code).toBe(0);
+    const lines = screen(run.output);
+    // Each log line on a line of its own: nothing glued onto the progress line.
+    const pulled = lines.find((l) => l.includes('pulled minutes.pdf'));
+    expect(pulled).toMatch(
+      /^\[[\d:.]+\] INFO: Acme Pty Ltd \/ 2024-06-30 Minutes: pulled minutes.pdf /,
+    );
+    const progress = lines.filter((l) => l.includes('entities ·'));
+    expect(progress).toHaveLength(1);
+    expect(progress[0]).toMatch(
+      /^\[█+\] 1\/1 entities · 2\/2 documents · 28 B · \d+ B\/s · 0:0\d elapsed · ETA 0:00$/,
+    );
+    const summary = lines.slice(lines.findIndex((l) => l.startsWith('docsync: in sync after')));
+    expect(summary[0]).toMatch(/^docsync: in sync after \d+(\.\d)? s \(1 entity\)$/);
+    expect(summary.slice(1)).toEqual([
+      '  pulled    1   19 B',
+      '  pushed    1   9 B',
+      '  deleted   0',
+      '  conflicts 0',
+      '  errors    0',
+    ]);
   });
 
   it('with --json prints one summary object on stdout, the log elsewhere', async () => {
@@ -97,9 +158,8 @@ describe('docsync run --once output', () => {
       rails: [],
     });
     expect(summary.durationMs).toEqual(expect.any(Number));
-    // The log went to stderr, the human summary nowhere.
+    // The log went to stderr.
     expect(run.stderr).toContain('pulled minutes.pdf');
-    expect(run.stderr).not.toMatch(/^ {2}pulled/m);
   });
 
   it('with --json keeps the exit code of a rail that tripped, and says which', async () => {

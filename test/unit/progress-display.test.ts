@@ -12,10 +12,7 @@ import { cycleReport } from '../../src/engine/cycle-report.js';
 import type { CycleProgress } from '../../src/engine/cycle-tally.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { LogRelay } from '../../src/log/log-relay.js';
-
-const ESC = String.fromCharCode(27);
-/** Colours of the pretty log lines. */
-const COLOUR = new RegExp(`${ESC}\\[\\d+m`, 'g');
+import { screen } from '../helpers/terminal-screen.js';
 
 /** A terminal of `columns` that records what is written to it. */
 function fakeTerminal(columns = 120) {
@@ -30,44 +27,6 @@ function fakeTerminal(columns = 120) {
     { isTTY: true, columns },
   );
   return { stream, output: () => written };
-}
-
-/**
- * The screen after `output`: the escape sequences cli-progress and readline use (cursor to the
- * first column, clear the line, clear to its end, cursor up, cursor and wrap modes) applied.
- */
-function screen(output: string): string[] {
-  const CSI = new RegExp(`^${ESC}\\[(\\??)(\\d*)([A-Za-z])`);
-  const lines: string[] = [''];
-  let row = 0;
-  let col = 0;
-  const put = (ch: string) => {
-    const line = lines[row]!.padEnd(col);
-    lines[row] = line.slice(0, col) + ch + line.slice(col + 1);
-    col++;
-  };
-  for (let i = 0; i < output.length; i++) {
-    const rest = output.slice(i);
-    const esc = CSI.exec(rest);
-    if (esc) {
-      const [all, mode, n, op] = esc;
-      i += all.length - 1;
-      if (mode) continue; // cursor shown or hidden, wrapping on or off
-      if (op === 'G') col = Number(n || 1) - 1;
-      else if (op === 'K' && n === '2') lines[row] = '';
-      else if (op === 'K') lines[row] = lines[row]!.slice(0, col);
-      else if (op === 'A') row = Math.max(0, row - Number(n || 1));
-      continue;
-    }
-    const ch = output[i]!;
-    if (ch === '\r') col = 0;
-    else if (ch === '\n') {
-      row++;
-      col = 0;
-      if (lines.length <= row) lines.push('');
-    } else put(ch);
-  }
-  return lines.map((l) => l.trimEnd()).filter((l, i, all) => l !== '' || i < all.length - 1);
 }
 
 const progress = (p: Partial<CycleProgress> = {}): CycleProgress => ({
@@ -139,7 +98,7 @@ describe('ProgressDisplay', () => {
     restore();
     logger.info('run finished');
 
-    const lines = screen(terminal.output()).map((l) => l.replace(COLOUR, ''));
+    const lines = screen(terminal.output());
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(
       /^\[[\d:.]+\] INFO: Acme Pty Ltd \/ Minutes: pulled minutes.pdf {"owner":"company:42","file":"minutes.pdf"}$/,
