@@ -36,6 +36,7 @@ export function buildProgram(): Command {
     .option('--dry-run', 'print the plan with its decision-table rows and change nothing')
     .option('--force-deletes', 'let this run pass the delete safety rails')
     .option('--adopt-local', 'upload local folders that match nothing in the service')
+    .option('--json', 'with --once: print the summary as one JSON object on stdout')
     .action((_options, command: Command) => commands.run(command.optsWithGlobals()));
 
   program

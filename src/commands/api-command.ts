@@ -1,9 +1,13 @@
 /**
- * `docsync api …`: runs one operation and prints its result as JSON on stdout. Lists stream as
- * a JSON array item by item, so a firm's whole document list never sits in memory.
+ * `docsync api …`: runs one operation and prints its result as JSON on stdout (api-output.ts:
+ * one JSON value, also when the call fails). The arguments and the local files are checked
+ * before any request; a 4xx is said as what it is, a refusal that changed nothing.
  */
 import { openApp } from '../compose.js';
+import { DocsyncError } from '../domain/errors.js';
+import { ApiError } from '../remote/api-error.js';
 import { type ApiCall, resolveOperation } from './api-operations.js';
+import { JsonOutput } from './api-output.js';
 
 export interface ApiCommandOptions extends Omit<ApiCall, 'args'> {
   readonly config?: string | undefined;
@@ -13,24 +17,44 @@ export interface ApiCommandOptions extends Omit<ApiCall, 'args'> {
 }
 
 export async function apiCommand(options: ApiCommandOptions): Promise<void> {
-  const { op, args } = resolveOperation(options.resource, options.operation, options.args);
+  const { op, args } = resolveOperation(options.resource, options.operation, options.args, options);
+  await op.check?.(options, args);
   const app = openApp({ config: options.config, logToStderr: true });
+  const out = new JsonOutput(process.stdout);
   try {
     const result = op.run(app.remote.client, options, args);
     if (isAsyncIterable(result)) {
-      let first = true;
-      process.stdout.write('[');
       for await (const item of result) {
-        process.stdout.write(`${first ? '\n' : ',\n'}${JSON.stringify(item)}`);
-        first = false;
+        if (out.closed) break;
+        out.item(item);
       }
-      process.stdout.write(first ? ']\n' : '\n]\n');
+      out.endList();
     } else {
-      process.stdout.write(`${JSON.stringify(await result, null, 2)}\n`);
+      out.value(await result);
     }
+  } catch (error) {
+    out.failed(error);
+    throw refusal(error) ?? error;
   } finally {
     app.close();
   }
+}
+
+/**
+ * A 4xx to a request that changes something: the service looked at it and refused it, so
+ * nothing was applied, and the user needs the service's own words to fix the request.
+ */
+function refusal(error: unknown): DocsyncError | null {
+  if (!(error instanceof ApiError) || error.code !== 'HTTP_ERROR') return null;
+  const status = error.status ?? 0;
+  if (status < 400 || status >= 500 || error.route.startsWith('GET ')) return null;
+  const detail = (error.responseBody as { error?: { message?: unknown } } | null)?.error?.message;
+  const said = typeof detail === 'string' ? `: ${detail}` : '';
+  return new DocsyncError(
+    'REFUSED',
+    `the service refused ${error.route} (${status}${error.serviceCode ? ` ${error.serviceCode}` : ''})${said}; nothing was changed`,
+    { cause: error },
+  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -3,38 +3,31 @@
  * shell. One table row per operation, with the arguments it takes, so `--help` and the usage
  * error are generated from the same place as the dispatch.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DocsyncError } from '../domain/errors.js';
-import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import type { ServiceClient } from '../remote/service-client.js';
+import {
+  type ApiCall,
+  jsonFile,
+  owner,
+  readableFile,
+  statusTypeId,
+  usageError,
+  writableFolder,
+} from './api-arguments.js';
 
-export interface ApiCall {
-  readonly args: readonly string[];
-  readonly details?: boolean | undefined;
-  readonly file?: string | undefined;
-  readonly year?: string | undefined;
-  readonly updatedAfter?: string | undefined;
-  readonly includeHistory?: boolean | undefined;
-}
+export type { ApiCall } from './api-arguments.js';
 
 type Result = Promise<unknown> | AsyncIterable<unknown>;
 
 interface Operation {
   readonly usage: string;
+  /**
+   * Checks the local files the operation reads or writes, before any request: a missing file
+   * is the user's to fix, and must not look like a request that may or may not have been sent.
+   */
+  readonly check?: (call: ApiCall, a: string[]) => Promise<void>;
   readonly run: (client: ServiceClient, call: ApiCall, a: string[]) => Result;
 }
-
-const owner = (kind: string, id: string): OwnerRef => {
-  if (kind !== 'company' && kind !== 'trust')
-    throw usageError(`expected company or trust, got "${kind}"`);
-  return { kind: kind as OwnerKind, id };
-};
-
-const jsonFile = async (call: ApiCall): Promise<Record<string, unknown>> => {
-  if (!call.file) throw usageError('this operation needs --file <json>');
-  return JSON.parse(await readFile(call.file, 'utf8')) as Record<string, unknown>;
-};
 
 export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
   companies: {
@@ -72,14 +65,18 @@ export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
     },
     create: {
       usage: '<company|trust> <ownerId> --file <document.json>',
+      check: async (call) => void (await jsonFile(call)),
       run: async (c, call, [k, id]) => {
         const body = await jsonFile(call);
+        // `status.typeId` as the API has it; a status name is taken there too, or as `status.type`.
+        const status = body.status as { typeId?: unknown; type?: unknown } | undefined;
+        const statusGiven = status?.typeId ?? status?.type;
         return c.createDocument(owner(k!, id!), {
           name: String(body.name),
           documentDate: String(body.documentDate),
           asicDocNumber: (body.asicDocNumber as string | undefined) ?? null,
-          ...((body.status as { typeId?: unknown } | undefined)?.typeId !== undefined
-            ? { statusTypeId: String((body.status as { typeId: unknown }).typeId) }
+          ...(statusGiven !== undefined
+            ? { statusTypeId: await statusTypeId(c, String(statusGiven)) }
             : {}),
         });
       },
@@ -92,12 +89,12 @@ export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
       },
     },
     'assign-status': {
-      usage: '<company|trust> <ownerId> <documentId> <typeId> [effectiveDate]',
-      run: (c, _call, [k, id, doc, typeId, date]) =>
+      usage: '<company|trust> <ownerId> <documentId> <typeIdOrName> [effectiveDate]',
+      run: async (c, _call, [k, id, doc, type, date]) =>
         c.assignStatus(
           owner(k!, id!),
           doc!,
-          typeId!,
+          await statusTypeId(c, type!),
           date ?? new Date().toISOString().slice(0, 10),
         ),
     },
@@ -106,11 +103,13 @@ export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
   attachments: {
     upload: {
       usage: '<company|trust> <ownerId> <documentId> <file>',
+      check: (_call, [, , , file]) => readableFile(file!),
       run: (c, _call, [k, id, doc, file]) =>
         c.uploadAttachment(owner(k!, id!), doc!, file!, path.basename(file!)),
     },
     download: {
       usage: '<company|trust> <ownerId> <documentId> <attachmentId> <destFile>',
+      check: (_call, [, , , , dest]) => writableFolder(dest!),
       run: (c, _call, [k, id, doc, att, dest]) =>
         c.downloadAttachment(owner(k!, id!), doc!, att!, dest!),
     },
@@ -136,6 +135,7 @@ export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
     list: { usage: '<trustId>', run: (c, _call, [id]) => c.unitTransactions(id!) },
     create: {
       usage: '<trustId> --file <transaction.json>',
+      check: async (call) => void (await jsonFile(call)),
       run: async (c, call, [id]) => c.createUnitTransaction(id!, await jsonFile(call)),
     },
     delete: {
@@ -158,8 +158,26 @@ export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
   },
 };
 
-/** Finds the operation and checks its argument count; `pension-summary <fundId>` reads as `get`. */
-export function resolveOperation(resource: string, operation: string, args: readonly string[]) {
+/** The options of `docsync api`, by the name commander gives them. */
+const OPTION_FLAGS: Readonly<Record<keyof Omit<ApiCall, 'args'>, string>> = {
+  details: '--details',
+  file: '--file',
+  year: '--year',
+  updatedAfter: '--updated-after',
+  includeHistory: '--include-history',
+};
+
+/**
+ * Finds the operation and checks its arguments: as many as its usage names, and only the
+ * options it takes (an id too many or a `--details` it ignores is a mistake to say, not to
+ * skip). `pension-summary <fundId>` reads as `get`.
+ */
+export function resolveOperation(
+  resource: string,
+  operation: string,
+  args: readonly string[],
+  call: Omit<ApiCall, 'args'> = {},
+) {
   const ops = API_OPERATIONS[resource];
   if (!ops)
     throw usageError(
@@ -175,12 +193,26 @@ export function resolveOperation(resource: string, operation: string, args: read
     throw usageError(
       `unknown operation "${resource} ${operation}"; one of: ${Object.keys(ops).join(', ')}`,
     );
-  const tokens = op.usage.split(' ');
-  // Required positionals are the <…> tokens that are not the value of a --flag.
-  const needed = tokens.filter(
-    (t, i) => /^<.+>$/.test(t) && !tokens[i - 1]?.startsWith('-'),
-  ).length;
-  if (rest.length < needed) throw usageError(`usage: docsync api ${resource} ${name} ${op.usage}`);
+  const usage = `usage: docsync api ${resource} ${name} ${op.usage}`.trimEnd();
+  // The options it takes, with their values (`[--updated-after <time>]`), then the positionals:
+  // <…> required, […] optional.
+  const flags = new Set(op.usage.match(/--[\w-]+/g) ?? []);
+  const positional = op.usage
+    .replace(/\[?--[\w-]+( <[^>]+>)?\]?/g, '')
+    .split(' ')
+    .filter((t) => t !== '');
+  const needed = positional.filter((t) => t.startsWith('<')).length;
+  if (rest.length < needed) throw usageError(usage);
+  const extra = rest.slice(positional.length);
+  if (extra.length > 0)
+    throw usageError(
+      `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')}; ${usage}`,
+    );
+  for (const [key, flag] of Object.entries(OPTION_FLAGS)) {
+    const given = call[key as keyof typeof OPTION_FLAGS];
+    if (given !== undefined && given !== false && !flags.has(flag))
+      throw usageError(`${resource} ${name} takes no ${flag}; ${usage}`);
+  }
   return { op, args: rest };
 }
 
@@ -190,8 +222,4 @@ export function usageText(): string {
       Object.entries(ops).map(([name, op]) => `  ${resource} ${name} ${op.usage}`.trimEnd()),
     )
     .join('\n');
-}
-
-function usageError(message: string): DocsyncError {
-  return new DocsyncError('USAGE', message);
 }

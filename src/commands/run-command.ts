@@ -3,18 +3,21 @@
  * the single-instance lock, ending with daemon.md's exit code. Without: the daemon.
  */
 
-import cliProgress from 'cli-progress';
 import { type App, type AppOptions, engineDeps, localStore, openApp } from '../compose.js';
 import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
 import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { ExitCode } from '../domain/exit-codes.js';
+import type { CycleProgress } from '../engine/cycle-tally.js';
 import { runUntilSettled } from '../engine/run-until-settled.js';
+import { LogRelay } from '../log/log-relay.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
 import { OPERATOR_ACTIONS_NOT_AVAILABLE } from '../web/page-actions.js';
+import { summaryJson, summaryLogLine, summaryText } from './once-summary.js';
+import { ProgressDisplay } from './progress-display.js';
 import { VERSION } from './version.js';
 
 export interface RunOptions {
@@ -23,42 +26,68 @@ export interface RunOptions {
   readonly dryRun?: boolean;
   readonly forceDeletes?: boolean;
   readonly adoptLocal?: boolean;
+  /** `--once`: the summary as one JSON object on stdout, and nothing else there. */
+  readonly json?: boolean;
 }
 
 /** How long `--once` waits, at most, for files that were still changing to settle. */
 const SETTLE_WAIT_MS = 60_000;
 
+/** Where `--once` writes: its log, its progress display, its summary. */
+export interface OnceOutput {
+  /** Draw the progress display on stderr (a terminal). */
+  readonly progress: boolean;
+  /** The log, when it goes to the terminal the display draws on: it goes through the display. */
+  readonly relay?: LogRelay;
+}
+
 export async function runOnce(options: RunOptions): Promise<number> {
-  // A dry run prints its plan on stdout; the log keeps out of its way.
-  const app = openApp({ config: options.config, logToStderr: options.dryRun ?? false });
+  // A dry run prints its plan, `--json` its summary, on stdout; the log keeps out of their way.
+  const logToStderr = Boolean(options.dryRun || options.json);
+  const progress = process.stderr.isTTY === true && !options.dryRun;
+  const logStream = logToStderr ? process.stderr : process.stdout;
+  const relay = progress && logStream.isTTY ? new LogRelay(logStream, { pretty: true }) : undefined;
+  const app = openApp({
+    config: options.config,
+    logToStderr,
+    ...(relay ? { logDestination: relay } : {}),
+  });
   try {
-    return await runOnceIn(app, options);
+    return await runOnceIn(app, options, { progress, ...(relay ? { relay } : {}) });
   } finally {
     app.close();
   }
 }
 
 /** `run --once` on an opened app, which the caller closes (tests reach its state this way). */
-export async function runOnceIn(app: App, options: RunOptions): Promise<number> {
+export async function runOnceIn(
+  app: App,
+  options: RunOptions,
+  output: OnceOutput = { progress: false },
+): Promise<number> {
   try {
-    return await syncOnce(app, options);
+    return await syncOnce(app, options, output);
   } catch (error) {
     // A state write that failed mid-run: exit 1 with the sentence naming the file, no stack.
     throw explainStateFailure(error, app.config.state.path);
   }
 }
 
-async function syncOnce(app: App, options: RunOptions): Promise<number> {
+async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Promise<number> {
   const lock = InstanceLock.acquire(app.state.db);
   // With the lock held, a cycle still "running" is one a killed process left behind.
   if (!options.dryRun) app.state.cycles.markInterrupted(Date.now());
-  const stopping = stopOnSignals(app);
+  const display = output.progress ? new ProgressDisplay(process.stderr) : undefined;
+  const say = (line: string) => (display ? display.print(line) : process.stderr.write(`${line}\n`));
+  const stopping = stopOnSignals(app, say);
+  const restoreLog = display && output.relay ? output.relay.divert((t) => display.print(t)) : null;
+  const startedAt = Date.now();
+  const plan: string[] = [];
   try {
     const deps = engineDeps(app);
     // Before the cycle, so space taken by stale downloads is back before the sync needs it. A
     // dry run changes nothing, the trash included.
     if (!options.dryRun) await housekeepIfDue({ ...deps, state: app.state });
-    const progress = process.stderr.isTTY && !options.dryRun ? progressBar() : undefined;
     const report = await runUntilSettled(
       deps,
       {
@@ -67,27 +96,34 @@ async function syncOnce(app: App, options: RunOptions): Promise<number> {
         dryRun: options.dryRun ?? false,
         forceDeletes: options.forceDeletes ?? false,
         adoptLocal: options.adoptLocal ?? false,
-        onPlanLine: (line) => process.stdout.write(`${line}\n`),
+        onPlanLine: (line) => (options.json ? plan.push(line) : process.stdout.write(`${line}\n`)),
         signal: stopping.signal,
-        ...(progress ? { onProgress: progress.update } : {}),
+        ...(display ? { onProgress: (p: CycleProgress) => display.update(p) } : {}),
       },
       { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS },
     );
-    progress?.stop();
+    display?.stop();
+    restoreLog?.();
+    const durationMs = Date.now() - startedAt;
     if (report.settling.length > 0)
-      process.stderr.write(
-        `docsync: files in ${report.settling.length} entities were still changing after ${SETTLE_WAIT_MS / 1000} s; the next run takes them\n`,
+      say(
+        `docsync: files in ${report.settling.length} entities were still changing after ${SETTLE_WAIT_MS / 1000} s; the next run takes them`,
       );
-    for (const rail of report.tripped)
-      process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
-    const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
-    app.logger.info({ report }, summary);
+    for (const rail of report.tripped) say(`docsync: safety rail: ${rail.message}`);
     if (report.result === 'interrupted')
-      process.stderr.write(
-        'docsync: stopped by a signal before the run finished; the next run takes up the rest\n',
-      );
+      say('docsync: stopped by a signal before the run finished; the next run takes up the rest');
+    const summary = summaryJson(report, durationMs);
+    app.logger.info({ report: summary }, summaryLogLine(report, durationMs));
+    // A person at a terminal reads the summary; a timer's run stays quiet on stderr (the log
+    // line above has the same numbers), and a script asks for --json.
+    if (options.json)
+      process.stdout.write(`${JSON.stringify(options.dryRun ? { ...summary, plan } : summary)}\n`);
+    else if (!options.dryRun && process.stderr.isTTY)
+      process.stderr.write(summaryText(report, durationMs));
     return report.exitCode;
   } finally {
+    display?.stop();
+    restoreLog?.();
     stopping.dispose();
     lock.release();
   }
@@ -99,7 +135,7 @@ async function syncOnce(app: App, options: RunOptions): Promise<number> {
  * catch-up). A second signal exits at once, still recording the run as interrupted, so
  * `docsync status` never shows it running for ever.
  */
-function stopOnSignals(app: App) {
+function stopOnSignals(app: App, say: (line: string) => void) {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
@@ -109,9 +145,7 @@ function stopOnSignals(app: App) {
         process.exit(ExitCode.Interrupted);
       }
     }
-    process.stderr.write(
-      `docsync: ${signal}: finishing the documents in flight (send it again to stop at once)\n`,
-    );
+    say(`docsync: ${signal}: finishing the documents in flight (send it again to stop at once)`);
     app.logger.info({ signal }, 'stopping: finishing the documents in flight');
     controller.abort();
   };
@@ -123,27 +157,6 @@ function stopOnSignals(app: App) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     },
-  };
-}
-
-/** A progress bar on a terminal (stderr), one step per entity. */
-function progressBar() {
-  const bar = new cliProgress.SingleBar(
-    {
-      format: 'syncing [{bar}] {value}/{total} entities',
-      stream: process.stderr,
-      hideCursor: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update: (done: number, total: number) => {
-      if (!started) bar.start(total, 0);
-      started = true;
-      bar.update(done);
-    },
-    stop: () => bar.stop(),
   };
 }
 

@@ -111,6 +111,23 @@ function applyServiceEnvironment(raw: Record<string, unknown>): Record<string, u
 
 /** Rules that span keys; checked on the raw input so they are reported beside schema problems. */
 function crossKeyProblems(raw: Record<string, unknown>): ConfigProblem[] {
+  return [...webhookProblems(raw), ...statusProblems(raw)];
+}
+
+/** The stable document links are served by the status listener: it must be on. */
+function statusProblems(raw: Record<string, unknown>): ConfigProblem[] {
+  const status = isPlainObject(raw.status) ? raw.status : {};
+  if (status.publicUrl === undefined || status.enabled !== false) return [];
+  return [
+    {
+      key: 'status.publicUrl',
+      message:
+        'the status listener serves the document links: set status.enabled to true, or remove status.publicUrl',
+    },
+  ];
+}
+
+function webhookProblems(raw: Record<string, unknown>): ConfigProblem[] {
   const webhook = isPlainObject(raw.webhook) ? raw.webhook : {};
   const receiverOn = webhook.enabled !== false;
   if (!receiverOn || webhook.allowUnsigned === true) return [];

@@ -132,6 +132,11 @@ export const configSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       listen: listenAddress.prefault('127.0.0.1:8788'),
+      /**
+       * How the firm's browsers reach the status listener (through a proxy or the LAN): the
+       * webhook answers then carry stable document links there (`/documents/{id}`).
+       */
+      publicUrl: httpUrl.optional(),
       /** `/healthz` fails when the last good cycle is older; default 3 cron intervals or 30 min. */
       healthMaxAgeSeconds: positiveInt.optional(),
     })

@@ -67,25 +67,79 @@ export function describePlan(plan: SyncPlan): string[] {
   return plan.actions.map((a) => `row ${a.row}: ${what(a)}`);
 }
 
-const GROUPS: readonly (readonly [string, readonly SyncActionKind[]])[] = [
-  ['new', ['pull-new-document', 'push-new-document']],
-  ['status', ['pull-status', 'push-status']],
-  [
-    'attachment',
-    ['pull-attachment', 'push-attachment', 'push-replaced-attachment', 'restore-system-attachment'],
-  ],
-  ['attachment delete', ['push-delete-attachment', 'trash-local-attachment']],
-  ['delete', ['push-delete-document', 'trash-local-document']],
-  ['restore', ['restore-document']],
-  ['conflict', ['keep-conflict-copy']],
-  ['problem', ['record-problem']],
+/** What a plan moves, by direction: the verb, where, and each kind's noun. */
+const DIRECTIONS: readonly {
+  readonly verb: string;
+  readonly where: string;
+  readonly kinds: readonly (readonly [SyncActionKind, Noun])[];
+}[] = [
+  {
+    verb: 'pull',
+    where: '',
+    kinds: [
+      ['pull-new-document', 'new document'],
+      ['pull-attachment', 'file'],
+      ['restore-system-attachment', 'file'],
+      ['pull-status', 'status'],
+      ['pull-details', 'details'],
+    ],
+  },
+  {
+    verb: 'push',
+    where: '',
+    kinds: [
+      ['push-new-document', 'new document'],
+      ['push-attachment', 'file'],
+      ['push-replaced-attachment', 'file'],
+      ['push-status', 'status'],
+    ],
+  },
+  {
+    verb: 'delete',
+    where: ' in the service',
+    kinds: [
+      ['push-delete-document', 'document'],
+      ['push-delete-attachment', 'file'],
+    ],
+  },
+  {
+    verb: 'delete',
+    where: ' locally',
+    kinds: [
+      ['trash-local-document', 'document'],
+      ['trash-local-attachment', 'file'],
+    ],
+  },
+  { verb: 'restore', where: '', kinds: [['restore-document', 'document']] },
 ];
 
-/** "company 123: 3 new, 1 status, 1 delete", or "company 123: in sync". */
-export function summaryLine(plan: SyncPlan): string {
-  const parts = GROUPS.flatMap(([label, kinds]) => {
-    const n = kinds.reduce((sum, k) => sum + (plan.summary[k] ?? 0), 0);
-    return n === 0 ? [] : [`${n} ${label}`];
+type Noun = 'new document' | 'document' | 'file' | 'status' | 'details' | 'conflict' | 'problem';
+
+/** "3 files", "1 status", "2 statuses". */
+function counted(n: number, noun: Noun): string {
+  if (n === 1 || noun === 'details') return `${n} ${noun}`;
+  return `${n} ${noun === 'status' ? 'statuses' : `${noun}s`}`;
+}
+
+/**
+ * The plan's log line, the entity's name first and each change with its direction: "Acme Pty
+ * Ltd: pull 2 new documents, 1 file; push 1 status; delete 1 file in the service", or "…: in
+ * sync".
+ */
+export function summaryLine(plan: SyncPlan, entityName = `${plan.owner.kind} ${plan.owner.id}`) {
+  const parts = DIRECTIONS.flatMap(({ verb, where, kinds }) => {
+    const byNoun = new Map<Noun, number>();
+    for (const [kind, noun] of kinds)
+      byNoun.set(noun, (byNoun.get(noun) ?? 0) + (plan.summary[kind] ?? 0));
+    const items = [...byNoun].filter(([, n]) => n > 0).map(([noun, n]) => counted(n, noun));
+    return items.length === 0 ? [] : [`${verb} ${items.join(', ')}${where}`];
   });
-  return `${plan.owner.kind} ${plan.owner.id}: ${parts.length ? parts.join(', ') : 'in sync'}`;
+  const conflicts = plan.actions.filter((a) => a.conflict).length;
+  const problems = plan.summary['record-problem'] ?? 0;
+  const others = [
+    ...(conflicts > 0 ? [counted(conflicts, 'conflict')] : []),
+    ...(problems > 0 ? [counted(problems, 'problem')] : []),
+  ];
+  if (others.length > 0) parts.push(others.join(', '));
+  return `${entityName}: ${parts.length ? parts.join('; ') : 'in sync'}`;
 }

@@ -6,6 +6,7 @@
 import type { TrippedRail } from '../domain/check-safety.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import type { OwnerRef } from '../domain/types.js';
+import { NO_COUNTS, type SyncCounts } from './cycle-tally.js';
 
 export interface CycleReport {
   readonly result: 'ok' | 'partial' | 'interrupted' | 'safety-stop';
@@ -13,6 +14,8 @@ export interface CycleReport {
   readonly entities: number;
   readonly actions: number;
   readonly documentsFailed: number;
+  /** What the cycle moved, by direction. */
+  readonly counts: SyncCounts;
   readonly tripped: readonly TrippedRail[];
   readonly unmatchedFolders: readonly string[];
   /** Entities with local files left for a later cycle (EntityOutcome.settling). */
@@ -28,10 +31,12 @@ export interface ReportParts {
   readonly settling?: readonly OwnerRef[];
   /** Stopped by a signal: what was left is the next run's. */
   readonly interrupted?: boolean;
+  readonly counts?: SyncCounts;
 }
 
 export function cycleReport(parts: ReportParts): CycleReport {
   const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
+  const { counts = NO_COUNTS } = parts;
   const result =
     tripped.length > 0
       ? 'safety-stop'
@@ -52,6 +57,7 @@ export function cycleReport(parts: ReportParts): CycleReport {
     entities: parts.entities,
     actions,
     documentsFailed: failed,
+    counts,
     tripped,
     unmatchedFolders: unmatched,
     settling,

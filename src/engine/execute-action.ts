@@ -29,6 +29,8 @@ import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 export interface ActionContext {
   readonly deps: EngineDeps;
   readonly owner: OwnerRef;
+  /** The company's or trust's name, which log lines start with. */
+  readonly entityName: string;
   readonly entityFolder: string;
   readonly link: string;
   /** `.document.json` for `base` (and the document's extra fields, from `doc` when given). */

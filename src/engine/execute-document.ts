@@ -6,6 +6,7 @@
  */
 import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
+import { describeDone, documentLabel } from '../domain/describe-done.js';
 import { PushRejectedError } from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
@@ -13,6 +14,7 @@ import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js
 import type { Logger } from '../log/create-logger.js';
 import type { ProblemItem } from '../state/problem-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
+import type { CycleTally } from './cycle-tally.js';
 import { metaWriteOf } from './document-meta.js';
 import { type ActionContext, executeAction } from './execute-action.js';
 import { type IdenticalClashes, identicalClashes } from './identical-clashes.js';
@@ -31,6 +33,8 @@ export interface DocumentWork {
   readonly problems: ProblemBook;
   readonly unmatched: string[];
   readonly log: Logger;
+  /** Counts what each action moved, for the progress display and the run's summary. */
+  readonly tally: CycleTally;
   /**
    * Shutdown: the action in flight finishes, the next ones wait for the next sync. Each action
    * commits its own base, so a document stopped between two is consistent, only not in step:
@@ -101,7 +105,10 @@ class DocumentRun {
       // The state cannot be written: not this document's fault, and recording it as one would
       // hide it. The daemon stops on it (docs/state.md "When the state cannot be used").
       if (isStateFailure(error)) throw error;
-      this.work.log.warn({ err: error }, 'document failed; will retry');
+      this.work.log.warn(
+        { err: error },
+        `${this.#who(plan.actions[0])}: failed, tried again later: ${(error as Error).message}`,
+      );
       this.work.problems.failed(this.work.item, (error as Error).message, plan);
       this.#ok = false;
       return this.#outcome();
@@ -134,6 +141,7 @@ class DocumentRun {
       const next = applyActionResult(this.#base, action, { kind: 'done' });
       if (next) await ctx.writeMeta(next.folder, next, remote);
     }
+    const before = this.#base;
     try {
       this.#base = await executeAction(ctx, action, this.#base);
     } catch (error) {
@@ -146,6 +154,7 @@ class DocumentRun {
     }
     const base = this.#base;
     ctx.deps.state.activity.record(ctx.owner, activityOf(action, base), ctx.deps.now());
+    this.#report(action, before, base);
     // Conflicts settled with a copy are logged where the copy got its real name.
     if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
       recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
@@ -156,6 +165,28 @@ class DocumentRun {
       action.kind === 'keep-conflict-copy' && !isLocalEditCopy(action.copyName);
     this.#metaStale = metaWriteOf(action) !== 'with-files';
     if (!STATE_ONLY.has(action.kind)) this.#done++;
+  }
+
+  /**
+   * The action's log line, in words, names first ("Acme Pty Ltd / 2024-06-30 Minutes: pulled
+   * minutes.pdf"; the ids are the logger's fields), and what it moved, counted for the run.
+   */
+  #report(action: SyncAction, before: BaseDocument | null, after: BaseDocument | null): void {
+    const done = describeDone(action, after);
+    this.work.tally.action(done, action.conflict !== undefined);
+    if (!done) return;
+    const fields = {
+      row: action.row,
+      action: action.kind,
+      ...(done.file ? { file: done.file } : {}),
+    };
+    this.work.log.info(fields, `${this.#who(action, before, after)}: ${done.sentence}`);
+  }
+
+  /** "Acme Pty Ltd / 2024-06-30 Minutes": the entity's and the document's names. */
+  #who(action: SyncAction | undefined, before = this.#base, after = this.#base): string {
+    const entity = this.work.ctx.entityName;
+    return action ? `${entity} / ${documentLabel(action, before, after)}` : entity;
   }
 
   /** `.document.json` from the final base, and the item out of the list of problems. */
@@ -184,7 +215,10 @@ function recordProblem(
     work.unmatched.push(action.folder ?? action.documentName);
     return true;
   }
-  work.log.warn({ row: action.row, problem: action.problem }, action.message);
+  work.log.warn(
+    { row: action.row, problem: action.problem },
+    `${work.ctx.entityName} / ${action.folder ?? action.documentName}: ${action.message}`,
+  );
   // A folder holding another entity's document is this entity's problem, under its own path:
   // the document's own entity reports the same move under the document (rows 51, 52).
   const item =

@@ -17,6 +17,7 @@ import type {
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
+import type { CycleTally } from './cycle-tally.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { ActionContext } from './execute-action.js';
@@ -54,6 +55,8 @@ export interface ExecutionOptions {
   readonly honourBackoff?: boolean;
   /** Documents with a push still in doubt after the settlement: left alone this cycle. */
   readonly inDoubt?: ReadonlySet<string>;
+  /** Counts documents done and what their actions moved. */
+  readonly tally: CycleTally;
 }
 
 /**
@@ -77,6 +80,7 @@ export class EntityExecution {
   #log: Logger | null = null;
 
   readonly #inDoubt: ReadonlySet<string>;
+  readonly #tally: CycleTally;
   private readonly cycleLog: Logger;
 
   constructor(
@@ -86,6 +90,7 @@ export class EntityExecution {
     const { deps, statusTypes } = options;
     this.cycleLog = options.log;
     this.#inDoubt = options.inDoubt ?? new Set();
+    this.#tally = options.tally;
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
     const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
     const metaFor = (base: BaseDocument, doc?: RemoteDocument | DocumentMeta | null) =>
@@ -108,6 +113,7 @@ export class EntityExecution {
     this.#ctx = {
       deps,
       owner: job.owner,
+      entityName: job.record.entity.name,
       entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
       link,
       metaFor,
@@ -116,7 +122,7 @@ export class EntityExecution {
         if (error.fresh) this.#otherFailures++;
         this.log.warn(
           { file: relPath, retryAt: new Date(error.retryAt).toISOString() },
-          error.message,
+          `${job.record.entity.name} / ${relPath}: not pushed, ${error.message}`,
         );
       },
       writeMeta: async (folder, base, doc) => {
@@ -140,6 +146,7 @@ export class EntityExecution {
       const inDoubt = plan.documentId !== null && this.#inDoubt.has(plan.documentId);
       if (signal?.aborted || inDoubt || this.#problems.waiting(item, plan)) {
         this.#notInStep(plan);
+        this.#tally.documentDone();
         return;
       }
       const result = await executeDocument({
@@ -151,8 +158,10 @@ export class EntityExecution {
         problems: this.#problems,
         unmatched: this.#unmatched,
         log: this.log.child({ document: plan.documentId ?? plan.key }),
+        tally: this.#tally,
         signal,
       });
+      this.#tally.documentDone();
       this.#actionsDone += result.done;
       if (!result.ok) this.#notInStep(plan);
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);

@@ -15,6 +15,7 @@ import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
 import { judgeRails, markerRails, withRails } from './cycle-rails.js';
 import { type CycleReport, cycleReport } from './cycle-report.js';
+import { type CycleProgress, CycleTally } from './cycle-tally.js';
 import type { DeleteWindow } from './delete-window.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -41,7 +42,8 @@ export interface CycleOptions {
   readonly deletedIds?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Receives the `--dry-run` plan, one sentence per line. */
   readonly onPlanLine?: (line: string) => void;
-  readonly onProgress?: (done: number, total: number) => void;
+  /** Told of each entity and document done, with the counts so far (`--once`'s display). */
+  readonly onProgress?: (progress: CycleProgress) => void;
   /** Read the companies and trusts again (an unknown entity was named by a webhook). */
   readonly refreshEntities?: boolean;
   /** Shutdown: documents not started yet are left for the next cycle (their cursor waits). */
@@ -65,9 +67,10 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
   const { state } = deps;
   const initial = !state.settings.initialSyncDone();
   const full = options.fullReconcile || initial;
+  const tally = new CycleTally(options.onProgress);
   if (options.partOfRound) {
     const log = deps.logger;
-    return cycle({ deps, options, initial, full, log });
+    return cycle({ deps, options, initial, full, log, tally });
   }
   const cycleId = state.cycles.start({
     trigger: options.trigger,
@@ -81,12 +84,13 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
     'cycle started',
   );
   try {
-    const report = await cycle({ deps, options, initial, full, log });
+    const report = await cycle({ deps, options, initial, full, log, tally });
     log.debug({ result: report.result, actions: report.actions }, 'cycle finished');
     const counts = {
       entities: report.entities,
       actions: report.actions,
       documentsFailed: report.documentsFailed,
+      ...report.counts,
     };
     state.cycles.finish(cycleId, {
       result: report.result,
@@ -114,6 +118,8 @@ interface Cycle {
   /** Every document is listed (finds deletions in the service). */
   readonly full: boolean;
   readonly log: EngineDeps['logger'];
+  /** What the cycle has done so far (cycle-tally.ts). */
+  readonly tally: CycleTally;
 }
 
 /** An entity planned and started on what no rail can hold; its deletes wait for the rails. */
@@ -175,11 +181,11 @@ async function planAndStart(
   statusTypes: readonly StatusType[],
   inDoubt: ReadonlySet<string>,
 ): Promise<Started[]> {
-  const { deps, options, log } = c;
+  const { deps, options, log, tally } = c;
   const held = heldFolders(deps.state);
   const readAhead = new StateReadAhead(deps, records);
   const problems = problemsByOwner(deps.state);
-  let finished = 0;
+  tally.entities(records.length);
   const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
@@ -195,7 +201,11 @@ async function planAndStart(
     });
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
-      log.info({ owner: job.owner, summary: job.plan.summary }, summaryLine(job.plan));
+      log.info(
+        { owner: ownerKey(job.owner), summary: job.plan.summary },
+        summaryLine(job.plan, record.entity.name),
+      );
+    tally.planned(job.plan.documents.length);
     const execution = new EntityExecution(job, {
       deps,
       statusTypes,
@@ -203,12 +213,13 @@ async function planAndStart(
       problems: problems.get(ownerKey(job.owner)) ?? [],
       honourBackoff: options.honourBackoff ?? false,
       inDoubt,
+      tally,
     });
     await execution.run(
       job.plan.documents.filter((d) => !railsMayHold(d)),
       options.signal,
     );
-    options.onProgress?.(++finished, records.length);
+    tally.entityDone();
     return { job, execution };
   });
   return started.filter((s): s is Started => s !== null);
@@ -230,6 +241,8 @@ function runDeletes(
 ): Promise<EntityOutcome[]> {
   return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
     const deletes = withRails(job, tripped).plan.documents.filter(railsMayHold);
+    // Documents whose deletes a rail holds back are done with, for this cycle.
+    c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);
     return execution!.finish();
   });
@@ -268,6 +281,7 @@ function recordCycle(
     unmatched,
     settling: outcomes.filter((o) => o.settling).map((o) => o.owner),
     interrupted: c.options.signal?.aborted ?? false,
+    counts: c.tally.counts,
   });
 }
 

@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode } from '../domain/exit-codes.js';
+import { addCounts } from './cycle-tally.js';
 import type { EngineDeps } from './engine-deps.js';
 import { type CycleOptions, type CycleReport, runCycle } from './run-cycle.js';
 
@@ -59,6 +60,7 @@ function combine(first: CycleReport, next: CycleReport): CycleReport {
     entities: first.entities,
     actions: first.actions + next.actions,
     documentsFailed: first.documentsFailed + next.documentsFailed,
+    counts: addCounts(first.counts, next.counts),
     tripped: [...first.tripped, ...next.tripped],
     unmatchedFolders: first.unmatchedFolders,
     settling: next.settling,

@@ -130,6 +130,7 @@ export class ServiceHttp {
     spec: RequestSpec,
     queuedAt: number,
   ) {
+    const form = spec.body ? await buildBody(spec.body, label) : undefined;
     const started = Date.now();
     const authorization = `Bearer ${token}`;
     try {
@@ -138,7 +139,7 @@ export class ServiceHttp {
         url,
         headers: { authorization },
         ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
-        ...(spec.body ? { form: await spec.body() } : {}),
+        ...(form ? { form } : {}),
       });
       this.#o.clock.observe(response.headers.date, started, Date.now());
       this.#o.onResponse?.({
@@ -157,6 +158,23 @@ export class ServiceHttp {
       });
       throw error;
     }
+  }
+}
+
+/**
+ * The body of an upload, built before anything is sent: a file that cannot be read (gone since
+ * it was chosen) means the request never left, so its outcome is not in doubt and it is not a
+ * network failure to retry.
+ */
+async function buildBody(body: NonNullable<RequestSpec['body']>, label: string) {
+  try {
+    return await body();
+  } catch (error) {
+    throw new DocsyncError(
+      'UPLOAD_UNREADABLE',
+      `${label}: could not read what to send (${(error as Error).message}); nothing was sent`,
+      { cause: error },
+    );
   }
 }
 

@@ -2,7 +2,9 @@
  * The Document Change message (api.md "Webhooks: Document Change"), validated with zod. The
  * service declares `application/x-www-form-urlencoded` but sends a JSON text, so the body is
  * parsed as JSON whatever the content type says. Ids may come as numbers or strings and are
- * kept as strings, like every id inside docsync.
+ * kept as strings, like every id inside docsync. An `eventType` or `eventSubType` docsync does
+ * not know is not malformed: a service that adds one must not see its deliveries refused and
+ * retried (daemon.md), so it is told apart, to be answered 200 and ignored.
  */
 import * as z from 'zod';
 import { describeIssues } from '../domain/describe-issues.js';
@@ -34,23 +36,63 @@ const messageSchema = z.object({
 
 export type DocumentChangeMessage = z.output<typeof messageSchema>;
 
+/** An event of a type docsync does not know: what can be read of it, for the log and the link. */
+export interface UnknownEvent {
+  readonly eventType: string;
+  readonly eventSubType: string | null;
+  readonly eventId: string | null;
+  readonly entityId: string | null;
+  readonly documentIds: readonly string[];
+}
+
 export type ParsedMessage =
-  | { readonly ok: true; readonly message: DocumentChangeMessage }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly kind: 'message'; readonly message: DocumentChangeMessage }
+  | { readonly kind: 'unknown'; readonly event: UnknownEvent }
+  | { readonly kind: 'malformed'; readonly reason: string };
+
+/** Just enough of any event to tell its type, and what it names when it can be read. */
+const envelopeSchema = z.looseObject({
+  eventType: z.string(),
+  eventSubType: z.string().optional().catch(undefined),
+  eventId: id.optional().catch(undefined),
+  entityId: id.optional().catch(undefined),
+  tenants: z.array(z.looseObject({ tenantId: id, tenantType: z.string() })).catch([]),
+});
 
 export function parseDocumentChange(rawBody: string): ParsedMessage {
   let json: unknown;
   try {
     json = JSON.parse(rawBody);
   } catch (error) {
-    return { ok: false, reason: `the body is not a JSON text: ${(error as Error).message}` };
+    return {
+      kind: 'malformed',
+      reason: `the body is not a JSON text: ${(error as Error).message}`,
+    };
   }
+  const unknown = unknownEvent(json);
+  if (unknown) return { kind: 'unknown', event: unknown };
   const result = messageSchema.safeParse(json, { reportInput: true });
-  if (result.success) return { ok: true, message: result.data };
+  if (result.success) return { kind: 'message', message: result.data };
   const problems = describeIssues(result.error.issues);
   return {
-    ok: false,
+    kind: 'malformed',
     reason: problems.map((p) => (p.key ? `${p.key}: ${p.message}` : p.message)).join('; '),
+  };
+}
+
+/** Another `eventType`, or a `documentChange` of another `eventSubType`; null otherwise. */
+function unknownEvent(json: unknown): UnknownEvent | null {
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) return null;
+  const { eventType, eventSubType, eventId, entityId, tenants } = envelope.data;
+  const knownSubType = (EVENT_SUB_TYPES as readonly string[]).includes(eventSubType ?? '');
+  if (eventType === 'documentChange' && (eventSubType === undefined || knownSubType)) return null;
+  return {
+    eventType,
+    eventSubType: eventSubType ?? null,
+    eventId: eventId ?? null,
+    entityId: entityId ?? null,
+    documentIds: tenants.filter((t) => t.tenantType === 'documentId').map((t) => t.tenantId),
   };
 }
 

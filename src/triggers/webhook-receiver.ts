@@ -12,22 +12,29 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/create-logger.js';
+import { documentPlace } from '../state/document-place.js';
 import { isStateFailure } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import { listen } from '../web/listen.js';
 import type { Metrics } from '../web/metrics.js';
-import { resolveFromState } from './resolve-resource.js';
 import type { OnDocumentChange } from './webhook-event.js';
 import { WebhookProcessor } from './webhook-processor.js';
 import { answer, handleDocumentChange, type ResolveResource } from './webhook-request.js';
 
 export interface WebhookReceiverOptions {
-  readonly config: Pick<Config, 'webhook'>;
+  /**
+   * `service.webUrl` and the status listener's `publicUrl` shape the answer's `resourceUrl`
+   * (webhook-request.ts); without them it is the template alone.
+   */
+  readonly config: Pick<Config, 'webhook'> & {
+    readonly service?: Pick<Config['service'], 'webUrl'>;
+    readonly status?: Pick<Config['status'], 'enabled' | 'publicUrl'>;
+  };
   readonly state: StateStore;
   readonly logger: Logger;
   readonly onEvent: OnDocumentChange;
   readonly metrics?: Metrics;
-  /** Fills `resourceUrl`'s placeholders; default: the state database's base and entities. */
+  /** Fills `resourceUrl`'s placeholders; default: the state's base and entities (document-place). */
   readonly resolveResource?: ResolveResource;
   /** Wait before a failed event is offered again; default 30 s. */
   readonly retryDelayMs?: number;
@@ -69,7 +76,13 @@ export async function startWebhookReceiver(
     logger,
     metrics: options.metrics,
     now,
-    resolveResource: options.resolveResource ?? resolveFromState(options.state),
+    links: {
+      webUrl: options.config.service?.webUrl,
+      stableBase: options.config.status?.enabled ? options.config.status.publicUrl : undefined,
+    },
+    resolveResource:
+      options.resolveResource ??
+      ((event) => documentPlace(options.state, event.documentIds[0], event.entityId)),
     accepted: (eventId: string) => processor.offer(eventId),
   };
   const inFlight = new Set<Promise<void>>();

@@ -6,6 +6,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import { assertNever } from '../domain/assert-never.js';
+import {
+  currentDocumentLink,
+  type DocumentPlace,
+  fillLinkTemplate,
+  stableDocumentLink,
+} from '../domain/document-link.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Metrics } from '../web/metrics.js';
@@ -13,21 +20,31 @@ import {
   type DocumentChangeMessage,
   documentIdsOf,
   parseDocumentChange,
+  type UnknownEvent,
 } from './document-change.js';
 import { readBody } from './read-body.js';
-import { fillResourceUrl, type ResourceValues } from './resource-url.js';
 import { verifySignature } from './verify-signature.js';
 import type { DocumentChangeEvent } from './webhook-event.js';
 
 /** daemon.md: "a body over 64 KiB" gets 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** What docsync knows of the place of the document an event names (state/document-place.ts). */
 export type ResolveResource = (
-  event: DocumentChangeEvent,
-) => Omit<ResourceValues, 'documentId'> | undefined;
+  event: Pick<DocumentChangeEvent, 'entityId' | 'documentIds'>,
+) => DocumentPlace | undefined;
+
+/** Where the answer's `resourceUrl` leads (domain/document-link.ts). */
+export interface ResourceLinks {
+  /** `service.webUrl`: the service's pages, when no folder link can be given yet. */
+  readonly webUrl?: string | undefined;
+  /** `status.publicUrl`: the stable links' base, when the status listener serves them. */
+  readonly stableBase?: string | undefined;
+}
 
 export interface RequestContext {
   readonly config: Config['webhook'];
+  readonly links: ResourceLinks;
   readonly state: StateStore;
   readonly logger: Logger;
   readonly metrics?: Metrics | undefined;
@@ -60,12 +77,48 @@ export async function handleDocumentChange(
   }
   const rawBody = read.body.toString('utf8');
   const parsed = parseDocumentChange(rawBody);
-  if (!parsed.ok) {
-    ctx.metrics?.webhookEvent('malformed');
-    ctx.logger.warn({ reason: parsed.reason }, 'webhook refused: malformed message');
-    return answer(res, 400, { message: `malformed Document Change message: ${parsed.reason}` });
+  switch (parsed.kind) {
+    case 'malformed':
+      ctx.metrics?.webhookEvent('malformed');
+      ctx.logger.warn({ reason: parsed.reason }, 'webhook refused: malformed message');
+      return answer(res, 400, { message: `malformed Document Change message: ${parsed.reason}` });
+    case 'unknown':
+      return ignore(ctx, res, parsed.event);
+    case 'message':
+      return storeAndAnswer(ctx, res, parsed.message, rawBody);
+    default:
+      return assertNever(parsed);
   }
-  storeAndAnswer(ctx, res, parsed.message, rawBody);
+}
+
+/**
+ * An event type docsync does not know: 200, so the service does not send it again and again,
+ * and nothing recorded or synced; the log and the metric show that it came.
+ */
+function ignore(ctx: RequestContext, res: ServerResponse, event: UnknownEvent): void {
+  ctx.metrics?.webhookEvent('ignored');
+  const type = `${event.eventType}${event.eventSubType ? `/${event.eventSubType}` : ''}`;
+  ctx.logger.warn(
+    {
+      eventId: event.eventId,
+      entityId: event.entityId,
+      eventType: event.eventType,
+      eventSubType: event.eventSubType,
+    },
+    `webhook event of a type docsync does not know (${type}): ignored`,
+  );
+  const resourceUrl =
+    event.entityId === null
+      ? undefined
+      : resourceUrlFor(
+          ctx,
+          { entityId: event.entityId, documentIds: event.documentIds },
+          event.eventId ?? '',
+        );
+  answer(res, 200, {
+    message: `Event type ${type} is not one docsync acts on; ignored.`,
+    ...(resourceUrl ? { resourceUrl } : {}),
+  });
 }
 
 function storeAndAnswer(
@@ -88,7 +141,7 @@ function storeAndAnswer(
     { eventId: event.eventId, entityId: event.entityId, subType: event.subType, duplicate: !isNew },
     isNew ? 'webhook event received' : 'webhook event received again; already recorded',
   );
-  const resourceUrl = resourceUrlFor(ctx, event);
+  const resourceUrl = resourceUrlFor(ctx, event, event.eventId);
   answer(res, 200, {
     message: isNew
       ? `Received event ${event.eventId}; docsync will sync the change.`
@@ -130,14 +183,27 @@ export function fullRequestUrl(config: Config['webhook'], req: IncomingMessage):
   return `http://${host}${req.url ?? config.path}`;
 }
 
-function resourceUrlFor(ctx: RequestContext, event: DocumentChangeEvent): string | undefined {
+/**
+ * The answer's `resourceUrl`: the stable link when the status listener serves one (it works at
+ * once, whatever docsync has synced yet); else the folder's link when docsync knows the folder,
+ * or the service's page of the entity while it does not; none when no link is configured.
+ */
+function resourceUrlFor(
+  ctx: RequestContext,
+  event: Pick<DocumentChangeEvent, 'entityId' | 'documentIds'>,
+  eventId: string,
+): string | undefined {
+  const documentId = event.documentIds[0];
   const template = ctx.config.resourceUrlTemplate;
+  const { stableBase, webUrl } = ctx.links;
+  if (stableBase && documentId) return stableDocumentLink(stableBase, documentId, event.entityId);
   if (!template) return undefined;
   try {
-    const values = { ...ctx.resolveResource(event), documentId: event.documentIds[0] };
-    return fillResourceUrl(template, values) ?? undefined;
+    const place = { ...ctx.resolveResource(event), documentId };
+    if (webUrl) return currentDocumentLink({ template, webUrl }, place);
+    return fillLinkTemplate(template, place) ?? undefined;
   } catch (error) {
-    ctx.logger.warn({ err: error, eventId: event.eventId }, 'could not resolve resourceUrl');
+    ctx.logger.warn({ err: error, eventId }, 'could not resolve resourceUrl');
     return undefined;
   }
 }

@@ -14,6 +14,8 @@ export type WebhookResult =
   | 'stale-date'
   | 'malformed'
   | 'oversized'
+  /** An event type docsync does not know: answered 200 and ignored. */
+  | 'ignored'
   | 'processed'
   | 'failed';
 

@@ -9,10 +9,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import type { DocumentLinkSettings } from '../domain/document-link.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { StatusReport } from '../state/status-report.js';
 import { CsrfGuard } from './csrf.js';
+import { DOCUMENT_LINK_PREFIX, redirectToDocument } from './document-redirect.js';
 import { checkHealth, healthMaxAgeMs } from './health.js';
 import { listen } from './listen.js';
 import type { Metrics } from './metrics.js';
@@ -25,7 +27,11 @@ import { runAction, STATUS_ACTIONS } from './status-actions.js';
 import { renderStatusPage } from './status-page.js';
 
 export interface StatusServerOptions {
-  readonly config: Pick<Config, 'status' | 'schedule' | 'store'>;
+  /** With `service`, it also serves the stable document links (document-redirect.ts). */
+  readonly config: Pick<Config, 'status' | 'schedule' | 'store'> & {
+    readonly service?: Pick<Config['service'], 'webUrl'>;
+    readonly webhook?: Pick<Config['webhook'], 'resourceUrlTemplate'>;
+  };
   readonly state: StateStore;
   readonly metrics: Metrics;
   readonly runtime: RuntimeProvider;
@@ -54,6 +60,7 @@ export interface StatusContext {
   readonly actions: PageActions | undefined;
   readonly samples: SampleRing;
   readonly logger: Logger;
+  readonly documentLinks: DocumentLinkSettings | null;
 }
 
 type Handler = (ctx: StatusContext, res: ServerResponse, url: URL) => Promise<void>;
@@ -130,6 +137,12 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     actions: options.actions,
     samples: new SampleRing(),
     logger,
+    documentLinks: options.config.service
+      ? {
+          webUrl: options.config.service.webUrl,
+          template: options.config.webhook?.resourceUrlTemplate,
+        }
+      : null,
   };
   const sample = () => {
     try {
@@ -186,7 +199,10 @@ async function handle(
     return runAction(ctx, action, req, res);
   }
   req.resume();
-  const route = ROUTES[url.pathname];
+  const path = url.pathname;
+  if (ctx.documentLinks && path.startsWith(DOCUMENT_LINK_PREFIX) && isRead(req))
+    return redirectToDocument(ctx.state, ctx.documentLinks, url, res);
+  const route = ROUTES[path];
   if (!route) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
@@ -194,3 +210,5 @@ async function handle(
   }
   await route(ctx, res, url);
 }
+
+const isRead = (req: IncomingMessage) => req.method === 'GET' || req.method === 'HEAD';

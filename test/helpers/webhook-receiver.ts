@@ -44,6 +44,8 @@ export interface ReceiverFixture {
 
 type StartOptions = Partial<Omit<WebhookReceiverOptions, 'config' | 'state'>> & {
   readonly webhook?: Partial<Config['webhook']>;
+  /** `service.webUrl` and `status.publicUrl`, which shape the answer's `resourceUrl`. */
+  readonly links?: Omit<WebhookReceiverOptions['config'], 'webhook'>;
 };
 
 export function useWebhookReceivers(): (
@@ -57,7 +59,7 @@ export function useWebhookReceivers(): (
   return async (state, options = {}) => {
     const seen: DocumentChangeEvent[] = [];
     const metrics = options.metrics ?? new Metrics();
-    const { webhook, ...rest } = options;
+    const { webhook, links, ...rest } = options;
     const receiver = await startWebhookReceiver({
       logger: silentLogger(),
       onEvent: (event) => {
@@ -65,7 +67,7 @@ export function useWebhookReceivers(): (
       },
       ...rest,
       metrics,
-      config: webhookConfig(webhook),
+      config: { ...webhookConfig(webhook), ...links },
       state,
     });
     started.push(receiver);

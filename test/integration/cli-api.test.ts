@@ -80,6 +80,174 @@ describe('docsync api', () => {
     );
   });
 
+  it('keeps stdout valid JSON when a call fails: an error object, never a bare [', async () => {
+    const { config, env } = await setup();
+    const failed = await runCli(
+      ['api', 'documents', 'list', 'company', '99999', '--config', config],
+      {
+        env,
+      },
+    );
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toEqual({
+      error: expect.objectContaining({ status: 404, serviceCode: 'not_found' }),
+    });
+    expect(failed.stderr).toContain('No company with id 99999');
+  });
+
+  it("says a 4xx is a refusal that changed nothing, in the service's words", async () => {
+    const { sim, config, env } = await setup();
+    const doc = (await sim.admin.dump()).documents[0]!;
+    const refused = await runCli(
+      [
+        'api',
+        'documents',
+        'assign-status',
+        doc.owner.kind,
+        doc.owner.id,
+        doc.id,
+        '999',
+        '--config',
+        config,
+      ],
+      { env },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'docsync: the service refused POST /cas/{owner}/documents/{documentId}/statuses (422 validation_failed): Unknown status type 999; nothing was changed\n',
+    );
+    expect(refused.stderr).not.toContain('may or may not');
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ status: 422 });
+  });
+
+  it('checks a local file before any request: a missing one is said, and nothing is sent', async () => {
+    const { sim, dir, config, env } = await setup();
+    const doc = (await sim.admin.dump()).documents[0]!;
+    sim.admin.resetCounters();
+    const missing = path.join(dir, 'missing.pdf');
+    const upload = await runCli(
+      [
+        'api',
+        'attachments',
+        'upload',
+        doc.owner.kind,
+        doc.owner.id,
+        doc.id,
+        missing,
+        '--config',
+        config,
+      ],
+      { env },
+    );
+    expect(upload.code).toBe(1);
+    expect(upload.stderr).toBe(
+      `docsync: cannot upload ${missing}: no such file; nothing was sent\n`,
+    );
+    const create = await runCli(
+      [
+        'api',
+        'documents',
+        'create',
+        doc.owner.kind,
+        doc.owner.id,
+        '--file',
+        missing,
+        '--config',
+        config,
+      ],
+      { env },
+    );
+    expect(create.stderr).toBe(
+      `docsync: cannot read --file ${missing}: no such file; nothing was sent\n`,
+    );
+    expect(sim.admin.counters().api.total).toBe(0);
+  });
+
+  it('takes a status type by name wherever it takes its id', async () => {
+    const { sim, dir, config, env } = await setup();
+    const doc = (await sim.admin.dump()).documents[0]!;
+    const assigned = await runCli(
+      [
+        'api',
+        'documents',
+        'assign-status',
+        doc.owner.kind,
+        doc.owner.id,
+        doc.id,
+        'sent to client',
+        '2026-11-20',
+        '--config',
+        config,
+      ],
+      { env },
+    );
+    expect(assigned.stderr).toBe('');
+    expect(JSON.parse(assigned.stdout)).toMatchObject({ typeId: '3', type: 'SENT TO CLIENT' });
+
+    const body = path.join(dir, 'document.json');
+    writeFileSync(
+      body,
+      JSON.stringify({ name: 'Deed', documentDate: '2026-11-20', status: { typeId: 'Lodged' } }),
+    );
+    const created = await runCli(
+      [
+        'api',
+        'documents',
+        'create',
+        doc.owner.kind,
+        doc.owner.id,
+        '--file',
+        body,
+        '--config',
+        config,
+      ],
+      { env },
+    );
+    expect(JSON.parse(created.stdout).status).toMatchObject({ typeId: '21', type: 'LODGED' });
+
+    const unknown = await runCli(
+      [
+        'api',
+        'documents',
+        'assign-status',
+        doc.owner.kind,
+        doc.owner.id,
+        doc.id,
+        'Filed',
+        '--config',
+        config,
+      ],
+      { env },
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      'no status type "Filed"; one of: ADDED FROM MIGRATION, DOCUMENT PREPARED',
+    );
+  });
+
+  it('refuses an argument too many or an option the operation does not take', async () => {
+    const { sim, config, env } = await setup();
+    sim.admin.resetCounters();
+    const extra = await runCli(['api', 'trusts', 'get', '20001', '20002', '--config', config], {
+      env,
+    });
+    expect(extra.code).toBe(1);
+    expect(extra.stderr).toBe(
+      'docsync: unexpected argument "20002"; usage: docsync api trusts get <trustId>\n',
+    );
+    const option = await runCli(['api', 'trusts', 'list', '--details', '--config', config], {
+      env,
+    });
+    expect(option.code).toBe(1);
+    expect(option.stderr).toContain('trusts list takes no --details');
+    const optional = await runCli(['api', 'documents', 'unlodged', '1', '2', '--config', config], {
+      env,
+    });
+    expect(optional.stderr).toContain('unexpected argument "2"');
+    expect(extra.stdout + option.stdout + optional.stdout).toBe('');
+    expect(sim.admin.counters().api.total).toBe(0);
+  });
+
   it('says how to authorise when no token is stored', async () => {
     const { config } = await setup();
     const result = await runCli(['api', 'status-types', 'list', '--config', config]);

@@ -191,6 +191,25 @@ describe('API client: rate and faults', () => {
     expect(posts.reduce((n, [, c]) => n + c, 0)).toBeLessThanOrEqual(1);
   });
 
+  it('says an upload whose file cannot be read was never sent, not that it may have been', async () => {
+    const { sim, remote } = await start({ seed: 'demo' });
+    const { doc, owner } = await firstDocument(sim);
+    sim.admin.resetCounters();
+    const gone = path.join(tempDir(), 'gone.pdf');
+
+    const error = await remote.client
+      .uploadAttachment(owner, doc.id, gone, 'gone.pdf')
+      .catch((e: unknown) => e);
+
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'UPLOAD_UNREADABLE' });
+    expect((error as Error).message).toMatch(/could not read what to send .*; nothing was sent$/);
+    const uploads = Object.keys(sim.admin.counters().api.byRoute).filter((k) =>
+      k.includes('/attachments'),
+    );
+    expect(uploads).toEqual([]);
+  });
+
   it('asks for a new link when a download link has expired', async () => {
     const { sim, remote } = await start({ seed: 'demo', linkTtlSeconds: 1 });
     const { doc, owner } = await firstDocument(sim);

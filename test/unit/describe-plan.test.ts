@@ -30,7 +30,9 @@ describe('describePlan', () => {
       'row 1: download new document 3003 (Trustee Minutes) with 2 attachment(s)',
       'row 2: create new document (Loan Agreement) dated 2020-07-10 from folder "Trusts/Smith Family Trust/Loan Agreement" and upload 1 file(s)',
     ]);
-    expect(summaryLine(plan)).toBe('trust 20053: 2 new, 1 status, 1 delete');
+    expect(summaryLine(plan, 'Smith Family Trust')).toBe(
+      'Smith Family Trust: pull 1 new document; push 1 new document, 1 status; delete 1 document in the service',
+    );
   });
 
   it('says an entity with nothing to do is in sync', () => {

@@ -304,6 +304,22 @@ describe('configuration', () => {
     expect(defaults.status.healthMaxAgeSeconds).toBeUndefined();
   });
 
+  it('takes status.publicUrl only while the status listener, which serves its links, is on', () => {
+    const on = withChange((c) => (c.status = { publicUrl: 'https://docsync.example.com' }));
+    expect(parseConfig(on, { env: {}, cwd: '/srv', source: 'test.json' }).status.publicUrl).toBe(
+      'https://docsync.example.com',
+    );
+    const off = withChange(
+      (c) => (c.status = { enabled: false, publicUrl: 'https://docsync.example.com' }),
+    );
+    expect(problemsOf(off)).toEqual([
+      'status.publicUrl: the status listener serves the document links: set status.enabled to true, or remove status.publicUrl',
+    ]);
+    expect(problemsOf(withChange((c) => (c.status = { publicUrl: 'docsync' })))).toEqual([
+      'status.publicUrl: expected an http(s) URL, got "docsync"',
+    ]);
+  });
+
   it('needs no webhook secret when the receiver is off or unsigned messages are allowed', () => {
     expect(problemsOf(withChange((c) => (c.webhook = { enabled: false })))).toEqual([]);
     expect(problemsOf(withChange((c) => (c.webhook = { allowUnsigned: true })))).toEqual([]);

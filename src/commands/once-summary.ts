@@ -1,0 +1,86 @@
+/**
+ * What `run --once` says when it ends: a few lines for a person (duration, then pulled, pushed,
+ * deleted, conflicts and errors, each with its count), or one JSON object for a script
+ * (`--json`). Both only show the engine's report (cycle-report.ts), which does the counting.
+ */
+import type { CycleReport } from '../engine/cycle-report.js';
+
+const OUTCOME: Readonly<Record<CycleReport['result'], string>> = {
+  ok: 'in sync',
+  partial: 'finished with items in error',
+  interrupted: 'interrupted; the next run takes up the rest',
+  'safety-stop': 'stopped by a safety rail',
+};
+
+/**
+ * docsync: in sync after 1 min 12 s (208 entities)
+ *   pulled       37   12.4 MB
+ *   ...
+ */
+export function summaryText(report: CycleReport, durationMs: number): string {
+  const { counts } = report;
+  const exit = report.exitCode === 0 ? '' : `, exit ${report.exitCode}`;
+  const rows: [string, number, string][] = [
+    ['pulled', counts.pulled, counts.bytesPulled > 0 ? formatBytes(counts.bytesPulled) : ''],
+    ['pushed', counts.pushed, counts.bytesPushed > 0 ? formatBytes(counts.bytesPushed) : ''],
+    ['deleted', counts.deleted, ''],
+    ['conflicts', counts.conflicts, ''],
+    ['errors', report.documentsFailed, ''],
+  ];
+  const width = Math.max(...rows.map(([, n]) => String(n).length));
+  const lines = rows.map(([label, n, extra]) =>
+    `  ${label.padEnd(10)}${String(n).padStart(width)}${extra ? `   ${extra}` : ''}`.trimEnd(),
+  );
+  const entities = `${report.entities} ${report.entities === 1 ? 'entity' : 'entities'}`;
+  return `docsync: ${OUTCOME[report.result]} after ${formatDuration(durationMs)} (${entities}${exit})\n${lines.join('\n')}\n`;
+}
+
+/** The same in one line, for the log: "run finished: in sync after 42 s: pulled 3, pushed 1, …". */
+export function summaryLogLine(report: CycleReport, durationMs: number): string {
+  const { counts } = report;
+  const tally = [
+    `pulled ${counts.pulled}`,
+    `pushed ${counts.pushed}`,
+    `deleted ${counts.deleted}`,
+    `conflicts ${counts.conflicts}`,
+    `errors ${report.documentsFailed}`,
+  ].join(', ');
+  return `run finished: ${OUTCOME[report.result]} after ${formatDuration(durationMs)}: ${tally}`;
+}
+
+/** `run --once --json`: the run's outcome and counts, one object on stdout. */
+export function summaryJson(report: CycleReport, durationMs: number) {
+  return {
+    result: report.result,
+    exitCode: report.exitCode,
+    durationMs,
+    entities: report.entities,
+    actions: report.actions,
+    ...report.counts,
+    errors: report.documentsFailed,
+    rails: report.tripped,
+    unmatchedFolders: report.unmatchedFolders,
+    settling: report.settling,
+  };
+}
+
+/** "840 B", "12.4 MB": decimal units, as file managers show sizes. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "0.4 s", "42 s", "1 min 12 s", "2 h 5 min". */
+export function formatDuration(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
