@@ -49,10 +49,17 @@ export async function startDaemon(
       ...overrides,
     }),
   );
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'run', '--config', config], {
-    env: { ...process.env, DOCSYNC_REFRESH_TOKEN: await sim.mintRefreshToken() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // e.g. BENCH_DAEMON_NODE_ARGS="--trace-gc" to see why a figure is what it is (Node refuses
+  // that flag in NODE_OPTIONS).
+  const nodeArgs = process.env.BENCH_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, CLI, 'run', '--config', config],
+    {
+      env: { ...process.env, DOCSYNC_REFRESH_TOKEN: await sim.mintRefreshToken() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => {
     output += chunk;
