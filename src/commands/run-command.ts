@@ -78,6 +78,10 @@ async function syncOnce(app: App, options: RunOptions): Promise<number> {
       );
     for (const rail of report.tripped)
       process.stderr.write(`docsync: safety rail: ${rail.message}\n`);
+    if (report.tripped.some((t) => t.rail === 'delete-count' || t.rail === 'delete-percent'))
+      process.stderr.write(
+        'docsync: or, to let every held delete through in one run: docsync run --once --force-deletes\n',
+      );
     const summary = `${report.entities} entities, ${report.actions} actions, ${report.documentsFailed} items failed (${report.result})`;
     app.logger.info({ report }, summary);
     if (report.result === 'interrupted')
