@@ -4,11 +4,18 @@
  */
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
+import {
+  conflictsListCommand,
+  conflictsOpenCommand,
+  conflictsResolveCommand,
+} from './conflicts-command.js';
+import { deletesDecideCommand, deletesListCommand } from './deletes-command.js';
 import { demoCommand } from './demo-command.js';
 import { openCommand } from './open-command.js';
 import { type RunOptions, runDaemon, runOnce } from './run-command.js';
 import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
 import { statusCommand } from './status-command.js';
+import { trashListCommand, trashRestoreCommand } from './trash-command.js';
 
 export interface GlobalOptions {
   readonly config?: string | undefined;
@@ -24,4 +31,11 @@ export const commands = {
   open: openCommand,
   simulator: (options: GlobalOptions & SimulatorCommandOptions) => runSimulator(options),
   demo: demoCommand,
+  conflictsList: conflictsListCommand,
+  conflictsOpen: conflictsOpenCommand,
+  conflictsResolve: conflictsResolveCommand,
+  trashList: trashListCommand,
+  trashRestore: trashRestoreCommand,
+  deletesList: deletesListCommand,
+  deletesDecide: deletesDecideCommand,
 };

@@ -35,7 +35,6 @@ export class HeldDeleteRepo {
   readonly #decide;
   readonly #remove;
   readonly #clearOwner;
-  readonly #any;
 
   constructor(db: Database) {
     this.#db = db;
@@ -66,7 +65,6 @@ export class HeldDeleteRepo {
     this.#clearOwner = db.prepare<[OwnerKind, string]>(
       'DELETE FROM held_deletes WHERE owner_kind = ? AND owner_id = ?',
     );
-    this.#any = db.prepare<[], number>('SELECT count(*) FROM held_deletes').pluck();
   }
 
   /** Records the deletes the rails hold now, in one commit. */
@@ -100,10 +98,6 @@ export class HeldDeleteRepo {
   /** The holds a person has decided on and no sync has settled yet. */
   decided(): HeldDelete[] {
     return this.#decided.all().map(toHeld);
-  }
-
-  count(): number {
-    return this.#any.get() ?? 0;
   }
 
   /** Records a decision on each of `held`, in one commit. */

@@ -41,7 +41,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     // The key an item in error is stored under, so one cycle can tell which it found again.
     'state/problem-repo',
   ],
-  web: ['domain', 'config', 'log', 'state'],
+  // The operator's actions (conflicts, trash, held deletes): the CLI and the status page call them.
+  operator: ['domain', 'local', 'state'],
+  web: ['domain', 'config', 'log', 'state', 'operator'],
   triggers: ['domain', 'config', 'log', 'state', 'web/listen', 'type:web'],
   daemon: [
     'domain',
