@@ -47,7 +47,7 @@ export interface EngineState {
   readonly statusTypes: Pick<StatusTypeRepo, 'list' | 'replaceAll'>;
   readonly skipped: Pick<SkippedRepo, 'replaceForOwner' | 'replaceEntityFolders'>;
   readonly metaFiles: MetaFileRepo;
-  readonly heldDeletes: Pick<HeldDeleteRepo, 'hold' | 'forOwner' | 'decided' | 'remove'>;
+  readonly heldDeletes: Pick<HeldDeleteRepo, 'hold' | 'list' | 'remove'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
   /** The push is done and the document's base changes with it, in one commit. */

@@ -10,6 +10,7 @@ import {
   decisionsOf,
   deleteSideOf,
   type HeldDecisions,
+  type HeldDelete,
   type HeldDeleteFacts,
   heldKeyOf,
   settledHeldDeletes,
@@ -20,21 +21,29 @@ import { heldByRails, type RailOptions } from './cycle-rails.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { EntityJob } from './plan-entity.js';
 
-/** The decisions taken and not yet carried out, and the documents they concern, by owner. */
+/** The held deletes as a cycle begins, with the decisions taken and not yet carried out. */
 export interface CycleDecisions extends HeldDecisions {
   /** Document ids to ask the service about, by `ownerKey`: an incremental listing hides them. */
   readonly idsByOwner: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Every held delete, by `ownerKey`: what each entity's sync may settle. */
+  readonly heldByOwner: ReadonlyMap<string, readonly HeldDelete[]>;
 }
 
-/** One small read per cycle: the table holds what rails hold now, usually nothing. */
+/**
+ * One small read per cycle (the table holds what rails hold now, usually nothing), so an
+ * entity's sync costs no statement for held deletes unless it has some.
+ */
 export function readDecisions(deps: EngineDeps): CycleDecisions {
-  const decided = deps.state.heldDeletes.decided();
+  const held = deps.state.heldDeletes.list();
   const idsByOwner = new Map<string, Set<string>>();
-  for (const row of decided) {
+  const heldByOwner = new Map<string, HeldDelete[]>();
+  for (const row of held) {
     const key = ownerKey(row.owner);
-    idsByOwner.set(key, (idsByOwner.get(key) ?? new Set()).add(row.documentId));
+    heldByOwner.set(key, [...(heldByOwner.get(key) ?? []), row]);
+    if (row.decision !== null)
+      idsByOwner.set(key, (idsByOwner.get(key) ?? new Set()).add(row.documentId));
   }
-  return { ...decisionsOf(decided), idsByOwner };
+  return { ...decisionsOf(held), idsByOwner, heldByOwner };
 }
 
 /**
@@ -90,12 +99,12 @@ export function recordHeldDeletes(
  */
 export function settleHeldDeletes(
   deps: EngineDeps,
+  decisions: CycleDecisions,
   job: EntityJob,
   notInStep: ReadonlySet<string>,
 ): void {
-  if (job.plan.held) return;
-  const kept = deps.state.heldDeletes.forOwner(job.owner);
-  if (kept.length === 0) return;
+  const kept = decisions.heldByOwner.get(ownerKey(job.owner)) ?? [];
+  if (job.plan.held || kept.length === 0) return;
   const planned = new Set(job.plan.actions.flatMap((a) => heldKeyOf(a) ?? []));
   // A restore that did not get through keeps its record: the next sync tries it again.
   const restoring = new Set(

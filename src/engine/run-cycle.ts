@@ -147,7 +147,7 @@ async function cycle(c: Cycle): Promise<CycleReport> {
   for (const rail of tripped) c.log.error({ rail: rail.rail, heldDeletes: held }, rail.message);
   const outcomes = await runDeletes(c, started, tripped, rails);
   for (const [i, outcome] of outcomes.entries())
-    settleHeldDeletes(c.deps, jobs[i]!, outcome.notInStep);
+    settleHeldDeletes(c.deps, decisions, jobs[i]!, outcome.notInStep);
   return recordCycle(c, started, outcomes, tripped);
 }
 

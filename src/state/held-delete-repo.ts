@@ -30,7 +30,6 @@ export class HeldDeleteRepo {
   readonly #db: Database;
   readonly #hold;
   readonly #list;
-  readonly #forOwner;
   readonly #decided;
   readonly #decide;
   readonly #remove;
@@ -49,9 +48,6 @@ export class HeldDeleteRepo {
     );
     this.#list = db.prepare<[], HeldRow>(
       'SELECT * FROM held_deletes ORDER BY first_held_at, owner_kind, owner_id, folder',
-    );
-    this.#forOwner = db.prepare<[OwnerKind, string], HeldRow>(
-      'SELECT * FROM held_deletes WHERE owner_kind = ? AND owner_id = ?',
     );
     this.#decided = db.prepare<[], HeldRow>(
       'SELECT * FROM held_deletes WHERE decision IS NOT NULL',
@@ -89,10 +85,6 @@ export class HeldDeleteRepo {
   /** Oldest hold first. */
   list(): HeldDelete[] {
     return this.#list.all().map(toHeld);
-  }
-
-  forOwner(owner: OwnerRef): HeldDelete[] {
-    return this.#forOwner.all(owner.kind, owner.id).map(toHeld);
   }
 
   /** The holds a person has decided on and no sync has settled yet. */
