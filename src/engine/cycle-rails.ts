@@ -45,8 +45,9 @@ export function judgeRails(
   const deletes = jobs.some((j) => j.plan.documents.some(railsMayHold));
   const window = deletes ? options.deleteWindow : undefined;
   const approved = approvedIn(options);
+  const anyApproved = (options.approvedDeletes?.size ?? 0) > 0;
   const verdict = checkSafety(
-    jobs.map((j) => withoutDeletes(j.plan, approved)),
+    jobs.map((j) => (anyApproved ? withoutDeletes(j.plan, approved) : j.plan)),
     {
       markerPresent: true,
       ...(window
