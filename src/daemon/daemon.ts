@@ -39,6 +39,7 @@ import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import { longestCronGapMs } from '../web/health.js';
 import type { WorkStatus } from '../web/runtime-status.js';
+import { watchDecisions } from './decision-watch.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { ScanPass } from './scan-pass.js';
 import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
@@ -92,15 +93,7 @@ export interface DaemonParts {
   readonly onCycle?: (result: string, railsTripped: number) => void;
   /** Overrides for tests: watcher timing. */
   readonly watcher?: { settleMs?: number; pollIntervalMs?: number };
-  /** How often the state is read for decisions on held deletes (default 2 s). */
-  readonly decisionPollMs?: number;
 }
-
-/**
- * How often the daemon looks for decisions `docsync deletes` wrote into the state: a person
- * waits on them, and the read is one statement on a table that is empty but for held deletes.
- */
-const DECISION_POLL_MS = 2000;
 
 export class Daemon {
   readonly scheduler: WorkScheduler;
@@ -122,9 +115,8 @@ export class Daemon {
   #filesystem: FilesystemKind | null = null;
   #listeners: DaemonListeners = { intake: [], observers: [] };
   #housekeepingTimer: NodeJS.Timeout | undefined;
-  #decisionTimer: NodeJS.Timeout | undefined;
-  /** Decisions already acted on, by `heldKey` and time: each is asked for once. */
-  #decisionsSeen = new Set<string>();
+  /** Stops reading decisions on held deletes (decision-watch.ts). */
+  #stopDecisionWatch: (() => void) | undefined;
   #housekeeping: Promise<void> | null = null;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -211,7 +203,13 @@ export class Daemon {
     });
     await this.#watcher.start();
     await this.#startScanPass();
-    this.#watchDecisions();
+    this.#stopDecisionWatch = watchDecisions({
+      state,
+      logger,
+      // A person's decision is a change like one in the folder: the watcher's lane.
+      sync: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
+      onError: (error) => this.#onError(error, 'reading decisions on held deletes failed'),
+    });
     this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
     // Catch up with whatever happened while docsync was not running, deletions included.
@@ -349,7 +347,7 @@ export class Daemon {
       await this.#starting?.catch(() => undefined);
       for (const task of this.#tasks) task.stop();
       clearTimeout(this.#housekeepingTimer);
-      clearInterval(this.#decisionTimer);
+      this.#stopDecisionWatch?.();
       this.#shutdown.abort();
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
       await this.#watcher?.close().catch(quietly('closing the watcher'));
@@ -396,36 +394,6 @@ export class Daemon {
         });
     }, delay);
     this.#housekeepingTimer.unref();
-  }
-
-  /**
-   * Decisions on held deletes come from `docsync deletes`, another process writing the state
-   * beside the daemon: each asks for a sync of its entity, where the engine acts on it (it
-   * reads the decisions before planning). A decision taken again (a later time) asks again.
-   */
-  #watchDecisions(): void {
-    const every = this.parts.decisionPollMs ?? DECISION_POLL_MS;
-    this.#decisionTimer = setInterval(() => {
-      try {
-        const decided = this.parts.app.state.heldDeletes.decided();
-        const seen = new Set<string>();
-        for (const row of decided) {
-          const key = `${row.side}:${row.documentId}:${row.decidedAt}`;
-          seen.add(key);
-          if (this.#decisionsSeen.has(key)) continue;
-          this.parts.app.logger.info(
-            { owner: ownerKey(row.owner), document: row.documentId, decision: row.decision },
-            `held delete of ${row.folder} ${row.decision === 'approve' ? 'approved' : 'discarded'}; syncing its ${row.owner.kind}`,
-          );
-          // A person's decision is a change like one in the folder: the watcher's lane.
-          void this.scheduler.request({ trigger: 'watcher', owner: row.owner });
-        }
-        this.#decisionsSeen = seen;
-      } catch (error) {
-        this.#onError(error, 'reading decisions on held deletes failed');
-      }
-    }, every);
-    this.#decisionTimer.unref();
   }
 
   #touched(touch: EntityTouch): void {
