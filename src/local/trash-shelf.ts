@@ -153,8 +153,8 @@ export async function restoreFile(root: string, id: string, folder: string): Pro
 /**
  * Moves a document folder out of the trash into `parent` as `desiredName` (` (2)` when taken);
  * returns its new path relative to the root. `asNewDocument` first drops the folder's
- * `.document.json` and note, whose document no longer exists: the folder then reads as one a
- * person made, which the next sync creates in the service (decision row 2).
+ * `.document.json`, whose document no longer exists: the folder then reads as one a person
+ * made, which the next sync creates in the service (decision row 2).
  */
 export async function restoreDocumentFolder(
   root: string,
@@ -164,10 +164,9 @@ export async function restoreDocumentFolder(
   asNewDocument: boolean,
 ): Promise<string> {
   const source = await itemPath(root, id);
-  if (asNewDocument) {
-    await unlink(path.join(source, DOCUMENT_META)).catch(ignoreMissing);
-    await unlink(path.join(source, SERVICE_COPY_NOTE)).catch(ignoreMissing);
-  }
+  // The note is the trash's, never a file of the document (the scan would upload it).
+  await unlink(path.join(source, SERVICE_COPY_NOTE)).catch(ignoreMissing);
+  if (asNewDocument) await unlink(path.join(source, DOCUMENT_META)).catch(ignoreMissing);
   const dir = await resolveInsideReal(root, parent);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const name = pickFreeName(desiredName, await readdir(dir), { kind: 'folder' });

@@ -87,6 +87,7 @@ describe('docsync trash', () => {
     );
 
     expect((await h.cli(['trash', 'restore', `.docsync/trash/${item!.id}`])).code).toBe(0);
+    expect([...h.tree().keys()].filter((p) => p.includes('.docsync-service-copy'))).toEqual([]);
     await h.sync();
     const again = await documentsNamed(h, 'Annual Return');
     expect(again).toHaveLength(1);
@@ -136,6 +137,25 @@ describe('docsync trash', () => {
     const hashes = (await h.remoteDoc(id))!.attachments.map((a) => a.sha256);
     expect(hashes).toContain(sha256('the cover'));
     expect(hashes).toContain(sha256('a new cover'));
+    await expectInSync(h);
+  });
+
+  it('a document folder docsync still syncs goes back where it was, and nothing is deleted', async () => {
+    const { h, id, folder } = await synced();
+    // A conflict's keep-mine (or anything else docsync trashed) undone before the next sync.
+    await h.deps.local.trash(folder);
+    const [item] = await listed(h);
+    expect(item).toMatchObject({ kind: 'document-folder', from: 'folder', documentId: id });
+
+    const restored = await h.cli(['trash', 'restore', item!.id]);
+
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toContain('finds the document in its folder again');
+    expect(h.documentFolder(id)).toBe(folder);
+    h.resetCounters();
+    await h.sync();
+    expect(h.writesToService()).toEqual({});
+    expect(await h.remoteDoc(id)).toBeDefined();
     await expectInSync(h);
   });
 
