@@ -47,6 +47,8 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output')
     .action((_options, command: Command) => commands.status(command.optsWithGlobals()));
 
+  addOperatorCommands(program);
+
   program
     .command('check')
     .description(
@@ -112,6 +114,81 @@ export function buildProgram(): Command {
     .action((_options, command: Command) => commands.demo(command.optsWithGlobals()));
 
   return program;
+}
+
+/** `conflicts`, `trash`, `deletes`: what an operator does when docsync holds something back. */
+function addOperatorCommands(program: Command): void {
+  const json = ['--json', 'machine-readable output'] as const;
+  const conflicts = program
+    .command('conflicts')
+    .description('conflicts both sides made: list, open (where each version is), resolve');
+  conflicts
+    .command('list', { isDefault: true })
+    .description('open conflicts, newest first')
+    .option('--all', 'resolved ones too')
+    .option(...json)
+    .action((_options, command: Command) => commands.conflictsList(command.optsWithGlobals()));
+  conflicts
+    .command('open')
+    .description("where the folder's and the service's versions are")
+    .argument('<id>', 'the conflict id (docsync conflicts list)')
+    .option(...json)
+    .action((id: string, _options, command: Command) =>
+      commands.conflictsOpen({ ...command.optsWithGlobals(), id }),
+    );
+  conflicts
+    .command('resolve')
+    .description("keep the folder's version, the service's, or both")
+    .argument('<id>', 'the conflict id (docsync conflicts list)')
+    .addArgument(
+      new Command()
+        .createArgument('<choice>', 'keep-mine, keep-theirs or keep-both')
+        .choices(['keep-mine', 'keep-theirs', 'keep-both']),
+    )
+    .option(...json)
+    .action((id: string, choice: string, _options, command: Command) =>
+      commands.conflictsResolve({ ...command.optsWithGlobals(), id, choice }),
+    );
+
+  const trash = program
+    .command('trash')
+    .description('what .docsync/trash/ holds, the service copies among it; put an item back');
+  trash
+    .command('list', { isDefault: true })
+    .description('every item, newest day first')
+    .option(...json)
+    .action((_options, command: Command) => commands.trashList(command.optsWithGlobals()));
+  trash
+    .command('restore')
+    .description('put an item back where sync sees it (never overwrites)')
+    .argument('<id>', 'the item as docsync trash list names it')
+    .option(...json)
+    .action((id: string, _options, command: Command) =>
+      commands.trashRestore({ ...command.optsWithGlobals(), id }),
+    );
+
+  const deletes = program
+    .command('deletes')
+    .description('deletes a safety rail holds: list, approve or discard (also beside the daemon)');
+  deletes
+    .command('list', { isDefault: true })
+    .description('the held deletes, oldest first')
+    .option(...json)
+    .action((_options, command: Command) => commands.deletesList(command.optsWithGlobals()));
+  for (const [decision, says] of [
+    ['approve', 'let these held deletes through, once'],
+    ['discard', 'do not delete: keep both sides whole instead'],
+  ] as const) {
+    deletes
+      .command(decision)
+      .description(says)
+      .argument('[ids...]', 'document ids (docsync deletes list)')
+      .option('--all', 'every held delete')
+      .option(...json)
+      .action((ids: string[], _options, command: Command) =>
+        commands.deletesDecide(decision, { ...command.optsWithGlobals(), ids }),
+      );
+  }
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

@@ -5,11 +5,18 @@
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
 import { checkCommand } from './check-command.js';
+import {
+  conflictsListCommand,
+  conflictsOpenCommand,
+  conflictsResolveCommand,
+} from './conflicts-command.js';
+import { deletesDecideCommand, deletesListCommand } from './deletes-command.js';
 import { demoCommand } from './demo-command.js';
 import { openCommand } from './open-command.js';
 import { type RunOptions, runDaemon, runOnce } from './run-command.js';
 import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
 import { statusCommand } from './status-command.js';
+import { trashListCommand, trashRestoreCommand } from './trash-command.js';
 
 export interface GlobalOptions {
   readonly config?: string | undefined;
@@ -26,4 +33,11 @@ export const commands = {
   open: openCommand,
   simulator: (options: GlobalOptions & SimulatorCommandOptions) => runSimulator(options),
   demo: demoCommand,
+  conflictsList: conflictsListCommand,
+  conflictsOpen: conflictsOpenCommand,
+  conflictsResolve: conflictsResolveCommand,
+  trashList: trashListCommand,
+  trashRestore: trashRestoreCommand,
+  deletesList: deletesListCommand,
+  deletesDecide: deletesDecideCommand,
 };

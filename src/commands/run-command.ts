@@ -110,6 +110,10 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
         `docsync: files in ${report.settling.length} entities were still changing after ${SETTLE_WAIT_MS / 1000} s; the next run takes them`,
       );
     for (const rail of report.tripped) say(`docsync: safety rail: ${rail.message}`);
+    if (report.tripped.some((t) => t.rail === 'delete-count' || t.rail === 'delete-percent'))
+      say(
+        'docsync: or, to let every held delete through in one run: docsync run --once --force-deletes',
+      );
     if (report.result === 'interrupted')
       say('docsync: stopped by a signal before the run finished; the next run takes up the rest');
     const summary = summaryJson(report, durationMs);

@@ -52,11 +52,21 @@ export function renderStatus(report: StatusReport, statePath: string): string {
     lines.push(
       `  ${f.kind} ${f.owner.kind} ${f.owner.id} ${f.documentId ?? ''}: ${f.lastError ?? ''}`,
     );
-  lines.push(`Conflicts: ${report.conflicts.total}`);
+  lines.push(`Held deletes: ${report.heldDeletes.length}`);
+  for (const h of report.heldDeletes) {
+    const what = h.side === 'local' ? 'to the trash' : 'in the service';
+    const decided = h.decision ? ` [${h.decision === 'approve' ? 'approved' : 'discarded'}]` : '';
+    lines.push(`  ${h.documentId} ${h.folder}: delete ${what}${decided}`);
+  }
+  if (report.heldDeletes.some((h) => h.decision === null))
+    lines.push('  decide with docsync deletes approve|discard (also while the daemon runs)');
+  lines.push(`Open conflicts: ${report.conflicts.total}`);
   for (const c of report.conflicts.recent)
     lines.push(
-      `  ${c.occurredAt} ${c.copyPath} (${c.winner} won)${c.detail ? `: ${c.detail}` : ''}`,
+      `  ${c.id} ${c.occurredAt} ${c.copyPath} (${c.winner} won)${c.detail ? `: ${c.detail}` : ''}`,
     );
+  if (report.conflicts.total > 0)
+    lines.push('  resolve with docsync conflicts resolve <id> keep-mine|keep-theirs|keep-both');
   lines.push(`Items in error: ${report.itemsInError.length}`);
   for (const i of report.itemsInError) {
     lines.push(

@@ -39,6 +39,7 @@ import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import { longestCronGapMs } from '../web/health.js';
 import type { WorkStatus } from '../web/runtime-status.js';
+import { watchDecisions } from './decision-watch.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { ScanPass } from './scan-pass.js';
 import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
@@ -114,6 +115,8 @@ export class Daemon {
   #filesystem: FilesystemKind | null = null;
   #listeners: DaemonListeners = { intake: [], observers: [] };
   #housekeepingTimer: NodeJS.Timeout | undefined;
+  /** Stops reading decisions on held deletes (decision-watch.ts). */
+  #stopDecisionWatch: (() => void) | undefined;
   #housekeeping: Promise<void> | null = null;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -200,6 +203,13 @@ export class Daemon {
     });
     await this.#watcher.start();
     await this.#startScanPass();
+    this.#stopDecisionWatch = watchDecisions({
+      state,
+      logger,
+      // A person's decision is a change like one in the folder: the watcher's lane.
+      sync: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
+      onError: (error) => this.#onError(error, 'reading decisions on held deletes failed'),
+    });
     this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
     // Catch up with whatever happened while docsync was not running, deletions included.
@@ -337,6 +347,7 @@ export class Daemon {
       await this.#starting?.catch(() => undefined);
       for (const task of this.#tasks) task.stop();
       clearTimeout(this.#housekeepingTimer);
+      this.#stopDecisionWatch?.();
       this.#shutdown.abort();
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
       await this.#watcher?.close().catch(quietly('closing the watcher'));

@@ -51,6 +51,13 @@ export type SafetyVerdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly tripped: readonly TrippedRail[] };
 
+/**
+ * What a person does about a delete rail. Not "run with --force-deletes": the daemon holds the
+ * instance lock, so no second docsync can run; `docsync deletes` works beside it.
+ */
+export const HELD_ADVICE =
+  'nothing was deleted: `docsync deletes list` shows the held deletes, `docsync deletes approve` lets them through, `docsync deletes discard` keeps the documents';
+
 const localDelete = (a: SyncAction) => a.kind === 'trash-local-document';
 const remoteDelete = (a: SyncAction) => a.kind === 'push-delete-document';
 
@@ -78,11 +85,11 @@ function deleteRails(
     const percent = baseTotal === 0 ? 0 : (count / baseTotal) * 100;
     const common = { effect: 'no-deletes', side, owner: null } as const;
     if (count > policy.maxDeleteCount) {
-      const message = `${count} ${side} document deletes exceed safety.maxDeleteCount ${policy.maxDeleteCount}; run with --force-deletes to allow`;
+      const message = `${count} ${side} document deletes exceed safety.maxDeleteCount ${policy.maxDeleteCount}; ${HELD_ADVICE}`;
       tripped.push({ rail: 'delete-count', ...common, message });
     }
     if (percent > policy.maxDeletePercent) {
-      const message = `${count} of ${baseTotal} documents (${Math.round(percent)}%) would be deleted ${side}ly, over safety.maxDeletePercent ${policy.maxDeletePercent}; run with --force-deletes to allow`;
+      const message = `${count} of ${baseTotal} documents (${Math.round(percent)}%) would be deleted ${side}ly, over safety.maxDeletePercent ${policy.maxDeletePercent}; ${HELD_ADVICE}`;
       tripped.push({ rail: 'delete-percent', ...common, message });
     }
   }

@@ -123,3 +123,10 @@ export class PushRejectedError extends DocsyncError {
 
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
+
+/**
+ * An operator's command that cannot be done as asked (`docsync conflicts`, `trash`, `deletes`):
+ * an id that names nothing, a choice that does not fit, a file that is no longer there. Nothing
+ * was changed; the message says what to do instead.
+ */
+export class OperatorError extends DocsyncError {}

@@ -90,6 +90,7 @@ function planBaseAttachment(
           winner: 'remote',
           detail: `${a.file} edited in the folder and removed in the service; the edit is kept as ${keepEditAs}`,
           keptAs: keepEditAs,
+          subject: { kind: 'local-edit', file: a.file },
         },
       });
     else
@@ -131,7 +132,12 @@ function planRemoteAdded(
       attachment,
       file: copyName,
       clashesWith: occupant.file.name,
-      conflict: { winner: 'local', detail, keptAs: copyName },
+      conflict: {
+        winner: 'local',
+        detail,
+        keptAs: copyName,
+        subject: { kind: 'file', file: occupant.file.name },
+      },
     });
     p.pending.set(wanted.toLowerCase(), { file: occupant.file, row: 43 });
     return;
@@ -146,7 +152,12 @@ function planRemoteAdded(
     folder,
     file: occupant.file.name,
     copyName,
-    conflict: { winner: 'remote', detail, keptAs: copyName },
+    conflict: {
+      winner: 'remote',
+      detail,
+      keptAs: copyName,
+      subject: { kind: 'file', file: wanted },
+    },
   });
   p.pulls.push({
     kind: 'pull-attachment',
@@ -199,7 +210,7 @@ export function planAttachments(
         row,
         folder,
         file,
-        conflict: { winner: 'local', detail },
+        conflict: { winner: 'local', detail, subject: { kind: 'attachment', file: file.name } },
       });
     }
   }

@@ -44,6 +44,11 @@ export interface PlanPolicy {
   readonly clockOffsetMs: number;
   /** The local zone as minutes east of UTC, for "today" and conflict stamps; default 0. */
   readonly utcOffsetMinutes?: number;
+  /**
+   * Held deletes a person discarded (`docsync deletes discard`), by `heldKey`: the document is
+   * made whole on the side that lost it instead (rows 53, 54).
+   */
+  readonly discardedDeletes?: ReadonlySet<string>;
   /** The legal local file name for a remote attachment name; default: unchanged. */
   readonly localFileName?: (remoteName: string) => string;
 }

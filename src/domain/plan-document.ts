@@ -5,6 +5,7 @@
  */
 import { statusFields } from './apply-action-result.js';
 import { claimName } from './file-names.js';
+import { type DeleteSide, heldKey } from './held-deletes.js';
 import { fileChanges, type LocalChange } from './local-changes.js';
 import { isLocalEditCopy } from './local-folder-names.js';
 import { planAttachments } from './plan-attachments.js';
@@ -77,7 +78,7 @@ export function planPresent(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
   return drafts;
 }
 
-/** Rows 8–12 and 51: one side deleted the document. Modify beats delete. */
+/** Rows 8–12, 51, 53 and 54: one side deleted the document. Modify beats delete. */
 export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocument): Draft[] | null {
   const localGone = s.local.some((c) => c.kind === 'folder-deleted');
   if (localGone && s.movedTo !== undefined) {
@@ -110,37 +111,56 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
         side: 'local',
         document: s.remoteDoc,
         files,
-        conflict: { winner: 'remote', detail },
+        conflict: { winner: 'remote', detail, subject: { kind: 'document' } },
       },
     ];
   }
+  if (localGone && discarded(ctx, 'remote', doc.id)) {
+    // Row 53: a person discarded the held delete; without the service's details (a failed
+    // read) nothing is done this cycle, and certainly no delete.
+    if (!s.remoteDoc) return [];
+    const files = plannedFiles(ctx, s.remoteDoc);
+    return [{ kind: 'restore-document', row: 53, side: 'local', document: s.remoteDoc, files }];
+  }
   if (localGone) return [{ kind: 'push-delete-document', row: 8, folder: doc.folder }];
   if (s.deleted === null || s.folder === undefined) return null;
-  if (!s.local.some((c) => MODIFYING.has(c.kind))) {
+  const modified = s.local.some((c) => MODIFYING.has(c.kind));
+  if (!modified && !discarded(ctx, 'local', doc.id)) {
     const mode = ctx.policy.onRemoteDelete;
     return [
       { kind: 'trash-local-document', row: 11, folder: s.folder.folder, mode, source: s.deleted },
     ];
   }
   const edit = s.local.find((c) => c.kind === 'status-edited');
+  const restore = {
+    kind: 'restore-document',
+    side: 'remote',
+    folder: s.folder.folder,
+    name: doc.name,
+    documentDate: doc.documentDate,
+    statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
+    // A "(local edit)" copy of a system form is the user's alone, never pushed (row 35).
+    files: s.folder.files.filter((f) => !isLocalEditCopy(f.name)),
+  } as const;
+  // Row 54: a person discarded the held delete of an unchanged folder: no conflict, a decision.
+  if (!modified) return [{ ...restore, row: 54 }];
   return [
     {
-      kind: 'restore-document',
+      ...restore,
       row: 12,
-      side: 'remote',
-      folder: s.folder.folder,
-      name: doc.name,
-      documentDate: doc.documentDate,
-      statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
-      // A "(local edit)" copy of a system form is the user's alone, never pushed (row 35).
-      files: s.folder.files.filter((f) => !isLocalEditCopy(f.name)),
       conflict: {
         winner: 'local',
         detail:
           'the service deleted the document while the folder changed: modify beats delete, it is created again from the folder (a new id)',
+        subject: { kind: 'document' },
       },
     },
   ];
+}
+
+/** Whether a person discarded this document's held delete on `side` (`docsync deletes`). */
+function discarded(ctx: PlanContext, side: DeleteSide, documentId: string): boolean {
+  return ctx.policy.discardedDeletes?.has(heldKey(side, documentId)) ?? false;
 }
 
 /** A service timestamp before any real one: "the service's version is not agreed yet". */

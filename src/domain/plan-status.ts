@@ -56,7 +56,11 @@ export function planStatus(
   } else if (edit.changedAtMs !== null && edit.changedAtMs > remoteChangedAtMs(ctx, remoteDoc)) {
     // row 23: the local edit is newer; the service keeps the status it replaces in its history.
     const detail = `status set on both sides: the folder's "${edit.statusName}" is newer than the service's "${pulled.status?.type ?? 'none'}" and was pushed`;
-    drafts.push({ ...pushStatus(23, folder, edit), conflict: { winner: 'local', detail } });
+    const subject = { kind: 'status', lost: pulled.status?.type ?? null } as const;
+    drafts.push({
+      ...pushStatus(23, folder, edit),
+      conflict: { winner: 'local', detail, subject },
+    });
   } else {
     // row 24: the service's change is newer, or as new, or the edit time is unknown.
     const detail = `status set on both sides: the service's "${pulled.status?.type ?? 'none'}" is newer than (or as new as) the folder's "${edit.statusName}", which was not pushed`;
@@ -65,7 +69,7 @@ export function planStatus(
       row: 24,
       folder,
       status: pulled.status,
-      conflict: { winner: 'remote', detail },
+      conflict: { winner: 'remote', detail, subject: { kind: 'status', lost: edit.statusName } },
     });
   }
   return drafts;

@@ -23,7 +23,28 @@ export interface Conflict {
   readonly detail: string;
   /** The losing version's file name in the document folder, when it was kept as a copy. */
   readonly keptAs?: string;
+  /** What the two sides disagreed on: what `docsync conflicts resolve` acts on. */
+  readonly subject: ConflictSubject;
 }
+
+/**
+ * What a conflict was about, with what resolving it needs (domain/plan-resolution.ts):
+ * - `file`: both sides put a file under one name (rows 42, 43); `keptAs` holds the loser's
+ *   version beside `file`, the winner's;
+ * - `local-edit`: a system form edited in the folder and removed in the service (row 37); the
+ *   edit is `keptAs`, and `file` is gone;
+ * - `attachment`: a file replaced in the folder and removed in the service (row 33); the new
+ *   content went up as a new attachment under `file`;
+ * - `status`: a status set on both sides (rows 23, 24); `lost` is the losing side's status name
+ *   (null: the service had none);
+ * - `document`: deleted on one side and changed on the other (rows 9, 12); it was restored.
+ */
+export type ConflictSubject =
+  | { readonly kind: 'file'; readonly file: string }
+  | { readonly kind: 'local-edit'; readonly file: string }
+  | { readonly kind: 'attachment'; readonly file: string }
+  | { readonly kind: 'status'; readonly lost: string | null }
+  | { readonly kind: 'document' };
 
 interface ActionCommon {
   /** Row of docs/sync-decision-table.md. */

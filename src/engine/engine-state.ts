@@ -11,6 +11,7 @@ import type { ConflictRepo } from '../state/conflict-repo.js';
 import type { CursorRepo } from '../state/cursor-repo.js';
 import type { CycleRepo } from '../state/cycle-repo.js';
 import type { EntityRepo } from '../state/entity-repo.js';
+import type { HeldDeleteRepo } from '../state/held-delete-repo.js';
 import type { MetaFileRepo } from '../state/meta-file-repo.js';
 import type { OutboxRepo } from '../state/outbox-repo.js';
 import type { ProblemRepo } from '../state/problem-repo.js';
@@ -49,6 +50,7 @@ export interface EngineState {
   readonly metaFiles: MetaFileRepo;
   /** The status page's feed of what the executor changed. */
   readonly activity: Pick<ActivityRepo, 'record'>;
+  readonly heldDeletes: Pick<HeldDeleteRepo, 'hold' | 'list' | 'remove'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
   /** The push is done and the document's base changes with it, in one commit. */

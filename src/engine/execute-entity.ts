@@ -39,6 +39,8 @@ export interface EntityOutcome {
   /** The listing was whole (a full reconcile), as `cursors.markSynced` records. */
   readonly fullListing: boolean;
   readonly documentsFailed: number;
+  /** The documents not in step after the sync (failed, or not started before a stop). */
+  readonly notInStep: ReadonlySet<string>;
   /** Actions that changed the folder or the service. */
   readonly actionsDone: number;
   readonly unmatchedFolders: readonly string[];
@@ -200,6 +202,7 @@ export class EntityExecution {
       settling: this.job.snapshot.unsettled > 0 || this.#leftForNextCycle,
       fullListing: this.job.fullListing,
       documentsFailed: this.#failed.size + this.#otherFailures,
+      notInStep: this.#failed,
       actionsDone: this.#actionsDone,
       unmatchedFolders: this.#unmatched,
     };

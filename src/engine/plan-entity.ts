@@ -37,6 +37,11 @@ export interface EntityJob {
   /** Listed documents whose details could not be read: not planned, the cursor waits for them. */
   readonly detailFailures: ReadonlyMap<string, string>;
   readonly fullListing: boolean;
+  /**
+   * Documents whose deletion in the service this sync could judge: `all` after a whole listing,
+   * else those asked about one by one (a webhook's, a held delete's). Held deletes use it.
+   */
+  readonly deletionsJudged: 'all' | ReadonlySet<string>;
   readonly plan: SyncPlan;
 }
 
@@ -47,8 +52,13 @@ export interface PlanEntityOptions {
   readonly statusTypes: readonly StatusType[];
   /** Document folders the first sync held back (still held until --adopt-local). */
   readonly heldFolders?: ReadonlySet<string>;
-  /** Documents a `deleteDocument` webhook named. */
+  /**
+   * Documents to ask the service about one by one: those a `deleteDocument` webhook named, and
+   * held deletes a person decided on (so an incremental sync can act on the decision).
+   */
   readonly deletedIds?: ReadonlySet<string>;
+  /** Held deletes a person discarded, by `heldKey` (rows 53, 54). */
+  readonly discardedDeletes?: ReadonlySet<string>;
   /** The entity's base and cursor, when read ahead with others' (read here when absent). */
   readonly stored?: StoredEntityState;
 }
@@ -121,6 +131,7 @@ export async function planEntity(
       pullOnly: options.pullOnly,
       adoptLocal: options.adoptLocal,
       ...(options.heldFolders ? { heldFolders: options.heldFolders } : {}),
+      ...(options.discardedDeletes ? { discardedDeletes: options.discardedDeletes } : {}),
       clockOffsetMs: deps.clockOffsetMs(),
       utcOffsetMinutes: deps.settings.utcOffsetMinutes,
       // Plan pulls under the name the store will really write, or the next scan would not
@@ -139,6 +150,10 @@ export async function planEntity(
     malformed,
     detailFailures,
     fullListing,
+    deletionsJudged:
+      fullListing && malformed.length === 0 && !verified.unsure
+        ? 'all'
+        : new Set([...verified.deleted, ...alive.keys()]),
     plan,
   };
 }

@@ -29,6 +29,7 @@ export function recordConflict(
     copyPath: keptAs ? `${outcome.folder}/${keptAs}` : outcome.folder,
     winner: conflict.winner,
     detail: `row ${action.row}: ${conflict.detail}`,
+    subject: conflict.subject,
     occurredAt: ctx.deps.now(),
   });
 }

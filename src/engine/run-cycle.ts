@@ -13,13 +13,20 @@ import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../doma
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
-import { judgeRails, markerRails, withRails } from './cycle-rails.js';
+import { judgeRails, markerRails, type RailOptions, withRails } from './cycle-rails.js';
 import { type CycleReport, cycleReport } from './cycle-report.js';
 import { type CycleProgress, CycleTally } from './cycle-tally.js';
 import type { DeleteWindow } from './delete-window.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import { EntityExecution, type EntityOutcome } from './execute-entity.js';
+import {
+  type CycleDecisions,
+  idsToAsk,
+  readDecisions,
+  recordHeldDeletes,
+  settleHeldDeletes,
+} from './held-deletes.js';
 import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
@@ -136,15 +143,17 @@ async function cycle(c: Cycle): Promise<CycleReport> {
   // entity; one entity's full listing (a poll round's) must not read it 5,000 times.
   const statusTypes = await statusTypesOf(c.deps, c.full && !c.options.owners);
   const records = await entitiesFor(c.deps, c.options, c.full);
-  const started = await planAndStart(c, records, statusTypes, inDoubt);
-  const tripped = judgeRails(
-    c.deps,
-    c.options,
-    started.map((s) => s.job),
-  );
-  if (c.options.dryRun) return printPlan(c, started, tripped);
-  for (const rail of tripped) c.log.error({ rail: rail.rail }, rail.message);
-  const outcomes = await runDeletes(c, started, tripped);
+  const decisions = readDecisions(c.deps);
+  const started = await planAndStart(c, records, statusTypes, inDoubt, decisions);
+  const rails = { ...c.options, approvedDeletes: decisions.approved };
+  const jobs = started.map((s) => s.job);
+  const tripped = judgeRails(c.deps, rails, jobs);
+  if (c.options.dryRun) return printPlan(c, started, tripped, rails);
+  const held = recordHeldDeletes(c.deps, jobs, tripped, rails);
+  for (const rail of tripped) c.log.error({ rail: rail.rail, heldDeletes: held }, rail.message);
+  const outcomes = await runDeletes(c, started, tripped, rails);
+  for (const [i, outcome] of outcomes.entries())
+    settleHeldDeletes(c.deps, decisions, jobs[i]!, outcome.notInStep);
   return recordCycle(c, started, outcomes, tripped);
 }
 
@@ -180,6 +189,7 @@ async function planAndStart(
   records: readonly EntityRecord[],
   statusTypes: readonly StatusType[],
   inDoubt: ReadonlySet<string>,
+  decisions: CycleDecisions,
 ): Promise<Started[]> {
   const { deps, options, log, tally } = c;
   const held = heldFolders(deps.state);
@@ -189,7 +199,8 @@ async function planAndStart(
   const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
-    const deletedIds = options.deletedIds?.get(ownerKey(record.entity));
+    const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
+    const deletedIds = idsToAsk(decisions, record.entity, webhookIds);
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
       fullReconcile: c.full,
@@ -198,6 +209,7 @@ async function planAndStart(
       statusTypes,
       heldFolders: held,
       ...(deletedIds ? { deletedIds } : {}),
+      discardedDeletes: decisions.discarded,
     });
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
@@ -226,8 +238,13 @@ async function planAndStart(
 }
 
 /** `--dry-run`: the plan as sentences, with the rails' verdict; nothing carried out. */
-function printPlan(c: Cycle, started: readonly Started[], tripped: readonly TrippedRail[]) {
-  const jobs = started.map((s) => withRails(s.job, tripped));
+function printPlan(
+  c: Cycle,
+  started: readonly Started[],
+  tripped: readonly TrippedRail[],
+  rails: RailOptions,
+) {
+  const jobs = started.map((s) => withRails(s.job, tripped, rails));
   for (const job of jobs) for (const line of describePlan(job.plan)) c.options.onPlanLine?.(line);
   for (const rail of tripped) c.options.onPlanLine?.(`safety rail: ${rail.message}`);
   return cycleReport({ entities: jobs.length, tripped });
@@ -238,9 +255,10 @@ function runDeletes(
   c: Cycle,
   started: readonly Started[],
   tripped: readonly TrippedRail[],
+  rails: RailOptions,
 ): Promise<EntityOutcome[]> {
   return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
-    const deletes = withRails(job, tripped).plan.documents.filter(railsMayHold);
+    const deletes = withRails(job, tripped, rails).plan.documents.filter(railsMayHold);
     // Documents whose deletes a rail holds back are done with, for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);

@@ -31,6 +31,7 @@ export async function saveDocumentCopy(
       fill: (path: string) => ctx.deps.remote.downloadAttachment(ctx.owner, doc.id, a.id, path),
     })),
     (written) => ctx.metaFor(baseFromDocument(doc, folder, written), doc),
+    { owner: ctx.owner, documentId: doc.id, attachmentId: null },
   );
 }
 
@@ -53,6 +54,7 @@ export async function saveAttachmentCopy(
         },
       ],
       null,
+      { owner: base.owner, documentId: base.id, attachmentId },
     );
   } catch (error) {
     // Already gone from the service: there is nothing left to lose.

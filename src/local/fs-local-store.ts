@@ -45,12 +45,13 @@ import {
   type PlacedFile,
   type RestoredAttachment,
   type ScanHint,
+  type ServiceCopyOf,
   TMP_DIR,
   TRASH_DIR,
 } from './local-store.js';
 import { locateDocuments } from './locate-documents.js';
 import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-cache.js';
-import { formatDocumentMeta } from './metadata-files.js';
+import { formatDocumentMeta, formatServiceCopyNote, SERVICE_COPY_NOTE } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
 import { hashFile, lstatWithoutLinks, type ScanOptions, scanEntityFolder } from './scan.js';
@@ -291,18 +292,26 @@ export class FsLocalStore implements LocalStore {
     relPath: string,
     files: readonly IncomingFile[],
     meta: ((written: ReadonlyMap<string, LocalFile>) => DocumentMeta) | null,
+    copyOf: ServiceCopyOf,
   ): Promise<string> {
     resolveInside(this.root, relPath);
     return withStagingFolder(this.#stage, async (staging) => {
       const written = new Map<string, LocalFile>();
+      const avoid = (n: string) => n === DOCUMENT_META || n === SERVICE_COPY_NOTE;
       for (const file of files) {
         const taken = [...written.values()].map((f) => f.name);
-        const name = pickFreeName(file.desiredName, taken, { avoid: (n) => n === DOCUMENT_META });
+        const name = pickFreeName(file.desiredName, taken, { avoid });
         const { sha256 } = await file.fill(path.join(staging, name));
         const stats = await stat(path.join(staging, name));
         written.set(file.key, { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256 });
       }
       if (meta) await writeStaged(staging, DOCUMENT_META, formatDocumentMeta(meta(written)));
+      const note = {
+        ...copyOf,
+        files: [...written.values()].map((f) => f.name),
+        savedAt: this.#now().toISOString(),
+      };
+      await writeStaged(staging, SERVICE_COPY_NOTE, formatServiceCopyNote(note));
       await fsyncDir(staging);
       return moveIntoTrash(this.root, staging, relPath, this.#now());
     });

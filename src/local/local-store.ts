@@ -59,6 +59,14 @@ export interface RestoredAttachment {
   readonly editedCopy: string | null;
 }
 
+/** What a service copy in the trash is a copy of: a document, or one of its attachments. */
+export interface ServiceCopyOf {
+  readonly owner: OwnerRef;
+  readonly documentId: string;
+  /** Null: the whole document. */
+  readonly attachmentId: string | null;
+}
+
 export interface LocalStore {
   /** Whether `.docsync-root` exists: without it no cycle runs (daemon.md safety rails). */
   hasMarker(): Promise<boolean>;
@@ -155,13 +163,15 @@ export interface LocalStore {
   /**
    * Keeps the service's copy of what docsync is about to delete there (a document, or one
    * attachment: the service has no recycle bin) as `.docsync/trash/<yyyy-mm-dd>/<relPath>/`,
-   * the files `files` fill, with `.document.json` when `meta` is given. Built in `.docsync/tmp/`
+   * the files `files` fill, with `.document.json` when `meta` is given, and a note saying whose
+   * copy it is (`.docsync-service-copy.json`, for `docsync trash`). Built in `.docsync/tmp/`
    * and moved into the trash whole; returns the trash path.
    */
   saveToTrash(
     relPath: string,
     files: readonly IncomingFile[],
     meta: ((written: ReadonlyMap<string, LocalFile>) => DocumentMeta) | null,
+    copyOf: ServiceCopyOf,
   ): Promise<string>;
   /** Moves a file or folder to `.docsync/trash/<yyyy-mm-dd>/<relPath>`; returns the trash path. */
   trash(relPath: string): Promise<string>;

@@ -1,6 +1,7 @@
 /**
- * `.document.json` and `.entity.json`: read (users can break them, so reading never throws for
- * bad content) and written (pretty JSON, a trailing newline, stable key order).
+ * `.document.json`, `.entity.json` and the note in a service copy in the trash: read (users can
+ * break them, so reading never throws for bad content) and written (pretty JSON, a trailing
+ * newline, stable key order).
  */
 import * as z from 'zod';
 import type { DocumentMeta, Entity, OwnerRef } from '../domain/types.js';
@@ -36,6 +37,32 @@ const entityMeta = z.object({
   link: z.string(),
   entity: z.record(z.string(), z.unknown()),
 });
+
+/**
+ * `.docsync-service-copy.json`, beside a copy of what docsync deleted in the service (saved in
+ * the trash before the delete): it tells `docsync trash` that these files are the service's,
+ * and which of the folder's files the note covers (a local file trashed the same day may land
+ * in the same folder).
+ */
+const serviceCopyNote = z.object({
+  owner,
+  documentId: z.string().min(1),
+  /** Null: the whole document; else the one attachment saved. */
+  attachmentId: z.string().min(1).nullable(),
+  files: z.array(z.string().min(1)),
+  savedAt: z.string(),
+});
+
+export type ServiceCopyNote = z.infer<typeof serviceCopyNote>;
+export const SERVICE_COPY_NOTE = '.docsync-service-copy.json';
+
+export function parseServiceCopyNote(text: string): ParseResult<ServiceCopyNote> {
+  return parseWith(serviceCopyNote, text);
+}
+
+export function formatServiceCopyNote(note: ServiceCopyNote): string {
+  return `${JSON.stringify(serviceCopyNote.parse(note), null, 2)}\n`;
+}
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 

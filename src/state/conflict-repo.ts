@@ -1,13 +1,17 @@
 /**
  * Conflicts kept: when both sides changed the same thing, the newer change wins and the losing
  * version is kept as a conflict copy (daemon.md). This is the log of those copies, for the status
- * page and `docsync status`, so a person can find and resolve them.
+ * page, `docsync status` and `docsync conflicts`, so a person can find and resolve them. A
+ * conflict is open until it is resolved (`docsync conflicts resolve`); the resolved ones stay in
+ * the log until housekeeping prunes them.
  */
+import type { ConflictSubject } from '../domain/sync-actions.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
 import { type OwnerColumns, ownerOf } from './row-helpers.js';
 
 export type ConflictWinner = 'local' | 'remote';
+export type ConflictResolution = 'keep-mine' | 'keep-theirs' | 'keep-both';
 
 export interface NewConflict {
   readonly owner: OwnerRef;
@@ -18,11 +22,16 @@ export interface NewConflict {
   readonly winner: ConflictWinner;
   /** One line for the operator: what changed on each side. */
   readonly detail?: string | null;
+  /** What the sides disagreed on; null for a conflict recorded before docsync kept it. */
+  readonly subject?: ConflictSubject | null;
   readonly occurredAt: number;
 }
 
 export interface ConflictRecord extends Required<NewConflict> {
   readonly id: number;
+  /** How a person resolved it; null while it is open. */
+  readonly resolution: ConflictResolution | null;
+  readonly resolvedAt: number | null;
 }
 
 interface ConflictRow extends OwnerColumns {
@@ -33,33 +42,50 @@ interface ConflictRow extends OwnerColumns {
   winner: ConflictWinner;
   detail: string | null;
   occurred_at: number;
+  subject: ConflictSubject['kind'] | null;
+  subject_value: string | null;
+  resolution: ConflictResolution | null;
+  resolved_at: number | null;
 }
 
 export class ConflictRepo {
   readonly #insert;
   readonly #recent;
+  readonly #recentOpen;
+  readonly #get;
   readonly #forDocument;
-  readonly #count;
+  readonly #countOpen;
+  readonly #resolve;
   readonly #prune;
 
   constructor(db: Database) {
     this.#insert = db.prepare(
       `INSERT INTO conflicts (owner_kind, owner_id, document_id, attachment_id, copy_path, winner,
-         detail, occurred_at)
+         detail, occurred_at, subject, subject_value)
        VALUES (@ownerKind, @ownerId, @documentId, @attachmentId, @copyPath, @winner, @detail,
-         @occurredAt)`,
+         @occurredAt, @subject, @subjectValue)`,
     );
     this.#recent = db.prepare<[number], ConflictRow>(
       'SELECT * FROM conflicts ORDER BY occurred_at DESC, id DESC LIMIT ?',
     );
+    this.#recentOpen = db.prepare<[number], ConflictRow>(
+      'SELECT * FROM conflicts WHERE resolved_at IS NULL ORDER BY occurred_at DESC, id DESC LIMIT ?',
+    );
+    this.#get = db.prepare<[number], ConflictRow>('SELECT * FROM conflicts WHERE id = ?');
     this.#forDocument = db.prepare<[string], ConflictRow>(
       'SELECT * FROM conflicts WHERE document_id = ? ORDER BY occurred_at DESC, id DESC',
     );
-    this.#count = db.prepare<[], number>('SELECT count(*) FROM conflicts').pluck();
+    this.#countOpen = db
+      .prepare<[], number>('SELECT count(*) FROM conflicts WHERE resolved_at IS NULL')
+      .pluck();
+    this.#resolve = db.prepare<[ConflictResolution, number, number]>(
+      'UPDATE conflicts SET resolution = ?, resolved_at = ? WHERE id = ? AND resolved_at IS NULL',
+    );
     this.#prune = db.prepare('DELETE FROM conflicts WHERE occurred_at < ?');
   }
 
   record(conflict: NewConflict): number {
+    const subject = conflict.subject ?? null;
     const info = this.#insert.run({
       ownerKind: conflict.owner.kind,
       ownerId: conflict.owner.id,
@@ -69,26 +95,68 @@ export class ConflictRepo {
       winner: conflict.winner,
       detail: conflict.detail ?? null,
       occurredAt: conflict.occurredAt,
+      subject: subject?.kind ?? null,
+      subjectValue: subject ? subjectValue(subject) : null,
     });
     return Number(info.lastInsertRowid);
   }
 
-  /** Newest first. */
-  list(limit = 100): ConflictRecord[] {
-    return this.#recent.all(limit).map(toRecord);
+  /** Newest first; only the open ones with `{ open: true }`. */
+  list(limit = 100, options: { open?: boolean } = {}): ConflictRecord[] {
+    return (options.open ? this.#recentOpen : this.#recent).all(limit).map(toRecord);
+  }
+
+  get(id: number): ConflictRecord | null {
+    const row = this.#get.get(id);
+    return row ? toRecord(row) : null;
   }
 
   listForDocument(documentId: string): ConflictRecord[] {
     return this.#forDocument.all(documentId).map(toRecord);
   }
 
+  /** Open conflicts: those nobody has resolved yet. */
   count(): number {
-    return this.#count.get() ?? 0;
+    return this.#countOpen.get() ?? 0;
+  }
+
+  /** Marks an open conflict resolved; false when it was not open (resolved meanwhile). */
+  markResolved(id: number, resolution: ConflictResolution, at: number): boolean {
+    return this.#resolve.run(resolution, at, id).changes === 1;
   }
 
   /** Forgets conflicts older than `before` (the copies themselves stay in the folder). */
   prune(before: number): number {
     return this.#prune.run(before).changes;
+  }
+}
+
+function subjectValue(subject: ConflictSubject): string | null {
+  switch (subject.kind) {
+    case 'file':
+    case 'local-edit':
+    case 'attachment':
+      return subject.file;
+    case 'status':
+      return subject.lost;
+    case 'document':
+      return null;
+  }
+}
+
+/** The subject read back through the same shape it was written with (`subjectValue`). */
+function subjectOf(row: ConflictRow): ConflictSubject | null {
+  switch (row.subject) {
+    case null:
+      return null;
+    case 'file':
+    case 'local-edit':
+    case 'attachment':
+      return { kind: row.subject, file: row.subject_value ?? '' };
+    case 'status':
+      return { kind: 'status', lost: row.subject_value };
+    case 'document':
+      return { kind: 'document' };
   }
 }
 
@@ -101,6 +169,9 @@ function toRecord(row: ConflictRow): ConflictRecord {
     copyPath: row.copy_path,
     winner: row.winner,
     detail: row.detail,
+    subject: subjectOf(row),
     occurredAt: row.occurred_at,
+    resolution: row.resolution,
+    resolvedAt: row.resolved_at,
   };
 }

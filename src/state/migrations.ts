@@ -177,4 +177,32 @@ export const MIGRATIONS: readonly Migration[] = [
       ).run(seq);
     },
   },
+  {
+    version: 9,
+    name: "deletes a rail holds, with the operator's decision; what a conflict was about, and how it was resolved",
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE held_deletes (
+          document_id   TEXT    NOT NULL,
+          side          TEXT    NOT NULL CHECK (side IN ('local', 'remote')),
+          owner_kind    TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id      TEXT    NOT NULL,
+          folder        TEXT    NOT NULL,
+          document_name TEXT    NOT NULL,
+          reason        TEXT    NOT NULL,
+          first_held_at INTEGER NOT NULL,
+          last_held_at  INTEGER NOT NULL,
+          decision      TEXT    CHECK (decision IN ('approve', 'discard')),
+          decided_at    INTEGER,
+          PRIMARY KEY (document_id, side)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX held_deletes_by_owner ON held_deletes (owner_kind, owner_id);
+        ALTER TABLE conflicts ADD COLUMN subject TEXT
+          CHECK (subject IN ('file', 'local-edit', 'attachment', 'status', 'document'));
+        ALTER TABLE conflicts ADD COLUMN subject_value TEXT;
+        ALTER TABLE conflicts ADD COLUMN resolution TEXT
+          CHECK (resolution IN ('keep-mine', 'keep-theirs', 'keep-both'));
+        ALTER TABLE conflicts ADD COLUMN resolved_at INTEGER;
+      `),
+  },
 ];

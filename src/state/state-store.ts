@@ -4,8 +4,8 @@
  *
  * - `completePush`: outbox done + base write, so a base row changes only together with the
  *   recorded success of the action that produced it (style guide §9);
- * - `forgetEntity`: an entity, its cursor, its base rows, its problems and its entries not
- *   synced go together;
+ * - `forgetEntity`: an entity, its cursor, its base rows, its problems, its entries not
+ *   synced and its held deletes go together;
  * - `transaction`: anything else the engine needs to commit as one.
  *
  * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
@@ -18,6 +18,7 @@ import { CursorRepo } from './cursor-repo.js';
 import { CycleRepo } from './cycle-repo.js';
 import { EntityListing } from './entity-listing.js';
 import { EntityRepo } from './entity-repo.js';
+import { HeldDeleteRepo } from './held-delete-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
 import { OutboxRepo } from './outbox-repo.js';
@@ -58,6 +59,7 @@ export class StateStore {
   readonly skipped: SkippedRepo;
   readonly activity: ActivityRepo;
   readonly #listing: EntityListing;
+  readonly heldDeletes: HeldDeleteRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -88,6 +90,7 @@ export class StateStore {
     this.skipped = new SkippedRepo(db);
     this.activity = new ActivityRepo(db);
     this.#listing = new EntityListing(db);
+    this.heldDeletes = new HeldDeleteRepo(db);
   }
 
   /**
@@ -117,6 +120,7 @@ export class StateStore {
       this.base.removeOwner(owner);
       this.problems.clearOwner(owner);
       this.skipped.clearOwner(owner);
+      this.heldDeletes.clearOwner(owner);
     });
   }
 

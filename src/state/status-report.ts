@@ -57,8 +57,11 @@ export interface StatusReport {
     }[];
   };
   readonly conflicts: {
+    /** Open ones: nobody resolved them yet (`docsync conflicts`). */
     readonly total: number;
+    /** The newest open ones. */
     readonly recent: readonly {
+      readonly id: number;
       readonly owner: OwnerRef;
       readonly documentId: string;
       readonly copyPath: string;
@@ -91,6 +94,18 @@ export interface StatusReport {
     readonly firstSeenAt: string;
   }[];
   readonly pendingWebhookEvents: number;
+  /** Deletes a safety rail holds until a person decides (`docsync deletes`). */
+  readonly heldDeletes: readonly {
+    readonly owner: OwnerRef;
+    readonly documentId: string;
+    readonly documentName: string;
+    /** `local`: the folder would go to the trash; `remote`: the document deleted in the service. */
+    readonly side: 'local' | 'remote';
+    readonly folder: string;
+    readonly reason: string;
+    readonly heldSince: string;
+    readonly decision: 'approve' | 'discard' | null;
+  }[];
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -111,7 +126,8 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
     pushes: pushStatus(store),
     conflicts: {
       total: store.conflicts.count(),
-      recent: store.conflicts.list(20).map((c) => ({
+      recent: store.conflicts.list(20, { open: true }).map((c) => ({
+        id: c.id,
         owner: c.owner,
         documentId: c.documentId,
         copyPath: c.copyPath,
@@ -142,6 +158,16 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
       }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     pendingWebhookEvents: store.webhookEvents.countPending(),
+    heldDeletes: store.heldDeletes.list().map((h) => ({
+      owner: h.owner,
+      documentId: h.documentId,
+      documentName: h.documentName,
+      side: h.side,
+      folder: h.folder,
+      reason: h.reason,
+      heldSince: iso(h.firstHeldAt),
+      decision: h.decision,
+    })),
   };
 }
 

@@ -123,6 +123,7 @@ describe('conflicts', () => {
       copyPath: 'b (conflict 2024-05-02 1000).pdf',
       winner: 'local',
       detail: 'both edited',
+      subject: { kind: 'file', file: 'b.pdf' },
       occurredAt: 20,
     });
     expect(conflicts.count()).toBe(2);
@@ -134,9 +135,19 @@ describe('conflicts', () => {
       copyPath: 'b (conflict 2024-05-02 1000).pdf',
       winner: 'local',
       detail: 'both edited',
+      subject: { kind: 'file', file: 'b.pdf' },
       occurredAt: 20,
+      resolution: null,
+      resolvedAt: null,
     });
-    expect(conflicts.listForDocument('1')).toMatchObject([{ attachmentId: null, detail: null }]);
+    expect(conflicts.listForDocument('1')).toMatchObject([
+      { attachmentId: null, detail: null, subject: null },
+    ]);
+    expect(conflicts.markResolved(id, 'keep-both', 30)).toBe(true);
+    expect(conflicts.markResolved(id, 'keep-mine', 31)).toBe(false);
+    expect(conflicts.count()).toBe(1);
+    expect(conflicts.list(10, { open: true }).map((c) => c.documentId)).toEqual(['1']);
+    expect(conflicts.get(id)).toMatchObject({ resolution: 'keep-both', resolvedAt: 30 });
     expect(conflicts.prune(15)).toBe(1);
   });
 });

@@ -85,7 +85,13 @@ describe("docsync's own folders", () => {
     link('.docsync/trash');
     const error = await refusal(store.trash(`${doc}/minutes.pdf`));
     expect(error.message).toContain(`${abs('.docsync/trash')} is a symbolic link to ${outside}`);
-    await refusal(store.saveToTrash(doc, [], null));
+    await refusal(
+      store.saveToTrash(doc, [], null, {
+        owner: { kind: 'trust', id: '1' },
+        documentId: '1',
+        attachmentId: null,
+      }),
+    );
     await refusal(store.deletePermanently(doc));
 
     rmSync(abs('.docsync/trash'));

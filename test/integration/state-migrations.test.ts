@@ -15,6 +15,7 @@ const SYNC_TABLES = [
   'cursors',
   'cycles',
   'entities',
+  'held_deletes',
   'meta_files',
   'oauth_tokens',
   'outbox',

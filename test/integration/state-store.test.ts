@@ -75,6 +75,7 @@ describe('StateStore', () => {
       unmatchedFolders: [],
       notSynced: [],
       pendingWebhookEvents: 0,
+      heldDeletes: [],
     });
   });
 

@@ -199,7 +199,7 @@ describe('conflicts', () => {
       ['local', '43'],
       ['remote', '24'],
     ]);
-    expect((await h.cli(['status'])).stdout).toContain('Conflicts: 3');
+    expect((await h.cli(['status'])).stdout).toContain('Open conflicts: 3');
     await settled(h);
   });
 });

@@ -42,8 +42,10 @@ const ALLOWED: Record<string, readonly string[]> = {
     // The key an item in error is stored under, so one cycle can tell which it found again.
     'state/problem-repo',
   ],
+  // The operator's actions (conflicts, trash, held deletes): the CLI and the status page call them.
+  operator: ['domain', 'local', 'state'],
   // The actions' form bodies are read with the webhook receiver's bounded reader.
-  web: ['domain', 'config', 'log', 'state', 'triggers/read-body'],
+  web: ['domain', 'config', 'log', 'state', 'operator', 'triggers/read-body'],
   triggers: ['domain', 'config', 'log', 'state', 'web/listen', 'type:web'],
   daemon: [
     'domain',

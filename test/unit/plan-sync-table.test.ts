@@ -430,6 +430,22 @@ const rows: Row[] = [
     },
     expected: ['record-problem:52'],
   },
+  {
+    row: 53,
+    says: 'folder deleted, its held delete discarded → download again',
+    sides: { base: [d], changed: [remoteOf(d)] },
+    policy: { discardedDeletes: new Set([`remote:${d.id}`]) },
+    expected: ['restore-document:53'],
+    check: ([a]) => expect(a).toMatchObject({ side: 'local' }),
+  },
+  {
+    row: 54,
+    says: 'deleted in the service, folder unchanged, its held delete discarded → create again',
+    sides: { base: [d], folders: [folderOf(d)], listedIds: ['other'] },
+    policy: { discardedDeletes: new Set([`local:${d.id}`]) },
+    expected: ['restore-document:54'],
+    check: ([a]) => expect(a).toMatchObject({ side: 'remote', name: d.name }),
+  },
 ];
 
 describe('planSync decision table (docs/sync-decision-table.md)', () => {
@@ -480,6 +496,21 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     const changed = { base: [d], elsewhere: found, changed: [remoteOf(d, { status: newStatus })] };
     expect(kindsAndRows(planSync(input(deleted), policy, NOW))).toEqual(['record-problem:51']);
     expect(kindsAndRows(planSync(input(changed), policy, NOW))).toEqual(['record-problem:51']);
+  });
+
+  it("row 53 without the service's details does nothing, and never deletes", () => {
+    const discarded = { ...policy, discardedDeletes: new Set([`remote:${d.id}`]) };
+    expect(kindsAndRows(planSync(input({ base: [d] }), discarded, NOW))).toEqual([]);
+  });
+
+  it('a discard on the other side changes nothing: rows 8 and 11 still plan the delete', () => {
+    const local = { ...policy, discardedDeletes: new Set([`local:${d.id}`]) };
+    const remote = { ...policy, discardedDeletes: new Set([`remote:${d.id}`]) };
+    expect(kindsAndRows(planSync(input({ base: [d] }), local, NOW))).toEqual([
+      'push-delete-document:8',
+    ]);
+    const gone = { base: [d], folders: [folderOf(d)], listedIds: ['other'] };
+    expect(kindsAndRows(planSync(input(gone), remote, NOW))).toEqual(['trash-local-document:11']);
   });
 
   it('row 51 names a subfolder of the entity folder as such', () => {

@@ -1,0 +1,72 @@
+/**
+ * `docsync deletes [list] [--json]`, `docsync deletes approve <id...>|--all`, `docsync deletes
+ * discard <id...>|--all`: the deletes a safety rail holds, and the decision on them. It writes
+ * the decision into the state database, so it works while the daemon runs (the daemon picks it
+ * up within seconds); operator/held-deletes.ts does the work.
+ */
+import { OperatorError } from '../domain/errors.js';
+import {
+  approveHeldDeletes,
+  type Decided,
+  discardHeldDeletes,
+  type HeldDeleteView,
+  listHeldDeletes,
+} from '../operator/held-deletes.js';
+import { print, printJson, withOperator } from './operator-app.js';
+
+interface Common {
+  readonly config?: string | undefined;
+  readonly json?: boolean;
+}
+
+export function deletesListCommand(options: Common): Promise<void> {
+  return withOperator(options.config, (deps) => {
+    const held = listHeldDeletes(deps);
+    if (options.json) return printJson(held);
+    if (held.length === 0) return print(['No deletes are held.']);
+    print([
+      `${held.length} deletes held by the safety rails:`,
+      ...held.flatMap(describe),
+      '',
+      'Let them through:   docsync deletes approve <document id...>   (or --all)',
+      'Keep the documents: docsync deletes discard <document id...>   (or --all)',
+    ]);
+  });
+}
+
+export function deletesDecideCommand(
+  decision: 'approve' | 'discard',
+  options: Common & { ids: readonly string[]; all?: boolean },
+): Promise<void> {
+  return withOperator(options.config, (deps) => {
+    if ((options.all ?? false) === options.ids.length > 0)
+      throw new OperatorError(
+        'BAD_SELECTION',
+        `Name the held deletes to ${decision} by document id, or give --all (not both); \`docsync deletes list\` shows them.`,
+      );
+    const selection = options.all ? 'all' : options.ids;
+    const decided: Decided =
+      decision === 'approve'
+        ? approveHeldDeletes(deps, selection)
+        : discardHeldDeletes(deps, selection);
+    if (options.json) return printJson(decided);
+    print([
+      `${decision === 'approve' ? 'Approved' : 'Discarded'} ${decided.held.length} held deletes:`,
+      ...decided.held.map(
+        (h) => `  ${h.documentId}  ${decision === 'approve' ? h.ifApproved : h.ifDiscarded}`,
+      ),
+      `When: ${decided.next}.`,
+    ]);
+  });
+}
+
+function describe(h: HeldDeleteView): string[] {
+  const decided = h.decision
+    ? ` [${h.decision === 'approve' ? 'approved' : 'discarded'} ${h.decidedAt}]`
+    : '';
+  return [
+    `  ${h.documentId}  ${h.owner.kind} ${h.owner.id}  ${h.documentName}${decided}`,
+    `      would ${h.would} (held since ${h.firstHeldAt})`,
+    `      why: ${h.reason}`,
+  ];
+}

@@ -1,0 +1,51 @@
+/**
+ * `docsync trash [list] [--json]` and `docsync trash restore <id>`: what `.docsync/trash/` holds,
+ * the service's copies of what docsync deleted there among it, and putting an item back
+ * (operator/trash.ts does the work; the status page can call the same functions).
+ */
+import { listTrash, restoreFromTrash, type TrashView } from '../operator/trash.js';
+import { print, printJson, withOperator } from './operator-app.js';
+
+interface Common {
+  readonly config?: string | undefined;
+  readonly json?: boolean;
+}
+
+export function trashListCommand(options: Common): Promise<void> {
+  return withOperator(options.config, async (deps) => {
+    const items = await listTrash(deps);
+    if (options.json) return printJson(items);
+    if (items.length === 0) return print(['The trash is empty.']);
+    print([
+      ...items.flatMap(describe),
+      '',
+      'Put one back: docsync trash restore "<id>"  (the id is the first line of each item)',
+    ]);
+  });
+}
+
+export function trashRestoreCommand(options: Common & { id: string }): Promise<void> {
+  return withOperator(options.config, async (deps) => {
+    const restored = await restoreFromTrash(deps, options.id);
+    if (options.json) return printJson(restored);
+    print([`Restored ${restored.id} to ${restored.restoredTo}.`, `Next: ${restored.next}.`]);
+  });
+}
+
+function describe(item: TrashView): string[] {
+  const what =
+    item.kind === 'document-folder'
+      ? `document folder, ${item.files} files, ${bytes(item.bytes)}`
+      : `file, ${bytes(item.bytes)}`;
+  const from =
+    item.from === 'service'
+      ? "the service's copy, saved before docsync deleted it there"
+      : 'removed from the folder by docsync';
+  return [item.id, `    ${what}; ${from}; was ${item.originalPath}`];
+}
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

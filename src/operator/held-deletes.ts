@@ -1,0 +1,113 @@
+/**
+ * Deletes a safety rail holds, for the operator (`docsync deletes`, the status page):
+ *
+ *   listHeldDeletes(deps)                → HeldDeleteView[]  oldest hold first
+ *   approveHeldDeletes(deps, selection)  → Decided           they go through once, past the rails
+ *   discardHeldDeletes(deps, selection)  → Decided           they are not done; both sides kept whole
+ *
+ * `selection` is a list of document ids, or `'all'`. A decision is only written to the state
+ * database, which works beside a running daemon (it holds the instance lock, WAL lets another
+ * process write): the daemon reads decisions every few seconds and syncs those entities, and a
+ * `docsync run --once` acts on them too. An id that names no held delete throws OperatorError,
+ * and nothing is decided.
+ */
+
+import { OperatorError } from '../domain/errors.js';
+import type { DeleteSide, HeldDecision, HeldDelete } from '../domain/held-deletes.js';
+import { ownerKey } from '../domain/owner-key.js';
+import type { OwnerRef } from '../domain/types.js';
+import type { OperatorDeps } from './operator-deps.js';
+
+export interface HeldDeleteView
+  extends Omit<HeldDelete, 'firstHeldAt' | 'lastHeldAt' | 'decidedAt'> {
+  readonly firstHeldAt: string;
+  readonly lastHeldAt: string;
+  readonly decidedAt: string | null;
+  /** What the delete would do, in words. */
+  readonly would: string;
+  /** What approving and discarding it do. */
+  readonly ifApproved: string;
+  readonly ifDiscarded: string;
+}
+
+export interface Decided {
+  readonly decision: HeldDecision;
+  readonly held: readonly HeldDeleteView[];
+  /** The entities concerned: a caller inside the daemon asks for their syncs. */
+  readonly owners: readonly OwnerRef[];
+  /** When it happens. */
+  readonly next: string;
+}
+
+export type Selection = readonly string[] | 'all';
+
+export function listHeldDeletes(deps: OperatorDeps): HeldDeleteView[] {
+  return deps.state.heldDeletes.list().map(viewOf);
+}
+
+export function approveHeldDeletes(deps: OperatorDeps, selection: Selection): Decided {
+  return decide(deps, selection, 'approve');
+}
+
+export function discardHeldDeletes(deps: OperatorDeps, selection: Selection): Decided {
+  return decide(deps, selection, 'discard');
+}
+
+function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
+  const rows = deps.state.heldDeletes.list();
+  const chosen = selection === 'all' ? rows : pick(rows, selection);
+  if (chosen.length === 0)
+    throw new OperatorError('NOTHING_HELD', 'No delete is held; nothing to decide.');
+  deps.state.heldDeletes.decide(chosen, decision, deps.now());
+  const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
+  const decided = deps.state.heldDeletes
+    .list()
+    .filter((r) => chosen.some((c) => c.documentId === r.documentId && c.side === r.side));
+  return {
+    decision,
+    held: decided.map(viewOf),
+    owners: [...owners.values()],
+    next: 'a running daemon acts on it within seconds (it syncs those companies and trusts); otherwise the next `docsync run --once` does',
+  };
+}
+
+function pick(rows: readonly HeldDelete[], ids: readonly string[]): HeldDelete[] {
+  const unknown = ids.filter((id) => !rows.some((r) => r.documentId === id));
+  if (unknown.length > 0)
+    throw new OperatorError(
+      'NOT_HELD',
+      `No held delete is for document ${unknown.join(', ')}; \`docsync deletes list\` shows the held ones (nothing decided).`,
+    );
+  return rows.filter((r) => ids.includes(r.documentId));
+}
+
+const WOULD: Record<
+  DeleteSide,
+  (
+    r: HeldDelete,
+  ) => Omit<HeldDeleteView, keyof HeldDelete | 'firstHeldAt' | 'lastHeldAt' | 'decidedAt'>
+> = {
+  local: (r) => ({
+    would: `move ${r.folder} to the trash: the service deleted the document`,
+    ifApproved: 'the folder goes to .docsync/trash/ (kept 30 days)',
+    ifDiscarded:
+      'the folder stays, and the next sync creates the document in the service again from it (a new id, its files, its status)',
+  }),
+  remote: (r) => ({
+    would: `delete the document in the service: its folder ${r.folder} was removed from the store`,
+    ifApproved:
+      'the document is deleted in the service, after its copy is saved in .docsync/trash/',
+    ifDiscarded: 'the document stays in the service, and the next sync downloads its folder again',
+  }),
+};
+
+function viewOf(row: HeldDelete): HeldDeleteView {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    ...row,
+    firstHeldAt: iso(row.firstHeldAt),
+    lastHeldAt: iso(row.lastHeldAt),
+    decidedAt: row.decidedAt === null ? null : iso(row.decidedAt),
+    ...WOULD[row.side](row),
+  };
+}

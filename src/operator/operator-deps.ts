@@ -1,0 +1,23 @@
+/**
+ * What the operator's actions work on (`docsync conflicts`, `trash`, `deletes`, and the status
+ * page's actions): the state database, the folder, the service's web address for links, and a
+ * clock. The CLI builds it from the configuration (commands/operator-app.ts); the daemon can
+ * hand in its own, since every action is a short synchronous state write plus a few renames.
+ *
+ * The actions change the folder and the state only, never the service: the next sync takes
+ * each change to the service through the ordinary rows of docs/sync-decision-table.md, with the
+ * trash and the safety rails as for any other change. An action's result names the entity it
+ * touched (`owner`), so a caller inside the daemon can ask for a sync of it at once (the
+ * daemon's watcher does not hear docsync's own writes; from another process it does).
+ */
+import type { LocalStore } from '../local/local-store.js';
+import type { StateStore } from '../state/state-store.js';
+
+export interface OperatorDeps {
+  readonly state: Pick<StateStore, 'conflicts' | 'heldDeletes' | 'base' | 'entities'>;
+  /** The folder; `root` is its absolute path (the trash is read and restored from there). */
+  readonly local: LocalStore & { readonly root: string };
+  /** `service.webUrl`, for deep links into the service. */
+  readonly webUrl: string;
+  readonly now: () => number;
+}
