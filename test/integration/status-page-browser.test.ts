@@ -1,5 +1,5 @@
 /**
- * The status page as an operator sees it: real Chromium (Debian's, installed by .ci/run)
+ * The status page as an operator sees it: real Chromium (Debian's, which `npm test` installs when missing: .ci/test-tools)
  * loading the page of a state the engine itself wrote, after a real conflict and a real error.
  */
 import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
