@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeIssues } from '../domain/describe-issues.js';
 import { ConfigError, type ConfigProblem } from '../domain/errors.js';
+import { placeholderProblems } from './placeholders.js';
 import { type Config, configSchema } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/docsync.json';
@@ -49,6 +50,7 @@ export function parseConfig(
   const problems = [
     ...(result.success ? [] : describeIssues(result.error.issues)),
     ...crossKeyProblems(withEnv),
+    ...placeholderProblems(withEnv),
   ];
   if (!result.success || problems.length > 0) throw new ConfigError(options.source, problems);
 
