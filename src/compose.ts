@@ -34,8 +34,9 @@ export interface App {
   close(): void;
 }
 
-export function openState(config: Config): StateStore {
-  const state = StateStore.open(config.state.path);
+/** `existing`: only open a state database that is there (commands that only read it). */
+export function openState(config: Config, options: { existing?: boolean } = {}): StateStore {
+  const state = StateStore.open(config.state.path, options);
   try {
     // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
     if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { usageText } from './commands/api-operations.js';
+import { failureSentence } from './commands/failure-sentence.js';
 import { commands } from './commands/index.js';
 import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
@@ -119,7 +120,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return typeof code === 'number' ? code : ExitCode.InSync;
   } catch (error) {
     if (error instanceof DocsyncError) {
-      process.stderr.write(`docsync: ${error.message}\n`);
+      process.stderr.write(`docsync: ${failureSentence(error)}\n`);
       return error.exitCode;
     }
     process.stderr.write(`docsync: unexpected error: ${(error as Error).stack ?? String(error)}\n`);

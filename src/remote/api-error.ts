@@ -55,12 +55,50 @@ export class ApiError extends DocsyncError {
   }
 }
 
-/** The grant is gone (revoked, expired, never given): only `docsync auth login` helps. */
+const LOGIN_AGAIN =
+  'Run `docsync auth login` to authorise docsync again (or set DOCSYNC_REFRESH_TOKEN).';
+
+/**
+ * The service will not let docsync in, and no retry changes that: the grant is gone (revoked,
+ * expired, never given; only `docsync auth login` helps), or the service refused docsync's own
+ * client credentials (`advice` then says which keys to check).
+ */
 export class AuthRequiredError extends DocsyncError {
-  constructor(reason: string) {
-    super(
-      'AUTH_REQUIRED',
-      `${reason} Run \`docsync auth login\` to authorise docsync again (or set DOCSYNC_REFRESH_TOKEN).`,
+  constructor(reason: string, advice = LOGIN_AGAIN) {
+    super('AUTH_REQUIRED', `${reason} ${advice}`);
+  }
+}
+
+/**
+ * The token endpoint's 400 or 401. OAuth (RFC 6749, 5.2) says which party it refused:
+ * `invalid_client` is docsync's client id and secret, anything else the grant. Without a code,
+ * a 401 is the client's authentication failing, a 400 the grant.
+ */
+export function tokenRefused(status: number, body: string, grantType: string): AuthRequiredError {
+  const code = oauthErrorCode(body);
+  const said = `${status}${code ? ` ${code}` : ''} on ${grantType}`;
+  if (code === 'invalid_client' || (code === undefined && status === 401)) {
+    return new AuthRequiredError(
+      `The service refused docsync's client credentials (${said}).`,
+      'Check service.clientId and service.clientSecret (or DOCSYNC_CLIENT_SECRET): they must ' +
+        'be those of the application registered with the service.',
     );
   }
+  return new AuthRequiredError(
+    `The service refused docsync's authorisation (${said}): the grant was revoked, expired or already used.`,
+  );
+}
+
+/** `{"error": "invalid_client"}` (OAuth) or `{"error": {"code": "invalid_client"}}` (api.md). */
+function oauthErrorCode(body: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const error = (parsed as { error?: unknown } | null)?.error;
+  if (typeof error === 'string') return error;
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

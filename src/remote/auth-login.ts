@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { DocsyncError } from '../domain/errors.js';
+import { listenFailure } from '../domain/listen-failure.js';
 import { ROUTES } from './routes.js';
 
 export interface AuthorizeParams {
@@ -80,7 +81,9 @@ export async function listenForRedirect(
   );
   timer.unref();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) =>
+      reject(listenFailure('service.redirectUri', target.host || target.hostname, error)),
+    );
     server.listen(Number(target.port || 80), target.hostname.replace(/^\[|\]$/g, ''), resolve);
   });
   const close = () => {

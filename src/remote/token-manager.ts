@@ -6,7 +6,7 @@
  */
 import type { Got, Response } from 'got';
 import * as z from 'zod';
-import { ApiError, AuthRequiredError } from './api-error.js';
+import { ApiError, AuthRequiredError, tokenRefused } from './api-error.js';
 import { ROUTES } from './routes.js';
 import { check } from './schemas.js';
 
@@ -152,9 +152,7 @@ export class TokenManager {
       });
     }
     if (response.statusCode === 400 || response.statusCode === 401) {
-      throw new AuthRequiredError(
-        `The service refused docsync's authorisation (${response.statusCode} on ${params.grant_type}): the grant was revoked, expired or already used.`,
-      );
+      throw tokenRefused(response.statusCode, response.body, params.grant_type ?? '');
     }
     if (response.statusCode >= 300) {
       throw new ApiError('HTTP_ERROR', `${routeName} answered ${response.statusCode}`, {

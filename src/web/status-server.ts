@@ -112,7 +112,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   });
   server.on('error', (error) => logger.error({ err: error }, 'status server error'));
   const { host, port } = options.config.status.listen;
-  const url = await listen(server, host, port);
+  const url = await listen(server, host, port, 'status.listen');
   logger.info({ url }, 'status page listening');
 
   let closing: Promise<void> | null = null;
