@@ -24,6 +24,8 @@ export interface AppOptions {
   readonly onResponse?: (info: ResponseInfo) => void;
   /** Where JSON log lines go instead of stdout (tests read the log an operator would). */
   readonly logDestination?: DestinationStream;
+  /** Only open a state database that is there: the command only reads the state. */
+  readonly existingState?: boolean;
 }
 
 export interface App {
@@ -54,7 +56,7 @@ export function openApp(options: AppOptions = {}): App {
     ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
     ...(options.logDestination ? { destination: options.logDestination, pretty: false } : {}),
   });
-  const state = openState(config);
+  const state = openState(config, { existing: options.existingState ?? false });
   const remote = createRemote({
     baseUrl: config.service.baseUrl,
     clientId: config.service.clientId,

@@ -18,7 +18,8 @@ export interface OpenCommandOptions {
 
 export async function openCommand(options: OpenCommandOptions): Promise<void> {
   const kind = options.kind as OwnerKind;
-  const app = openApp({ config: options.config, logToStderr: true });
+  // It reads what docsync synced: a mistyped state.path must not make an empty state.
+  const app = openApp({ config: options.config, logToStderr: true, existingState: true });
   try {
     const local = app.state.entities
       .list()

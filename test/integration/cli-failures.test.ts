@@ -214,14 +214,16 @@ describe('an expected failure is one sentence and exit 1', () => {
       expect(stderr).toMatch(new RegExp(`^  - ${key}: ".+" is the example's placeholder: `, 'm'));
   });
 
-  it('status with a mistyped state.path says the file does not exist, and creates nothing', async () => {
-    const { dir } = await setup();
+  it('status and open with a mistyped state.path say the file does not exist, and create nothing', async () => {
+    const { dir, env } = await setup();
     const typo = path.join(dir, 'stat', 'docsync.db');
     const config = writeCliConfig(dir, sim!, { state: { path: typo } });
-    const line = sentenceOf(await runCli(['status', '--config', config]));
-    expect(line).toBe(
-      `The state database ${typo} (state.path) does not exist; check state.path in the configuration, or run \`docsync run\` or \`docsync run --once\` first, which create it (this command only reads the state, so it never does).`,
-    );
-    expect(existsSync(path.join(dir, 'stat'))).toBe(false);
+    for (const args of [['status'], ['open', 'company', 'Acme']]) {
+      const line = sentenceOf(await runCli([...args, '--config', config], { env }));
+      expect(line).toBe(
+        `The state database ${typo} (state.path) does not exist; check state.path in the configuration, or run \`docsync run\` or \`docsync run --once\` first, which create it (this command only reads the state, so it never does).`,
+      );
+      expect(existsSync(path.join(dir, 'stat'))).toBe(false);
+    }
   });
 });
