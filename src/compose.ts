@@ -6,7 +6,7 @@
 
 import type { DestinationStream } from 'pino';
 import { loadConfig } from './config/load-config.js';
-import type { Config } from './config/schema.js';
+import type { Config, LogLevel } from './config/schema.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
 import { FsLocalStore } from './local/fs-local-store.js';
@@ -18,6 +18,8 @@ import { StateStore } from './state/state-store.js';
 
 export interface AppOptions {
   readonly config?: string | undefined;
+  /** The command line's log level (`--log-level`, `-v`, `-q`), over the file's. */
+  readonly logLevel?: LogLevel | undefined;
   /** Commands that print results on stdout log to stderr instead. */
   readonly logToStderr?: boolean;
   /** Told of every answer of the service (metrics). */
@@ -50,7 +52,7 @@ export function openState(config: Config, options: { existing?: boolean } = {}):
 }
 
 export function openApp(options: AppOptions = {}): App {
-  const config = loadConfig({ path: options.config });
+  const config = loadConfig({ path: options.config, logLevel: options.logLevel });
   const logger = createLogger({
     level: config.log.level,
     ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { usageText } from './commands/api-operations.js';
 import { failureSentence } from './commands/failure-sentence.js';
-import { commands } from './commands/index.js';
+import { commands, type GlobalOptions } from './commands/index.js';
+import { LOG_LEVELS, type LogLevel } from './config/schema.js';
 import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
 
@@ -25,15 +26,35 @@ export function buildProgram(): Command {
       'configuration file (default: $DOCSYNC_CONFIG or config/docsync.json)',
     )
     .option('--once', 'same as `docsync run --once`')
+    .addOption(
+      new Option('--log-level <level>', "log level, over the configuration's log.level")
+        .choices(LOG_LEVELS)
+        .conflicts(['verbose', 'quiet']),
+    )
+    .addOption(
+      new Option('-v, --verbose', 'log more: debug (-vv: trace)')
+        .argParser(countRepeats)
+        .conflicts('quiet'),
+    )
+    .addOption(
+      new Option('-q, --quiet', 'log only warnings and errors (-qq: errors)').argParser(
+        countRepeats,
+      ),
+    )
+    // One level for every command, whichever of the three flags set it (commands read `logLevel`).
+    .hook('preAction', (root) => {
+      const level = logLevelOf(root.opts());
+      if (level !== undefined) root.setOptionValue('logLevel', level);
+    })
     .usage('[options] [command]')
     .showHelpAfterError('(run with --help for usage)')
     // Only here so an unknown command gets commander's "unknown command" error, not "too many
     // arguments": with a default action the program would otherwise take it as an argument.
     .argument('[command]')
-    .action(async (unknown: string | undefined, options: { once?: boolean; config?: string }) => {
+    .action(async (unknown: string | undefined, options: GlobalOptions & { once?: boolean }) => {
       if (unknown !== undefined) program.error(`error: unknown command '${unknown}'`);
       if (!options.once) return program.help();
-      return commands.run({ once: true, config: options.config });
+      return commands.run({ once: true, config: options.config, logLevel: options.logLevel });
     });
 
   program
@@ -110,6 +131,23 @@ export function buildProgram(): Command {
     .action((_options, command: Command) => commands.demo(command.optsWithGlobals()));
 
   return program;
+}
+
+/** `-vv`: a flag given twice counts twice. */
+function countRepeats(_value: string | undefined, previous: number | undefined): number {
+  return (previous ?? 0) + 1;
+}
+
+/** The level the global flags ask for; undefined leaves the configuration's `log.level`. */
+function logLevelOf(options: {
+  logLevel?: LogLevel;
+  verbose?: number;
+  quiet?: number;
+}): LogLevel | undefined {
+  if (options.logLevel) return options.logLevel;
+  if (options.verbose) return options.verbose > 1 ? 'trace' : 'debug';
+  if (options.quiet) return options.quiet > 1 ? 'error' : 'warn';
+  return undefined;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

@@ -4,9 +4,9 @@
  */
 import { openApp } from '../compose.js';
 import { type ApiCall, resolveOperation } from './api-operations.js';
+import type { GlobalOptions } from './index.js';
 
-export interface ApiCommandOptions extends Omit<ApiCall, 'args'> {
-  readonly config?: string | undefined;
+export interface ApiCommandOptions extends Omit<ApiCall, 'args'>, GlobalOptions {
   readonly resource: string;
   readonly operation: string;
   readonly args: readonly string[];
@@ -14,7 +14,7 @@ export interface ApiCommandOptions extends Omit<ApiCall, 'args'> {
 
 export async function apiCommand(options: ApiCommandOptions): Promise<void> {
   const { op, args } = resolveOperation(options.resource, options.operation, options.args);
-  const app = openApp({ config: options.config, logToStderr: true });
+  const app = openApp({ config: options.config, logLevel: options.logLevel, logToStderr: true });
   try {
     const result = op.run(app.remote.client, options, args);
     if (isAsyncIterable(result)) {

@@ -4,12 +4,10 @@
  */
 import { openApp } from '../compose.js';
 import { authorizeUrl, listenForRedirect, newState } from '../remote/auth-login.js';
+import type { GlobalOptions } from './index.js';
 
-export async function authLoginCommand(options: {
-  config?: string | undefined;
-  code?: string;
-}): Promise<void> {
-  const app = openApp({ config: options.config, logToStderr: true });
+export async function authLoginCommand(options: GlobalOptions & { code?: string }): Promise<void> {
+  const app = openApp({ config: options.config, logLevel: options.logLevel, logToStderr: true });
   try {
     const { service } = app.config;
     let code = options.code;

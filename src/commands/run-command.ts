@@ -14,9 +14,9 @@ import { runUntilSettled } from '../engine/run-until-settled.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
+import type { GlobalOptions } from './index.js';
 
-export interface RunOptions {
-  readonly config?: string | undefined;
+export interface RunOptions extends GlobalOptions {
   readonly once?: boolean;
   readonly dryRun?: boolean;
   readonly forceDeletes?: boolean;
@@ -28,7 +28,11 @@ const SETTLE_WAIT_MS = 60_000;
 
 export async function runOnce(options: RunOptions): Promise<number> {
   // A dry run prints its plan on stdout; the log keeps out of its way.
-  const app = openApp({ config: options.config, logToStderr: options.dryRun ?? false });
+  const app = openApp({
+    config: options.config,
+    logLevel: options.logLevel,
+    logToStderr: options.dryRun ?? false,
+  });
   try {
     return await runOnceIn(app, options);
   } finally {
@@ -147,12 +151,13 @@ function progressBar() {
 
 /** The daemon as `docsync run` assembles it, with its listeners and metrics, not started. */
 export function createDaemon(
-  options: Pick<RunOptions, 'config'> & Pick<AppOptions, 'logDestination'>,
+  options: Pick<RunOptions, 'config' | 'logLevel'> & Pick<AppOptions, 'logDestination'>,
 ): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
   const app = openApp({
     config: options.config,
+    logLevel: options.logLevel,
     ...(options.logDestination ? { logDestination: options.logDestination } : {}),
     onResponse: (info) => {
       rate.tick();
