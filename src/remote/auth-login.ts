@@ -40,11 +40,14 @@ export interface RedirectListener {
   close(): void;
 }
 
+/** How long `docsync auth login` waits for the browser to come back. */
+export const LOGIN_WAIT_MS = 600_000;
+
 /** Listens on the redirect URI's host and port until a matching redirect arrives or `timeoutMs`. */
 export async function listenForRedirect(
   redirectUri: string,
   state: string,
-  timeoutMs = 600_000,
+  timeoutMs = LOGIN_WAIT_MS,
 ): Promise<RedirectListener> {
   const target = new URL(redirectUri);
   let settle: { resolve: (code: string) => void; reject: (error: Error) => void };
@@ -76,7 +79,14 @@ export async function listenForRedirect(
       );
   });
   const timer = setTimeout(
-    () => settle.reject(new DocsyncError('AUTH_TIMEOUT', 'No redirect arrived in time.')),
+    () =>
+      settle.reject(
+        new DocsyncError(
+          'AUTH_TIMEOUT',
+          `No redirect reached ${redirectUri} within ${Math.round(timeoutMs / 60_000)} minutes; ` +
+            'run `docsync auth login` again, or pass the code from the browser with `--code`.',
+        ),
+      ),
     timeoutMs,
   );
   timer.unref();
