@@ -7,7 +7,7 @@ import { Command, Option } from 'commander';
 import { usageText } from './commands/api-operations.js';
 import { failureSentence } from './commands/failure-sentence.js';
 import { commands, type GlobalOptions } from './commands/index.js';
-import { LOG_LEVELS, type LogLevel } from './config/schema.js';
+import { countRepeats, LOG_LEVELS, logLevelOf } from './commands/log-level-options.js';
 import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
 
@@ -131,23 +131,6 @@ export function buildProgram(): Command {
     .action((_options, command: Command) => commands.demo(command.optsWithGlobals()));
 
   return program;
-}
-
-/** `-vv`: a flag given twice counts twice. */
-function countRepeats(_value: string | undefined, previous: number | undefined): number {
-  return (previous ?? 0) + 1;
-}
-
-/** The level the global flags ask for; undefined leaves the configuration's `log.level`. */
-function logLevelOf(options: {
-  logLevel?: LogLevel;
-  verbose?: number;
-  quiet?: number;
-}): LogLevel | undefined {
-  if (options.logLevel) return options.logLevel;
-  if (options.verbose) return options.verbose > 1 ? 'trace' : 'debug';
-  if (options.quiet) return options.quiet > 1 ? 'error' : 'warn';
-  return undefined;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
