@@ -33,7 +33,8 @@ export async function authLoginCommand(options: GlobalOptions & { code?: string 
 }
 
 function instructions(url: string, redirectUri: string): string {
-  const { hostname, port } = new URL(redirectUri);
+  const target = new URL(redirectUri);
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   const minutes = Math.round(LOGIN_WAIT_MS / 60_000);
   return [
     'Open this address in a browser, sign in to the service and approve docsync:',
@@ -50,7 +51,7 @@ function instructions(url: string, redirectUri: string): string {
     '',
     '      docsync auth login --code <the code>',
     '',
-    `  - or forward the port first, from the machine with the browser: ssh -L ${port || '80'}:${hostname}:${port || '80'} <this server>`,
+    `  - or forward the port first, from the machine with the browser: ssh -L ${port}:${target.hostname}:${port} <this server>`,
     '    and open the address there; the redirect then reaches docsync through the tunnel.',
     '',
   ].join('\n');
