@@ -6,7 +6,7 @@
 
 import type { DestinationStream } from 'pino';
 import { loadConfig } from './config/load-config.js';
-import type { Config } from './config/schema.js';
+import type { Config, LogLevel } from './config/schema.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
 import { FsLocalStore } from './local/fs-local-store.js';
@@ -19,12 +19,16 @@ import { StateStore } from './state/state-store.js';
 
 export interface AppOptions {
   readonly config?: string | undefined;
+  /** The command line's log level (`--log-level`, `-v`, `-q`), over the file's. */
+  readonly logLevel?: LogLevel | undefined;
   /** Commands that print results on stdout log to stderr instead. */
   readonly logToStderr?: boolean;
   /** Told of every answer of the service (metrics). */
   readonly onResponse?: (info: ResponseInfo) => void;
   /** Where JSON log lines go instead of stdout (tests read the log an operator would). */
   readonly logDestination?: DestinationStream;
+  /** Only open a state database that is there: the command only reads the state. */
+  readonly existingState?: boolean;
 }
 
 export interface App {
@@ -35,8 +39,9 @@ export interface App {
   close(): void;
 }
 
-export function openState(config: Config): StateStore {
-  const state = StateStore.open(config.state.path);
+/** `existing`: only open a state database that is there (commands that only read it). */
+export function openState(config: Config, options: { existing?: boolean } = {}): StateStore {
+  const state = StateStore.open(config.state.path, options);
   try {
     // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
     if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
@@ -48,13 +53,13 @@ export function openState(config: Config): StateStore {
 }
 
 export function openApp(options: AppOptions = {}): App {
-  const config = loadConfig({ path: options.config });
+  const config = loadConfig({ path: options.config, logLevel: options.logLevel });
   const logger = createLogger({
     level: config.log.level,
     ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
     ...(options.logDestination ? { destination: options.logDestination, pretty: false } : {}),
   });
-  const state = openState(config);
+  const state = openState(config, { existing: options.existingState ?? false });
   const remote = createRemote({
     ...clientOptions(config),
     tokenStore: state.tokens,

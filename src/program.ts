@@ -4,7 +4,9 @@
  */
 import { Command, Option } from 'commander';
 import { usageText } from './commands/api-operations.js';
-import { commands } from './commands/index.js';
+import { failureSentence } from './commands/failure-sentence.js';
+import { commands, type GlobalOptions } from './commands/index.js';
+import { countRepeats, LOG_LEVELS, logLevelOf } from './commands/log-level-options.js';
 import { VERSION } from './commands/version.js';
 import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
@@ -18,15 +20,35 @@ export function buildProgram(): Command {
       'configuration file (default: $DOCSYNC_CONFIG or config/docsync.json)',
     )
     .option('--once', 'same as `docsync run --once`')
+    .addOption(
+      new Option('--log-level <level>', "log level, over the configuration's log.level")
+        .choices(LOG_LEVELS)
+        .conflicts(['verbose', 'quiet']),
+    )
+    .addOption(
+      new Option('-v, --verbose', 'log more: debug (-vv: trace)')
+        .argParser(countRepeats)
+        .conflicts('quiet'),
+    )
+    .addOption(
+      new Option('-q, --quiet', 'log only warnings and errors (-qq: errors)').argParser(
+        countRepeats,
+      ),
+    )
+    // One level for every command, whichever of the three flags set it (commands read `logLevel`).
+    .hook('preAction', (root) => {
+      const level = logLevelOf(root.opts());
+      if (level !== undefined) root.setOptionValue('logLevel', level);
+    })
     .usage('[options] [command]')
     .showHelpAfterError('(run with --help for usage)')
     // Only here so an unknown command gets commander's "unknown command" error, not "too many
     // arguments": with a default action the program would otherwise take it as an argument.
     .argument('[command]')
-    .action(async (unknown: string | undefined, options: { once?: boolean; config?: string }) => {
+    .action(async (unknown: string | undefined, options: GlobalOptions & { once?: boolean }) => {
       if (unknown !== undefined) program.error(`error: unknown command '${unknown}'`);
       if (!options.once) return program.help();
-      return commands.run({ once: true, config: options.config });
+      return commands.run({ once: true, config: options.config, logLevel: options.logLevel });
     });
 
   program
@@ -199,7 +221,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return typeof code === 'number' ? code : ExitCode.InSync;
   } catch (error) {
     if (error instanceof DocsyncError) {
-      process.stderr.write(`docsync: ${error.message}\n`);
+      process.stderr.write(`docsync: ${failureSentence(error)}\n`);
       return error.exitCode;
     }
     process.stderr.write(`docsync: unexpected error: ${(error as Error).stack ?? String(error)}\n`);

@@ -8,9 +8,9 @@ import { DocsyncError } from '../domain/errors.js';
 import { ApiError } from '../remote/api-error.js';
 import { type ApiCall, resolveOperation } from './api-operations.js';
 import { JsonOutput } from './api-output.js';
+import type { GlobalOptions } from './index.js';
 
-export interface ApiCommandOptions extends Omit<ApiCall, 'args'> {
-  readonly config?: string | undefined;
+export interface ApiCommandOptions extends Omit<ApiCall, 'args'>, GlobalOptions {
   readonly resource: string;
   readonly operation: string;
   readonly args: readonly string[];
@@ -19,7 +19,7 @@ export interface ApiCommandOptions extends Omit<ApiCall, 'args'> {
 export async function apiCommand(options: ApiCommandOptions): Promise<void> {
   const { op, args } = resolveOperation(options.resource, options.operation, options.args, options);
   await op.check?.(options, args);
-  const app = openApp({ config: options.config, logToStderr: true });
+  const app = openApp({ config: options.config, logLevel: options.logLevel, logToStderr: true });
   const out = new JsonOutput(process.stdout);
   try {
     const result = op.run(app.remote.client, options, args);

@@ -1,16 +1,16 @@
 /**
  * `docsync auth login [--code CODE]`: the authorization-code grant. Without --code it prints
- * the URL to open and waits for the service's redirect on `service.redirectUri`.
+ * the URL to open and waits for the service's redirect on `service.redirectUri`. docsync mostly
+ * runs on a server without a browser, where that redirect can never arrive by itself: the
+ * instructions say so, and how to finish there (`--code`, or an SSH tunnel).
  */
 import { openApp } from '../compose.js';
-import { authorizeUrl, listenForRedirect, newState } from '../remote/auth-login.js';
+import { authorizeUrl, LOGIN_WAIT_MS, listenForRedirect, newState } from '../remote/auth-login.js';
 import { routeTable } from '../remote/routes.js';
+import type { GlobalOptions } from './index.js';
 
-export async function authLoginCommand(options: {
-  config?: string | undefined;
-  code?: string;
-}): Promise<void> {
-  const app = openApp({ config: options.config, logToStderr: true });
+export async function authLoginCommand(options: GlobalOptions & { code?: string }): Promise<void> {
+  const app = openApp({ config: options.config, logLevel: options.logLevel, logToStderr: true });
   try {
     const { service } = app.config;
     let code = options.code;
@@ -19,9 +19,7 @@ export async function authLoginCommand(options: {
       const listener = await listenForRedirect(service.redirectUri, state);
       const authorizePath = routeTable(service.routes).authorize.path;
       const url = authorizeUrl({ ...service, authorizePath }, state);
-      process.stdout.write(
-        `Open this address in a browser and approve docsync:\n\n  ${url}\n\nWaiting for the redirect to ${service.redirectUri} ...\n`,
-      );
+      process.stdout.write(instructions(url, service.redirectUri));
       code = await listener.code;
     }
     const tokens = await app.remote.tokens.exchangeCode(code, service.redirectUri);
@@ -34,4 +32,29 @@ export async function authLoginCommand(options: {
   } finally {
     app.close();
   }
+}
+
+function instructions(url: string, redirectUri: string): string {
+  const target = new URL(redirectUri);
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  const minutes = Math.round(LOGIN_WAIT_MS / 60_000);
+  return [
+    'Open this address in a browser, sign in to the service and approve docsync:',
+    '',
+    `  ${url}`,
+    '',
+    `docsync now waits up to ${minutes} minutes (Ctrl-C stops it) for the service to send that`,
+    `browser back to ${redirectUri}, where docsync listens on this machine.`,
+    '',
+    'No browser on this machine (a server)? Either:',
+    '  - open the address on another machine and approve; that browser then fails to load',
+    `    ${redirectUri}?code=...&state=... : copy the value of code= from its address bar`,
+    '    and run here, soon (the code expires):',
+    '',
+    '      docsync auth login --code <the code>',
+    '',
+    `  - or forward the port first, from the machine with the browser: ssh -L ${port}:${target.hostname}:${port} <this server>`,
+    '    and open the address there; the redirect then reaches docsync through the tunnel.',
+    '',
+  ].join('\n');
 }

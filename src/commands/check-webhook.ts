@@ -145,10 +145,11 @@ async function listenStandIn(
     res.end();
   });
   try {
-    const url = await listen(server, host, port);
+    const url = await listen(server, host, port, 'webhook.listen');
     return { server, port: Number(new URL(url).port) };
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'in-use' : (error as Error);
+    const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
+    return cause?.code === 'EADDRINUSE' ? 'in-use' : (error as Error);
   }
 }
 

@@ -13,8 +13,9 @@ import { createLogger } from '../log/create-logger.js';
 import { createRemote } from '../remote/create-client.js';
 import { startSimulator } from '../simulator/index.js';
 import { InstanceLock } from '../state/instance-lock.js';
+import type { GlobalOptions } from './index.js';
 
-export async function demoCommand(options: { dir?: string } = {}): Promise<void> {
+export async function demoCommand(options: GlobalOptions & { dir?: string } = {}): Promise<void> {
   const root = path.resolve(options.dir ?? 'demo-documents');
   const sim = await startSimulator({ seed: 'demo' });
   try {
@@ -35,7 +36,7 @@ export async function demoCommand(options: { dir?: string } = {}): Promise<void>
       { env: {}, cwd: process.cwd(), source: 'docsync demo' },
     );
     const logger = createLogger({
-      level: 'warn',
+      level: options.logLevel ?? 'warn',
       destination: process.stderr,
       pretty: process.stderr.isTTY,
     });

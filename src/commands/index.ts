@@ -2,6 +2,7 @@
  * The command handlers. Each takes the parsed options and returns when the command is done;
  * an error thrown here is reported by cli.ts with its exit code.
  */
+import type { LogLevel } from '../config/schema.js';
 import { apiCommand } from './api-command.js';
 import { authLoginCommand } from './auth-login-command.js';
 import { checkCommand } from './check-command.js';
@@ -20,6 +21,8 @@ import { trashListCommand, trashRestoreCommand } from './trash-command.js';
 
 export interface GlobalOptions {
   readonly config?: string | undefined;
+  /** Resolved from `--log-level`, `-v` and `-q` by program.ts. */
+  readonly logLevel?: LogLevel | undefined;
 }
 
 export const commands = {

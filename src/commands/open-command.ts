@@ -9,16 +9,22 @@ import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError } from '../domain/errors.js';
 import { type EntityMatch, findEntity } from '../domain/find-entity.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
+import type { GlobalOptions } from './index.js';
 
-export interface OpenCommandOptions {
-  readonly config?: string | undefined;
+export interface OpenCommandOptions extends GlobalOptions {
   readonly kind: string;
   readonly idOrName: string;
 }
 
 export async function openCommand(options: OpenCommandOptions): Promise<void> {
   const kind = options.kind as OwnerKind;
-  const app = openApp({ config: options.config, logToStderr: true });
+  // It reads what docsync synced: a mistyped state.path must not make an empty state.
+  const app = openApp({
+    config: options.config,
+    logLevel: options.logLevel,
+    logToStderr: true,
+    existingState: true,
+  });
   try {
     const local = app.state.entities
       .list()

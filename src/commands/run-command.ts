@@ -16,12 +16,12 @@ import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
 import { OPERATOR_ACTIONS_NOT_AVAILABLE } from '../web/page-actions.js';
+import type { GlobalOptions } from './index.js';
 import { summaryJson, summaryLogLine, summaryText } from './once-summary.js';
 import { ProgressDisplay } from './progress-display.js';
 import { VERSION } from './version.js';
 
-export interface RunOptions {
-  readonly config?: string | undefined;
+export interface RunOptions extends GlobalOptions {
   readonly once?: boolean;
   readonly dryRun?: boolean;
   readonly forceDeletes?: boolean;
@@ -49,6 +49,7 @@ export async function runOnce(options: RunOptions): Promise<number> {
   const relay = progress && logStream.isTTY ? new LogRelay(logStream, { pretty: true }) : undefined;
   const app = openApp({
     config: options.config,
+    logLevel: options.logLevel,
     logToStderr,
     ...(relay ? { logDestination: relay } : {}),
   });
@@ -166,12 +167,13 @@ function stopOnSignals(app: App, say: (line: string) => void) {
 
 /** The daemon as `docsync run` assembles it, with its listeners and metrics, not started. */
 export function createDaemon(
-  options: Pick<RunOptions, 'config'> & Pick<AppOptions, 'logDestination'>,
+  options: Pick<RunOptions, 'config' | 'logLevel'> & Pick<AppOptions, 'logDestination'>,
 ): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
   const app = openApp({
     config: options.config,
+    logLevel: options.logLevel,
     ...(options.logDestination ? { logDestination: options.logDestination } : {}),
     onResponse: (info) => {
       rate.tick();

@@ -13,7 +13,7 @@ export async function statusCommand(options: {
   json?: boolean;
 }): Promise<void> {
   const config = loadConfig({ path: options.config });
-  const state = openState(config);
+  const state = openState(config, { existing: true });
   try {
     const report = state.statusReport();
     process.stdout.write(

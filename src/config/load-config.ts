@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeIssues } from '../domain/describe-issues.js';
 import { ConfigError, type ConfigProblem } from '../domain/errors.js';
-import { type Config, configSchema } from './schema.js';
+import { placeholderProblems } from './placeholders.js';
+import { type Config, configSchema, type LogLevel } from './schema.js';
 import { isServiceEnvironment, SERVICE_ENVIRONMENTS } from './service-environments.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/docsync.json';
@@ -24,6 +25,8 @@ export interface LoadConfigOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Relative paths in the file (store.root, state.path) resolve against this. */
   readonly cwd?: string;
+  /** `--log-level`, `-v`, `-q`: the command line's level, over the file's `log.level`. */
+  readonly logLevel?: LogLevel | undefined;
 }
 
 export function resolveConfigPath(flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -33,7 +36,11 @@ export function resolveConfigPath(flag: string | undefined, env: NodeJS.ProcessE
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const file = resolveConfigPath(options.path, env);
-  return parseConfig(readJson(file), { env, cwd: options.cwd ?? process.cwd(), source: file });
+  const raw = readJson(file);
+  if (options.logLevel !== undefined && isPlainObject(raw)) {
+    raw.log = { ...(isPlainObject(raw.log) ? raw.log : {}), level: options.logLevel };
+  }
+  return parseConfig(raw, { env, cwd: options.cwd ?? process.cwd(), source: file });
 }
 
 export function parseConfig(
@@ -50,6 +57,7 @@ export function parseConfig(
   const problems = [
     ...(result.success ? [] : describeIssues(result.error.issues)),
     ...crossKeyProblems(withEnv),
+    ...placeholderProblems(withEnv),
   ];
   if (!result.success || problems.length > 0) throw new ConfigError(options.source, problems);
 

@@ -62,6 +62,10 @@ const percent = z.number().min(0, { error: 'expected a percentage from 0 to 100'
   error: 'expected a percentage from 0 to 100',
 });
 
+/** pino's levels, quietest last; `log.level` and `--log-level` take one. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export const configSchema = z.strictObject({
   service: z.strictObject({
     /** Fills `baseUrl` and `webUrl` with the environment's known URLs (service-environments.ts). */
@@ -169,7 +173,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   log: z
     .strictObject({
-      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      level: z.enum(LOG_LEVELS).default('info'),
     })
     .prefault({}),
 });

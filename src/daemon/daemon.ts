@@ -29,6 +29,7 @@ import {
 import type { FilesystemKind } from '../local/filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from '../local/fs-calls.js';
 import type { OwnWrites } from '../local/own-writes.js';
+import { checkStoreRoot } from '../local/store-root.js';
 import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
 import type { Logger } from '../log/create-logger.js';
 import { AuthRequiredError } from '../remote/api-error.js';
@@ -173,6 +174,8 @@ export class Daemon {
   async #start(): Promise<void> {
     const { app, local } = this.parts;
     const { config, state, logger } = app;
+    // A root that is a file or may not be written stops the start, not every cycle after it.
+    await checkStoreRoot(local.root);
     this.#lock = InstanceLock.acquire(state.db);
     this.#lock.startHeartbeat((error) => this.#stopWith(error));
     state.cycles.markInterrupted(Date.now());

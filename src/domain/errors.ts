@@ -45,14 +45,18 @@ export class ConfigError extends DocsyncError {
 /** The state database cannot be used: written by a newer docsync, or corrupt. */
 export class StateError extends DocsyncError {}
 
-/** What went wrong with the state file, which decides what the operator is told to do. */
-export type StateFailureKind = 'full' | 'io' | 'access' | 'corrupt';
+/**
+ * What went wrong with the state file, which decides what the operator is told to do. `path`:
+ * `state.path` cannot name a file (a part of it is a file, or it is a folder).
+ */
+export type StateFailureKind = 'full' | 'io' | 'access' | 'corrupt' | 'path';
 
 const STATE_FAILURE_CODES: Readonly<Record<StateFailureKind, string>> = {
   full: 'STATE_DISK_FULL',
   io: 'STATE_IO_ERROR',
   access: 'STATE_NOT_WRITABLE',
   corrupt: 'STATE_CORRUPT',
+  path: 'STATE_PATH_INVALID',
 };
 
 /**
@@ -64,20 +68,23 @@ const STATE_FAILURE_CODES: Readonly<Record<StateFailureKind, string>> = {
 export class StateFailureError extends StateError {
   readonly file: string;
   readonly kind: StateFailureKind;
-  /** SQLite's (extended) result code, e.g. `SQLITE_FULL`, `SQLITE_IOERR_WRITE`. */
-  readonly sqliteCode: string;
+  /**
+   * SQLite's (extended) result code, e.g. `SQLITE_FULL`, `SQLITE_IOERR_WRITE`; or the system's
+   * (`EACCES`, `ENOTDIR`) when the file or its folder could not be made.
+   */
+  readonly causeCode: string;
 
   constructor(
     file: string,
     kind: StateFailureKind,
-    sqliteCode: string,
+    causeCode: string,
     message: string,
     options: { cause?: unknown } = {},
   ) {
     super(STATE_FAILURE_CODES[kind], message, options);
     this.file = file;
     this.kind = kind;
-    this.sqliteCode = sqliteCode;
+    this.causeCode = causeCode;
   }
 }
 
@@ -130,3 +137,33 @@ export class LocalStoreError extends DocsyncError {}
  * was changed; the message says what to do instead.
  */
 export class OperatorError extends DocsyncError {}
+
+/**
+ * `store.root` cannot hold the documents: it is a file, a part of its path is one, or docsync
+ * may not read and write it. Nothing can be synced until a person fixes the path or its
+ * permissions, so a command stops with it and the daemon does not start.
+ */
+export class StoreRootError extends DocsyncError {
+  readonly root: string;
+
+  constructor(root: string, message: string, options: { cause?: unknown } = {}) {
+    super('STORE_ROOT_UNUSABLE', message, options);
+    this.root = root;
+  }
+}
+
+/**
+ * A listener could not take its address (`webhook.listen`, `status.listen`, the redirect of
+ * `auth login`): in use by another program, a privileged port, an address of another machine.
+ */
+export class ListenError extends DocsyncError {
+  /** The configuration key that names the address. */
+  readonly key: string;
+  readonly address: string;
+
+  constructor(key: string, address: string, message: string, options: { cause?: unknown } = {}) {
+    super('LISTEN_FAILED', message, options);
+    this.key = key;
+    this.address = address;
+  }
+}

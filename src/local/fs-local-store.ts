@@ -58,6 +58,7 @@ import { hashFile, lstatWithoutLinks, type ScanOptions, scanEntityFolder } from 
 import { escapeControls, SKIP_REASONS } from './skip-rules.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
 import { ensureRealFolders } from './state-folders.js';
+import { checkStoreRoot, storeRootError } from './store-root.js';
 import { moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
 
 export interface FsLocalStoreOptions {
@@ -104,13 +105,19 @@ export class FsLocalStore implements LocalStore {
 
   async hasMarker(): Promise<boolean> {
     const stats = await lstat(resolveInside(this.root, MARKER_FILE)).catch(() => null);
-    return stats?.isFile() ?? false;
+    if (stats?.isFile()) return true;
+    // No marker: a root that is missing (the first sync makes it; later the rail stops the run)
+    // or one that cannot be a folder at all, which no run can fix (StoreRootError).
+    await checkStoreRoot(this.root);
+    return false;
   }
 
   async writeMarker(): Promise<void> {
     // The first sync may start from no folder at all; the root is the user's to place, so it
     // alone is made as asked (through links), and docsync's folders in it are checked.
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true }).catch((error) => {
+      throw storeRootError(this.root, error);
+    });
     await ensureRealFolders(this.root, TRASH_DIR);
     await ensureRealFolders(this.root, TMP_DIR);
     const content = `docsync root, first synced ${this.#now().toISOString()}\n`;

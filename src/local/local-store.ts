@@ -68,7 +68,10 @@ export interface ServiceCopyOf {
 }
 
 export interface LocalStore {
-  /** Whether `.docsync-root` exists: without it no cycle runs (daemon.md safety rails). */
+  /**
+   * Whether `.docsync-root` exists: without it no cycle runs (daemon.md safety rails). Rejects
+   * (StoreRootError) when it is missing because the root cannot hold documents: a file, no access.
+   */
   hasMarker(): Promise<boolean>;
   /** Writes `.docsync-root` (first sync only) and creates `.docsync/`. */
   writeMarker(): Promise<void>;

@@ -55,14 +55,69 @@ export class ApiError extends DocsyncError {
   }
 }
 
-/** The grant is gone (revoked, expired, never given): only `docsync auth login` helps. */
+const LOGIN_AGAIN =
+  'Run `docsync auth login` to authorise docsync again (or set DOCSYNC_REFRESH_TOKEN).';
+
+/**
+ * The service will not let docsync in, and no retry changes that: the grant is gone (revoked,
+ * expired, never given; only `docsync auth login` helps), or the service refused docsync's own
+ * client credentials (`advice` then says which keys to check).
+ */
 export class AuthRequiredError extends DocsyncError {
   constructor(
     /** What happened, e.g. the service's refusal. */
     readonly reason: string,
     /** What to do about it. */
-    readonly hint = 'Run `docsync auth login` to authorise docsync again (or set DOCSYNC_REFRESH_TOKEN).',
+    readonly hint = LOGIN_AGAIN,
   ) {
     super('AUTH_REQUIRED', `${reason} ${hint}`);
   }
+}
+
+/**
+ * The token endpoint's 400 or 401. OAuth (RFC 6749, 5.2) says which party it refused, and the
+ * reason decides the advice: a refused client or scope is the configuration's to fix, anything
+ * else means the grant itself is gone. Without a code, a 401 is the client's authentication
+ * failing, a 400 the grant.
+ */
+export function tokenRefused(status: number, body: string, grantType: string): AuthRequiredError {
+  const { code, text } = oauthError(body);
+  const said = `${status}${code ? ` ${code}` : ''} on ${grantType}${text ? `: ${text}` : ''}`;
+  if (code === 'invalid_client' || code === 'unauthorized_client' || (!code && status === 401)) {
+    return new AuthRequiredError(
+      `The service refused docsync's client credentials (${said}).`,
+      'Check service.clientId and service.clientSecret (or DOCSYNC_CLIENT_SECRET): they must be ' +
+        'those of the application registered with the service; and service.clientAuth ' +
+        '("client_secret_basic" or "client_secret_post"), how the service wants them sent.',
+    );
+  }
+  if (code === 'invalid_scope') {
+    return new AuthRequiredError(
+      `The service refused docsync's authorisation (${said}).`,
+      'Check service.scope against the scopes registered for the application, then run `docsync auth login`.',
+    );
+  }
+  return new AuthRequiredError(
+    `The service refused docsync's authorisation (${said}): the grant was revoked, expired or already used.`,
+  );
+}
+
+/** `{"error": "invalid_grant", "error_description": "…"}` (RFC 6749) or `{"error": {code, message}}` (api.md). */
+function oauthError(body: string): { code?: string; text?: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return {};
+  }
+  const error = (parsed as { error?: unknown } | null)?.error;
+  if (typeof error === 'string') {
+    const description = (parsed as { error_description?: unknown }).error_description;
+    return { code: error, ...(typeof description === 'string' ? { text: description } : {}) };
+  }
+  const nested = error as { code?: unknown; message?: unknown } | null | undefined;
+  return {
+    ...(typeof nested?.code === 'string' ? { code: nested.code } : {}),
+    ...(typeof nested?.message === 'string' ? { text: nested.message } : {}),
+  };
 }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { DocsyncError } from '../domain/errors.js';
+import { listenFailure } from '../domain/listen-failure.js';
 import { ROUTES } from './routes.js';
 
 export interface AuthorizeParams {
@@ -42,11 +43,14 @@ export interface RedirectListener {
   close(): void;
 }
 
+/** How long `docsync auth login` waits for the browser to come back. */
+export const LOGIN_WAIT_MS = 600_000;
+
 /** Listens on the redirect URI's host and port until a matching redirect arrives or `timeoutMs`. */
 export async function listenForRedirect(
   redirectUri: string,
   state: string,
-  timeoutMs = 600_000,
+  timeoutMs = LOGIN_WAIT_MS,
 ): Promise<RedirectListener> {
   const target = new URL(redirectUri);
   let settle: { resolve: (code: string) => void; reject: (error: Error) => void };
@@ -78,12 +82,21 @@ export async function listenForRedirect(
       );
   });
   const timer = setTimeout(
-    () => settle.reject(new DocsyncError('AUTH_TIMEOUT', 'No redirect arrived in time.')),
+    () =>
+      settle.reject(
+        new DocsyncError(
+          'AUTH_TIMEOUT',
+          `No redirect reached ${redirectUri} within ${Math.round(timeoutMs / 60_000)} minutes; ` +
+            'run `docsync auth login` again, or pass the code from the browser with `--code`.',
+        ),
+      ),
     timeoutMs,
   );
   timer.unref();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) =>
+      reject(listenFailure('service.redirectUri', target.host || target.hostname, error)),
+    );
     server.listen(Number(target.port || 80), target.hostname.replace(/^\[|\]$/g, ''), resolve);
   });
   const close = () => {

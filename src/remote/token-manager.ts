@@ -6,7 +6,7 @@
  */
 import type { Got, Response } from 'got';
 import * as z from 'zod';
-import { ApiError, AuthRequiredError } from './api-error.js';
+import { ApiError, AuthRequiredError, tokenRefused } from './api-error.js';
 import { ROUTES } from './routes.js';
 import { check } from './schemas.js';
 
@@ -172,7 +172,7 @@ export class TokenManager {
       });
     }
     if (response.statusCode === 400 || response.statusCode === 401) {
-      throw refusal(response.statusCode, params.grant_type ?? '', safeJson(response.body));
+      throw tokenRefused(response.statusCode, response.body, params.grant_type ?? '');
     }
     if (response.statusCode >= 300) {
       throw new ApiError('HTTP_ERROR', `${routeName} answered ${response.statusCode}`, {
@@ -197,43 +197,6 @@ export class TokenManager {
     });
     return this.#current;
   }
-}
-
-/**
- * The token endpoint said no. Its reason (RFC 6749's `error`, or the service's own error body)
- * decides the advice: a refused client or scope is the configuration's to fix, anything else
- * means the grant itself is gone.
- */
-function refusal(status: number, grantType: string, body: unknown): AuthRequiredError {
-  const { code, text } = oauthError(body);
-  const reason = `The service refused docsync's authorisation (${status}${code ? ` ${code}` : ''} on ${grantType}${text ? `: ${text}` : ''}).`;
-  if (code === 'invalid_client' || code === 'unauthorized_client') {
-    return new AuthRequiredError(
-      reason,
-      'Check service.clientId, service.clientSecret (DOCSYNC_CLIENT_SECRET) and service.clientAuth ("client_secret_basic" or "client_secret_post").',
-    );
-  }
-  if (code === 'invalid_scope') {
-    return new AuthRequiredError(
-      reason,
-      'Check service.scope against the scopes registered for the application, then run `docsync auth login`.',
-    );
-  }
-  return new AuthRequiredError(`${reason} The grant was revoked, expired or already used.`);
-}
-
-/** `{"error": "invalid_grant", "error_description": "…"}` (RFC 6749) or `{"error": {code, message}}`. */
-function oauthError(body: unknown): { code?: string; text?: string } {
-  const error = (body as { error?: unknown } | null)?.error;
-  if (typeof error === 'string') {
-    const description = (body as { error_description?: unknown }).error_description;
-    return { code: error, ...(typeof description === 'string' ? { text: description } : {}) };
-  }
-  const nested = error as { code?: unknown; message?: unknown } | undefined;
-  return {
-    ...(typeof nested?.code === 'string' ? { code: nested.code } : {}),
-    ...(typeof nested?.message === 'string' ? { text: nested.message } : {}),
-  };
 }
 
 function safeJson(text: unknown): unknown {

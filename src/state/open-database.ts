@@ -4,7 +4,7 @@
  * applied in order. A database written by a newer docsync is refused, never "downgraded"; one
  * SQLite cannot read (damaged, not a database) is refused with what to do about it.
  */
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { StateError } from '../domain/errors.js';
@@ -17,6 +17,11 @@ export interface OpenDatabaseOptions {
   /** Replaces the built-in list; for tests of the migration mechanism. */
   readonly migrations?: readonly Migration[];
   readonly busyTimeoutMs?: number;
+  /**
+   * Open only a database that is there. A command that only reads the state (`status`) must
+   * never create one: with a mistyped `state.path` it would report an empty state as the truth.
+   */
+  readonly existing?: boolean;
 }
 
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
@@ -25,14 +30,22 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   } catch (error) {
     // A damaged or unwritable file is found here, before any command has started its work:
     // the operator gets one sentence naming the file and what to do, not SQLite's stack.
-    throw explainStateFailure(error, file);
+    throw explainStateFailure(error, file, { opening: true });
   }
 }
 
 function open(file: string, options: OpenDatabaseOptions): Database {
   const migrations = options.migrations ?? MIGRATIONS;
-  createPrivateFile(file);
-  const db = new BetterSqlite3(file);
+  if (options.existing && !existsSync(file)) {
+    throw new StateError(
+      'STATE_MISSING',
+      `The state database ${file} (state.path) does not exist; check state.path in the ` +
+        'configuration, or run `docsync run` or `docsync run --once` first, which create it ' +
+        '(this command only reads the state, so it never does).',
+    );
+  }
+  if (!options.existing) createPrivateFile(file);
+  const db = new BetterSqlite3(file, { fileMustExist: options.existing ?? false });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     db.pragma('journal_mode = WAL');

@@ -101,7 +101,7 @@ export async function startWebhookReceiver(
   server.requestTimeout = 15_000;
   server.headersTimeout = 10_000;
   server.on('error', (error) => logger.error({ err: error }, 'webhook server error'));
-  const url = `${await listen(server, config.listen.host, config.listen.port)}${config.path}`;
+  const url = `${await listen(server, config.listen.host, config.listen.port, 'webhook.listen')}${config.path}`;
   logger.info({ url }, 'webhook receiver listening');
   offerPending(options.state, processor, logger, onStateFailure);
 

@@ -4,7 +4,8 @@
  * The engine, the client's `onResponse` hook, the webhook receiver and the status server call
  * in here; `/metrics` renders it.
  */
-import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { registerProcessMetrics } from './process-metrics.js';
 import type { WorkStatus } from './runtime-status.js';
 
 export type WebhookResult =
@@ -21,9 +22,6 @@ export type WebhookResult =
 
 export type WatcherMode = 'events' | 'scanning';
 
-/** How often the event-loop lag is sampled (`docsync_process_nodejs_eventloop_lag_*`). */
-export const EVENT_LOOP_SAMPLE_MS = 200;
-
 /** What the client's `onResponse` hook hands over (src/remote/service-http.ts). */
 export interface ServiceResponse {
   readonly route: string;
@@ -31,7 +29,7 @@ export interface ServiceResponse {
 }
 
 export interface MetricsOptions {
-  /** Also export Node's process metrics (memory, CPU, event loop) as `docsync_process_*`. */
+  /** Also export Node's process metrics (memory, CPU, event loop) under their standard names. */
   readonly processMetrics?: boolean;
 }
 
@@ -127,16 +125,7 @@ export class Metrics {
       help: 'Entities the poll round under way has still to list (0: no round).',
       registers,
     });
-    if (options.processMetrics) {
-      collectDefaultMetrics({
-        register: this.registry,
-        prefix: 'docsync_process_',
-        // The event-loop lag histogram samples on a timer; prom-client's default of 10 ms woke an
-        // idle daemon 100 times a second, most of its idle CPU (bench 5: ~0.5 % of a core).
-        // Stalls that matter here (a webhook must be answered within a second) last far longer.
-        eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
-      });
-    }
+    if (options.processMetrics) registerProcessMetrics(this.registry);
   }
 
   /** A cycle ended; `result` as the cycle table records it (e.g. ok, failed, rail). */

@@ -164,7 +164,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   server.on('error', (error) => logger.error({ err: error }, 'status server error'));
   let url: string;
   try {
-    url = await listen(server, host, port);
+    url = await listen(server, host, port, 'status.listen');
   } catch (error) {
     clearInterval(sampling);
     throw error;

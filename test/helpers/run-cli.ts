@@ -16,6 +16,8 @@ export interface RunCliOptions {
   readonly timeoutMs?: number;
   /** Started from a shell with this umask (e.g. 0o002), as a service manager may set it. */
   readonly umask?: number;
+  /** Run as this user and group (the test runs as root: a user permissions apply to). */
+  readonly user?: { readonly uid: number; readonly gid: number };
 }
 
 /** Runs the built `docsync` in a real child process, as a user or systemd would. */
@@ -41,6 +43,7 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 15_000,
+      ...(options.user ?? {}),
     });
     let stdout = '';
     let stderr = '';

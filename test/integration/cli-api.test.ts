@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -279,7 +280,9 @@ describe('docsync auth login and status', () => {
   });
 
   it('prints the status of a fresh store, in words and as JSON', async () => {
-    const { config } = await setup();
+    const { config, dir } = await setup();
+    // Authorised, never synced: the state database is there (status never makes one).
+    StateStore.open(path.join(dir, 'state', 'docsync.db')).close();
     const text = await runCli(['status', '--config', config]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('Last cycle: none yet');

@@ -1,5 +1,6 @@
 /**
- * The status page as an operator sees it: real Chromium (Debian's, installed by .ci/run)
+ * The status page as an operator sees it: real Chromium (Debian's, which `npm test` installs when missing:
+ * .ci/test-tools)
  * loading the page of a state the engine itself wrote, after a real conflict and a real error;
  * and the page of a running daemon, whose "Sync now" button makes a real sync that the feed of
  * recent changes then shows. The page at 5,000 entities: status-page-scale-browser.test.ts.

@@ -10,8 +10,8 @@ const tempDir = useTempDir();
 
 const minimal = {
   service: {
-    baseUrl: 'https://api.example.com',
-    webUrl: 'https://app.example.com',
+    baseUrl: 'https://api.service.test',
+    webUrl: 'https://app.service.test',
     clientId: 'client',
     clientSecret: 'secret',
   },
@@ -46,7 +46,7 @@ describe('configuration', () => {
       { env: {}, cwd: '/srv', source: 'test.json' },
     );
     expect(engineSettings(config, 600)).toEqual({
-      webUrl: 'https://app.example.com',
+      webUrl: 'https://app.service.test',
       onRemoteDelete: 'delete',
       maxDeletePercent: 20,
       maxDeleteCount: 7,
@@ -55,7 +55,7 @@ describe('configuration', () => {
       utcOffsetMinutes: 600,
     });
     const unset = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
-    expect(defaultEngineSettings('https://app.example.com')).toEqual(engineSettings(unset, 0));
+    expect(defaultEngineSettings('https://app.service.test')).toEqual(engineSettings(unset, 0));
   });
 
   it('fills every default of daemon.md and resolves paths against the working folder', () => {
@@ -292,12 +292,12 @@ describe('configuration', () => {
   it('takes the public webhook URL and the health age, and leaves both unset by default', () => {
     const config = parseConfig(
       withChange((c) => {
-        c.webhook.publicUrl = 'https://docsync.example.com/hooks/doc';
+        c.webhook.publicUrl = 'https://docsync.firm.test/hooks/doc';
         c.status = { healthMaxAgeSeconds: 600 };
       }),
       { env: {}, cwd: '/srv', source: 'test.json' },
     );
-    expect(config.webhook.publicUrl).toBe('https://docsync.example.com/hooks/doc');
+    expect(config.webhook.publicUrl).toBe('https://docsync.firm.test/hooks/doc');
     expect(config.status.healthMaxAgeSeconds).toBe(600);
     const defaults = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
     expect(defaults.webhook.publicUrl).toBeUndefined();
@@ -341,9 +341,27 @@ describe('configuration', () => {
     expect(() => loadConfig({ path: path.join(dir, 'missing.json') })).toThrow(/file not found/);
   });
 
-  it('documents every key in config/docsync.example.json, which is itself valid', () => {
+  it('documents every key in config/docsync.example.json, which is valid once its placeholders are filled', () => {
     const example = path.resolve(import.meta.dirname, '../../config/docsync.example.json');
-    const config = loadConfig({ path: example, env: {} });
+    const raw = JSON.parse(readFileSync(example, 'utf8'));
+    // As copied, the file names each value the user must put in, with its key.
+    expect(problemsOf(raw).map((p) => p.split(':')[0])).toEqual([
+      'service.clientId',
+      'service.clientSecret',
+      'webhook.clientCode',
+      'webhook.secret',
+      'webhook.resourceUrlTemplate',
+      'webhook.publicUrl',
+    ]);
+    raw.service.clientId = 'docsync-firm';
+    raw.webhook.clientCode = 'FIRM1';
+    raw.webhook.resourceUrlTemplate = 'https://dms.firm.test/open?path={path}';
+    raw.webhook.publicUrl = 'https://docsync.firm.test/webhooks/document-change';
+    const config = parseConfig(raw, {
+      env: { DOCSYNC_CLIENT_SECRET: 'from-env', DOCSYNC_WEBHOOK_SECRET: 'hook-env' },
+      cwd: '/srv',
+      source: example,
+    });
     // Listen addresses are parsed into { host, port }; compare at the key the user writes.
     const keys = (value: unknown, prefix = ''): string[] =>
       typeof value === 'object' && value !== null && !Array.isArray(value) && !('port' in value)
@@ -358,5 +376,42 @@ describe('configuration', () => {
         .filter((k) => !filled.includes(k))
         .sort(),
     );
+  });
+
+  it("reports each of the example's placeholders left in with its key and what to do", () => {
+    const problems = problemsOf(
+      withChange((c) => {
+        c.service.clientId = 'your-client-id';
+        c.service.clientSecret = 'set DOCSYNC_CLIENT_SECRET instead of writing it here';
+        c.webhook.clientCode = 'YOUR_CLIENT_CODE';
+        c.webhook.publicUrl = 'https://docsync.example.com/webhooks/document-change';
+        c.webhook.resourceUrlTemplate = 'https://example.org/open?path={path}';
+      }),
+    );
+    expect(problems).toEqual([
+      `service.clientId: "your-client-id" is the example's placeholder: write your own value here`,
+      `service.clientSecret: "set DOCSYNC_CLIENT_SECRET instead of writing it here" is the example's placeholder: set DOCSYNC_CLIENT_SECRET in docsync's environment and remove this key, or write the value here`,
+      `webhook.clientCode: "YOUR_CLIENT_CODE" is the example's placeholder: write your own value here`,
+      `webhook.publicUrl: "https://docsync.example.com/webhooks/document-change" is the example's placeholder: write your own URL here, or remove the key`,
+      `webhook.resourceUrlTemplate: "https://example.org/open?path={path}" is the example's placeholder: write your own URL here, or remove the key`,
+    ]);
+    // The environment's value replaces the file's placeholder, as it replaces any value.
+    expect(
+      problemsOf(
+        withChange((c) => {
+          c.service.clientSecret = 'set DOCSYNC_CLIENT_SECRET instead of writing it here';
+        }),
+        { DOCSYNC_CLIENT_SECRET: 'the real one' },
+      ),
+    ).toEqual([]);
+    // Lookalikes are the user's own values.
+    expect(
+      problemsOf(
+        withChange((c) => {
+          c.service.clientId = 'yourfirm';
+          c.webhook.publicUrl = 'https://docsync.notexample.com/hook';
+        }),
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,0 +1,229 @@
+/**
+ * Every failure an operator can expect ends the command with one sentence on stderr that names
+ * the key or the path and what to do, and exit 1: no stack, no bare `ENOTDIR`. Each case is the
+ * real CLI with a configuration made to fail that way. (A damaged state database:
+ * state-failure.test.ts.)
+ */
+import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { type CliResult, runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+let sim: Simulator | undefined;
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) server.close();
+  await sim?.close();
+  sim = undefined;
+});
+
+/** Exit 1 and one line on stderr, no stack; returns that line without `docsync: `. */
+function sentenceOf(result: CliResult): string {
+  expect({ code: result.code, stderr: result.stderr }).toMatchObject({ code: 1 });
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^docsync: /);
+  return lines[0]!.slice('docsync: '.length);
+}
+
+async function setup(overrides: Record<string, unknown> = {}) {
+  sim = await startSimulator({ seed: 'demo' });
+  const dir = tempDir();
+  const config = writeCliConfig(dir, sim, overrides);
+  const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+  return { dir, config, env };
+}
+
+/** A port some other program holds. */
+async function portInUse(): Promise<number> {
+  const server = createServer();
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+describe('an expected failure is one sentence and exit 1', () => {
+  it('store.root is a file: run --once and the daemon say so, and nothing is written', async () => {
+    const { dir, config, env } = await setup();
+    const root = path.join(dir, 'documents');
+    writeFileSync(root, 'not a folder');
+    for (const args of [['run', '--once'], ['run']]) {
+      const line = sentenceOf(await runCli([...args, '--config', config], { env }));
+      expect(line).toBe(
+        `store.root ${root} is a file, not a folder; set store.root to the folder the documents go in (docsync makes it when it does not exist yet).`,
+      );
+    }
+  });
+
+  it('store.root under a file (ENOTDIR)', async () => {
+    const { dir, env } = await setup();
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const root = path.join(dir, 'a-file', 'documents');
+    const config = writeCliConfig(dir, sim!, { store: { root } });
+    const line = sentenceOf(await runCli(['run', '--once', '--config', config], { env }));
+    expect(line).toMatch(
+      new RegExp(
+        `^store\\.root ${root} cannot be a folder: a part of that path is a file \\(ENOTDIR`,
+      ),
+    );
+    expect(line).toContain('set store.root to a folder path.');
+  });
+
+  it('store.root and state.path that the user docsync runs as may not write (EACCES)', async () => {
+    const { dir, env } = await setup();
+    // Root passes every permission check: run as nobody then, as a service user would be.
+    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    chmodSync(dir, 0o755);
+    const locked = path.join(dir, 'locked');
+    mkdirSync(locked, { mode: 0o555 });
+    mkdirSync(path.join(dir, 'state'), { mode: 0o777 });
+    chmodSync(path.join(dir, 'state'), 0o777);
+    const stateFile = path.join(locked, 'state', 'docsync.db');
+    const badState = writeCliConfig(dir, sim!, { state: { path: stateFile } });
+    chmodSync(badState, 0o644);
+    const state = sentenceOf(
+      await runCli(['run', '--once', '--config', badState], { env, ...(user ? { user } : {}) }),
+    );
+    expect(state).toMatch(
+      new RegExp(`^docsync cannot write its state database ${stateFile} \\(state\\.path; EACCES`),
+    );
+    expect(state).toContain('or set state.path to a place it can write');
+    expect(existsSync(path.dirname(stateFile))).toBe(false);
+
+    const root = path.join(locked, 'documents');
+    const badRoot = writeCliConfig(dir, sim!, {
+      store: { root },
+      state: { path: path.join(dir, 'state', 'docsync.db') },
+    });
+    chmodSync(badRoot, 0o644);
+    const store = sentenceOf(
+      await runCli(['run', '--once', '--config', badRoot], { env, ...(user ? { user } : {}) }),
+    );
+    expect(store).toMatch(
+      new RegExp(`^docsync may not read and write store\\.root ${root} \\(EACCES`),
+    );
+  });
+
+  it('state.path under a file (EEXIST from mkdir)', async () => {
+    const { dir, env } = await setup();
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const stateFile = path.join(dir, 'a-file', 'docsync.db');
+    const config = writeCliConfig(dir, sim!, { state: { path: stateFile } });
+    const line = sentenceOf(await runCli(['run', '--once', '--config', config], { env }));
+    expect(line).toMatch(
+      new RegExp(`^docsync cannot make its state database ${stateFile} \\(state\\.path; EEXIST`),
+    );
+    expect(line).toContain('set state.path to a file in a folder docsync may write');
+  });
+
+  it.each([
+    [
+      'webhook.listen',
+      (port: number) => ({
+        webhook: { enabled: true, listen: `127.0.0.1:${port}`, clientCode: 'FIRM1', secret: 's' },
+      }),
+    ],
+    [
+      'status.listen',
+      (port: number) => ({ status: { enabled: true, listen: `127.0.0.1:${port}` } }),
+    ],
+  ])('%s in use by another program (EADDRINUSE)', async (key, overrides) => {
+    const port = await portInUse();
+    const { config, env } = await setup(overrides(port));
+    const line = sentenceOf(await runCli(['run', '--config', config], { env }));
+    expect(line).toMatch(
+      new RegExp(
+        `^${key.replace('.', '\\.')}: 127\\.0\\.0\\.1:${port} is already in use by another program \\(EADDRINUSE`,
+      ),
+    );
+    expect(line).toContain(`or set ${key} to a free port`);
+  });
+
+  it('the service unreachable names service.baseUrl', async () => {
+    const { dir, env } = await setup();
+    const port = await portInUse();
+    servers.pop()!.close(); // a port nothing listens on
+    const config = writeCliConfig(dir, sim!, {
+      service: {
+        baseUrl: `http://127.0.0.1:${port}`,
+        webUrl: sim!.webUrl,
+        clientId: sim!.clientId,
+        clientSecret: sim!.clientSecret,
+      },
+    });
+    // Refused connections are retried with backoff first (~12 s), as a passing outage would be.
+    const line = sentenceOf(
+      await runCli(['run', '--once', '--config', config], { env, timeoutMs: 60_000 }),
+    );
+    expect(line).toMatch(/^docsync cannot reach the service \(POST \/oauth\/token: .*ECONNREFUSED/);
+    expect(line).toContain('check service.baseUrl and that this machine can reach it');
+  }, 70_000);
+
+  it('authentication refused: a dead grant asks for a login, wrong client credentials name their keys', async () => {
+    const { dir, config } = await setup();
+    const grant = sentenceOf(
+      await runCli(['run', '--once', '--config', config], {
+        env: { DOCSYNC_REFRESH_TOKEN: 'revoked-long-ago' },
+      }),
+    );
+    expect(grant).toMatch(
+      /^The service refused docsync's authorisation \(400 invalid_grant on refresh_token\)/,
+    );
+    expect(grant).toContain('Run `docsync auth login`');
+
+    const wrongSecret = writeCliConfig(dir, sim!, {
+      service: {
+        baseUrl: sim!.apiUrl,
+        webUrl: sim!.webUrl,
+        clientId: sim!.clientId,
+        clientSecret: 'not-the-secret',
+      },
+      state: { path: path.join(dir, 'other-state', 'docsync.db') },
+    });
+    const client = sentenceOf(
+      await runCli(['run', '--once', '--config', wrongSecret], {
+        env: { DOCSYNC_REFRESH_TOKEN: sim!.admin.mintRefreshToken() },
+      }),
+    );
+    expect(client).toBe(
+      "The service refused docsync's client credentials (401 invalid_client on refresh_token). Check service.clientId and service.clientSecret (or DOCSYNC_CLIENT_SECRET): they must be those of the application registered with the service.",
+    );
+  });
+
+  it("the example's placeholders left in are listed with their keys", async () => {
+    const dir = tempDir();
+    const config = path.join(dir, 'docsync.json');
+    copyFileSync(path.resolve(import.meta.dirname, '../../config/docsync.example.json'), config);
+    const { code, stderr } = await runCli(['status', '--config', config], {
+      env: { DOCSYNC_CLIENT_SECRET: '', DOCSYNC_WEBHOOK_SECRET: '' },
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Invalid configuration (${config}):`);
+    for (const key of [
+      'service.clientId',
+      'service.clientSecret',
+      'webhook.clientCode',
+      'webhook.secret',
+    ])
+      expect(stderr).toMatch(new RegExp(`^  - ${key}: ".+" is the example's placeholder: `, 'm'));
+  });
+
+  it('status and open with a mistyped state.path say the file does not exist, and create nothing', async () => {
+    const { dir, env } = await setup();
+    const typo = path.join(dir, 'stat', 'docsync.db');
+    const config = writeCliConfig(dir, sim!, { state: { path: typo } });
+    for (const args of [['status'], ['open', 'company', 'Acme']]) {
+      const line = sentenceOf(await runCli([...args, '--config', config], { env }));
+      expect(line).toBe(
+        `The state database ${typo} (state.path) does not exist; check state.path in the configuration, or run \`docsync run\` or \`docsync run --once\` first, which create it (this command only reads the state, so it never does).`,
+      );
+      expect(existsSync(path.join(dir, 'stat'))).toBe(false);
+    }
+  });
+});
