@@ -17,6 +17,7 @@ import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
+import { addCounts, NO_COUNTS } from '../engine/cycle-tally.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
 import { refreshEntities } from '../engine/refresh-entities.js';
@@ -501,17 +502,28 @@ export class Daemon {
           : failed > 0 || documentsFailed > 0
             ? 'partial'
             : 'ok';
+    const counts = {
+      entities: reports.length,
+      actions: reports.reduce((n, r) => n + (r?.actions ?? 0), 0),
+      documentsFailed,
+      ...reports.reduce((sum, r) => (r ? addCounts(sum, r.counts) : sum), NO_COUNTS),
+    };
+    const finishedAt = this.parts.deps.now();
     this.parts.app.state.cycles.finish(round.id, {
       result,
-      counts: {
-        entities: reports.length,
-        actions: reports.reduce((n, r) => n + (r?.actions ?? 0), 0),
-        documentsFailed,
-      },
-      finishedAt: this.parts.deps.now(),
+      counts,
+      finishedAt,
       error: tripped.map((t) => t.message).join('; ') || null,
     });
     if (round.initial && result === 'ok') this.parts.app.state.settings.markInitialSyncDone();
+    // The round is the daemon's unit of coverage: one line says it ended and what it found.
+    const seconds = Math.round((finishedAt - round.startedAt) / 1000);
+    this.parts.app.logger.info(
+      { round: round.id, result, counts },
+      `${round.initial ? 'first sync' : 'poll round'} finished: ${counts.entities} entities in ${seconds} s, ` +
+        `pulled ${counts.pulled}, pushed ${counts.pushed}, deleted ${counts.deleted}, ` +
+        `${documentsFailed} items failed (${result})`,
+    );
     this.#cycleFinished(result, tripped.length);
   }
 

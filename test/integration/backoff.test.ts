@@ -40,7 +40,7 @@ describe('per-item backoff in the daemon', () => {
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
     const daemon = startDaemon(config, env);
     await daemon.started;
-    await eventually(() => daemon.output().includes('"msg":"cycle finished"'));
+    await eventually(() => /"msg":"first sync finished: /.test(daemon.output()));
     const hook = /"url":"([^"]+)","msg":"webhook receiver listening"/.exec(daemon.output())![1]!;
     const [doc] = (await sim.admin.dump()).documents;
     let events = 0;

@@ -173,7 +173,7 @@ describe('an expected failure is one sentence and exit 1', () => {
       }),
     );
     expect(grant).toMatch(
-      /^The service refused docsync's authorisation \(400 invalid_grant on refresh_token\)/,
+      /^The service refused docsync's authorisation \(400 invalid_grant on refresh_token[:)]/,
     );
     expect(grant).toContain('Run `docsync auth login`');
 
@@ -191,8 +191,8 @@ describe('an expected failure is one sentence and exit 1', () => {
         env: { DOCSYNC_REFRESH_TOKEN: sim!.admin.mintRefreshToken() },
       }),
     );
-    expect(client).toBe(
-      "The service refused docsync's client credentials (401 invalid_client on refresh_token). Check service.clientId and service.clientSecret (or DOCSYNC_CLIENT_SECRET): they must be those of the application registered with the service.",
+    expect(client).toMatch(
+      /^The service refused docsync's client credentials \(401 invalid_client on refresh_token[:)].*\. Check service\.clientId and service\.clientSecret \(or DOCSYNC_CLIENT_SECRET\): they must be those of the application registered with the service; and service\.clientAuth/,
     );
   });
 

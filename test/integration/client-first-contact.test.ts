@@ -40,7 +40,7 @@ describe('first contact: how the client authenticates', () => {
     const error = await remote.client.statusTypes().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthRequiredError);
     expect((error as Error).message).toMatch(
-      /refused docsync's authorisation \(401 invalid_client on refresh_token: Client authentication failed\)\. Check service\.clientId, service\.clientSecret .* and service\.clientAuth/,
+      /refused docsync's client credentials \(401 invalid_client on refresh_token: Client authentication failed\)\. Check service\.clientId and service\.clientSecret .* and service\.clientAuth/,
     );
   });
 });

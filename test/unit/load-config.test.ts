@@ -216,11 +216,11 @@ describe('configuration', () => {
       }),
     );
     expect(staging.service.baseUrl).toBe('https://api.staging.bgl360.com.au');
-    expect(staging.service.webUrl).toBe('https://app.example.com');
+    expect(staging.service.webUrl).toBe('https://app.service.test');
     // An old configuration (no environment) keeps its meaning.
     expect(parse(minimal).service).toMatchObject({
-      baseUrl: 'https://api.example.com',
-      webUrl: 'https://app.example.com',
+      baseUrl: 'https://api.service.test',
+      webUrl: 'https://app.service.test',
     });
     expect(parse(minimal).service.environment).toBeUndefined();
   });
@@ -305,12 +305,12 @@ describe('configuration', () => {
   });
 
   it('takes status.publicUrl only while the status listener, which serves its links, is on', () => {
-    const on = withChange((c) => (c.status = { publicUrl: 'https://docsync.example.com' }));
+    const on = withChange((c) => (c.status = { publicUrl: 'https://docsync.firm.test' }));
     expect(parseConfig(on, { env: {}, cwd: '/srv', source: 'test.json' }).status.publicUrl).toBe(
-      'https://docsync.example.com',
+      'https://docsync.firm.test',
     );
     const off = withChange(
-      (c) => (c.status = { enabled: false, publicUrl: 'https://docsync.example.com' }),
+      (c) => (c.status = { enabled: false, publicUrl: 'https://docsync.firm.test' }),
     );
     expect(problemsOf(off)).toEqual([
       'status.publicUrl: the status listener serves the document links: set status.enabled to true, or remove status.publicUrl',
@@ -352,11 +352,13 @@ describe('configuration', () => {
       'webhook.secret',
       'webhook.resourceUrlTemplate',
       'webhook.publicUrl',
+      'status.publicUrl',
     ]);
     raw.service.clientId = 'docsync-firm';
     raw.webhook.clientCode = 'FIRM1';
     raw.webhook.resourceUrlTemplate = 'https://dms.firm.test/open?path={path}';
     raw.webhook.publicUrl = 'https://docsync.firm.test/webhooks/document-change';
+    raw.status.publicUrl = 'https://docsync.firm.test';
     const config = parseConfig(raw, {
       env: { DOCSYNC_CLIENT_SECRET: 'from-env', DOCSYNC_WEBHOOK_SECRET: 'hook-env' },
       cwd: '/srv',
