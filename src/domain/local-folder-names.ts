@@ -44,14 +44,6 @@ export function parseDocumentFolderName(folder: string): ParsedFolderName {
   return { date, name: rest === '' ? date : rest };
 }
 
-/**
- * `<name> (conflict <yyyy-mm-dd hhmm>).<ext>`: the losing side of a conflict, kept beside the
- * winner. `at` is shown in the machine's local time, which is the time the firm's users read.
- */
-export function conflictCopyName(fileName: string, at: Date): string {
-  return keptCopyName(fileName, ` (conflict ${formatStamp(at)})`);
-}
-
 /** `<name> (local edit).<ext>`: a user's edit of a read-only system attachment. */
 export function localEditName(fileName: string): string {
   return keptCopyName(fileName, ' (local edit)');
@@ -91,12 +83,6 @@ function groupedNumber(value: string | null, groups: readonly number[]): string 
     at += size;
   }
   return parts.join(' ');
-}
-
-function formatStamp(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const date = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
-  return `${date} ${pad(at.getHours())}${pad(at.getMinutes())}`;
 }
 
 function isCalendarDate(year: number, month: number, day: number): boolean {

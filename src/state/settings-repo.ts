@@ -2,16 +2,11 @@
  * Key/value settings (the `settings` table of migration 1). The keys docsync uses are listed in
  * `SettingKey` so a typo is a type error; typed accessors below cover the ones with a meaning.
  */
-import { randomUUID } from 'node:crypto';
 import type { Database } from './open-database.js';
 
 export type SettingKey =
-  /** Service clock minus local clock, ms, from the `Date` header; for conflict times. */
-  | 'clockOffsetMs'
   /** '1' once the first (pull-only) sync of the store has completed. */
   | 'initialSyncDone'
-  /** A random id for this store, e.g. for idempotency keys and the status page. */
-  | 'storeId'
   | 'statusTypesFetchedAt'
   /** When housekeeping (src/daemon/housekeeping.ts) last ran, epoch ms: it runs once a day. */
   | 'housekeepingAt';
@@ -20,7 +15,6 @@ export class SettingsRepo {
   readonly #get;
   readonly #set;
   readonly #delete;
-  readonly #storeId;
 
   constructor(db: Database) {
     this.#get = db.prepare<[string], string>('SELECT value FROM settings WHERE key = ?').pluck();
@@ -28,13 +22,6 @@ export class SettingsRepo {
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     );
     this.#delete = db.prepare('DELETE FROM settings WHERE key = ?');
-    const insertIfMissing = db.prepare(
-      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
-    );
-    this.#storeId = db.transaction((): string => {
-      insertIfMissing.run('storeId', randomUUID());
-      return this.#get.get('storeId')!;
-    });
   }
 
   get(key: SettingKey): string | null {
@@ -47,14 +34,6 @@ export class SettingsRepo {
 
   delete(key: SettingKey): void {
     this.#delete.run(key);
-  }
-
-  clockOffsetMs(): number {
-    return Number(this.get('clockOffsetMs') ?? 0);
-  }
-
-  setClockOffsetMs(offsetMs: number): void {
-    this.set('clockOffsetMs', String(Math.round(offsetMs)));
   }
 
   initialSyncDone(): boolean {
@@ -73,10 +52,5 @@ export class SettingsRepo {
 
   setHousekeepingAt(at: number): void {
     this.set('housekeepingAt', String(at));
-  }
-
-  /** Created on first use and never changed. */
-  storeId(): string {
-    return this.#storeId.immediate();
   }
 }

@@ -32,12 +32,6 @@ export class StatusTypeRepo {
     return this.#list.all();
   }
 
-  /** Finds a type by name, ignoring letter case and surrounding spaces. */
-  findByName(name: string): StatusType | null {
-    const wanted = foldName(name);
-    return this.list().find((type) => foldName(type.name) === wanted) ?? null;
-  }
-
   replaceAll(types: readonly StatusType[], fetchedAt: number = Date.now()): void {
     this.#replace.immediate(types, fetchedAt);
   }
@@ -47,8 +41,4 @@ export class StatusTypeRepo {
     const value = this.settings.get('statusTypesFetchedAt');
     return value === null ? null : Number(value);
   }
-}
-
-function foldName(name: string): string {
-  return name.trim().toLocaleUpperCase('en');
 }

@@ -118,13 +118,13 @@ describe('state migrations', () => {
     const file = path.join(tempDir(), 'v1.db');
     const v1 = openDatabase(file, { migrations: MIGRATIONS.slice(0, 1) });
     expect(schemaVersion(v1)).toBe(1);
-    v1.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('storeId', 'store-from-v1');
+    v1.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('housekeepingAt', '1234');
     const lock = InstanceLock.acquire(v1, { pid: 4242, hostname: 'old-host' });
     v1.close();
 
     const store = StateStore.open(file);
     expect(schemaVersion(store.db)).toBe(MIGRATIONS.at(-1)!.version);
-    expect(store.settings.storeId()).toBe('store-from-v1');
+    expect(store.settings.housekeepingAt()).toBe(1234);
     expect(store.db.prepare('SELECT owner, pid, hostname FROM instance_lock').get()).toEqual({
       owner: lock.owner,
       pid: 4242,

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   companyFolderName,
-  conflictCopyName,
   documentFolderName,
   localEditName,
   parseDocumentFolderName,
@@ -166,10 +165,7 @@ describe('folder names', () => {
     expect(parseDocumentFolderName(folder)).toEqual(expected);
   });
 
-  it('conflict and local-edit copies keep the extension', () => {
-    const at = new Date(2024, 0, 2, 3, 4);
-    expect(conflictCopyName('Minutes.pdf', at)).toBe('Minutes (conflict 2024-01-02 0304).pdf');
-    expect(conflictCopyName('notes', at)).toBe('notes (conflict 2024-01-02 0304)');
+  it('local-edit copies keep the extension', () => {
     expect(localEditName('Minutes.pdf')).toBe('Minutes (local edit).pdf');
     const long = localEditName(longMultibyte);
     expectLegal(long);
