@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 // The executable: everything else is in program.ts, so tests can build the program without running it.
+import { setFlagsFromString } from 'node:v8';
 import { main } from './program.js';
+
+// docsync's pace is the service's rate limit (10 requests a second), not CPU, and a daemon
+// shares its server: trade some of V8's speed for memory. Without it V8 let garbage pile up to
+// three times the live heap before collecting: a round over 100,000 documents peaked at 515 MB,
+// with it at 288 MB (bench 10), for ~25 % more CPU when nothing throttles the round. Set here,
+// not in the shebang or NODE_OPTIONS (which refuses it), so `node dist/cli.js` runs the same.
+setFlagsFromString('--optimize-for-size');
 
 process.exitCode = await main(process.argv);
