@@ -26,7 +26,7 @@ export type ActionOutcome =
 export interface OperatorActions {
   /**
    * Lets through the deletes a safety rail holds and nobody has decided on yet: for one entity,
-   * or for every entity when `owner` is null (a rail tripped over a round of all of them).
+   * or for every entity when `owner` is null (the page's "Approve all").
    */
   approveHeldDeletes(request: { readonly owner: OwnerRef | null }): Promise<ActionOutcome>;
   /**

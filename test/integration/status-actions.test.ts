@@ -254,6 +254,35 @@ describe('status page actions', () => {
     expect(synced).toEqual([TRUST, COMPANY]);
   });
 
+  it('without a daemon to carry them out, the page draws no buttons and serves no action (404)', async () => {
+    const state = stateStore.open();
+    const server = await startStatusServer({
+      config: {
+        status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
+        schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
+        store: { root: '/srv/documents' },
+      },
+      state,
+      metrics: new Metrics(),
+      runtime: () => ({
+        nextCycleAt: null,
+        queueDepth: 0,
+        requestsPerSecond: 0,
+        watcherMode: 'events',
+        tokenValid: true,
+      }),
+      logger: silentLogger(),
+    });
+    started.push(server);
+
+    const page = await (await fetch(server.url)).text();
+    const answer = await post(server, '/actions/approve-deletes', { scope: 'all' });
+
+    expect(page).not.toContain('<meta name="csrf-token"');
+    expect(page).not.toContain('<form method="post"');
+    expect(answer.status).toBe(404);
+  });
+
   it('answers a browser without script with a page that says what happened and links back', async () => {
     const state = stateStore.open();
     const { actions } = recordingActions();
