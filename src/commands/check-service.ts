@@ -54,8 +54,8 @@ export async function checkService(config: Config): Promise<ServiceCheck> {
         lines: [
           fail(
             'state database',
-            `${file} does not exist (docsync check never creates it), so there is no stored login to check the token and the routes with`,
-            'Run `docsync auth login` (it creates the database), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
+            status.sentence,
+            'Run `docsync auth login` (it creates the database and stores the login the token and route checks need), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
           ),
         ],
         initialSyncDone: null,

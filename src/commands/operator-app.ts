@@ -4,9 +4,7 @@
  * and the folder. No client of the service: these commands change the folder and the state,
  * and the next sync carries the changes over. They work beside a running daemon.
  */
-import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.js';
-import { DocsyncError } from '../domain/errors.js';
 import { FsLocalStore } from '../local/fs-local-store.js';
 import type { OperatorDeps } from '../operator/operator-deps.js';
 import { explainStateFailure } from '../state/state-failure.js';
@@ -19,12 +17,7 @@ export async function withOperator<T>(
 ): Promise<T> {
   const config = loadConfig({ path: configPath });
   const file = config.state.path;
-  if (!existsSync(file))
-    throw new DocsyncError(
-      'NO_STATE',
-      `There is no state database at ${file} (state.path): docsync has not synced with this configuration yet, or state.path names the wrong file.`,
-    );
-  const state = StateStore.open(file);
+  const state = StateStore.open(file, { existing: true });
   try {
     const local = new FsLocalStore({
       root: config.store.root,

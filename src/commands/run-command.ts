@@ -15,7 +15,7 @@ import { LogRelay } from '../log/log-relay.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
-import { OPERATOR_ACTIONS_NOT_AVAILABLE } from '../web/page-actions.js';
+import { operatorActions } from '../web/operator-actions.js';
 import type { GlobalOptions } from './index.js';
 import { summaryJson, summaryLogLine, summaryText } from './once-summary.js';
 import { ProgressDisplay } from './progress-display.js';
@@ -191,8 +191,14 @@ export function createDaemon(
         metrics,
         requestsPerSecond: () => rate.perSecond(),
         version: VERSION,
-        // The operator's approve and resolve modules connect here; until then both answer 501.
-        operator: OPERATOR_ACTIONS_NOT_AVAILABLE,
+        // The daemon's own state and folder: a resolution's renames are its own writes, which
+        // its watcher ignores, so each action names the entity to sync (`syncAfter`).
+        operator: operatorActions({
+          state: app.state,
+          local,
+          webUrl: app.config.service.webUrl,
+          now: Date.now,
+        }),
       }),
     onCycle: (result, rails) => {
       metrics.cycleFinished(result);

@@ -210,8 +210,9 @@ export class Daemon {
     this.#stopDecisionWatch = watchDecisions({
       state,
       logger,
-      // A person's decision is a change like one in the folder: the watcher's lane.
-      sync: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
+      // A person decided and waits to see it done, as after "Sync now": the cycle is recorded
+      // as `manual`, and takes the webhook lane, ahead of the watcher's and the polls.
+      sync: (owner) => void this.scheduler.request({ trigger: 'manual', owner }),
       onError: (error) => this.#onError(error, 'reading decisions on held deletes failed'),
     });
     this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;

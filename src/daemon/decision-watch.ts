@@ -1,9 +1,10 @@
 /**
  * Decisions on held deletes come from `docsync deletes`, another process writing the state
- * beside the daemon (it holds the instance lock; WAL lets the command write). Every few seconds
- * the daemon reads them, one statement on a table that is empty but for held deletes, and asks
- * for a sync of each decided entity, where the engine acts on the decision (it reads the
- * decisions before planning). A decision is asked for once; taken again (a later time), again.
+ * beside the daemon (it holds the instance lock; WAL lets the command write), and from the
+ * status page (its "Approve all" leaves the entities' syncs to this watch). Every few seconds the
+ * daemon reads them, one statement on a table that is empty but for held deletes, and asks for a
+ * sync of each decided entity, where the engine acts on the decision (it reads the decisions
+ * before planning). A decision is asked for once; taken again (a later time), again.
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';

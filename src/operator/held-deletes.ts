@@ -81,12 +81,9 @@ function pick(rows: readonly HeldDelete[], ids: readonly string[]): HeldDelete[]
   return rows.filter((r) => ids.includes(r.documentId));
 }
 
-const WOULD: Record<
-  DeleteSide,
-  (
-    r: HeldDelete,
-  ) => Omit<HeldDeleteView, keyof HeldDelete | 'firstHeldAt' | 'lastHeldAt' | 'decidedAt'>
-> = {
+type HeldWords = Pick<HeldDeleteView, 'would' | 'ifApproved' | 'ifDiscarded'>;
+
+const WOULD: Record<DeleteSide, (r: HeldDelete) => HeldWords> = {
   local: (r) => ({
     would: `move ${r.folder} to the trash: the service deleted the document`,
     ifApproved: 'the folder goes to .docsync/trash/ (kept 30 days)',
@@ -101,6 +98,11 @@ const WOULD: Record<
   }),
 };
 
+/** What the held delete would do, and what approving or discarding it does, in words. */
+export function describeHeldDelete(row: HeldDelete): HeldWords {
+  return WOULD[row.side](row);
+}
+
 function viewOf(row: HeldDelete): HeldDeleteView {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
@@ -108,6 +110,6 @@ function viewOf(row: HeldDelete): HeldDeleteView {
     firstHeldAt: iso(row.firstHeldAt),
     lastHeldAt: iso(row.lastHeldAt),
     decidedAt: row.decidedAt === null ? null : iso(row.decidedAt),
-    ...WOULD[row.side](row),
+    ...describeHeldDelete(row),
   };
 }

@@ -59,7 +59,6 @@ export class CycleRepo {
   readonly #last;
   readonly #lastOk;
   readonly #recent;
-  readonly #held;
   readonly #interrupt;
   readonly #prune;
   readonly #pruneBefore;
@@ -78,14 +77,6 @@ export class CycleRepo {
       "SELECT * FROM cycles WHERE result = 'ok' ORDER BY id DESC LIMIT 1",
     );
     this.#recent = db.prepare<[number], CycleRow>('SELECT * FROM cycles ORDER BY id DESC LIMIT ?');
-    // Per scope (an entity, or null for a round over all of them), the newest finished cycle
-    // among the recent ones, when a rail stopped it: a later good sync of the scope clears it.
-    this.#held = db.prepare<[number], CycleRow>(
-      `SELECT * FROM (
-         SELECT *, row_number() OVER (PARTITION BY owner_kind, owner_id ORDER BY id DESC) AS nth
-         FROM (SELECT * FROM cycles WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT ?)
-       ) WHERE nth = 1 AND result = 'safety-stop' ORDER BY id DESC`,
-    );
     this.#interrupt = db.prepare(
       `UPDATE cycles SET finished_at = ?, result = 'interrupted',
          error = 'docsync stopped before the cycle finished' WHERE finished_at IS NULL`,
@@ -141,15 +132,6 @@ export class CycleRepo {
   /** Newest first. */
   list(limit = 20): CycleRecord[] {
     return this.#recent.all(limit).map(toRecord);
-  }
-
-  /**
-   * What the safety rails hold now, as the cycles record it: per entity (or per round over every
-   * entity), its newest cycle among the last `window`, when a rail stopped it. The message says
-   * what the rail held.
-   */
-  heldByRails(window = 2000): CycleRecord[] {
-    return this.#held.all(window).map(toRecord);
   }
 
   /** At start-up (with the instance lock held): closes cycles a dead process left open. */

@@ -26,11 +26,27 @@ interface HeldRow extends OwnerColumns {
   decided_at: number | null;
 }
 
+export interface WaitingDelete extends HeldDelete {
+  /** How many holds of this delete's entity wait for a decision. */
+  readonly entityWaiting: number;
+}
+
+export interface HeldTally {
+  /** Holds nobody has decided on yet. */
+  readonly waiting: number;
+  /** The entities those belong to. */
+  readonly entities: number;
+  /** Holds approved or discarded, which their entity's next sync carries out. */
+  readonly decided: number;
+}
+
 export class HeldDeleteRepo {
   readonly #db: Database;
   readonly #hold;
   readonly #list;
   readonly #decided;
+  readonly #waiting;
+  readonly #tally;
   readonly #decide;
   readonly #remove;
   readonly #clearOwner;
@@ -51,6 +67,20 @@ export class HeldDeleteRepo {
     );
     this.#decided = db.prepare<[], HeldRow>(
       'SELECT * FROM held_deletes WHERE decision IS NOT NULL',
+    );
+    // An entity's holds together, the entity held longest first: the page's buttons are per
+    // entity, and each row knows how many its entity has waiting beyond the rows shown.
+    this.#waiting = db.prepare<[number], HeldRow & { entity_waiting: number }>(
+      `SELECT *, count(*) OVER entity AS entity_waiting, min(first_held_at) OVER entity AS since
+       FROM held_deletes WHERE decision IS NULL
+       WINDOW entity AS (PARTITION BY owner_kind, owner_id)
+       ORDER BY since, owner_kind, owner_id, folder LIMIT ?`,
+    );
+    this.#tally = db.prepare<[], HeldTally>(
+      `SELECT count(*) FILTER (WHERE decision IS NULL) AS waiting,
+         count(DISTINCT CASE WHEN decision IS NULL THEN owner_kind || ' ' || owner_id END) AS entities,
+         count(*) FILTER (WHERE decision IS NOT NULL) AS decided
+       FROM held_deletes`,
     );
     this.#decide = db.prepare<[HeldDecision, number, string, DeleteSide]>(
       'UPDATE held_deletes SET decision = ?, decided_at = ? WHERE document_id = ? AND side = ?',
@@ -90,6 +120,21 @@ export class HeldDeleteRepo {
   /** The holds a person has decided on and no sync has settled yet. */
   decided(): HeldDelete[] {
     return this.#decided.all().map(toHeld);
+  }
+
+  /**
+   * The holds nobody has decided on, at most `limit`, an entity's together; `entityWaiting` is
+   * how many its entity has in all.
+   */
+  waiting(limit: number): WaitingDelete[] {
+    return this.#waiting
+      .all(limit)
+      .map((row) => ({ ...toHeld(row), entityWaiting: row.entity_waiting }));
+  }
+
+  /** How many holds wait for a decision, of how many entities, and how many are decided. */
+  tally(): HeldTally {
+    return this.#tally.get() ?? { waiting: 0, entities: 0, decided: 0 };
   }
 
   /** Records a decision on each of `held`, in one commit. */

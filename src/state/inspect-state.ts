@@ -5,19 +5,20 @@
  * check changes nothing (an older file may belong to a daemon of the previous version that is
  * still running).
  */
-import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
-import { schemaVersion } from './open-database.js';
+import { missingState, schemaVersion } from './open-database.js';
 import { explainStateFailure } from './state-failure.js';
 
 export type StateFileStatus =
-  | { readonly kind: 'missing' }
+  /** `sentence`: what every command that never creates the file says about it. */
+  | { readonly kind: 'missing'; readonly sentence: string }
   | { readonly kind: 'current'; readonly version: number }
   | { readonly kind: 'older' | 'newer'; readonly version: number; readonly known: number };
 
 export function inspectStateFile(file: string): StateFileStatus {
-  if (!existsSync(file)) return { kind: 'missing' };
+  const missing = missingState(file);
+  if (missing) return { kind: 'missing', sentence: missing.message };
   const known = MIGRATIONS.at(-1)?.version ?? 0;
   let version: number;
   try {

@@ -18,8 +18,8 @@ export interface OpenDatabaseOptions {
   readonly migrations?: readonly Migration[];
   readonly busyTimeoutMs?: number;
   /**
-   * Open only a database that is there. A command that only reads the state (`status`) must
-   * never create one: with a mistyped `state.path` it would report an empty state as the truth.
+   * Open only a database that is there (`missingState` otherwise). A command that reads the
+   * state or records a person's decision in it must never create one.
    */
   readonly existing?: boolean;
 }
@@ -36,14 +36,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 
 function open(file: string, options: OpenDatabaseOptions): Database {
   const migrations = options.migrations ?? MIGRATIONS;
-  if (options.existing && !existsSync(file)) {
-    throw new StateError(
-      'STATE_MISSING',
-      `The state database ${file} (state.path) does not exist; check state.path in the ` +
-        'configuration, or run `docsync run` or `docsync run --once` first, which create it ' +
-        '(this command only reads the state, so it never does).',
-    );
-  }
+  const missing = options.existing ? missingState(file) : null;
+  if (missing) throw missing;
   if (!options.existing) createPrivateFile(file);
   const db = new BetterSqlite3(file, { fileMustExist: options.existing ?? false });
   try {
@@ -59,6 +53,22 @@ function open(file: string, options: OpenDatabaseOptions): Database {
     db.close();
     throw error;
   }
+}
+
+/**
+ * The one answer to a state database that is not there, for every command that must never
+ * create one (`status`, `open`, `check`, `conflicts`, `trash`, `deletes`): with a mistyped
+ * `state.path`, a new empty state would pass for the truth ("nothing held"). Null when the file
+ * is there.
+ */
+export function missingState(file: string): StateError | null {
+  if (existsSync(file)) return null;
+  return new StateError(
+    'STATE_MISSING',
+    `The state database ${file} (state.path) does not exist, and this command never creates ` +
+      'one: check state.path in the configuration, or, on a new install, run ' +
+      '`docsync auth login` and `docsync run --once` first.',
+  );
 }
 
 export function schemaVersion(db: Database): number {

@@ -1,6 +1,7 @@
 /**
  * What the status page shows, read in one read transaction so its numbers agree: the problems
- * first (what the rails hold, conflicts, items in error, failed pushes, folders not synced),
+ * first (the deletes the rails hold, open conflicts, items in error, failed pushes, folders not
+ * synced),
  * one page of entities, and the newest activity. Unlike `StatusReport` (`docsync status`), it
  * never reads every entity or every problem: each list is a screenful and its total.
  */
@@ -8,9 +9,9 @@ import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { ActivityRecord } from './activity-repo.js';
 import type { ConflictRecord } from './conflict-repo.js';
-import type { CycleRecord } from './cycle-repo.js';
 import type { EntityListing, EntityPage, EntityQuery, EntityRow } from './entity-listing.js';
 import type { UnmatchedFolder } from './entity-repo.js';
+import type { HeldTally, WaitingDelete } from './held-delete-repo.js';
 import type { Database } from './open-database.js';
 import type { Problem } from './problem-repo.js';
 import type { SkippedRecord } from './skipped-repo.js';
@@ -49,7 +50,12 @@ export interface StatusPageData {
   readonly pendingWebhookEvents: number;
   /** Names of the entities the lists below mention, by owner key. */
   readonly names: ReadonlyMap<string, string>;
-  readonly held: readonly CycleRecord[];
+  /**
+   * The deletes the rails hold (`held_deletes`): those waiting for a decision, an entity's
+   * together, and the counts, decided ones included, as `docsync status` counts them.
+   */
+  readonly held: HeldTally & { readonly waitingRows: readonly WaitingDelete[] };
+  /** Open conflicts: a resolved one stays in the table, marked, and is not shown. */
   readonly conflicts: { readonly total: number; readonly recent: readonly ConflictRecord[] };
   readonly itemsInError: { readonly total: number; readonly items: readonly Problem[] };
   readonly pushes: StatusReport['pushes'];
@@ -69,12 +75,12 @@ export function readStatusPage(
 ): StatusPageData {
   return db
     .transaction((): StatusPageData => {
-      const held = store.cycles.heldByRails();
-      const conflicts = store.conflicts.list(PROBLEMS_SHOWN);
+      const waitingRows = store.heldDeletes.waiting(PROBLEMS_SHOWN);
+      const conflicts = store.conflicts.list(PROBLEMS_SHOWN, { open: true });
       const problems = store.problems.list(PROBLEMS_SHOWN);
       const pushes = pushStatus(store);
       const owners = [
-        ...held.flatMap((c) => (c.owner ? [c.owner] : [])),
+        ...waitingRows.map((h) => h.owner),
         ...conflicts.map((c) => c.owner),
         ...problems.map((p) => p.owner),
         ...pushes.failedItems.map((f) => f.owner),
@@ -85,7 +91,7 @@ export function readStatusPage(
         lastSuccessfulCycle: summariseCycle(store.cycles.lastSuccessful()),
         pendingWebhookEvents: store.webhookEvents.countPending(),
         names: namesOf(store, owners),
-        held,
+        held: { ...store.heldDeletes.tally(), waitingRows },
         conflicts: { total: store.conflicts.count(), recent: conflicts },
         itemsInError: { total: store.problems.count(), items: problems },
         pushes,

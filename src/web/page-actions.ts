@@ -3,6 +3,7 @@
  * approve the deletes a safety rail holds, resolve a conflict. The status server only checks the
  * request (POST, CSRF token) and reads its fields; the daemon hands in what carries them out.
  */
+import type { ConflictChoice } from '../domain/plan-resolution.js';
 import type { OwnerRef } from '../domain/types.js';
 
 /** What became of an action; the page shows the message, the status code follows the kind. */
@@ -16,16 +17,7 @@ export type ActionOutcome =
   /** Nothing to act on: no such entity, conflict or held delete. */
   | { readonly kind: 'not-found'; readonly message: string }
   /** The request makes no sense now (e.g. the conflict copy is gone); the message says why. */
-  | { readonly kind: 'refused'; readonly message: string }
-  /** This build cannot do it. */
-  | { readonly kind: 'not-available'; readonly message: string };
-
-export type ConflictResolution = 'keep-mine' | 'keep-theirs' | 'keep-both';
-export const CONFLICT_RESOLUTIONS: readonly ConflictResolution[] = [
-  'keep-mine',
-  'keep-theirs',
-  'keep-both',
-];
+  | { readonly kind: 'refused'; readonly message: string };
 
 /**
  * The operator's decisions (`docsync deletes approve`, `docsync conflicts resolve`), the same
@@ -33,8 +25,8 @@ export const CONFLICT_RESOLUTIONS: readonly ConflictResolution[] = [
  */
 export interface OperatorActions {
   /**
-   * Lets through the deletes a safety rail holds: for one entity, or for every entity when
-   * `owner` is null (a rail tripped over a round of all of them).
+   * Lets through the deletes a safety rail holds and nobody has decided on yet: for one entity,
+   * or for every entity when `owner` is null (the page's "Approve all").
    */
   approveHeldDeletes(request: { readonly owner: OwnerRef | null }): Promise<ActionOutcome>;
   /**
@@ -43,7 +35,7 @@ export interface OperatorActions {
    */
   resolveConflict(request: {
     readonly conflictId: number;
-    readonly resolution: ConflictResolution;
+    readonly resolution: ConflictChoice;
   }): Promise<ActionOutcome>;
 }
 
@@ -52,14 +44,3 @@ export interface PageActions {
   syncEntity(owner: OwnerRef): ActionOutcome;
   readonly operator: OperatorActions;
 }
-
-const NOT_AVAILABLE: ActionOutcome = {
-  kind: 'not-available',
-  message: 'not available in this build; use the docsync command line on the server',
-};
-
-/** For a build without the operator's commands: both actions answer 501. */
-export const OPERATOR_ACTIONS_NOT_AVAILABLE: OperatorActions = {
-  approveHeldDeletes: async () => NOT_AVAILABLE,
-  resolveConflict: async () => NOT_AVAILABLE,
-};

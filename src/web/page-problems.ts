@@ -6,6 +6,7 @@
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
+import { describeHeldDelete } from '../operator/held-deletes.js';
 import type { StatusPageData } from '../state/status-page-data.js';
 import { PROBLEMS_SHOWN } from '../state/status-page-data.js';
 import { fileLink, type Html, html, postButton, table, timeOf } from './html.js';
@@ -27,7 +28,13 @@ interface ProblemList {
 export function problemsSection(input: ProblemsInput): Html {
   const { data } = input;
   const lists: ProblemList[] = [
-    { id: 'held', title: 'Held deletes', total: data.held.length, body: () => held(input) },
+    {
+      id: 'held',
+      title: 'Held deletes',
+      // Decided ones too until their sync carries them out, as `docsync status` counts them.
+      total: data.held.waiting + data.held.decided,
+      body: () => held(input),
+    },
     {
       id: 'conflicts',
       title: 'Conflicts',
@@ -79,24 +86,52 @@ function more(total: number, shown: number, where: Html | string): Html {
   return total > shown ? html`<p class="none">… and ${total - shown} more: ${where}.</p>` : html``;
 }
 
+/**
+ * One row per delete waiting for a decision, an entity's together; its first row has the
+ * entity's "Approve" button, and "Approve all" comes when several entities have some. Decided
+ * ones are counted: their entity's next sync carries them out (within seconds under the daemon).
+ */
 function held({ data, token }: ProblemsInput): Html {
-  const rows = data.held.map((c) => [
-    timeOf(c.finishedAt),
-    c.owner ? entityLabel(data.names, c.owner) : 'every entity (a poll round)',
-    c.error,
-    token === null
-      ? null
-      : postButton(
-          '/actions/approve-deletes',
-          c.owner ? { kind: c.owner.kind, id: c.owner.id } : { scope: 'all' },
-          'Approve these deletes',
-          token,
-        ),
-  ]);
-  return html`<p>A safety rail stopped these deletes; nothing is deleted until someone approves them (or runs <code>docsync deletes</code>).</p>${table(
-    ['When', 'Entity', 'What the rail held', ''],
-    rows,
-  )}`;
+  const h = data.held;
+  let previous: string | null = null;
+  const rows = h.waitingRows.map((d) => {
+    const first = ownerKey(d.owner) !== previous;
+    previous = ownerKey(d.owner);
+    return [
+      entityLabel(data.names, d.owner),
+      d.documentName,
+      describeHeldDelete(d).would,
+      timeOf(d.firstHeldAt),
+      token === null || !first
+        ? null
+        : postButton(
+            '/actions/approve-deletes',
+            { kind: d.owner.kind, id: d.owner.id },
+            `Approve ${d.entityWaiting === 1 ? 'this delete' : `its ${d.entityWaiting} deletes`}`,
+            token,
+          ),
+    ];
+  });
+  const reasons = [...new Set(h.waitingRows.map((d) => d.reason))];
+  const all =
+    token === null || h.entities < 2
+      ? html``
+      : html`<div class="acts">${postButton('/actions/approve-deletes', { scope: 'all' }, `Approve all ${h.waiting} held deletes`, token)}</div>`;
+  const waiting =
+    h.waiting === 0
+      ? html``
+      : html`<p>A safety rail stopped these deletes; nothing is deleted until someone approves them, here (the entity's sync then starts at once, and what it removes is kept in <code>.docsync/trash/</code> first) or with <code>docsync deletes approve</code>; <code>docsync deletes discard</code> keeps the documents instead.</p>${reasons.map(
+          (r) => html`<p class="none">${r}</p>`,
+        )}${all}${table(['Entity', 'Document', 'What it would do', 'Held since', ''], rows)}${more(
+          h.waiting,
+          rows.length,
+          'docsync deletes lists them all',
+        )}`;
+  const decided =
+    h.decided === 0
+      ? html``
+      : html`<p id="held-decided">${h.decided} decided (approved or discarded): the next sync of ${h.decided === 1 ? 'its entity carries it' : 'their entities carries them'} out.</p>`;
+  return html`${waiting}${decided}`;
 }
 
 function conflicts({ data, root, token }: ProblemsInput): Html {

@@ -7,11 +7,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { assertNever } from '../domain/assert-never.js';
+import { CONFLICT_CHOICES } from '../domain/plan-resolution.js';
 import type { OwnerRef } from '../domain/types.js';
 import { readBody } from '../triggers/read-body.js';
 import { CSRF_FIELD } from './csrf.js';
 import { html } from './html.js';
-import { type ActionOutcome, CONFLICT_RESOLUTIONS, type PageActions } from './page-actions.js';
+import type { ActionOutcome, PageActions } from './page-actions.js';
 import { send } from './respond.js';
 import type { StatusContext } from './status-server.js';
 
@@ -33,11 +34,11 @@ export const STATUS_ACTIONS: Readonly<Record<string, ActionRoute>> = {
   },
   '/actions/resolve-conflict': async (actions, form) => {
     const conflictId = Number(form.get('conflict'));
-    const resolution = CONFLICT_RESOLUTIONS.find((r) => r === form.get('resolution'));
+    const resolution = CONFLICT_CHOICES.find((r) => r === form.get('resolution'));
     if (!Number.isSafeInteger(conflictId) || conflictId <= 0 || !resolution) {
       return {
         kind: 'bad-request',
-        message: `conflict must be a conflict's id and resolution one of ${CONFLICT_RESOLUTIONS.join(', ')}`,
+        message: `conflict must be a conflict's id and resolution one of ${CONFLICT_CHOICES.join(', ')}`,
       };
     }
     return actions.operator.resolveConflict({ conflictId, resolution });
@@ -58,6 +59,7 @@ function ownerOf(form: URLSearchParams): OwnerRef | null {
 
 export async function runAction(
   ctx: StatusContext,
+  actions: PageActions,
   route: ActionRoute,
   req: IncomingMessage,
   res: ServerResponse,
@@ -74,12 +76,8 @@ export async function runAction(
     ctx.logger.warn({ url: req.url, refusal }, 'status page action refused');
     return answer(req, res, { kind: 'bad-request', message: `refused: ${refusal}` }, 403);
   }
-  if (!ctx.actions) {
-    const message = 'not available: the status server runs without a daemon';
-    return answer(req, res, { kind: 'not-available', message });
-  }
-  const outcome = await route(ctx.actions, form);
-  if (outcome.kind === 'done' && outcome.syncAfter) ctx.actions.syncEntity(outcome.syncAfter);
+  const outcome = await route(actions, form);
+  if (outcome.kind === 'done' && outcome.syncAfter) actions.syncEntity(outcome.syncAfter);
   ctx.logger.info({ url: req.url, outcome: outcome.kind }, outcome.message);
   answer(req, res, outcome);
 }
@@ -94,8 +92,6 @@ function statusOf(answer: Answer): number {
       return 404;
     case 'refused':
       return 409;
-    case 'not-available':
-      return 501;
     default:
       return assertNever(answer);
   }

@@ -37,7 +37,7 @@ export interface StatusServerOptions {
   readonly runtime: RuntimeProvider;
   readonly logger: Logger;
   readonly now?: () => number;
-  /** What the page's buttons do; absent (no daemon), the page draws none. */
+  /** What the page's buttons do; absent (no daemon), the page draws none and serves no action. */
   readonly actions?: PageActions;
   /** How often the charts sample the runtime (default every 5 s). */
   readonly sampleEveryMs?: number;
@@ -189,14 +189,16 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://status');
+  // Without a daemon to carry them out, the actions are not served at all: the page draws no
+  // buttons, and a POST finds nothing (404).
   const action = STATUS_ACTIONS[url.pathname];
-  if (action) {
+  if (action && ctx.actions) {
     if (req.method !== 'POST') {
       req.resume();
       res.setHeader('Allow', 'POST');
       return send(res, 405, 'text/plain; charset=utf-8', 'only POST: an action changes things\n');
     }
-    return runAction(ctx, action, req, res);
+    return runAction(ctx, ctx.actions, action, req, res);
   }
   req.resume();
   const path = url.pathname;

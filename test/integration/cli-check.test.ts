@@ -106,7 +106,7 @@ describe('docsync check', () => {
 
     expect(code).toBe(1);
     expect(stdout).toMatch(
-      /FAIL {2}state database: .*docsync\.db does not exist \(docsync check never creates it\)/,
+      /FAIL {2}state database: The state database .*docsync\.db \(state\.path\) does not exist, and this command never creates one/,
     );
     expect(stdout).toMatch(/→ Run `docsync auth login`/);
     expect(stdout).toMatch(

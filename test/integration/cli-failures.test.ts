@@ -214,14 +214,21 @@ describe('an expected failure is one sentence and exit 1', () => {
       expect(stderr).toMatch(new RegExp(`^  - ${key}: ".+" is the example's placeholder: `, 'm'));
   });
 
-  it('status and open with a mistyped state.path say the file does not exist, and create nothing', async () => {
+  it('status, open and the operator commands with a mistyped state.path say the file does not exist, and create nothing', async () => {
     const { dir, env } = await setup();
     const typo = path.join(dir, 'stat', 'docsync.db');
     const config = writeCliConfig(dir, sim!, { state: { path: typo } });
-    for (const args of [['status'], ['open', 'company', 'Acme']]) {
+    for (const args of [
+      ['status'],
+      ['open', 'company', 'Acme'],
+      ['deletes', 'list'],
+      ['deletes', 'approve', '--all'],
+      ['conflicts', 'list'],
+      ['trash', 'list'],
+    ]) {
       const line = sentenceOf(await runCli([...args, '--config', config], { env }));
-      expect(line).toBe(
-        `The state database ${typo} (state.path) does not exist; check state.path in the configuration, or run \`docsync run\` or \`docsync run --once\` first, which create it (this command only reads the state, so it never does).`,
+      expect(line, args.join(' ')).toBe(
+        `The state database ${typo} (state.path) does not exist, and this command never creates one: check state.path in the configuration, or, on a new install, run \`docsync auth login\` and \`docsync run --once\` first.`,
       );
       expect(existsSync(path.join(dir, 'stat'))).toBe(false);
     }

@@ -71,6 +71,12 @@ describe('docsync deletes beside the daemon', () => {
     });
     await eventually(async () => (await held()).length === 0);
     expect(daemon.output()).toContain('approved; syncing its company');
+    // The sync a person's decision started is recorded as theirs, not as the folder watcher's.
+    const status = await runCli(['status', '--json', '--config', config], { env });
+    expect(JSON.parse(status.stdout).lastCycle).toMatchObject({
+      trigger: 'manual',
+      owner: { kind: 'company' },
+    });
     const trashDays = readdirSync(path.join(root, '.docsync', 'trash'));
     const copies = trashDays.flatMap((day) =>
       readdirSync(path.join(root, '.docsync', 'trash', day, 'Companies', company)),

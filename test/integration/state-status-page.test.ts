@@ -1,6 +1,6 @@
 /**
  * The state's side of the status page, on a real SQLite file: the bounded activity feed, the
- * entity listing's search, filters, sorts and pages, and what the safety rails hold.
+ * entity listing's search, filters, sorts and pages, the held deletes and the open conflicts.
  */
 import { describe, expect, it } from 'vitest';
 import type { Entity, OwnerRef } from '../../src/domain/types.js';
@@ -113,23 +113,57 @@ describe('the entity listing', () => {
   });
 });
 
-describe('what the safety rails hold', () => {
-  it("is each scope's newest cycle, when a rail stopped it", () => {
-    const state = stateStore.open();
-    const cycle = (owner: OwnerRef | null, result: 'ok' | 'safety-stop', error?: string) => {
-      const id = state.cycles.start({ trigger: 'cron', owner, startedAt: 1 });
-      state.cycles.finish(id, { result, finishedAt: 2, error: error ?? null });
-    };
-    const a = addEntity(state, 'company', '1', 'A');
-    const b = addEntity(state, 'company', '2', 'B');
-    cycle(a, 'safety-stop', 'held a');
-    cycle(a, 'ok');
-    cycle(b, 'safety-stop', 'held b');
-    cycle(null, 'safety-stop', 'held the round');
+describe('what the status page shows of held deletes and conflicts', () => {
+  const hold = (owner: OwnerRef, documentId: string) => ({
+    owner,
+    documentId,
+    side: 'local' as const,
+    folder: `${owner.id}/doc ${documentId}`,
+    documentName: `Document ${documentId}`,
+    reason: 'more than safety.maxDeleteCount 2',
+  });
 
-    const held = () => state.cycles.heldByRails().map((c) => c.error);
-    expect(held()).toEqual(['held the round', 'held b']);
-    cycle(null, 'ok');
-    expect(held()).toEqual(['held b']);
+  it("lists the held deletes nobody decided on, an entity's together, and counts the decided", () => {
+    const state = stateStore.open();
+    const a = addEntity(state, 'company', '1', 'A');
+    const b = addEntity(state, 'trust', '2', 'B');
+    state.heldDeletes.hold([hold(b, '20'), hold(b, '21')], 1000);
+    state.heldDeletes.hold([hold(a, '10'), hold(a, '11'), hold(a, '12')], 2000);
+    state.heldDeletes.hold([hold(b, '22')], 3000);
+    state.heldDeletes.decide([{ documentId: '11', side: 'local' }], 'approve', 4000);
+
+    const { held } = state.statusPage({ entities: all });
+
+    expect(held.waitingRows.map((h) => [h.documentId, h.entityWaiting])).toEqual([
+      ['20', 3],
+      ['21', 3],
+      ['22', 3],
+      ['10', 2],
+      ['12', 2],
+    ]);
+    expect([held.waiting, held.entities, held.decided]).toEqual([5, 2, 1]);
+    // `docsync status` lists every held delete, the decided one marked: the same total.
+    expect(state.statusReport().heldDeletes).toHaveLength(held.waiting + held.decided);
+  });
+
+  it('shows the open conflicts only: a resolved one stays in the table, marked', () => {
+    const state = stateStore.open();
+    const a = addEntity(state, 'company', '1', 'A');
+    const conflict = (copyPath: string) =>
+      state.conflicts.record({
+        owner: a,
+        documentId: '1',
+        copyPath,
+        winner: 'remote',
+        occurredAt: 1000,
+      });
+    conflict('a (conflict).pdf');
+    const resolved = conflict('b (conflict).pdf');
+    state.conflicts.markResolved(resolved, 'keep-both', 2000);
+
+    const { conflicts } = state.statusPage({ entities: all });
+
+    expect(conflicts.total).toBe(1);
+    expect(conflicts.recent.map((c) => c.copyPath)).toEqual(['a (conflict).pdf']);
   });
 });

@@ -1,30 +1,38 @@
 /**
  * The status page's actions over HTTP: a POST acts only with the page's CSRF token, from the
- * page's own host and origin; a GET never changes anything. The daemon's side (a real sync) is
- * in status-page-browser.test.ts; here the actions are a recording stand-in for the daemon.
+ * page's own host and origin; a GET never changes anything. Approving held deletes and
+ * resolving a conflict are the operator's own operations (web/operator-actions.ts) on a real
+ * state, folder and simulator, changing them as `docsync deletes approve` and `docsync conflicts
+ * resolve` do. The daemon's side (a real sync) is in status-page-browser.test.ts; here "Sync
+ * now" is a recording stand-in for the daemon.
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OwnerRef } from '../../src/domain/types.js';
+import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { Metrics } from '../../src/web/metrics.js';
-import {
-  type ActionOutcome,
-  OPERATOR_ACTIONS_NOT_AVAILABLE,
-  type OperatorActions,
-  type PageActions,
-} from '../../src/web/page-actions.js';
+import { operatorActions } from '../../src/web/operator-actions.js';
+import type { ActionOutcome, OperatorActions, PageActions } from '../../src/web/page-actions.js';
 import { type StatusServer, startStatusServer } from '../../src/web/status-server.js';
 import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
+import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
 import { silentLogger } from '../helpers/webhook-receiver.js';
 
 const stateStore = useStateStore();
+const harness = useSyncHarness();
 const started: StatusServer[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((s) => s.close()));
 });
 
-function recordingActions(operator: OperatorActions = OPERATOR_ACTIONS_NOT_AVAILABLE) {
+/** For the tests of the routes alone: the operator's actions are not theirs to reach. */
+const UNREACHED: OperatorActions = {
+  approveHeldDeletes: () => Promise.reject(new Error('not part of this test')),
+  resolveConflict: () => Promise.reject(new Error('not part of this test')),
+};
+
+function recordingActions(operator: OperatorActions = UNREACHED) {
   const synced: OwnerRef[] = [];
   const actions: PageActions = {
     operator,
@@ -193,26 +201,6 @@ describe('status page actions', () => {
     expect(changesOf(state), 'no row of the state was written').toBe(before);
   });
 
-  it('answers 501 for approve and resolve until the operator modules are wired', async () => {
-    const state = stateStore.open();
-    const { actions, synced } = recordingActions();
-    const server = await start(state, actions);
-    const token = await tokenOf(server);
-
-    const approve = await post(server, '/actions/approve-deletes', { ...TRUST, csrf: token });
-    const resolve = await post(server, '/actions/resolve-conflict', {
-      conflict: '7',
-      resolution: 'keep-mine',
-      csrf: token,
-    });
-
-    for (const answer of [approve, resolve]) {
-      expect(answer.status).toBe(501);
-      expect(JSON.parse(answer.body).message).toMatch(/^not available in this build/);
-    }
-    expect(synced).toEqual([]);
-  });
-
   it("hands approve and resolve to the operator's actions and queues the sync a decision names", async () => {
     const state = stateStore.open();
     const asked: unknown[] = [];
@@ -266,6 +254,35 @@ describe('status page actions', () => {
     expect(synced).toEqual([TRUST, COMPANY]);
   });
 
+  it('without a daemon to carry them out, the page draws no buttons and serves no action (404)', async () => {
+    const state = stateStore.open();
+    const server = await startStatusServer({
+      config: {
+        status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
+        schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
+        store: { root: '/srv/documents' },
+      },
+      state,
+      metrics: new Metrics(),
+      runtime: () => ({
+        nextCycleAt: null,
+        queueDepth: 0,
+        requestsPerSecond: 0,
+        watcherMode: 'events',
+        tokenValid: true,
+      }),
+      logger: silentLogger(),
+    });
+    started.push(server);
+
+    const page = await (await fetch(server.url)).text();
+    const answer = await post(server, '/actions/approve-deletes', { scope: 'all' });
+
+    expect(page).not.toContain('<meta name="csrf-token"');
+    expect(page).not.toContain('<form method="post"');
+    expect(answer.status).toBe(404);
+  });
+
   it('answers a browser without script with a page that says what happened and links back', async () => {
     const state = stateStore.open();
     const { actions } = recordingActions();
@@ -282,5 +299,151 @@ describe('status page actions', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toContain(`<p>A sync of trust ${TRUST.id} is queued.</p>`);
     expect(answer.body).toContain('<a href="/">Back to the status page</a>');
+  });
+});
+
+/** The page of a daemon on the harness's state and folder: the operator's real actions. */
+async function startOn(h: SyncHarness) {
+  const local = new FsLocalStore({ root: h.root, settleSeconds: 0, metaCache: h.state.metaFiles });
+  const operator = operatorActions({ state: h.state, local, webUrl: h.sim.webUrl, now: Date.now });
+  const { actions, synced } = recordingActions(operator);
+  const server = await start(h.state, actions);
+  return { server, synced, token: await tokenOf(server) };
+}
+
+const HOUR = 3_600_000;
+const FOUR_EACH = { companies: 1, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1 };
+
+describe("the page's approve and resolve, as the command line does them", () => {
+  it("approves an entity's held deletes: the decision is in the state, its sync is asked for, and the sync trashes them", async () => {
+    const h = await harness({
+      seed: { ...FOUR_EACH, seed: 5 },
+      settings: { maxDeleteCount: 2, maxDeletePercent: 100 },
+    });
+    expect((await h.sync()).result).toBe('ok');
+    const [company, trust] = await h.owners();
+    const docs = (await h.remote()).documents;
+    const of = (owner: OwnerRef) => docs.filter((d) => d.owner.id === owner.id).map((d) => d.id);
+    const gone = [...of(company!).slice(0, 2), ...of(trust!).slice(0, 1)];
+    const folders = gone.map((id) => h.documentFolder(id)!);
+    for (const id of gone) h.sim.admin.deleteDocument(id);
+    expect((await h.sync()).result).toBe('safety-stop');
+    expect(h.state.heldDeletes.list()).toHaveLength(3);
+    const { server, synced, token } = await startOn(h);
+
+    const approved = await post(server, '/actions/approve-deletes', {
+      kind: company!.kind,
+      id: company!.id,
+      csrf: token,
+    });
+    const again = await post(server, '/actions/approve-deletes', {
+      kind: company!.kind,
+      id: company!.id,
+      csrf: token,
+    });
+
+    expect(approved.status).toBe(200);
+    expect(JSON.parse(approved.body).message).toMatch(
+      /^Approved 2 held deletes of .+: its sync starts now and carries them out;/,
+    );
+    expect(again.status).toBe(404);
+    expect(JSON.parse(again.body).message).toMatch(/^No delete is waiting for a decision for /);
+    const decisions = new Map(h.state.heldDeletes.list().map((r) => [r.documentId, r.decision]));
+    expect([...decisions.entries()].sort()).toEqual(
+      [
+        [gone[0], 'approve'],
+        [gone[1], 'approve'],
+        [gone[2], null],
+      ].sort(),
+    );
+    expect(synced).toEqual([company]);
+
+    // The company's sync carries the approved deletes out; the trust's stays held.
+    expect((await h.sync({ owners: [company!] })).result).toBe('ok');
+    expect(h.exists(folders[0]!)).toBe(false);
+    expect(h.exists(folders[1]!)).toBe(false);
+    expect(h.exists(folders[2]!)).toBe(true);
+    const trashed = [...h.trash().keys()];
+    for (const folder of folders.slice(0, 2))
+      expect(trashed.some((rel) => rel.startsWith(folder))).toBe(true);
+    expect(h.state.heldDeletes.list().map((r) => r.documentId)).toEqual([gone[2]]);
+  });
+
+  it("approves every entity's held deletes at once, leaving their syncs to the daemon's reading of decisions", async () => {
+    const h = await harness({
+      seed: { ...FOUR_EACH, seed: 6 },
+      settings: { maxDeleteCount: 2, maxDeletePercent: 100 },
+    });
+    expect((await h.sync()).result).toBe('ok');
+    const docs = (await h.remote()).documents;
+    const gone = [
+      ...docs.filter((d) => d.owner.kind === 'company').slice(0, 2),
+      ...docs.filter((d) => d.owner.kind === 'trust').slice(0, 2),
+    ].map((d) => d.id);
+    for (const id of gone) h.remove(h.documentFolder(id)!);
+    expect((await h.sync()).result).toBe('safety-stop');
+    const { server, synced, token } = await startOn(h);
+
+    const approved = await post(server, '/actions/approve-deletes', { scope: 'all', csrf: token });
+
+    expect(approved.status).toBe(200);
+    expect(JSON.parse(approved.body).message).toMatch(
+      /^Approved 4 held deletes of 2 companies and trusts: each one's sync carries them out within seconds;/,
+    );
+    expect(h.state.heldDeletes.list().map((r) => r.decision)).toEqual(Array(4).fill('approve'));
+    expect(synced).toEqual([]);
+    expect((await h.sync()).result).toBe('ok');
+    const left = (await h.remote()).documents.map((d) => d.id);
+    for (const id of gone) expect(left).not.toContain(id);
+    expect(h.state.heldDeletes.list()).toEqual([]);
+  });
+
+  it('resolves a conflict keep-mine: our copy takes the name, theirs goes to the trash, the sync is asked for', async () => {
+    const h = await harness();
+    const [company] = await h.owners();
+    const doc = h.sim.admin.createDocument({ owner: company!, name: 'Board Minutes' });
+    const id = String(doc.id);
+    await h.sync();
+    const folder = h.documentFolder(id)!;
+    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+    await h.sync();
+    const [conflict] = h.state.conflicts.list(10, { open: true });
+    expect(conflict).toBeDefined();
+    const { server, synced, token } = await startOn(h);
+    const resolve = (conflictId: number, resolution: string) =>
+      post(server, '/actions/resolve-conflict', {
+        conflict: String(conflictId),
+        resolution,
+        csrf: token,
+      });
+
+    const resolved = await resolve(conflict!.id, 'keep-mine');
+    const again = await resolve(conflict!.id, 'keep-theirs');
+    const unknown = await resolve(999, 'keep-both');
+
+    expect(resolved.status).toBe(200);
+    expect(JSON.parse(resolved.body).message).toMatch(
+      new RegExp(
+        `^Conflict ${conflict!.id} resolved \\(keep-mine\\): minutes\\.pdf goes to the trash`,
+      ),
+    );
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('our minutes');
+    expect(
+      [...h.tree().keys()].filter(
+        (rel) => rel.startsWith(`${folder}/`) && rel.includes('conflict'),
+      ),
+    ).toEqual([]);
+    expect([...h.trash().values()]).toContain(sha256('their minutes'));
+    expect(h.state.conflicts.get(conflict!.id)?.resolution).toBe('keep-mine');
+    expect(synced).toEqual([company]);
+    expect(again.status).toBe(409);
+    expect(JSON.parse(again.body).message).toContain('was already resolved (keep-mine)');
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).message).toContain('No conflict has the id 999');
+
+    await h.sync();
+    const names = (await h.remoteDoc(id))!.attachments.map((a) => [a.name, a.sha256]);
+    expect(names).toContainEqual(['minutes.pdf', sha256('our minutes')]);
   });
 });

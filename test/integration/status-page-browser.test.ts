@@ -3,9 +3,10 @@
  * .ci/test-tools)
  * loading the page of a state the engine itself wrote, after a real conflict and a real error;
  * and the page of a running daemon, whose "Sync now" button makes a real sync that the feed of
- * recent changes then shows. The page at 5,000 entities: status-page-scale-browser.test.ts.
+ * recent changes then shows, and whose "Approve" lets through the deletes a rail held, which the
+ * daemon then carries out. The page at 5,000 entities: status-page-scale-browser.test.ts.
  */
-import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -162,6 +163,71 @@ describe('status page in a browser', () => {
       '',
     ]);
     expect(await page.locator('#sync').innerText()).toContain('(manual)');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  });
+
+  it('approves the deletes a rail held under the daemon, which then carries them out', async () => {
+    sim = await startSimulator({
+      rateLimitPerSecond: 0,
+      seed: { companies: 1, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1, seed: 9 },
+    });
+    const dir = tempDir();
+    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+    const config = writeCliConfig(dir, sim, {
+      settleSeconds: 0.3,
+      safety: { maxDeleteCount: 2, maxDeletePercent: 100 },
+      log: { level: 'info' },
+      // Only the watcher, the button and the decisions start syncs after the catch-up.
+      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      status: { enabled: true, listen: '127.0.0.1:0' },
+    });
+    expect((await runCli(['run', '--once', '--config', config], { env })).code).toBe(0);
+    const daemon = startDaemon(config, env);
+    await daemon.started;
+    const statusUrl = () =>
+      /"url":"([^"]+)","msg":"status page listening"/.exec(daemon.output())?.[1];
+    await eventually(() => statusUrl() !== undefined);
+    const url = statusUrl()!;
+
+    // Three document folders removed from the store: more deletes than the rail lets through.
+    const root = path.join(dir, 'documents');
+    const company = readdirSync(path.join(root, 'Companies'))[0]!;
+    const companyDir = path.join(root, 'Companies', company);
+    const gone = readdirSync(companyDir)
+      .filter((f) => f.includes('['))
+      .slice(0, 3);
+    const goneIds = gone.map((f) => /\[(\d+)\]$/.exec(f)![1]!);
+    for (const f of gone) rmSync(path.join(companyDir, f), { recursive: true });
+    await eventually(async () => (await (await fetch(url)).text()).includes('Held deletes (3)'));
+    const inService = async () => (await sim!.admin.dump()).documents.map((d) => d.id);
+    for (const id of goneIds) expect(await inService()).toContain(id);
+
+    const browser = await launch();
+    const page = await browser.newPage();
+    await page.goto(url);
+    const held = page.locator('#held');
+    expect(await held.locator('tbody tr').count()).toBe(3);
+    expect(await held.innerText()).toContain('was removed from the store');
+    await held.getByRole('button', { name: 'Approve its 3 deletes' }).click();
+    await expect
+      .poll(() => page.locator('#notice').textContent())
+      .toMatch(/^Approved 3 held deletes of .+: its sync starts now and carries them out/);
+
+    await eventually(async () => {
+      const ids = await inService();
+      return goneIds.every((id) => !ids.includes(id));
+    });
+    await eventually(async () => !(await (await fetch(url)).text()).includes('id="held"'));
+    await page.reload();
+    expect(await page.locator('#no-problems').textContent()).toContain('held deletes');
+    expect(await page.locator('#sync').innerText()).toContain('(manual)');
+    // The service's copies went to the trash before the deletes.
+    const trash = path.join(root, '.docsync', 'trash');
+    const copies = readdirSync(trash).flatMap((day) =>
+      readdirSync(path.join(trash, day, 'Companies', company)),
+    );
+    for (const f of gone) expect(copies).toContain(f);
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
   });

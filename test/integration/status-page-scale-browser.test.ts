@@ -1,16 +1,18 @@
 /**
  * The status page of a firm of 5,000 entities, in real Chromium: the state is seeded directly
- * (the page is under test, not the sync), with a held delete, a conflict and items in error.
- * The operator sees the problems first, 50 entities at a time, and finds one by searching,
- * filtering, sorting and paging, all done by the server.
+ * (the page is under test, not the sync), with held deletes, a conflict and items in error.
+ * The operator sees the problems first, 50 entities at a time, finds one by searching,
+ * filtering, sorting and paging, all done by the server, and approves an entity's held deletes
+ * through the operator's own action, which records the decision in the state.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Entity, OwnerRef } from '../../src/domain/types.js';
+import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { Metrics } from '../../src/web/metrics.js';
-import { OPERATOR_ACTIONS_NOT_AVAILABLE } from '../../src/web/page-actions.js';
-import { type StatusServer, startStatusServer } from '../../src/web/status-server.js';
+import { operatorActions } from '../../src/web/operator-actions.js';
+import { startStatusServer } from '../../src/web/status-server.js';
 import { useBrowser } from '../helpers/browser.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { silentLogger } from '../helpers/webhook-receiver.js';
@@ -58,12 +60,20 @@ function seed(state: StateStore, now: number): void {
   state.problems.record({ owner: ownerAt(3000), path: 'Companies/x/new folder' }, 'refused: 415');
   state.problems.record({ owner: ownerAt(3000), documentId: '77' }, 'download failed: 500');
   state.cursors.markFailed(ownerAt(4000), 'the service answered 503', now);
-  const held = state.cycles.start({ trigger: 'webhook', owner: ownerAt(1234), startedAt: now });
-  state.cycles.finish(held, {
-    result: 'safety-stop',
-    finishedAt: now,
-    error: 'the sync would delete 120 documents locally (more than safety.maxDeleteCount 100)',
+  const reason = 'the sync would delete 3 documents locally (more than safety.maxDeleteCount 2)';
+  const hold = (i: number, documentId: string) => ({
+    owner: ownerAt(i),
+    documentId,
+    side: 'local' as const,
+    folder: `${entityAt(i).kind === 'company' ? 'Companies' : 'Trusts'}/${entityAt(i).name}/Minutes [${documentId}]`,
+    documentName: `Minutes ${documentId}`,
+    reason,
   });
+  state.heldDeletes.hold(
+    [hold(1234, '7001'), hold(1234, '7002'), hold(1234, '7003')],
+    now - 60 * MINUTE,
+  );
+  state.heldDeletes.hold([hold(2345, '7101'), hold(2345, '7102')], now - 30 * MINUTE);
   state.conflicts.record({
     owner: ownerAt(10),
     documentId: '5001',
@@ -86,7 +96,9 @@ function seed(state: StateStore, now: number): void {
   );
 }
 
-async function startServer(state: StateStore): Promise<StatusServer> {
+async function startServer(state: StateStore, root: string) {
+  const synced: OwnerRef[] = [];
+  const local = new FsLocalStore({ root, settleSeconds: 0, metaCache: state.metaFiles });
   const server = await startStatusServer({
     config: {
       status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
@@ -104,20 +116,24 @@ async function startServer(state: StateStore): Promise<StatusServer> {
       tokenValid: true,
     }),
     actions: {
-      operator: OPERATOR_ACTIONS_NOT_AVAILABLE,
-      syncEntity: () => ({ kind: 'done', message: 'queued' }),
+      operator: operatorActions({ state, local, webUrl: 'https://app.example.com', now: Date.now }),
+      syncEntity: (owner) => {
+        synced.push(owner);
+        return { kind: 'done', message: 'queued' };
+      },
     },
   });
   closers.push(() => server.close());
-  return server;
+  return { server, synced };
 }
 
 describe('status page at 5,000 entities', () => {
   it('shows the problems first and 50 entities a page, searched, filtered, sorted and paged', async () => {
-    const state = StateStore.open(path.join(tempDir(), 'docsync.db'));
+    const dir = tempDir();
+    const state = StateStore.open(path.join(dir, 'docsync.db'));
     closers.push(() => state.close());
     seed(state, Date.now());
-    const server = await startServer(state);
+    const { server, synced } = await startServer(state, path.join(dir, 'documents'));
 
     const started = Date.now();
     const html = await (await fetch(server.url)).text();
@@ -142,11 +158,26 @@ describe('status page at 5,000 entities', () => {
       'Sync',
     ]);
     expect(await page.locator('#problems h3').allTextContents()).toEqual([
-      'Held deletes (1)',
+      'Held deletes (5)',
       'Conflicts (1)',
       'Items in error (2)',
     ]);
-    expect(await page.locator('#held').innerText()).toContain('more than safety.maxDeleteCount');
+    const held = page.locator('#held');
+    expect(await held.innerText()).toContain('more than safety.maxDeleteCount');
+    // One row per held delete, the entity held longest first; one button per entity, and one for all.
+    expect(await held.locator('tbody tr').count()).toBe(5);
+    expect(await held.locator('tbody tr').first().locator('td').allTextContents()).toEqual([
+      'Client 1234 Pty Ltd',
+      'Minutes 7001',
+      'move Companies/Client 1234 Pty Ltd/Minutes [7001] to the trash: the service deleted the document',
+      expect.any(String),
+      'Approve its 3 deletes',
+    ]);
+    expect(await held.getByRole('button').allTextContents()).toEqual([
+      'Approve all 5 held deletes',
+      'Approve its 3 deletes',
+      'Approve its 2 deletes',
+    ]);
     expect(await rows.count()).toBe(50);
     expect(await range.textContent()).toBe(`Showing 1–50 of ${ENTITIES}.`);
     // Errors first by default: two items in error, then a failed last sync.
@@ -192,10 +223,30 @@ describe('status page at 5,000 entities', () => {
     expect(await when.textContent()).toMatch(/^01\/05\/2024, 10:00:00\s?am$/i);
     expect(await when.getAttribute('title')).toBe('2024-05-01 00:00:00 UTC');
 
-    // Until the operator's modules are wired, approving says so on the page.
-    await page.getByRole('button', { name: 'Approve these deletes' }).click();
+    // Approving one entity's deletes records the decision, as `docsync deletes approve` does,
+    // and asks for its sync; the page then counts them as decided.
+    await page.goto(server.url);
+    await held
+      .locator('tr', { hasText: 'Client 1234 Pty Ltd' })
+      .getByRole('button', { name: 'Approve its 3 deletes' })
+      .click();
     await expect
       .poll(() => page.locator('#notice').textContent())
-      .toMatch(/^not available in this build/);
+      .toMatch(/^Approved 3 held deletes of Client 1234 Pty Ltd: its sync starts now/);
+    expect(
+      state.heldDeletes
+        .decided()
+        .map((h) => [h.owner.id, h.documentId, h.decision])
+        .sort(),
+    ).toEqual([
+      [ownerAt(1234).id, '7001', 'approve'],
+      [ownerAt(1234).id, '7002', 'approve'],
+      [ownerAt(1234).id, '7003', 'approve'],
+    ]);
+    expect(synced).toEqual([ownerAt(1234)]);
+    expect(await page.locator('#problems h3').first().textContent()).toBe('Held deletes (5)');
+    expect(await held.locator('tbody tr').count()).toBe(2);
+    expect(await held.getByRole('button').allTextContents()).toEqual(['Approve its 2 deletes']);
+    expect(await page.locator('#held-decided').textContent()).toContain('3 decided');
   });
 });
