@@ -27,8 +27,13 @@ export interface AppOptions {
   readonly onResponse?: (info: ResponseInfo) => void;
   /** Where JSON log lines go instead of stdout (tests read the log an operator would). */
   readonly logDestination?: DestinationStream;
-  /** Only open a state database that is there: the command only reads the state. */
+  /** Only open a state database that is there, as it is: the command only reads the state. */
   readonly existingState?: boolean;
+  /**
+   * False: create a missing state database, but never upgrade one that is there (`auth login`,
+   * `api`); only `docsync run` upgrades it (open-database.ts).
+   */
+  readonly upgradeState?: boolean;
 }
 
 export interface App {
@@ -39,9 +44,18 @@ export interface App {
   close(): void;
 }
 
-/** `existing`: only open a state database that is there (commands that only read it). */
-export function openState(config: Config, options: { existing?: boolean } = {}): StateStore {
-  const state = StateStore.open(config.state.path, options);
+/**
+ * `existing`: open the state database as it is (commands that only read it); `upgrade: false`:
+ * create a missing one, but take one that is there as it is (open-database.ts).
+ */
+export function openState(
+  config: Config,
+  options: { existing?: boolean; upgrade?: boolean } = {},
+): StateStore {
+  const state = StateStore.open(config.state.path, {
+    existing: options.existing ?? false,
+    upgrade: options.upgrade ?? true,
+  });
   try {
     // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
     if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
@@ -59,7 +73,10 @@ export function openApp(options: AppOptions = {}): App {
     ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
     ...(options.logDestination ? { destination: options.logDestination, pretty: false } : {}),
   });
-  const state = openState(config, { existing: options.existingState ?? false });
+  const state = openState(config, {
+    existing: options.existingState ?? false,
+    upgrade: options.upgradeState ?? true,
+  });
   const remote = createRemote({
     ...clientOptions(config),
     tokenStore: state.tokens,

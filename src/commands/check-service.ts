@@ -1,21 +1,21 @@
 /**
  * `docsync check` on the state database and the service: the stored login, an access token
  * (refreshed only when the stored one is no longer good, as any run would), every route that
- * reads, and the service's clock. The state database is looked at before it is opened: a
- * missing one is never created, an older one never migrated.
+ * reads, and the service's clock. The state database is opened as it is: a missing one is never
+ * created, an older one never migrated.
  */
 import { got } from 'got';
 import { clientOptions } from '../compose.js';
 import type { Config } from '../config/schema.js';
 import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
 import { entityDeepLink } from '../domain/deep-links.js';
-import { DocsyncError } from '../domain/errors.js';
+import { DocsyncError, StateSchemaError } from '../domain/errors.js';
 import { ApiError, AuthRequiredError } from '../remote/api-error.js';
 import { USER_AGENT } from '../remote/api-wire.js';
 import { createRemote, type Remote } from '../remote/create-client.js';
 import { probeRoutes } from '../remote/probe-routes.js';
 import type { ResponseInfo } from '../remote/service-http.js';
-import { inspectStateFile } from '../state/inspect-state.js';
+import { schemaVersion } from '../state/open-database.js';
 import { StateStore } from '../state/state-store.js';
 import { MAX_DATE_SKEW_MS } from '../triggers/verify-signature.js';
 
@@ -32,98 +32,81 @@ export interface ServiceCheck {
 
 export async function checkService(config: Config): Promise<ServiceCheck> {
   const file = config.state.path;
-  let status: ReturnType<typeof inspectStateFile>;
+  let state: StateStore;
   try {
-    status = inspectStateFile(file);
+    // As it is: a missing file is never created, an older one never migrated (open-database.ts).
+    state = StateStore.open(file, { existing: true });
   } catch (error) {
     if (!(error instanceof DocsyncError)) throw error;
-    return {
-      lines: [
-        fail(
-          'state database',
-          error.message,
-          'See the message; docsync cannot run until it is fixed.',
-        ),
-      ],
-      initialSyncDone: null,
-    };
+    return { lines: [unusableState(error)], initialSyncDone: null };
   }
-  switch (status.kind) {
-    case 'missing':
-      return {
-        lines: [
-          fail(
-            'state database',
-            status.sentence,
-            'Run `docsync auth login` (it creates the database and stores the login the token and route checks need), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
-          ),
-        ],
-        initialSyncDone: null,
-      };
-    case 'newer':
-      return {
-        lines: [
-          fail(
-            'state database',
-            `${file} has schema version ${status.version}; this docsync knows up to ${status.known}`,
-            'It was written by a newer docsync: run that version.',
-          ),
-        ],
-        initialSyncDone: null,
-      };
-    case 'older':
-      return {
-        lines: [
-          warn(
-            'state database',
-            `${file} has schema version ${status.version}; this docsync upgrades it to ${status.known} when it runs, so the check leaves it, the token and the routes alone`,
-            'Stop the old daemon and start this version (`systemctl restart docsync`), then run `docsync check` again.',
-          ),
-        ],
-        initialSyncDone: null,
-      };
-    case 'current':
-      return withState(config, status.version);
-  }
-}
-
-async function withState(config: Config, version: number): Promise<ServiceCheck> {
-  const file = config.state.path;
-  const state = StateStore.open(file);
   try {
-    // As every command does: a refresh token given in the environment is the one to use.
-    if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
-    const lines = [stateLine(file, version)];
-    let last: ResponseInfo | undefined;
-    let answered = false;
-    const remote = createRemote({
-      ...clientOptions(config),
-      tokenStore: state.tokens,
-      retry: ONE_ATTEMPT,
-      timeoutMs: 15_000,
-      onResponse: (info) => {
-        last = info;
-        if (info.status !== 'network') answered = true;
-      },
-    });
-    try {
-      const token = await tokenLines(config, remote, state);
-      lines.push(...token.lines);
-      if (token.ok) {
-        const { service } = config;
-        lines.push(
-          ...(await probeRoutes({ http: remote.http, lastAnswer: () => last, ...service })),
-        );
-        lines.push(clockLine(config, remote, answered));
-        lines.push(await webLine(config.service.webUrl));
-      }
-    } finally {
-      remote.queue.clear();
-    }
-    return { lines, initialSyncDone: state.settings.initialSyncDone() };
+    return await withState(config, state);
   } finally {
     state.close();
   }
+}
+
+/** The state database cannot be opened as it is: what that means for the checks after it. */
+function unusableState(error: DocsyncError): CheckLine {
+  if (error.code === 'STATE_MISSING') {
+    return fail(
+      'state database',
+      error.message,
+      'Run `docsync auth login` (it creates the database and stores the login the token and route checks need), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
+    );
+  }
+  if (error instanceof StateSchemaError && error.code === 'STATE_TOO_OLD') {
+    return warn(
+      'state database',
+      `${error.file} has schema version ${error.version}; this docsync upgrades it to ${error.known} when it runs, so the check leaves it, the token and the routes alone`,
+      'Stop the old daemon and start this version (`systemctl restart docsync`), then run `docsync check` again.',
+    );
+  }
+  if (error instanceof StateSchemaError) {
+    return fail(
+      'state database',
+      `${error.file} has schema version ${error.version}; this docsync knows up to ${error.known}`,
+      'It was written by a newer docsync: run that version.',
+    );
+  }
+  return fail(
+    'state database',
+    error.message,
+    'See the message; docsync cannot run until it is fixed.',
+  );
+}
+
+async function withState(config: Config, state: StateStore): Promise<ServiceCheck> {
+  const file = config.state.path;
+  const lines = [stateLine(file, schemaVersion(state.db))];
+  // As every command does: a refresh token given in the environment is the one to use.
+  if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
+  let last: ResponseInfo | undefined;
+  let answered = false;
+  const remote = createRemote({
+    ...clientOptions(config),
+    tokenStore: state.tokens,
+    retry: ONE_ATTEMPT,
+    timeoutMs: 15_000,
+    onResponse: (info) => {
+      last = info;
+      if (info.status !== 'network') answered = true;
+    },
+  });
+  try {
+    const token = await tokenLines(config, remote, state);
+    lines.push(...token.lines);
+    if (token.ok) {
+      const { service } = config;
+      lines.push(...(await probeRoutes({ http: remote.http, lastAnswer: () => last, ...service })));
+      lines.push(clockLine(config, remote, answered));
+      lines.push(await webLine(config.service.webUrl));
+    }
+  } finally {
+    remote.queue.clear();
+  }
+  return { lines, initialSyncDone: state.settings.initialSyncDone() };
 }
 
 function stateLine(file: string, version: number): CheckLine {
