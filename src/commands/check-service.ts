@@ -10,6 +10,7 @@ import type { Config } from '../config/schema.js';
 import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError, StateSchemaError } from '../domain/errors.js';
+import { otherService, serviceKey } from '../domain/service-identity.js';
 import { ApiError, AuthRequiredError } from '../remote/api-error.js';
 import { USER_AGENT } from '../remote/api-wire.js';
 import { createRemote, type Remote } from '../remote/create-client.js';
@@ -80,6 +81,10 @@ function unusableState(error: DocsyncError): CheckLine {
 async function withState(config: Config, state: StateStore): Promise<ServiceCheck> {
   const file = config.state.path;
   const lines = [stateLine(file, schemaVersion(state.db))];
+  const service = serviceLine(config, state);
+  lines.push(service.line);
+  // Another service's login is not sent to this one: nothing after this can be checked.
+  if (!service.same) return { lines, initialSyncDone: state.settings.initialSyncDone() };
   // As every command does: a refresh token given in the environment is the one to use.
   if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
   let last: ResponseInfo | undefined;
@@ -111,6 +116,42 @@ async function withState(config: Config, state: StateStore): Promise<ServiceChec
 
 function stateLine(file: string, version: number): CheckLine {
   return ok('state database', `${file} (schema ${version})`);
+}
+
+/** The service the state was synced with (domain/service-identity.ts) against the configured one. */
+function serviceLine(config: Config, state: StateStore): { line: CheckLine; same: boolean } {
+  const file = config.state.path;
+  const recorded = state.settings.serviceUrl();
+  const configured = serviceKey(config.service.baseUrl);
+  const data = { recorded, configured };
+  if (otherService({ kind: 'state', statePath: file }, recorded, configured)) {
+    return {
+      same: false,
+      line: fail(
+        'state service',
+        `${file} was synced with ${recorded}, not with ${configured}; docsync refuses to run on it, and the login in it is not sent to ${configured} to check the token and the routes`,
+        `Set service.environment (or service.baseUrl) back to ${recorded}, or give ${configured} its own state.path and store.root (README "Connecting to the real service").`,
+        data,
+      ),
+    };
+  }
+  if (recorded !== null)
+    return { same: true, line: ok('state service', `synced with ${recorded}`, data) };
+  if (!state.settings.initialSyncDone()) {
+    return {
+      same: true,
+      line: ok('state service', `not synced yet; the first run records ${configured}`, data),
+    };
+  }
+  return {
+    same: true,
+    line: warn(
+      'state service',
+      `${file} was synced by an older docsync, which recorded no service; the next run records ${configured} as the one it is synced with`,
+      `Make sure this state was synced with ${configured} before docsync runs on it; if it was another service's, give ${configured} its own state.path and store.root.`,
+      data,
+    ),
+  };
 }
 
 async function tokenLines(
