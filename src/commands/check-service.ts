@@ -15,6 +15,8 @@ import { ApiError, AuthRequiredError } from '../remote/api-error.js';
 import { USER_AGENT } from '../remote/api-wire.js';
 import { createRemote, type Remote } from '../remote/create-client.js';
 import { probeRoutes } from '../remote/probe-routes.js';
+import { routeTable } from '../remote/routes.js';
+import { serviceAdvice } from '../remote/service-advice.js';
 import type { ResponseInfo } from '../remote/service-http.js';
 import { schemaVersion } from '../state/open-database.js';
 import { StateStore } from '../state/state-store.js';
@@ -178,10 +180,10 @@ async function tokenLines(
     if (error instanceof AuthRequiredError)
       return { ok: false, lines: [fail('token', error.reason, error.hint)] };
     if (error instanceof ApiError) {
+      const route = { name: 'token' as const, route: routeTable(config.service.routes).token };
       const hint =
-        error.code === 'NETWORK'
-          ? `docsync cannot reach ${config.service.baseUrl}: check service.baseUrl (or service.environment), DNS, proxy and firewall.`
-          : `Check service.routes.token if the service's token path differs; otherwise run \`docsync check\` again later.`;
+        serviceAdvice(error, { baseUrl: config.service.baseUrl, route }) ??
+        'The service refused the token request; its message says why.';
       return {
         ok: false,
         lines: [fail('token', `the token request failed: ${error.message}`, hint)],

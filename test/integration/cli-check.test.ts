@@ -139,6 +139,28 @@ describe('docsync check', () => {
     db.close();
   });
 
+  it('gives the advice a command stopped by the same failure gives', async () => {
+    const { dir, check } = await setup({
+      sim: { faults: { routes: { '/documents/statusTypes': 403 } } },
+    });
+
+    const { report } = await check('--json');
+    const api = await runCli(
+      ['api', 'status-types', 'list', '--config', path.join(dir, 'docsync.json')],
+      { timeoutMs: 30_000 },
+    );
+
+    const hint = routeLine(report, 'statusTypes')!.hint!;
+    expect(hint).toBe(
+      'The grant does not cover this: check service.scope against what the application is approved for, or authorise again (`docsync auth login`) as a user who may do it.',
+    );
+    expect(api.code).toBe(1);
+    expect(api.stderr).toMatch(
+      /^docsync: The service refused docsync access \(GET \/cas\/documents\/statusTypes answered 403 [^\n]*\)\. /,
+    );
+    expect(api.stderr.trimEnd().endsWith(hint)).toBe(true);
+  });
+
   it('fails on a route the sync needs, warns on one only `docsync api` uses', async () => {
     const { check } = await setup({
       sim: { faults: { routes: { '/documents/statusTypes': 503, '/contacts': 500 } } },
@@ -152,7 +174,7 @@ describe('docsync check', () => {
       message: expect.stringMatching(
         /^answered 503 injected_fault: Injected failure of \/documents\/statusTypes in \d+ ms$/,
       ),
-      hint: expect.stringContaining('The service failed'),
+      hint: expect.stringContaining('The service is failing'),
       data: { status: 503 },
     });
     expect(routeLine(report, 'listContacts')).toMatchObject({
@@ -182,7 +204,7 @@ describe('docsync check', () => {
       message: expect.stringMatching(
         /^answered 200, but its response does not match the contract: trusts: required in \d+ ms$/,
       ),
-      hint: expect.stringContaining('The answer differs from the shape in api.md'),
+      hint: expect.stringContaining('the answer differs from the shape in api.md'),
     });
     expect(routeLine(report, 'statusTypes')).toMatchObject({
       topic: 'GET /cas/statusTypes',
