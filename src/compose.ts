@@ -7,6 +7,7 @@
 import type { DestinationStream } from 'pino';
 import { loadConfig } from './config/load-config.js';
 import type { Config, LogLevel } from './config/schema.js';
+import { otherService, serviceKey } from './domain/service-identity.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
 import { FsLocalStore } from './local/fs-local-store.js';
@@ -27,8 +28,13 @@ export interface AppOptions {
   readonly onResponse?: (info: ResponseInfo) => void;
   /** Where JSON log lines go instead of stdout (tests read the log an operator would). */
   readonly logDestination?: DestinationStream;
-  /** Only open a state database that is there: the command only reads the state. */
+  /** Only open a state database that is there, as it is: the command only reads the state. */
   readonly existingState?: boolean;
+  /**
+   * False: create a missing state database, but never upgrade one that is there (`auth login`,
+   * `api`); only `docsync run` upgrades it (open-database.ts).
+   */
+  readonly upgradeState?: boolean;
 }
 
 export interface App {
@@ -39,10 +45,30 @@ export interface App {
   close(): void;
 }
 
-/** `existing`: only open a state database that is there (commands that only read it). */
-export function openState(config: Config, options: { existing?: boolean } = {}): StateStore {
-  const state = StateStore.open(config.state.path, options);
+/**
+ * `existing`: open the state database as it is (commands that only read it); `upgrade: false`:
+ * create a missing one, but take one that is there as it is (open-database.ts).
+ * `sameService`: refuse a state of another service (domain/service-identity.ts) before anything
+ * is stored in it or a client can send its token: that service's login must not go to the
+ * configured one, nor its ids be synced there.
+ */
+export function openState(
+  config: Config,
+  options: { existing?: boolean; upgrade?: boolean; sameService?: boolean } = {},
+): StateStore {
+  const state = StateStore.open(config.state.path, {
+    existing: options.existing ?? false,
+    upgrade: options.upgrade ?? true,
+  });
   try {
+    if (options.sameService) {
+      const other = otherService(
+        { kind: 'state', statePath: config.state.path },
+        state.settings.serviceUrl(),
+        config.service.baseUrl,
+      );
+      if (other) throw other;
+    }
     // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
     if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
     return state;
@@ -59,7 +85,11 @@ export function openApp(options: AppOptions = {}): App {
     ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
     ...(options.logDestination ? { destination: options.logDestination, pretty: false } : {}),
   });
-  const state = openState(config, { existing: options.existingState ?? false });
+  const state = openState(config, {
+    existing: options.existingState ?? false,
+    upgrade: options.upgradeState ?? true,
+    sameService: true,
+  });
   const remote = createRemote({
     ...clientOptions(config),
     tokenStore: state.tokens,
@@ -106,6 +136,7 @@ export function localStore(app: App): FsLocalStore {
     ignore: [...app.config.ignore],
     settleSeconds: app.config.settleSeconds,
     metaCache: app.state.metaFiles,
+    service: serviceKey(app.config.service.baseUrl),
   });
 }
 

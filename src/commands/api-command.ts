@@ -19,7 +19,13 @@ export interface ApiCommandOptions extends Omit<ApiCall, 'args'>, GlobalOptions 
 export async function apiCommand(options: ApiCommandOptions): Promise<void> {
   const { op, args } = resolveOperation(options.resource, options.operation, options.args, options);
   await op.check?.(options, args);
-  const app = openApp({ config: options.config, logLevel: options.logLevel, logToStderr: true });
+  // Never an upgrade of the state: the previous version's daemon may still be using it.
+  const app = openApp({
+    config: options.config,
+    logLevel: options.logLevel,
+    logToStderr: true,
+    upgradeState: false,
+  });
   const out = new JsonOutput(process.stdout);
   try {
     const result = op.run(app.remote.client, options, args);

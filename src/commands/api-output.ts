@@ -2,8 +2,10 @@
  * What `docsync api` writes on stdout: always one JSON value, also when the call fails. A list
  * streams item by item (a firm's whole list never sits in memory), so its `[` is written only
  * with the first item; a call that fails before any output prints `{"error": …}`, and a list
- * cut off midway is closed, so `jq` always reads what is there. The exit code and the sentence
- * on stderr say that it failed. A reader that goes away (`| head`) ends the output quietly.
+ * cut off midway ends with that same `{"error": …}` as its last element, then is closed: `jq`
+ * reads what is there, and a script that does not look at the exit code (the left side of a
+ * pipe) still cannot take the part for the whole list. The exit code and the sentence on stderr
+ * say that it failed. A reader that goes away (`| head`) ends the output quietly.
  */
 import { ApiError } from '../remote/api-error.js';
 
@@ -41,10 +43,11 @@ export class JsonOutput {
     this.#write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** The call failed: what was written stays valid JSON. */
+  /** The call failed: what was written stays valid JSON, and says that it failed. */
   failed(error: unknown): void {
-    if (this.#listOpen) this.#write('\n]\n');
-    else if (!this.#written) this.#write(`${JSON.stringify({ error: errorJson(error) })}\n`);
+    const failure = JSON.stringify({ error: errorJson(error) });
+    if (this.#listOpen) this.#write(`,\n${failure}\n]\n`);
+    else if (!this.#written) this.#write(`${failure}\n`);
     this.#listOpen = false;
   }
 

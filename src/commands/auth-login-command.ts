@@ -10,7 +10,13 @@ import { routeTable } from '../remote/routes.js';
 import type { GlobalOptions } from './index.js';
 
 export async function authLoginCommand(options: GlobalOptions & { code?: string }): Promise<void> {
-  const app = openApp({ config: options.config, logLevel: options.logLevel, logToStderr: true });
+  // It makes the state on a new install, but never upgrades one the old daemon may be using.
+  const app = openApp({
+    config: options.config,
+    logLevel: options.logLevel,
+    logToStderr: true,
+    upgradeState: false,
+  });
   try {
     const { service } = app.config;
     let code = options.code;

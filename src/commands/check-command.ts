@@ -46,6 +46,7 @@ export async function runChecks(file: string, flag: string | undefined): Promise
     root: config.store.root,
     ignore: config.ignore,
     initialSyncDone: service.initialSyncDone,
+    baseUrl: config.service.baseUrl,
     scanIntervalSeconds: config.watcher.scanIntervalSeconds,
   });
   return [configLine(file, config), ...service.lines, ...store, ...(await checkWebhook(config))];

@@ -1,21 +1,24 @@
 /**
  * `docsync check` on the state database and the service: the stored login, an access token
  * (refreshed only when the stored one is no longer good, as any run would), every route that
- * reads, and the service's clock. The state database is looked at before it is opened: a
- * missing one is never created, an older one never migrated.
+ * reads, and the service's clock. The state database is opened as it is: a missing one is never
+ * created, an older one never migrated.
  */
 import { got } from 'got';
 import { clientOptions } from '../compose.js';
 import type { Config } from '../config/schema.js';
 import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
 import { entityDeepLink } from '../domain/deep-links.js';
-import { DocsyncError } from '../domain/errors.js';
+import { DocsyncError, StateSchemaError } from '../domain/errors.js';
+import { otherService, serviceKey } from '../domain/service-identity.js';
 import { ApiError, AuthRequiredError } from '../remote/api-error.js';
 import { USER_AGENT } from '../remote/api-wire.js';
 import { createRemote, type Remote } from '../remote/create-client.js';
 import { probeRoutes } from '../remote/probe-routes.js';
+import { routeTable } from '../remote/routes.js';
+import { serviceAdvice } from '../remote/service-advice.js';
 import type { ResponseInfo } from '../remote/service-http.js';
-import { inspectStateFile } from '../state/inspect-state.js';
+import { schemaVersion } from '../state/open-database.js';
 import { StateStore } from '../state/state-store.js';
 import { MAX_DATE_SKEW_MS } from '../triggers/verify-signature.js';
 
@@ -32,102 +35,125 @@ export interface ServiceCheck {
 
 export async function checkService(config: Config): Promise<ServiceCheck> {
   const file = config.state.path;
-  let status: ReturnType<typeof inspectStateFile>;
+  let state: StateStore;
   try {
-    status = inspectStateFile(file);
+    // As it is: a missing file is never created, an older one never migrated (open-database.ts).
+    state = StateStore.open(file, { existing: true });
   } catch (error) {
     if (!(error instanceof DocsyncError)) throw error;
-    return {
-      lines: [
-        fail(
-          'state database',
-          error.message,
-          'See the message; docsync cannot run until it is fixed.',
-        ),
-      ],
-      initialSyncDone: null,
-    };
+    return { lines: [unusableState(error)], initialSyncDone: null };
   }
-  switch (status.kind) {
-    case 'missing':
-      return {
-        lines: [
-          fail(
-            'state database',
-            status.sentence,
-            'Run `docsync auth login` (it creates the database and stores the login the token and route checks need), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
-          ),
-        ],
-        initialSyncDone: null,
-      };
-    case 'newer':
-      return {
-        lines: [
-          fail(
-            'state database',
-            `${file} has schema version ${status.version}; this docsync knows up to ${status.known}`,
-            'It was written by a newer docsync: run that version.',
-          ),
-        ],
-        initialSyncDone: null,
-      };
-    case 'older':
-      return {
-        lines: [
-          warn(
-            'state database',
-            `${file} has schema version ${status.version}; this docsync upgrades it to ${status.known} when it runs, so the check leaves it, the token and the routes alone`,
-            'Stop the old daemon and start this version (`systemctl restart docsync`), then run `docsync check` again.',
-          ),
-        ],
-        initialSyncDone: null,
-      };
-    case 'current':
-      return withState(config, status.version);
-  }
-}
-
-async function withState(config: Config, version: number): Promise<ServiceCheck> {
-  const file = config.state.path;
-  const state = StateStore.open(file);
   try {
-    // As every command does: a refresh token given in the environment is the one to use.
-    if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
-    const lines = [stateLine(file, version)];
-    let last: ResponseInfo | undefined;
-    let answered = false;
-    const remote = createRemote({
-      ...clientOptions(config),
-      tokenStore: state.tokens,
-      retry: ONE_ATTEMPT,
-      timeoutMs: 15_000,
-      onResponse: (info) => {
-        last = info;
-        if (info.status !== 'network') answered = true;
-      },
-    });
-    try {
-      const token = await tokenLines(config, remote, state);
-      lines.push(...token.lines);
-      if (token.ok) {
-        const { service } = config;
-        lines.push(
-          ...(await probeRoutes({ http: remote.http, lastAnswer: () => last, ...service })),
-        );
-        lines.push(clockLine(config, remote, answered));
-        lines.push(await webLine(config.service.webUrl));
-      }
-    } finally {
-      remote.queue.clear();
-    }
-    return { lines, initialSyncDone: state.settings.initialSyncDone() };
+    return await withState(config, state);
   } finally {
     state.close();
   }
 }
 
+/** The state database cannot be opened as it is: what that means for the checks after it. */
+function unusableState(error: DocsyncError): CheckLine {
+  if (error.code === 'STATE_MISSING') {
+    return fail(
+      'state database',
+      error.message,
+      'Run `docsync auth login` (it creates the database and stores the login the token and route checks need), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
+    );
+  }
+  if (error instanceof StateSchemaError && error.code === 'STATE_TOO_OLD') {
+    return warn(
+      'state database',
+      `${error.file} has schema version ${error.version}; this docsync upgrades it to ${error.known} when it runs, so the check leaves it, the token and the routes alone`,
+      'Stop the old daemon and start this version (`systemctl restart docsync`), then run `docsync check` again.',
+    );
+  }
+  if (error instanceof StateSchemaError) {
+    return fail(
+      'state database',
+      `${error.file} has schema version ${error.version}; this docsync knows up to ${error.known}`,
+      'It was written by a newer docsync: run that version.',
+    );
+  }
+  return fail(
+    'state database',
+    error.message,
+    'See the message; docsync cannot run until it is fixed.',
+  );
+}
+
+async function withState(config: Config, state: StateStore): Promise<ServiceCheck> {
+  const file = config.state.path;
+  const lines = [stateLine(file, schemaVersion(state.db))];
+  const service = serviceLine(config, state);
+  lines.push(service.line);
+  // Another service's login is not sent to this one: nothing after this can be checked.
+  if (!service.same) return { lines, initialSyncDone: state.settings.initialSyncDone() };
+  // As every command does: a refresh token given in the environment is the one to use.
+  if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
+  let last: ResponseInfo | undefined;
+  let answered = false;
+  const remote = createRemote({
+    ...clientOptions(config),
+    tokenStore: state.tokens,
+    retry: ONE_ATTEMPT,
+    timeoutMs: 15_000,
+    onResponse: (info) => {
+      last = info;
+      if (info.status !== 'network') answered = true;
+    },
+  });
+  try {
+    const token = await tokenLines(config, remote, state);
+    lines.push(...token.lines);
+    if (token.ok) {
+      const { service } = config;
+      lines.push(...(await probeRoutes({ http: remote.http, lastAnswer: () => last, ...service })));
+      lines.push(clockLine(config, remote, answered));
+      lines.push(await webLine(config.service.webUrl));
+    }
+  } finally {
+    remote.queue.clear();
+  }
+  return { lines, initialSyncDone: state.settings.initialSyncDone() };
+}
+
 function stateLine(file: string, version: number): CheckLine {
   return ok('state database', `${file} (schema ${version})`);
+}
+
+/** The service the state was synced with (domain/service-identity.ts) against the configured one. */
+function serviceLine(config: Config, state: StateStore): { line: CheckLine; same: boolean } {
+  const file = config.state.path;
+  const recorded = state.settings.serviceUrl();
+  const configured = serviceKey(config.service.baseUrl);
+  const data = { recorded, configured };
+  if (otherService({ kind: 'state', statePath: file }, recorded, configured)) {
+    return {
+      same: false,
+      line: fail(
+        'state service',
+        `${file} was synced with ${recorded}, not with ${configured}; docsync refuses to run on it, and the login in it is not sent to ${configured} to check the token and the routes`,
+        `Set service.environment (or service.baseUrl) back to ${recorded}, or give ${configured} its own state.path and store.root (README "Connecting to the real service").`,
+        data,
+      ),
+    };
+  }
+  if (recorded !== null)
+    return { same: true, line: ok('state service', `synced with ${recorded}`, data) };
+  if (!state.settings.initialSyncDone()) {
+    return {
+      same: true,
+      line: ok('state service', `not synced yet; the first run records ${configured}`, data),
+    };
+  }
+  return {
+    same: true,
+    line: warn(
+      'state service',
+      `${file} was synced by an older docsync, which recorded no service; the next run records ${configured} as the one it is synced with`,
+      `Make sure this state was synced with ${configured} before docsync runs on it; if it was another service's, give ${configured} its own state.path and store.root.`,
+      data,
+    ),
+  };
 }
 
 async function tokenLines(
@@ -154,10 +180,10 @@ async function tokenLines(
     if (error instanceof AuthRequiredError)
       return { ok: false, lines: [fail('token', error.reason, error.hint)] };
     if (error instanceof ApiError) {
+      const route = { name: 'token' as const, route: routeTable(config.service.routes).token };
       const hint =
-        error.code === 'NETWORK'
-          ? `docsync cannot reach ${config.service.baseUrl}: check service.baseUrl (or service.environment), DNS, proxy and firewall.`
-          : `Check service.routes.token if the service's token path differs; otherwise run \`docsync check\` again later.`;
+        serviceAdvice(error, { baseUrl: config.service.baseUrl, route }) ??
+        'The service refused the token request; its message says why.';
       return {
         ok: false,
         lines: [fail('token', `the token request failed: ${error.message}`, hint)],

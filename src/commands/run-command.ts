@@ -8,6 +8,7 @@ import { Daemon } from '../daemon/daemon.js';
 import { startListeners } from '../daemon/daemon-listeners.js';
 import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
+import { claimService } from '../daemon/service-claim.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import type { CycleProgress } from '../engine/cycle-tally.js';
 import { runUntilSettled } from '../engine/run-until-settled.js';
@@ -86,6 +87,16 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
   const plan: string[] = [];
   try {
     const deps = engineDeps(app);
+    // A state or folder of another service stops the run before anything reaches either.
+    await claimService(
+      { settings: app.state.settings, local: deps.local, logger: app.logger },
+      {
+        baseUrl: app.config.service.baseUrl,
+        statePath: app.config.state.path,
+        root: app.config.store.root,
+        record: !options.dryRun,
+      },
+    );
     // Before the cycle, so space taken by stale downloads is back before the sync needs it. A
     // dry run changes nothing, the trash included.
     if (!options.dryRun) await housekeepIfDue({ ...deps, state: app.state });

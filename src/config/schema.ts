@@ -138,7 +138,8 @@ export const configSchema = z.strictObject({
       listen: listenAddress.prefault('127.0.0.1:8788'),
       /**
        * How the firm's browsers reach the status listener (through a proxy or the LAN): the
-       * webhook answers then carry stable document links there (`/documents/{id}`).
+       * webhook answers then carry stable document links there (`/documents/{id}`), and the
+       * page and its actions answer at its host and origin (web/csrf.ts).
        */
       publicUrl: httpUrl.optional(),
       /** `/healthz` fails when the last good cycle is older; default 3 cron intervals or 30 min. */

@@ -44,6 +44,7 @@ import type { WorkStatus } from '../web/runtime-status.js';
 import { watchDecisions } from './decision-watch.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { ScanPass } from './scan-pass.js';
+import { claimService } from './service-claim.js';
 import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {
@@ -179,6 +180,16 @@ export class Daemon {
     await checkStoreRoot(local.root);
     this.#lock = InstanceLock.acquire(state.db);
     this.#lock.startHeartbeat((error) => this.#stopWith(error));
+    // A state or folder of another service stops the start before anything reaches either.
+    await claimService(
+      { settings: state.settings, local: this.parts.deps.local, logger },
+      {
+        baseUrl: config.service.baseUrl,
+        statePath: config.state.path,
+        root: local.root,
+        record: true,
+      },
+    );
     state.cycles.markInterrupted(Date.now());
     // Before the first cycle: a disk filled by downloads a crash left behind gets its space back
     // before the catch-up needs it. A state failure here stops the start.

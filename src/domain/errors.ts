@@ -46,6 +46,25 @@ export class ConfigError extends DocsyncError {
 export class StateError extends DocsyncError {}
 
 /**
+ * The state database is at another schema than this docsync writes: `STATE_TOO_NEW` (a newer
+ * docsync wrote it; never downgraded), or `STATE_TOO_OLD` for a command that opens it as it is
+ * and leaves the upgrade to `docsync run`.
+ */
+export class StateSchemaError extends StateError {
+  constructor(
+    code: 'STATE_TOO_OLD' | 'STATE_TOO_NEW',
+    readonly file: string,
+    /** The file's schema version. */
+    readonly version: number,
+    /** The newest version this docsync knows. */
+    readonly known: number,
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
+/**
  * What went wrong with the state file, which decides what the operator is told to do. `path`:
  * `state.path` cannot name a file (a part of it is a file, or it is a folder).
  */

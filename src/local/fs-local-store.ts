@@ -54,6 +54,7 @@ import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-ca
 import { formatDocumentMeta, formatServiceCopyNote, SERVICE_COPY_NOTE } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
+import { markerText, readMarker, serviceInMarker, withService } from './root-marker.js';
 import { hashFile, lstatWithoutLinks, type ScanOptions, scanEntityFolder } from './scan.js';
 import { escapeControls, SKIP_REASONS } from './skip-rules.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
@@ -72,6 +73,8 @@ export interface FsLocalStoreOptions {
   readonly ownWrites?: OwnWrites;
   /** Where the `.document.json` contents are remembered between scans (the state, in main.ts). */
   readonly metaCache?: MetaFileCache;
+  /** The service the folder is synced with (`serviceKey`), which `.docsync-root` names. */
+  readonly service?: string;
 }
 
 export class FsLocalStore implements LocalStore {
@@ -81,6 +84,7 @@ export class FsLocalStore implements LocalStore {
   readonly #settleMs: number;
   readonly #now: () => Date;
   readonly #metaCache: MetaFileCache;
+  readonly #service: string | undefined;
 
   #filesystem: FilesystemKind | null = null;
 
@@ -91,6 +95,7 @@ export class FsLocalStore implements LocalStore {
     this.#settleMs = (options.settleSeconds ?? 3) * 1000;
     this.#now = options.now ?? (() => new Date());
     this.#metaCache = options.metaCache ?? new MemoryMetaFileCache();
+    this.#service = options.service;
   }
 
   /** The absolute path of a relative one, refused when outside the root (for uploads, logs). */
@@ -120,8 +125,15 @@ export class FsLocalStore implements LocalStore {
     });
     await ensureRealFolders(this.root, TRASH_DIR);
     await ensureRealFolders(this.root, TMP_DIR);
-    const content = `docsync root, first synced ${this.#now().toISOString()}\n`;
-    await this.#writeOwn(MARKER_FILE, content);
+    const before = (await this.hasMarker()) ? await readMarker(this.root) : null;
+    const content =
+      before === null ? markerText(this.#now(), this.#service) : withService(before, this.#service);
+    if (content !== before) await this.#writeOwn(MARKER_FILE, content);
+  }
+
+  async markerService(): Promise<string | null> {
+    const text = (await this.hasMarker()) ? await readMarker(this.root) : null;
+    return text === null ? null : serviceInMarker(text);
   }
 
   listEntityFolders(): Promise<LocalEntityFolder[]> {

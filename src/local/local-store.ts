@@ -73,8 +73,13 @@ export interface LocalStore {
    * (StoreRootError) when it is missing because the root cannot hold documents: a file, no access.
    */
   hasMarker(): Promise<boolean>;
-  /** Writes `.docsync-root` (first sync only) and creates `.docsync/`. */
+  /**
+   * Writes `.docsync-root` naming the service the store is synced with (first sync), or adds the
+   * service to a marker written before docsync named it; creates `.docsync/`.
+   */
   writeMarker(): Promise<void>;
+  /** The service `.docsync-root` names (root-marker.ts); null without a marker or a named service. */
+  markerService(): Promise<string | null>;
 
   /**
    * Every folder under `Companies/` and `Trusts/`, with its parsed `.entity.json`. Links and

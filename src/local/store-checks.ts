@@ -9,15 +9,19 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
+import { otherService } from '../domain/service-identity.js';
 import { filesystemKind } from './filesystem-kind.js';
 import { isIgnored } from './ignore.js';
 import { MARKER_FILE, STATE_DIR, TMP_DIR, TRASH_DIR } from './local-store.js';
+import { readMarker, serviceInMarker } from './root-marker.js';
 
 export interface StoreCheckInput {
   readonly root: string;
   readonly ignore: readonly string[];
   /** From the state database; null when there is none to ask. */
   readonly initialSyncDone: boolean | null;
+  /** `service.baseUrl`: the service `.docsync-root` should name. */
+  readonly baseUrl: string;
   readonly scanIntervalSeconds: number;
   /** Where the limit is read (tests point it elsewhere); default the kernel's. */
   readonly maxUserWatchesFile?: string;
@@ -109,8 +113,21 @@ async function markerLine(input: StoreCheckInput): Promise<CheckLine> {
       () => true,
       () => false,
     )
-  )
+  ) {
+    const other = otherService(
+      { kind: 'folder', root: input.root },
+      serviceInMarker((await readMarker(input.root)) ?? ''),
+      input.baseUrl,
+    );
+    if (other) {
+      return fail(
+        'store marker',
+        `${marker} says the folder was synced with ${other.recorded}, not with ${other.configured}; docsync refuses to run on it`,
+        `Set service.environment (or service.baseUrl) back to ${other.recorded}, or give ${other.configured} its own store.root and state.path (README "Connecting to the real service").`,
+      );
+    }
     return ok('store marker', `${MARKER_FILE} marks a synced store`);
+  }
   if (input.initialSyncDone) {
     return fail(
       'store marker',

@@ -8,6 +8,7 @@ import { type CheckLine, fail, ok } from '../domain/check-lines.js';
 import { USER_AGENT } from './api-wire.js';
 import { authorizeUrl } from './auth-login.js';
 import { type Route, routeLabel } from './routes.js';
+import { unreachedAdvice } from './service-advice.js';
 
 export interface AuthorizeProbe {
   readonly baseUrl: string;
@@ -47,7 +48,7 @@ export async function probeAuthorize(params: AuthorizeProbe, route: Route): Prom
     return fail(
       label,
       `not reached: ${(error as Error).message}`,
-      `docsync cannot reach ${params.baseUrl}: check service.baseUrl (or service.environment), DNS, proxy and firewall.`,
+      unreachedAdvice(params.baseUrl),
       { ...data, status: 'network' },
     );
   }

@@ -7,6 +7,7 @@ import { type CheckLine, fail, warn } from '../domain/check-lines.js';
 import type { DocsyncError } from '../domain/errors.js';
 import { ApiError, AuthRequiredError } from './api-error.js';
 import type { Route, RouteName } from './routes.js';
+import { serviceAdvice } from './service-advice.js';
 import type { ResponseInfo } from './service-http.js';
 
 export interface Failure {
@@ -54,30 +55,8 @@ export function failureLine(
 function hintFor({ name, route, error }: Failure, baseUrl: string): string {
   if (!(error instanceof ApiError))
     return error instanceof AuthRequiredError ? error.hint : error.message;
-  switch (error.code) {
-    case 'NETWORK':
-      return `docsync cannot reach ${baseUrl}: check service.baseUrl (or service.environment), DNS, proxy and firewall.`;
-    case 'MALFORMED_RESPONSE':
-      return 'The answer differs from the shape in api.md, so docsync cannot read it; send this line (`docsync check --json`) to whoever maintains docsync.';
-    default:
-      break;
-  }
-  const status = error.status ?? 0;
-  if (status === 404) {
-    if (route.overridden) {
-      return `The path set in service.routes.${name} is not on the service: correct it, or remove it to use the built-in one.`;
-    }
-    return route.source === 'ours'
-      ? `This path is our assumption ([ours] in api.md): find the service's path and set it as service.routes.${name}.`
-      : `Check service.baseUrl (or service.environment); if the service has moved this path, set service.routes.${name}.`;
-  }
-  if (status === 401) return 'The service refused the access token: run `docsync auth login`.';
-  if (status === 403) {
-    return 'The grant does not cover this route: check service.scope and what the application is approved for.';
-  }
-  if (status === 429)
-    return 'The service is limiting the rate: lower queue.requestsPerSecond if this persists.';
-  if (status >= 500)
-    return 'The service failed: run `docsync check` again later, and tell the service provider if it persists.';
-  return 'The service refused the request; its message says why.';
+  return (
+    serviceAdvice(error, { baseUrl, route: { name, route } }) ??
+    'The service refused the request; its message says why.'
+  );
 }

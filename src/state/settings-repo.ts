@@ -9,7 +9,12 @@ export type SettingKey =
   | 'initialSyncDone'
   | 'statusTypesFetchedAt'
   /** When housekeeping (src/daemon/housekeeping.ts) last ran, epoch ms: it runs once a day. */
-  | 'housekeepingAt';
+  | 'housekeepingAt'
+  /**
+   * The service (`serviceKey` of `service.baseUrl`) the state is synced with, recorded by the
+   * first `docsync run` that uses it (domain/service-identity.ts).
+   */
+  | 'serviceUrl';
 
 export class SettingsRepo {
   readonly #get;
@@ -42,6 +47,15 @@ export class SettingsRepo {
 
   markInitialSyncDone(): void {
     this.set('initialSyncDone', '1');
+  }
+
+  /** The service the state is synced with; null before a run of a docsync that records it. */
+  serviceUrl(): string | null {
+    return this.get('serviceUrl');
+  }
+
+  recordServiceUrl(serviceKey: string): void {
+    this.set('serviceUrl', serviceKey);
   }
 
   /** When housekeeping last ran (epoch ms); null when it never has. */

@@ -133,7 +133,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     // Computed once: it walks the cron schedule.
     maxAgeMs: healthMaxAgeMs(options.config),
     now: options.now ?? Date.now,
-    csrf: new CsrfGuard(host),
+    csrf: new CsrfGuard(host, options.config.status.publicUrl),
     actions: options.actions,
     samples: new SampleRing(),
     logger,
@@ -202,6 +202,14 @@ async function handle(
   }
   req.resume();
   const path = url.pathname;
+  // What names clients and folders answers only a host of this listener (csrf.ts: rebinding).
+  if (path === '/' || path.startsWith(DOCUMENT_LINK_PREFIX)) {
+    const refused = ctx.csrf.hostRefusal(req);
+    if (refused !== null) {
+      ctx.logger.warn({ url: req.url, refusal: refused }, 'status page request refused');
+      return send(res, 403, 'text/plain; charset=utf-8', `refused: ${refused}\n`);
+    }
+  }
   if (ctx.documentLinks && path.startsWith(DOCUMENT_LINK_PREFIX) && isRead(req))
     return redirectToDocument(ctx.state, ctx.documentLinks, url, res);
   const route = ROUTES[path];

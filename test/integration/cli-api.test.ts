@@ -1,6 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PAGE_LIMIT } from '../../src/remote/paging.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
@@ -13,6 +16,35 @@ afterEach(async () => {
   await sim?.close();
   sim = undefined;
 });
+
+/** A proxy to `target` that answers 404 to any page after the first (`offset` > 0). */
+async function failingSecondPage(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    if (Number(url.searchParams.get('offset') ?? 0) > 0) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'not_found', message: 'page gone' } }));
+      return;
+    }
+    const upstream = request(
+      url,
+      { method: req.method, headers: { ...req.headers, host: url.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 async function setup() {
   sim = await startSimulator({ seed: 'demo' });
@@ -94,6 +126,27 @@ describe('docsync api', () => {
       error: expect.objectContaining({ status: 404, serviceCode: 'not_found' }),
     });
     expect(failed.stderr).toContain('No company with id 99999');
+  });
+
+  it('ends a list cut off midway with the error as its last element', async () => {
+    const { sim, dir } = await setup();
+    for (let i = 0; i < PAGE_LIMIT; i++) sim.admin.createCompany({ name: `Company ${i}` });
+    // The service as seen through a proxy that fails the second page: the first came whole.
+    const proxy = await failingSecondPage(sim.apiUrl);
+    const config = writeCliConfig(dir, sim, { service: { baseUrl: proxy.url } });
+
+    const cut = await runCli(['api', 'companies', 'list', '--config', config], {
+      env: { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() },
+    });
+    await proxy.close();
+
+    expect(cut.code).toBe(1);
+    const items = JSON.parse(cut.stdout) as Record<string, unknown>[];
+    expect(items).toHaveLength(PAGE_LIMIT + 1);
+    expect(items.at(-1)).toEqual({
+      error: expect.objectContaining({ status: 404, route: 'GET /cas/companies' }),
+    });
+    expect(items.slice(0, -1).every((item) => !('error' in item))).toBe(true);
   });
 
   it("says a 4xx is a refusal that changed nothing, in the service's words", async () => {

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckLine } from '../../src/domain/check-lines.js';
 import { ROUTE_NAMES, ROUTES } from '../../src/remote/routes.js';
@@ -15,7 +16,6 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../src/simulator/index.js';
-import { inspectStateFile } from '../../src/state/inspect-state.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -134,7 +134,31 @@ describe('docsync check', () => {
       message: expect.stringContaining('has schema version 1; this docsync upgrades it to'),
     });
     expect(report!.lines.some((l) => l.topic === 'token')).toBe(false);
-    expect(inspectStateFile(statePath)).toMatchObject({ kind: 'older', version: 1 });
+    const db = new BetterSqlite3(statePath, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('gives the advice a command stopped by the same failure gives', async () => {
+    const { dir, check } = await setup({
+      sim: { faults: { routes: { '/documents/statusTypes': 403 } } },
+    });
+
+    const { report } = await check('--json');
+    const api = await runCli(
+      ['api', 'status-types', 'list', '--config', path.join(dir, 'docsync.json')],
+      { timeoutMs: 30_000 },
+    );
+
+    const hint = routeLine(report, 'statusTypes')!.hint!;
+    expect(hint).toBe(
+      'The grant does not cover this: check service.scope against what the application is approved for, or authorise again (`docsync auth login`) as a user who may do it.',
+    );
+    expect(api.code).toBe(1);
+    expect(api.stderr).toMatch(
+      /^docsync: The service refused docsync access \(GET \/cas\/documents\/statusTypes answered 403 [^\n]*\)\. /,
+    );
+    expect(api.stderr.trimEnd().endsWith(hint)).toBe(true);
   });
 
   it('fails on a route the sync needs, warns on one only `docsync api` uses', async () => {
@@ -150,7 +174,7 @@ describe('docsync check', () => {
       message: expect.stringMatching(
         /^answered 503 injected_fault: Injected failure of \/documents\/statusTypes in \d+ ms$/,
       ),
-      hint: expect.stringContaining('The service failed'),
+      hint: expect.stringContaining('The service is failing'),
       data: { status: 503 },
     });
     expect(routeLine(report, 'listContacts')).toMatchObject({
@@ -180,7 +204,7 @@ describe('docsync check', () => {
       message: expect.stringMatching(
         /^answered 200, but its response does not match the contract: trusts: required in \d+ ms$/,
       ),
-      hint: expect.stringContaining('The answer differs from the shape in api.md'),
+      hint: expect.stringContaining('the answer differs from the shape in api.md'),
     });
     expect(routeLine(report, 'statusTypes')).toMatchObject({
       topic: 'GET /cas/statusTypes',

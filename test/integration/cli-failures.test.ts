@@ -162,7 +162,9 @@ describe('an expected failure is one sentence and exit 1', () => {
       await runCli(['run', '--once', '--config', config], { env, timeoutMs: 60_000 }),
     );
     expect(line).toMatch(/^docsync cannot reach the service \(POST \/oauth\/token: .*ECONNREFUSED/);
-    expect(line).toContain('check service.baseUrl and that this machine can reach it');
+    expect(line).toContain(
+      '. Check that this machine can reach the service (DNS, proxy, firewall) and that service.baseUrl (or service.environment) names it.',
+    );
   }, 70_000);
 
   it('authentication refused: a dead grant asks for a login, wrong client credentials name their keys', async () => {

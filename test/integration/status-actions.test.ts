@@ -44,10 +44,18 @@ function recordingActions(operator: OperatorActions = UNREACHED) {
   return { actions, synced };
 }
 
-async function start(state: StateStore, actions: PageActions) {
+async function start(
+  state: StateStore,
+  actions: PageActions,
+  status: { host?: string; publicUrl?: string } = {},
+) {
   const server = await startStatusServer({
     config: {
-      status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
+      status: {
+        enabled: true,
+        listen: { host: status.host ?? '127.0.0.1', port: 0 },
+        ...(status.publicUrl ? { publicUrl: status.publicUrl } : {}),
+      },
       schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
       store: { root: '/srv/documents' },
     },
@@ -72,6 +80,28 @@ async function tokenOf(server: StatusServer): Promise<string> {
   return /<meta name="csrf-token" content="([^"]+)">/.exec(page)![1]!;
 }
 
+/** The listener's port on 127.0.0.1 (also when it listens on every address). */
+const local = (server: StatusServer) => `http://127.0.0.1:${new URL(server.url).port}`;
+
+/** A GET as a browser sends it; `headers` may name another host. */
+function get(
+  server: StatusServer,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${local(server)}${path}`, { headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** A form POST as a browser sends it; `headers` may name another host or origin. */
 function post(
   server: StatusServer,
@@ -82,7 +112,7 @@ function post(
   const body = new URLSearchParams(fields).toString();
   return new Promise((resolve, reject) => {
     const req = request(
-      `${server.url}${path}`,
+      `${local(server)}${path}`,
       {
         method: 'POST',
         headers: {
@@ -144,10 +174,80 @@ describe('status page actions', () => {
     });
 
     expect(rebound.status).toBe(403);
-    expect(JSON.parse(rebound.body).message).toContain('is not this machine');
+    expect(JSON.parse(rebound.body).message).toContain(
+      `the host evil.example:${port} is not an address of this page`,
+    );
     expect(crossSite.status).toBe(403);
     expect(JSON.parse(crossSite.body).message).toContain('comes from http://evil.example');
     expect(synced).toEqual([]);
+  });
+
+  it('on a LAN listener, serves a rebound host name neither the page nor an action; an IP address and status.publicUrl it serves', async () => {
+    const state = stateStore.open();
+    const { actions, synced } = recordingActions();
+    const server = await start(state, actions, {
+      host: '0.0.0.0',
+      publicUrl: 'http://docsync.firm.example:8788',
+    });
+    const port = new URL(server.url).port;
+    const token = await tokenOf(server);
+    const fields = { kind: TRUST.kind, id: TRUST.id, csrf: token };
+    const rebound = { host: `evil.example:${port}` };
+
+    const page = await get(server, '/', rebound);
+    const link = await get(server, '/documents/1', rebound);
+    const action = await post(server, '/actions/sync', fields, {
+      ...rebound,
+      origin: `http://evil.example:${port}`,
+    });
+    const byAddress = await get(server, '/', { host: `192.168.1.20:${port}` });
+    const byName = await get(server, '/', { host: 'DocSync.firm.example:8788' });
+    const fromLan = await post(server, '/actions/sync', fields, {
+      host: `192.168.1.20:${port}`,
+      origin: `http://192.168.1.20:${port}`,
+    });
+    const scraped = await get(server, '/metrics', { host: `monitoring-name:${port}` });
+
+    expect([page.status, link.status, action.status]).toEqual([403, 403, 403]);
+    expect(page.body).toBe(
+      `refused: the host evil.example:${port} is not an address of this page; open it at ` +
+        "127.0.0.1, localhost or this machine's IP address, or set status.publicUrl to the " +
+        'address the browsers use\n',
+    );
+    expect(page.body).not.toContain(token);
+    expect([byAddress.status, byName.status, fromLan.status, scraped.status]).toEqual([
+      200, 200, 200, 200,
+    ]);
+    expect(byAddress.body).toContain(token);
+    expect(synced).toEqual([TRUST]);
+  });
+
+  it('behind an HTTPS proxy (status.publicUrl), the buttons act from its origin, and only from it', async () => {
+    const state = stateStore.open();
+    const { actions, synced } = recordingActions();
+    const server = await start(state, actions, { publicUrl: 'https://docsync.firm.example' });
+    const port = new URL(server.url).port;
+    const token = await tokenOf(server);
+    const fields = { kind: TRUST.kind, id: TRUST.id, csrf: token };
+    const fromProxy = { origin: 'https://docsync.firm.example', 'sec-fetch-site': 'same-origin' };
+
+    // A proxy that passes the Host on, and one that names its upstream (nginx's default).
+    const passed = await post(server, '/actions/sync', fields, {
+      ...fromProxy,
+      host: 'docsync.firm.example',
+    });
+    const upstream = await post(server, '/actions/sync', fields, {
+      ...fromProxy,
+      host: `127.0.0.1:${port}`,
+    });
+    const elsewhere = await post(server, '/actions/sync', fields, {
+      host: 'docsync.firm.example',
+      origin: 'https://evil.example',
+    });
+
+    expect([passed.status, upstream.status, elsewhere.status]).toEqual([200, 200, 403]);
+    expect(JSON.parse(elsewhere.body).message).toContain('comes from https://evil.example');
+    expect(synced).toEqual([TRUST, TRUST]);
   });
 
   it('queues a sync with the token, from the form field or the header', async () => {

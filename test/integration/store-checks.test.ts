@@ -36,6 +36,7 @@ const input = (root: string, overrides: Partial<Parameters<typeof checkStore>[0]
   root,
   ignore: ['node_modules'],
   initialSyncDone: true,
+  baseUrl: 'https://api.example.test',
   scanIntervalSeconds: 300,
   platform: 'linux' as const,
   ...overrides,

@@ -19,12 +19,22 @@ const failure = new ApiError('NETWORK', 'GET /{owner}/documents: socket hang up'
 });
 
 describe('JsonOutput', () => {
-  it('closes a list cut off midway, so what came is still one JSON array', () => {
+  it('ends a list cut off midway with the error, so what came is one JSON array that says so', () => {
     const { out, text } = capture();
     out.item({ id: '1' });
     out.item({ id: '2' });
     out.failed(failure);
-    expect(JSON.parse(text())).toEqual([{ id: '1' }, { id: '2' }]);
+    expect(JSON.parse(text())).toEqual([
+      { id: '1' },
+      { id: '2' },
+      {
+        error: {
+          code: 'NETWORK',
+          route: 'GET /{owner}/documents',
+          message: 'GET /{owner}/documents: socket hang up',
+        },
+      },
+    ]);
   });
 
   it('writes an error object when the call failed before any output', () => {
