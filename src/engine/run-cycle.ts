@@ -22,7 +22,7 @@ import type { EngineDeps } from './engine-deps.js';
 import { EntityExecution, type EntityOutcome } from './execute-entity.js';
 import {
   type CycleDecisions,
-  idsToAsk,
+  heldDeletePlanning,
   readDecisions,
   recordHeldDeletes,
   settleHeldDeletes,
@@ -152,8 +152,7 @@ async function cycle(c: Cycle): Promise<CycleReport> {
   const held = recordHeldDeletes(c.deps, jobs, tripped, rails);
   for (const rail of tripped) c.log.error({ rail: rail.rail, heldDeletes: held }, rail.message);
   const outcomes = await runDeletes(c, started, tripped, rails);
-  for (const [i, outcome] of outcomes.entries())
-    settleHeldDeletes(c.deps, decisions, jobs[i]!, outcome.notInStep);
+  settleHeldDeletes(c.deps, decisions, jobs, outcomes);
   return recordCycle(c, started, outcomes, tripped);
 }
 
@@ -200,7 +199,6 @@ async function planAndStart(
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
     const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
-    const deletedIds = idsToAsk(decisions, record.entity, webhookIds);
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
       fullReconcile: c.full,
@@ -208,8 +206,7 @@ async function planAndStart(
       adoptLocal: options.adoptLocal ?? false,
       statusTypes,
       heldFolders: held,
-      ...(deletedIds ? { deletedIds } : {}),
-      discardedDeletes: decisions.discarded,
+      ...heldDeletePlanning(decisions, record.entity, webhookIds),
     });
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
