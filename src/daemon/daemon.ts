@@ -17,16 +17,12 @@ import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
+import { refreshCatalogue } from '../engine/catalogue.js';
 import { addCounts, NO_COUNTS } from '../engine/cycle-tally.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
 import { refreshEntities } from '../engine/refresh-entities.js';
-import {
-  type CycleOptions,
-  type CycleReport,
-  refreshCatalogue,
-  runCycle,
-} from '../engine/run-cycle.js';
+import { type CycleOptions, type CycleReport, runCycle } from '../engine/run-cycle.js';
 import type { FilesystemKind } from '../local/filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from '../local/fs-calls.js';
 import type { OwnWrites } from '../local/own-writes.js';

@@ -13,6 +13,7 @@ import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../doma
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
+import { entitiesFor, statusTypesOf } from './catalogue.js';
 import { judgeRails, markerRails, type RailOptions, withRails } from './cycle-rails.js';
 import { type CycleReport, cycleReport } from './cycle-report.js';
 import { type CycleProgress, CycleTally } from './cycle-tally.js';
@@ -31,7 +32,6 @@ import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { StateReadAhead } from './read-ahead.js';
-import { refreshEntities } from './refresh-entities.js';
 import { resolveInDoubt } from './resolve-in-doubt.js';
 
 export type { CycleReport } from './cycle-report.js';
@@ -313,42 +313,4 @@ function problemsByOwner(state: EngineDeps['state']): Map<string, Problem[]> {
     byOwner.set(key, [...(byOwner.get(key) ?? []), problem]);
   }
   return byOwner;
-}
-
-/**
- * Reads the companies, trusts and status types again, as a full cycle over every entity does:
- * the daemon's full poll round does it once, then lists its entities one by one.
- */
-export async function refreshCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
-  await statusTypesOf(deps, true);
-  return refreshEntities(deps);
-}
-
-async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise<StatusType[]> {
-  const cached = deps.state.statusTypes.list();
-  if (!refresh && cached.length > 0) return cached;
-  const fresh = await deps.remote.statusTypes();
-  deps.state.statusTypes.replaceAll(fresh, deps.now());
-  return fresh;
-}
-
-async function entitiesFor(
-  deps: EngineDeps,
-  options: CycleOptions,
-  full: boolean,
-): Promise<EntityRecord[]> {
-  const refresh =
-    (full && !options.owners) || options.refreshEntities || deps.state.entities.count() === 0;
-  if (options.owners && !refresh) {
-    // One entity's sync reads its own row: reading (and parsing) every entity's, as a sync
-    // over all of them does, made a round of n entity syncs read n² rows (bench 10).
-    return options.owners.flatMap((owner) => {
-      const record = deps.state.entities.get(owner);
-      return record?.folder ? [record] : [];
-    });
-  }
-  const records = refresh ? await refreshEntities(deps) : deps.state.entities.list();
-  if (!options.owners) return records.filter((r) => r.folder !== null);
-  const wanted = new Set(options.owners.map(ownerKey));
-  return records.filter((r) => r.folder !== null && wanted.has(ownerKey(r.entity)));
 }
