@@ -12,6 +12,16 @@ import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
 
 export function buildProgram(): Command {
+  const program = rootCommand();
+  addSyncCommands(program);
+  addOperatorCommands(program);
+  addServiceCommands(program);
+  addSimulatorCommands(program);
+  return program;
+}
+
+/** `docsync` itself: the options every command shares, and `docsync --once`. */
+function rootCommand(): Command {
   const program = new Command('docsync')
     .description('Keeps a compliance service and a document folder tree in step, both ways.')
     .version(VERSION)
@@ -50,7 +60,11 @@ export function buildProgram(): Command {
       if (!options.once) return program.help();
       return commands.run({ once: true, config: options.config, logLevel: options.logLevel });
     });
+  return program;
+}
 
+/** `run` and `status`: the sync, and what it did. */
+function addSyncCommands(program: Command): void {
   program
     .command('run')
     .description('the daemon: scheduled cycles, folder watcher, webhook receiver, status page')
@@ -68,9 +82,10 @@ export function buildProgram(): Command {
     )
     .option('--json', 'machine-readable output')
     .action((_options, command: Command) => commands.status(command.optsWithGlobals()));
+}
 
-  addOperatorCommands(program);
-
+/** `check`, `auth login`, `api`, `open`: the service, reached by hand. */
+function addServiceCommands(program: Command): void {
   program
     .command('check')
     .description(
@@ -116,7 +131,10 @@ export function buildProgram(): Command {
     .action((kind: string, idOrName: string, _options, command: Command) =>
       commands.open({ ...command.optsWithGlobals(), kind, idOrName }),
     );
+}
 
+/** `simulator` and `demo`: the built-in stand-in for the service. */
+function addSimulatorCommands(program: Command): void {
   program
     .command('simulator')
     .description('run the built-in simulator of the compliance service')
@@ -134,13 +152,18 @@ export function buildProgram(): Command {
     .command('demo')
     .description('start the simulator with a demo firm and sync it into ./demo-documents')
     .action((_options, command: Command) => commands.demo(command.optsWithGlobals()));
-
-  return program;
 }
 
 /** `conflicts`, `trash`, `deletes`: what an operator does when docsync holds something back. */
 function addOperatorCommands(program: Command): void {
-  const json = ['--json', 'machine-readable output'] as const;
+  addConflictsCommands(program);
+  addTrashCommands(program);
+  addDeletesCommands(program);
+}
+
+const json = ['--json', 'machine-readable output'] as const;
+
+function addConflictsCommands(program: Command): void {
   const conflicts = program
     .command('conflicts')
     .description('conflicts both sides made: list, open (where each version is), resolve');
@@ -171,7 +194,9 @@ function addOperatorCommands(program: Command): void {
     .action((id: string, choice: string, _options, command: Command) =>
       commands.conflictsResolve({ ...command.optsWithGlobals(), id, choice }),
     );
+}
 
+function addTrashCommands(program: Command): void {
   const trash = program
     .command('trash')
     .description('what .docsync/trash/ holds, the service copies among it; put an item back');
@@ -188,7 +213,9 @@ function addOperatorCommands(program: Command): void {
     .action((id: string, _options, command: Command) =>
       commands.trashRestore({ ...command.optsWithGlobals(), id }),
     );
+}
 
+function addDeletesCommands(program: Command): void {
   const deletes = program
     .command('deletes')
     .description('deletes a safety rail holds: list, approve or discard (also beside the daemon)');

@@ -14,19 +14,12 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
 import { StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
-import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
-import { addCounts, NO_COUNTS } from '../engine/cycle-tally.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
 import { refreshEntities } from '../engine/refresh-entities.js';
-import {
-  type CycleOptions,
-  type CycleReport,
-  refreshCatalogue,
-  runCycle,
-} from '../engine/run-cycle.js';
+import { type CycleOptions, type CycleReport, runCycle } from '../engine/run-cycle.js';
 import type { FilesystemKind } from '../local/filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from '../local/fs-calls.js';
 import type { OwnWrites } from '../local/own-writes.js';
@@ -43,6 +36,7 @@ import { longestCronGapMs } from '../web/health.js';
 import type { WorkStatus } from '../web/runtime-status.js';
 import { watchDecisions } from './decision-watch.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
+import { PollRounds } from './poll-rounds.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
 import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
@@ -103,14 +97,13 @@ export class Daemon {
   /** The deletes let through lately, judged together (delete-window.ts). */
   readonly #deleteWindow: DeleteWindow;
   /**
-   * The schedule's longest gap and the firm's entity count, kept rather than derived on each
-   * call: the rails ask for the coverage period on every entity sync, and reading every entity
-   * row (or 200 cron runs) for it cost a scan of the firm per sync. The count is taken again at
-   * each round's start, when the entity list is read anyway.
+   * The schedule's longest gap, worked out once: the rails ask for the coverage period on every
+   * entity sync, and the gap takes 200 cron runs to find (`#rounds` keeps the entity count, the
+   * period's other half, for the same reason).
    */
   readonly #cronGapMs: number;
-  #entityCount: number;
-  #roundCycle: { id: number; startedAt: number; initial: boolean } | undefined;
+  /** The poll rounds' cycle rows and report lines (poll-rounds.ts). */
+  readonly #rounds: PollRounds;
   #lock: InstanceLock | undefined;
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
@@ -135,8 +128,11 @@ export class Daemon {
     this.scheduler = new WorkScheduler(
       {
         run: (options, lane) => inLane(lane, () => this.#cycle(options)),
-        startRound: (full) => inLane('poll', () => this.#startRound(full)),
-        finishRound: (full, reports) => this.#finishRound(full, reports),
+        startRound: (full) => inLane('poll', () => this.#rounds.start(full)),
+        finishRound: (_full, reports) => {
+          const end = this.#rounds.finish(reports, this.#shutdown.signal.aborted);
+          if (end) this.#cycleFinished(end.result, end.railsTripped);
+        },
         pollsPerSecond: config.queue.requestsPerSecond * share,
         pacePolls: share < 1,
         now: parts.deps.now,
@@ -145,7 +141,11 @@ export class Daemon {
       { urgent: 8, poll: Math.max(2, config.queue.concurrency) },
     );
     this.#cronGapMs = longestCronGapMs(config.schedule.cron);
-    this.#entityCount = parts.app.state.entities.count();
+    this.#rounds = new PollRounds({
+      deps: parts.deps,
+      state: parts.app.state,
+      logger: parts.app.logger,
+    });
     this.#deleteWindow = new DeleteWindow(() => this.coveragePeriodMs());
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;
@@ -250,7 +250,7 @@ export class Daemon {
   coveragePeriodMs(): number {
     const { config } = this.parts.app;
     const rate = config.queue.requestsPerSecond * config.schedule.maxPollShare;
-    return coveragePeriodMs(this.#entityCount, rate, this.#cronGapMs);
+    return coveragePeriodMs(this.#rounds.entityCount, rate, this.#cronGapMs);
   }
 
   /** Lanes, round and coverage, for the status page and `/metrics`. */
@@ -460,83 +460,6 @@ export class Daemon {
   #cycleFinished(result: CycleResult, railsTripped: number, error?: string): void {
     this.lastCycle = { finishedAt: Date.now(), ok: result === 'ok', ...(error ? { error } : {}) };
     this.parts.onCycle?.(result, railsTripped);
-  }
-
-  /**
-   * A poll round begins: one cycle row for all of it, as a scheduled cycle had. The first sync is
-   * a round too, entity by entity (pull-only, each a full listing), so its memory grows with the
-   * largest entity, not the firm; it makes the root's marker first, and the round that ends
-   * without a failure ends the first sync. A root without its marker after the first sync is one
-   * cycle over every entity instead, so the root-marker rail is said once, not once per entity.
-   */
-  async #startRound(full: boolean): Promise<{ owners: OwnerRef[]; firstSync: boolean } | 'whole'> {
-    const { deps, app } = this.parts;
-    const initial = !app.state.settings.initialSyncDone();
-    if (!(await deps.local.hasMarker())) {
-      if (!initial) return 'whole';
-      await deps.local.writeMarker();
-    }
-    const records = full || initial ? await refreshCatalogue(deps) : app.state.entities.list();
-    this.#entityCount = records.length;
-    const lastSync = new Map(
-      app.state.cursors.list().map((c) => [ownerKey(c.owner), c.lastSuccessAt ?? 0]),
-    );
-    const staleness = (r: (typeof records)[number]) => lastSync.get(ownerKey(r.entity)) ?? 0;
-    const owners = records
-      .filter((r) => r.folder !== null)
-      .sort((a, b) => staleness(a) - staleness(b))
-      .map((r) => ({ kind: r.entity.kind, id: r.entity.id }));
-    this.#roundCycle = {
-      startedAt: deps.now(),
-      initial,
-      id: app.state.cycles.start({
-        trigger: 'cron',
-        owner: null,
-        fullReconcile: full || initial,
-        startedAt: deps.now(),
-      }),
-    };
-    return { owners, firstSync: initial };
-  }
-
-  #finishRound(_full: boolean, reports: readonly (CycleReport | null)[]): void {
-    const round = this.#roundCycle;
-    if (!round) return;
-    this.#roundCycle = undefined;
-    const tripped = reports.flatMap((r) => r?.tripped ?? []);
-    const failed = reports.filter((r) => r === null).length;
-    const documentsFailed = reports.reduce((n, r) => n + (r?.documentsFailed ?? 0), 0);
-    const result: CycleResult =
-      tripped.length > 0
-        ? 'safety-stop'
-        : this.#shutdown.signal.aborted
-          ? 'interrupted'
-          : failed > 0 || documentsFailed > 0
-            ? 'partial'
-            : 'ok';
-    const counts = {
-      entities: reports.length,
-      actions: reports.reduce((n, r) => n + (r?.actions ?? 0), 0),
-      documentsFailed,
-      ...reports.reduce((sum, r) => (r ? addCounts(sum, r.counts) : sum), NO_COUNTS),
-    };
-    const finishedAt = this.parts.deps.now();
-    this.parts.app.state.cycles.finish(round.id, {
-      result,
-      counts,
-      finishedAt,
-      error: tripped.map((t) => t.message).join('; ') || null,
-    });
-    if (round.initial && result === 'ok') this.parts.app.state.settings.markInitialSyncDone();
-    // The round is the daemon's unit of coverage: one line says it ended and what it found.
-    const seconds = Math.round((finishedAt - round.startedAt) / 1000);
-    this.parts.app.logger.info(
-      { round: round.id, result, counts },
-      `${round.initial ? 'first sync' : 'poll round'} finished: ${counts.entities} entities in ${seconds} s, ` +
-        `pulled ${counts.pulled}, pushed ${counts.pushed}, deleted ${counts.deleted}, ` +
-        `${documentsFailed} items failed (${result})`,
-    );
-    this.#cycleFinished(result, tripped.length);
   }
 
   /** An error outside a cycle: a state failure stops the daemon; anything else is logged. */

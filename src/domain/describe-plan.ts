@@ -1,8 +1,12 @@
 /**
  * A plan as sentences, one per action, for `--dry-run` and the log
- * ("row 20: push status DOCUMENT PREPARED of document 1075468 (Trustee Minutes…)").
+ * ("row 20: push status DOCUMENT PREPARED of document 1075468 (Trustee Minutes…)"), and its
+ * summary line. These say what will happen, with ids and rows, for a person checking a plan
+ * before anything runs; describe-done.ts says what did happen, by the names of the files.
  */
-import type { SyncAction, SyncActionKind, SyncPlan } from './sync-actions.js';
+import { type ActionDirection, type Moved, movementOf } from './action-direction.js';
+import { assertNever } from './assert-never.js';
+import type { SyncAction, SyncPlan } from './sync-actions.js';
 
 function shorten(name: string, max = 40): string {
   return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
@@ -67,53 +71,42 @@ export function describePlan(plan: SyncPlan): string[] {
   return plan.actions.map((a) => `row ${a.row}: ${what(a)}`);
 }
 
-/** What a plan moves, by direction: the verb, where, and each kind's noun. */
-const DIRECTIONS: readonly {
-  readonly verb: string;
-  readonly where: string;
-  readonly kinds: readonly (readonly [SyncActionKind, Noun])[];
-}[] = [
-  {
-    verb: 'pull',
-    where: '',
-    kinds: [
-      ['pull-new-document', 'new document'],
-      ['pull-attachment', 'file'],
-      ['restore-system-attachment', 'file'],
-      ['pull-status', 'status'],
-      ['pull-details', 'details'],
-    ],
-  },
-  {
-    verb: 'push',
-    where: '',
-    kinds: [
-      ['push-new-document', 'new document'],
-      ['push-attachment', 'file'],
-      ['push-replaced-attachment', 'file'],
-      ['push-status', 'status'],
-    ],
-  },
-  {
-    verb: 'delete',
-    where: ' in the service',
-    kinds: [
-      ['push-delete-document', 'document'],
-      ['push-delete-attachment', 'file'],
-    ],
-  },
-  {
-    verb: 'delete',
-    where: ' locally',
-    kinds: [
-      ['trash-local-document', 'document'],
-      ['trash-local-attachment', 'file'],
-    ],
-  },
-  { verb: 'restore', where: '', kinds: [['restore-document', 'document']] },
-];
+/** The summary's groups, in the order it says them: the verb, and where. */
+const GROUPS = {
+  pull: ['pull', ''],
+  push: ['push', ''],
+  'delete in the service': ['delete', ' in the service'],
+  'delete locally': ['delete', ' locally'],
+  restore: ['restore', ''],
+} as const;
+type Group = keyof typeof GROUPS;
 
-type Noun = 'new document' | 'document' | 'file' | 'status' | 'details' | 'conflict' | 'problem';
+/** What each group counts, in the order it says them. */
+const MOVED_ORDER: readonly Moved[] = ['new document', 'document', 'file', 'status', 'details'];
+
+/** The summary's group of an action that moves something (action-direction.ts). */
+function groupOf(action: SyncAction, direction: ActionDirection): Group | null {
+  // Before it runs, a restore is news of its own to the plan's reader: a document one side
+  // deleted comes back. Once done, the log line says where it went ("pulled … again").
+  if (action.kind === 'restore-document') return 'restore';
+  switch (direction) {
+    case 'pulled':
+      return 'pull';
+    case 'pushed':
+      return 'push';
+    case 'deleted-in-service':
+      return 'delete in the service';
+    case 'trashed-locally':
+    case 'deleted-locally':
+      return 'delete locally';
+    case 'conflict':
+      return null; // counted with every action that settles a conflict
+    default:
+      return assertNever(direction);
+  }
+}
+
+type Noun = Moved | 'conflict' | 'problem';
 
 /** "3 files", "1 status", "2 statuses". */
 function counted(n: number, noun: Noun): string {
@@ -127,12 +120,23 @@ function counted(n: number, noun: Noun): string {
  * sync".
  */
 export function summaryLine(plan: SyncPlan, entityName = `${plan.owner.kind} ${plan.owner.id}`) {
-  const parts = DIRECTIONS.flatMap(({ verb, where, kinds }) => {
-    const byNoun = new Map<Noun, number>();
-    for (const [kind, noun] of kinds)
-      byNoun.set(noun, (byNoun.get(noun) ?? 0) + (plan.summary[kind] ?? 0));
-    const items = [...byNoun].filter(([, n]) => n > 0).map(([noun, n]) => counted(n, noun));
-    return items.length === 0 ? [] : [`${verb} ${items.join(', ')}${where}`];
+  const counts = new Map<Group, Map<Moved, number>>();
+  for (const action of plan.actions) {
+    const movement = movementOf(action);
+    const group = movement && groupOf(action, movement.direction);
+    if (!movement || !group) continue;
+    const byMoved = counts.get(group) ?? new Map<Moved, number>();
+    counts.set(group, byMoved.set(movement.moved, (byMoved.get(movement.moved) ?? 0) + 1));
+  }
+  const parts = (Object.keys(GROUPS) as Group[]).flatMap((group) => {
+    const byMoved = counts.get(group);
+    if (!byMoved) return [];
+    const [verb, where] = GROUPS[group];
+    const items = MOVED_ORDER.flatMap((moved) => {
+      const n = byMoved.get(moved);
+      return n ? [counted(n, moved)] : [];
+    });
+    return [`${verb} ${items.join(', ')}${where}`];
   });
   const conflicts = plan.actions.filter((a) => a.conflict).length;
   const problems = plan.summary['record-problem'] ?? 0;

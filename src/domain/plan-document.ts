@@ -81,25 +81,7 @@ export function planPresent(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
 /** Rows 8–12, 51, 53 and 54: one side deleted the document. Modify beats delete. */
 export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocument): Draft[] | null {
   const localGone = s.local.some((c) => c.kind === 'folder-deleted');
-  if (localGone && s.movedTo !== undefined) {
-    // Neither deleted nor gone, whatever the service did meanwhile: a folder that left its entity folder is held, with its base, so
-    // moving it back resumes the sync as if nothing had happened.
-    const home = ctx.entityFolder ?? 'its entity folder';
-    const inside = ctx.entityFolder !== null && s.movedTo.startsWith(`${ctx.entityFolder}/`);
-    const why = inside
-      ? 'a subfolder, where docsync does not sync it: document folders sit directly in their entity folder'
-      : `outside its ${ctx.owner.kind}'s folder: a document cannot move to another company or trust in the service`;
-    const message = `moved to ${s.movedTo}, ${why}; move it back into ${home}; nothing was deleted`;
-    return [
-      {
-        kind: 'record-problem',
-        row: 51,
-        folder: s.movedTo,
-        problem: 'document-folder-moved',
-        message,
-      },
-    ];
-  }
+  if (localGone && s.movedTo !== undefined) return [movedAway(ctx, s.movedTo)];
   if (localGone && s.deleted !== null) return [{ kind: 'forget-document', row: 10 }];
   if (localGone && s.remoteDoc && hasContentChange(s.remote)) {
     const files = plannedFiles(ctx, s.remoteDoc);
@@ -115,38 +97,25 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
       },
     ];
   }
-  if (localGone && discarded(ctx, 'remote', doc.id)) {
-    // Row 53: a person discarded the held delete; without the service's details (a failed
-    // read) nothing is done this cycle, and certainly no delete.
-    if (!s.remoteDoc) return [];
-    const files = plannedFiles(ctx, s.remoteDoc);
-    return [{ kind: 'restore-document', row: 53, side: 'local', document: s.remoteDoc, files }];
+  if (localGone) {
+    return (
+      planDiscarded(ctx, s, doc, undefined) ?? [
+        { kind: 'push-delete-document', row: 8, folder: doc.folder },
+      ]
+    );
   }
-  if (localGone) return [{ kind: 'push-delete-document', row: 8, folder: doc.folder }];
   if (s.deleted === null || s.folder === undefined) return null;
-  const modified = s.local.some((c) => MODIFYING.has(c.kind));
-  if (!modified && !discarded(ctx, 'local', doc.id)) {
+  if (!s.local.some((c) => MODIFYING.has(c.kind))) {
     const mode = ctx.policy.onRemoteDelete;
-    return [
-      { kind: 'trash-local-document', row: 11, folder: s.folder.folder, mode, source: s.deleted },
-    ];
+    return (
+      planDiscarded(ctx, s, doc, s.folder) ?? [
+        { kind: 'trash-local-document', row: 11, folder: s.folder.folder, mode, source: s.deleted },
+      ]
+    );
   }
-  const edit = s.local.find((c) => c.kind === 'status-edited');
-  const restore = {
-    kind: 'restore-document',
-    side: 'remote',
-    folder: s.folder.folder,
-    name: doc.name,
-    documentDate: doc.documentDate,
-    statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
-    // A "(local edit)" copy of a system form is the user's alone, never pushed (row 35).
-    files: s.folder.files.filter((f) => !isLocalEditCopy(f.name)),
-  } as const;
-  // Row 54: a person discarded the held delete of an unchanged folder: no conflict, a decision.
-  if (!modified) return [{ ...restore, row: 54 }];
   return [
     {
-      ...restore,
+      ...restoreFromFolder(s.folder, s, doc),
       row: 12,
       conflict: {
         winner: 'local',
@@ -156,6 +125,63 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
       },
     },
   ];
+}
+
+/**
+ * Row 51: neither deleted nor gone, whatever the service did meanwhile: a folder that left its
+ * entity folder is held, with its base, so moving it back resumes the sync as if nothing had
+ * happened.
+ */
+function movedAway(ctx: PlanContext, movedTo: string): Draft {
+  const home = ctx.entityFolder ?? 'its entity folder';
+  const inside = ctx.entityFolder !== null && movedTo.startsWith(`${ctx.entityFolder}/`);
+  const why = inside
+    ? 'a subfolder, where docsync does not sync it: document folders sit directly in their entity folder'
+    : `outside its ${ctx.owner.kind}'s folder: a document cannot move to another company or trust in the service`;
+  const message = `moved to ${movedTo}, ${why}; move it back into ${home}; nothing was deleted`;
+  return {
+    kind: 'record-problem',
+    row: 51,
+    folder: movedTo,
+    problem: 'document-folder-moved',
+    message,
+  };
+}
+
+/**
+ * Rows 53 and 54: a person discarded the held delete (`docsync deletes discard`), so the side
+ * that lost the document gets it back: a decision, not a conflict. `folder` is the unchanged
+ * folder of a document the service deleted (row 54), undefined when the folder was removed (row
+ * 53). Null when nobody discarded the delete, which then goes ahead.
+ */
+function planDiscarded(
+  ctx: PlanContext,
+  s: DocumentSides,
+  doc: BaseDocument,
+  folder: LocalDocumentSnapshot | undefined,
+): Draft[] | null {
+  if (!discarded(ctx, folder ? 'local' : 'remote', doc.id)) return null;
+  if (folder) return [{ ...restoreFromFolder(folder, s, doc), row: 54 }];
+  // Without the service's details (a failed read) nothing is done this cycle, and certainly no
+  // delete.
+  if (!s.remoteDoc) return [];
+  const files = plannedFiles(ctx, s.remoteDoc);
+  return [{ kind: 'restore-document', row: 53, side: 'local', document: s.remoteDoc, files }];
+}
+
+/** The document created again in the service from its folder (rows 12 and 54). */
+function restoreFromFolder(folder: LocalDocumentSnapshot, s: DocumentSides, doc: BaseDocument) {
+  const edit = s.local.find((c) => c.kind === 'status-edited');
+  return {
+    kind: 'restore-document',
+    side: 'remote',
+    folder: folder.folder,
+    name: doc.name,
+    documentDate: doc.documentDate,
+    statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
+    // A "(local edit)" copy of a system form is the user's alone, never pushed (row 35).
+    files: folder.files.filter((f) => !isLocalEditCopy(f.name)),
+  } as const;
 }
 
 /** Whether a person discarded this document's held delete on `side` (`docsync deletes`). */

@@ -6,7 +6,10 @@
  */
 import type { DoneAction } from '../domain/describe-done.js';
 
-/** The changes of a run, by direction (describe-done.ts says what counts as which). */
+/**
+ * The changes of a run, by direction: domain/action-direction.ts classifies every action, and
+ * describe-done.ts's `direction` says which count each goes to.
+ */
 export interface SyncCounts {
   /** Files, statuses and details taken from the service into the folder. */
   readonly pulled: number;

@@ -19,7 +19,8 @@ import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { heldByRails, type RailOptions } from './cycle-rails.js';
 import type { EngineDeps } from './engine-deps.js';
-import type { EntityJob } from './plan-entity.js';
+import type { EntityOutcome } from './execute-entity.js';
+import type { EntityJob, PlanEntityOptions } from './plan-entity.js';
 
 /** The held deletes as a cycle begins, with the decisions taken and not yet carried out. */
 export interface CycleDecisions extends HeldDecisions {
@@ -47,17 +48,19 @@ export function readDecisions(deps: EngineDeps): CycleDecisions {
 }
 
 /**
- * The documents an entity's sync asks the service about one by one: those `deleteDocument`
- * webhooks named, and those of held deletes decided on.
+ * What an entity's planning takes from the held deletes: the documents it asks the service
+ * about one by one (those `deleteDocument` webhooks named, `announced`, and those of held
+ * deletes decided on), and the deletes a person discarded (rows 53, 54).
  */
-export function idsToAsk(
+export function heldDeletePlanning(
   decisions: CycleDecisions,
   owner: OwnerRef,
   announced: ReadonlySet<string> | undefined,
-): ReadonlySet<string> | undefined {
+): Pick<PlanEntityOptions, 'deletedIds' | 'discardedDeletes'> {
   const decided = decisions.idsByOwner.get(ownerKey(owner));
-  if (!decided || !announced) return decided ?? announced;
-  return new Set([...decided, ...announced]);
+  const deletedIds =
+    decided && announced ? new Set([...decided, ...announced]) : (decided ?? announced);
+  return { ...(deletedIds ? { deletedIds } : {}), discardedDeletes: decisions.discarded };
 }
 
 /** Keeps the deletes the delete rails hold in these jobs; returns how many. */
@@ -93,11 +96,21 @@ export function recordHeldDeletes(
 }
 
 /**
- * After an entity's sync: forgets its held deletes that were carried out or whose cause went
+ * After the entities' syncs: forgets the held deletes that were carried out or whose cause went
  * away (settledHeldDeletes). Runs after the deletes, so a delete done has left the base, and a
  * discarded delete undone (its restore in step) is settled at once.
  */
 export function settleHeldDeletes(
+  deps: EngineDeps,
+  decisions: CycleDecisions,
+  jobs: readonly EntityJob[],
+  outcomes: readonly EntityOutcome[],
+): void {
+  for (const [i, outcome] of outcomes.entries())
+    settleEntity(deps, decisions, jobs[i]!, outcome.notInStep);
+}
+
+function settleEntity(
   deps: EngineDeps,
   decisions: CycleDecisions,
   job: EntityJob,

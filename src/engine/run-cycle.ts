@@ -13,6 +13,7 @@ import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../doma
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
+import { entitiesFor, statusTypesOf } from './catalogue.js';
 import { judgeRails, markerRails, type RailOptions, withRails } from './cycle-rails.js';
 import { type CycleReport, cycleReport } from './cycle-report.js';
 import { type CycleProgress, CycleTally } from './cycle-tally.js';
@@ -22,7 +23,7 @@ import type { EngineDeps } from './engine-deps.js';
 import { EntityExecution, type EntityOutcome } from './execute-entity.js';
 import {
   type CycleDecisions,
-  idsToAsk,
+  heldDeletePlanning,
   readDecisions,
   recordHeldDeletes,
   settleHeldDeletes,
@@ -31,7 +32,6 @@ import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { StateReadAhead } from './read-ahead.js';
-import { refreshEntities } from './refresh-entities.js';
 import { resolveInDoubt } from './resolve-in-doubt.js';
 
 export type { CycleReport } from './cycle-report.js';
@@ -152,8 +152,7 @@ async function cycle(c: Cycle): Promise<CycleReport> {
   const held = recordHeldDeletes(c.deps, jobs, tripped, rails);
   for (const rail of tripped) c.log.error({ rail: rail.rail, heldDeletes: held }, rail.message);
   const outcomes = await runDeletes(c, started, tripped, rails);
-  for (const [i, outcome] of outcomes.entries())
-    settleHeldDeletes(c.deps, decisions, jobs[i]!, outcome.notInStep);
+  settleHeldDeletes(c.deps, decisions, jobs, outcomes);
   return recordCycle(c, started, outcomes, tripped);
 }
 
@@ -200,7 +199,6 @@ async function planAndStart(
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
     const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
-    const deletedIds = idsToAsk(decisions, record.entity, webhookIds);
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
       fullReconcile: c.full,
@@ -208,8 +206,7 @@ async function planAndStart(
       adoptLocal: options.adoptLocal ?? false,
       statusTypes,
       heldFolders: held,
-      ...(deletedIds ? { deletedIds } : {}),
-      discardedDeletes: decisions.discarded,
+      ...heldDeletePlanning(decisions, record.entity, webhookIds),
     });
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
@@ -316,42 +313,4 @@ function problemsByOwner(state: EngineDeps['state']): Map<string, Problem[]> {
     byOwner.set(key, [...(byOwner.get(key) ?? []), problem]);
   }
   return byOwner;
-}
-
-/**
- * Reads the companies, trusts and status types again, as a full cycle over every entity does:
- * the daemon's full poll round does it once, then lists its entities one by one.
- */
-export async function refreshCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
-  await statusTypesOf(deps, true);
-  return refreshEntities(deps);
-}
-
-async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise<StatusType[]> {
-  const cached = deps.state.statusTypes.list();
-  if (!refresh && cached.length > 0) return cached;
-  const fresh = await deps.remote.statusTypes();
-  deps.state.statusTypes.replaceAll(fresh, deps.now());
-  return fresh;
-}
-
-async function entitiesFor(
-  deps: EngineDeps,
-  options: CycleOptions,
-  full: boolean,
-): Promise<EntityRecord[]> {
-  const refresh =
-    (full && !options.owners) || options.refreshEntities || deps.state.entities.count() === 0;
-  if (options.owners && !refresh) {
-    // One entity's sync reads its own row: reading (and parsing) every entity's, as a sync
-    // over all of them does, made a round of n entity syncs read n² rows (bench 10).
-    return options.owners.flatMap((owner) => {
-      const record = deps.state.entities.get(owner);
-      return record?.folder ? [record] : [];
-    });
-  }
-  const records = refresh ? await refreshEntities(deps) : deps.state.entities.list();
-  if (!options.owners) return records.filter((r) => r.folder !== null);
-  const wanted = new Set(options.owners.map(ownerKey));
-  return records.filter((r) => r.folder !== null && wanted.has(ownerKey(r.entity)));
 }

@@ -30,7 +30,22 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
     const types = parse.statusTypes(body, label);
     return counted(types, null, 'status type');
   });
+  const companies = await probeCompanies(p);
+  const trusts = await probeTrusts(p);
+  await probeDocuments(p, companies?.[0], trusts?.[0]);
+  await probeUnlodged(p, companies);
+  await probeContacts(p);
+  await probeUnitTransactions(p, trusts);
+  p.untried(
+    'pensionSummary',
+    'it needs a fund id of the fund product (`docsync api pension-summary <fundId> --year YYYY` tries one)',
+  );
+  p.lines.push(writeRoutes(options.http));
+  return p.lines;
+}
 
+/** The company list (with details), the first company's details; null when the list failed. */
+async function probeCompanies(p: Prober): Promise<Company[] | null> {
   const companies = await p.list(
     'listCompanies',
     { query: { details: true } },
@@ -53,12 +68,15 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
     'companiesByLabel',
     'it needs a label id, which no other route gives (`docsync api companies by-label <labelId>` tries one)',
   );
+  return companies;
+}
 
+/** The trust list, the first trust's details and relationships; null when the list failed. */
+async function probeTrusts(p: Prober): Promise<Trust[] | null> {
   const trusts = await p.list('listTrusts', {}, 'trusts', (item, label) =>
     parse.trust(item, label),
   );
   const trust = trusts?.[0];
-  const unitTrust = trusts?.find((t) => t.type === 'UNIT');
   if (trust) {
     await p.call('trustDetails', { params: { trustId: trust.id } }, (body, label) => ({
       value: parse.trust(body, label),
@@ -74,9 +92,12 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
     p.untried('trustDetails', none(trusts, 'trust'));
     p.untried('trustRelationships', none(trusts, 'trust'));
   }
+  return trusts;
+}
 
-  await probeDocuments(p, company, trust);
-
+/** The unlodged documents of the first company, and of the firm. */
+async function probeUnlodged(p: Prober, companies: Company[] | null): Promise<void> {
+  const company = companies?.[0];
   if (company) {
     await p.list(
       'unlodgedOfCompany',
@@ -86,7 +107,10 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
     );
   } else p.untried('unlodgedOfCompany', none(companies, 'company'));
   await p.list('unlodgedOfFirm', {}, 'documents', parse.unlodged);
+}
 
+/** The contact list, and the first contact. */
+async function probeContacts(p: Prober): Promise<void> {
   const contacts = await p.list('listContacts', {}, 'contacts', normaliseIds);
   const contactId = contacts?.[0]?.id;
   if (typeof contactId === 'string') {
@@ -95,6 +119,11 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
       what: `contact ${contactId}`,
     }));
   } else p.untried('contact', none(contacts, 'contact'));
+}
+
+/** The unit transactions of the first unit trust listed. */
+async function probeUnitTransactions(p: Prober, trusts: Trust[] | null): Promise<void> {
+  const unitTrust = trusts?.find((t) => t.type === 'UNIT');
   if (unitTrust) {
     await p.list(
       'listUnitTransactions',
@@ -109,12 +138,6 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
         : 'no trust of type UNIT among the first trusts listed';
     p.untried('listUnitTransactions', why);
   }
-  p.untried(
-    'pensionSummary',
-    'it needs a fund id of the fund product (`docsync api pension-summary <fundId> --year YYYY` tries one)',
-  );
-  p.lines.push(writeRoutes(options.http));
-  return p.lines;
 }
 
 /** The documents of the first company and the first trust (two paths), one's details and link. */

@@ -53,7 +53,6 @@ export class ConflictRepo {
   readonly #recent;
   readonly #recentOpen;
   readonly #get;
-  readonly #forDocument;
   readonly #countOpen;
   readonly #resolve;
   readonly #prune;
@@ -72,9 +71,6 @@ export class ConflictRepo {
       'SELECT * FROM conflicts WHERE resolved_at IS NULL ORDER BY occurred_at DESC, id DESC LIMIT ?',
     );
     this.#get = db.prepare<[number], ConflictRow>('SELECT * FROM conflicts WHERE id = ?');
-    this.#forDocument = db.prepare<[string], ConflictRow>(
-      'SELECT * FROM conflicts WHERE document_id = ? ORDER BY occurred_at DESC, id DESC',
-    );
     this.#countOpen = db
       .prepare<[], number>('SELECT count(*) FROM conflicts WHERE resolved_at IS NULL')
       .pluck();
@@ -109,10 +105,6 @@ export class ConflictRepo {
   get(id: number): ConflictRecord | null {
     const row = this.#get.get(id);
     return row ? toRecord(row) : null;
-  }
-
-  listForDocument(documentId: string): ConflictRecord[] {
-    return this.#forDocument.all(documentId).map(toRecord);
   }
 
   /** Open conflicts: those nobody has resolved yet. */

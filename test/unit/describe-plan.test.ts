@@ -35,6 +35,26 @@ describe('describePlan', () => {
     );
   });
 
+  it('says deletes by side, a restore by itself, and the conflicts it settles', () => {
+    const kept = baseDoc('4004');
+    const changed = baseDoc('5005');
+    const plan = planSync(
+      input({
+        base: [kept, changed],
+        folders: [
+          folderOf(kept),
+          folderOf(changed, { files: [...folderOf(changed).files, file('new.pdf', 'n')] }),
+        ],
+        deletedIds: [kept.id, changed.id],
+      }),
+      { ...policy, onRemoteDelete: 'delete' },
+      NOW,
+    );
+    expect(summaryLine(plan, 'Smith Family Trust')).toBe(
+      'Smith Family Trust: delete 1 document locally; restore 1 document; 1 conflict',
+    );
+  });
+
   it('says an entity with nothing to do is in sync', () => {
     const plan = planSync(input({ base: [d], folders: [folderOf(d)] }), policy, NOW);
     expect(describePlan(plan)).toEqual([]);
