@@ -81,7 +81,11 @@ export class ConflictRepo {
     this.#resolve = db.prepare<[ConflictResolution, number, number]>(
       'UPDATE conflicts SET resolution = ?, resolved_at = ? WHERE id = ? AND resolved_at IS NULL',
     );
-    this.#prune = db.prepare('DELETE FROM conflicts WHERE occurred_at < ?');
+    // Only resolved ones, by when they were resolved: an open conflict is a person's to-do,
+    // however old, and a record resolved yesterday is still what explains the copy.
+    this.#prune = db.prepare(
+      'DELETE FROM conflicts WHERE resolved_at IS NOT NULL AND resolved_at < ?',
+    );
   }
 
   record(conflict: NewConflict): number {
@@ -125,7 +129,10 @@ export class ConflictRepo {
     return this.#resolve.run(resolution, at, id).changes === 1;
   }
 
-  /** Forgets conflicts older than `before` (the copies themselves stay in the folder). */
+  /**
+   * Forgets conflicts resolved before `before` (the copies themselves stay in the folder); open
+   * ones stay whatever their age.
+   */
   prune(before: number): number {
     return this.#prune.run(before).changes;
   }
