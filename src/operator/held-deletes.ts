@@ -5,15 +5,20 @@
  *   approveHeldDeletes(deps, selection)  → Decided           they go through once, past the rails
  *   discardHeldDeletes(deps, selection)  → Decided           they are not done; both sides kept whole
  *
- * `selection` is a list of document ids, or `'all'`. A decision is only written to the state
- * database, which works beside a running daemon (it holds the instance lock, WAL lets another
- * process write): the daemon reads decisions every few seconds and syncs those entities, and a
- * `docsync run --once` acts on them too. An id that names no held delete throws OperatorError,
- * and nothing is decided.
+ * `selection` is a list of document ids, or `'all'` for those nobody decided on yet (changing a
+ * decision takes its id). A decision is only written to the state database, which works beside
+ * a running daemon (it holds the instance lock, WAL lets another process write): the daemon
+ * reads decisions every few seconds and syncs those entities, and a `docsync run --once` acts
+ * on them too. An id that names no held delete throws OperatorError, and nothing is decided.
  */
 
 import { OperatorError } from '../domain/errors.js';
-import type { DeleteSide, HeldDecision, HeldDelete } from '../domain/held-deletes.js';
+import {
+  type DeleteSide,
+  type HeldDecision,
+  type HeldDelete,
+  heldKey,
+} from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { OperatorDeps } from './operator-deps.js';
@@ -39,6 +44,10 @@ export interface Decided {
   readonly next: string;
 }
 
+/**
+ * Document ids, which may change a decision already taken; or `'all'`: every delete nobody has
+ * decided on yet (a discarded one stays discarded, an approved one approved).
+ */
 export type Selection = readonly string[] | 'all';
 
 export function listHeldDeletes(deps: OperatorDeps): HeldDeleteView[] {
@@ -55,14 +64,21 @@ export function discardHeldDeletes(deps: OperatorDeps, selection: Selection): De
 
 function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
   const rows = deps.state.heldDeletes.list();
-  const chosen = selection === 'all' ? rows : pick(rows, selection);
+  const chosen =
+    selection === 'all' ? rows.filter((r) => r.decision === null) : pick(rows, selection);
   if (chosen.length === 0)
-    throw new OperatorError('NOTHING_HELD', 'No delete is held; nothing to decide.');
+    throw new OperatorError(
+      'NOTHING_HELD',
+      rows.length === 0
+        ? 'No delete is held; nothing to decide.'
+        : 'No held delete is waiting for a decision; to change one already decided, name it by document id (`docsync deletes list` shows them).',
+    );
   deps.state.heldDeletes.decide(chosen, decision, deps.now());
   const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
+  const keys = new Set(chosen.map((c) => heldKey(c.side, c.documentId)));
   const decided = deps.state.heldDeletes
     .list()
-    .filter((r) => chosen.some((c) => c.documentId === r.documentId && c.side === r.side));
+    .filter((r) => keys.has(heldKey(r.side, r.documentId)));
   return {
     decision,
     held: decided.map(viewOf),
@@ -72,13 +88,15 @@ function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision
 }
 
 function pick(rows: readonly HeldDelete[], ids: readonly string[]): HeldDelete[] {
-  const unknown = ids.filter((id) => !rows.some((r) => r.documentId === id));
+  const wanted = new Set(ids);
+  const held = new Set(rows.map((r) => r.documentId));
+  const unknown = [...wanted].filter((id) => !held.has(id));
   if (unknown.length > 0)
     throw new OperatorError(
       'NOT_HELD',
       `No held delete is for document ${unknown.join(', ')}; \`docsync deletes list\` shows the held ones (nothing decided).`,
     );
-  return rows.filter((r) => ids.includes(r.documentId));
+  return rows.filter((r) => wanted.has(r.documentId));
 }
 
 type HeldWords = Pick<HeldDeleteView, 'would' | 'ifApproved' | 'ifDiscarded'>;

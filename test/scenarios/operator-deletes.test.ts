@@ -120,4 +120,29 @@ describe('docsync deletes', () => {
     expect(neither.code).toBe(1);
     expect(neither.stderr).toContain('or give --all');
   });
+
+  it('`approve --all` lets through only what waits for a decision: a discarded delete stays discarded until named', async () => {
+    const { h, companyDocs } = await synced();
+    const [kept, ...others] = companyDocs.slice(0, 3) as [string, ...string[]];
+    for (const id of [kept, ...others]) h.sim.admin.deleteDocument(id);
+    expect((await h.cli(['run', '--once'])).code).toBe(2);
+    expect((await h.cli(['deletes', 'discard', kept])).code).toBe(0);
+
+    const all = await h.cli(['deletes', 'approve', '--all']);
+
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain('Approved 2 held deletes');
+    const decisions = () =>
+      new Map(h.state.heldDeletes.list().map((r) => [r.documentId, r.decision]));
+    expect(decisions().get(kept)).toBe('discard');
+    for (const id of others) expect(decisions().get(id)).toBe('approve');
+    const again = await h.cli(['deletes', 'approve', '--all']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      'No held delete is waiting for a decision; to change one already decided, name it by document id',
+    );
+    // Named, a decision changes.
+    expect((await h.cli(['deletes', 'approve', kept])).code).toBe(0);
+    expect(decisions().get(kept)).toBe('approve');
+  });
 });
