@@ -197,6 +197,7 @@ export function createDaemon(
           state: app.state,
           local,
           webUrl: app.config.service.webUrl,
+          onRemoteDelete: app.config.onRemoteDelete,
           now: Date.now,
         }),
       }),

@@ -109,6 +109,7 @@ function conflictOf(deps: OperatorDeps, id: number): ConflictRecord {
     throw new OperatorError(
       'CONFLICT_NOT_FOUND',
       `No conflict has the id ${id}; \`docsync conflicts list\` shows their ids.`,
+      { notFound: true },
     );
   return record;
 }

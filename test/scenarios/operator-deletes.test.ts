@@ -12,8 +12,11 @@ const start = useSyncHarness();
 /** Four documents per entity; at most two deletes per run before the rail holds them. */
 const FIRM = { companies: 1, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1, seed: 5 };
 
-async function synced() {
-  const h = await start({ seed: FIRM, settings: { maxDeleteCount: 2, maxDeletePercent: 100 } });
+async function synced(onRemoteDelete: 'trash' | 'delete' = 'trash') {
+  const h = await start({
+    seed: FIRM,
+    settings: { maxDeleteCount: 2, maxDeletePercent: 100, onRemoteDelete },
+  });
   expect((await h.sync()).result).toBe('ok');
   const dump = await h.remote();
   const companyDocs = dump.documents.filter((d) => d.owner.kind === 'company').map((d) => d.id);
@@ -144,5 +147,30 @@ describe('docsync deletes', () => {
     // Named, a decision changes.
     expect((await h.cli(['deletes', 'approve', kept])).code).toBe(0);
     expect(decisions().get(kept)).toBe('approve');
+  });
+
+  it('with onRemoteDelete "delete", what approving does is said as it is: deleted for good, not kept in the trash', async () => {
+    const { h, companyDocs } = await synced('delete');
+    const gone = companyDocs.slice(0, 3);
+    const folders = gone.map((id) => h.documentFolder(id)!);
+    for (const id of gone) h.sim.admin.deleteDocument(id);
+    expect((await h.cli(['run', '--once'])).code).toBe(2);
+
+    const listed = await h.cli(['deletes', 'list']);
+    expect(listed.stdout).toContain(
+      `would delete ${folders[0]} for good (onRemoteDelete is "delete")`,
+    );
+    expect(listed.stdout).not.toContain('to the trash');
+    const approved = await h.cli(['deletes', 'approve', '--all']);
+    expect(approved.stdout).toContain(
+      'the folder is deleted for good, not kept in .docsync/trash/',
+    );
+    expect(approved.stdout).not.toContain('goes to .docsync/trash/');
+
+    expect((await h.cli(['run', '--once'])).code).toBe(0);
+    for (const folder of folders) expect(h.exists(folder)).toBe(false);
+    expect([...h.trash().keys()].filter((rel) => folders.some((f) => rel.startsWith(f)))).toEqual(
+      [],
+    );
   });
 });
