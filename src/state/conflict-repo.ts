@@ -56,6 +56,7 @@ export class ConflictRepo {
   readonly #forDocument;
   readonly #countOpen;
   readonly #resolve;
+  readonly #reopen;
   readonly #prune;
 
   constructor(db: Database) {
@@ -80,6 +81,9 @@ export class ConflictRepo {
       .pluck();
     this.#resolve = db.prepare<[ConflictResolution, number, number]>(
       'UPDATE conflicts SET resolution = ?, resolved_at = ? WHERE id = ? AND resolved_at IS NULL',
+    );
+    this.#reopen = db.prepare<[number]>(
+      'UPDATE conflicts SET resolution = NULL, resolved_at = NULL WHERE id = ?',
     );
     // Only resolved ones, by when they were resolved: an open conflict is a person's to-do,
     // however old, and a record resolved yesterday is still what explains the copy.
@@ -127,6 +131,11 @@ export class ConflictRepo {
   /** Marks an open conflict resolved; false when it was not open (resolved meanwhile). */
   markResolved(id: number, resolution: ConflictResolution, at: number): boolean {
     return this.#resolve.run(resolution, at, id).changes === 1;
+  }
+
+  /** Opens a conflict again: a resolution that claimed it (markResolved) did not get through. */
+  reopen(id: number): void {
+    this.#reopen.run(id);
   }
 
   /**

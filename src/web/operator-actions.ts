@@ -17,12 +17,26 @@ import { approveHeldDeletes, whatApprovingKeeps } from '../operator/held-deletes
 import type { OperatorDeps } from '../operator/operator-deps.js';
 import type { ActionOutcome, HeldSeen, OperatorActions } from './page-actions.js';
 
-export function operatorActions(deps: OperatorDeps): OperatorActions {
+/**
+ * Runs a job on one entity's folder with the entity to itself: the daemon runs it between that
+ * entity's syncs (WorkScheduler.exclusive), so a resolution's renames never meet a sync's.
+ */
+export type ExclusiveRunner = <T>(owner: OwnerRef, job: () => Promise<T>) => Promise<T>;
+
+const RIGHT_AWAY: ExclusiveRunner = (_owner, job) => job();
+
+export function operatorActions(
+  deps: OperatorDeps,
+  exclusive: ExclusiveRunner = RIGHT_AWAY,
+): OperatorActions {
   return {
     approveHeldDeletes: async ({ owner, seen }) => answering(() => approve(deps, owner, seen)),
     resolveConflict: async ({ conflictId, resolution }) =>
       answering(async () => {
-        const resolved = await resolveConflict(deps, conflictId, resolution);
+        // An unknown id is refused by resolveConflict itself, which needs no entity to itself.
+        const owner = deps.state.conflicts.get(conflictId)?.owner;
+        const resolve = () => resolveConflict(deps, conflictId, resolution);
+        const resolved = await (owner ? exclusive(owner, resolve) : resolve());
         return {
           kind: 'done',
           message: `Conflict ${resolved.id} resolved (${resolved.choice}): ${resolved.next}; ${nameOf(deps, resolved.owner)} syncs now.`,

@@ -338,7 +338,7 @@ async function startOn(h: SyncHarness) {
   });
   const { actions, synced } = recordingActions(operator);
   const server = await start(h.state, actions, h.deps.settings.onRemoteDelete);
-  return { server, synced, token: await tokenOf(server) };
+  return { server, synced, operator, token: await tokenOf(server) };
 }
 
 const HOUR = 3_600_000;
@@ -541,5 +541,31 @@ describe("the page's approve and resolve, as the command line does them", () => 
     expect(JSON.parse(approved.body).message).toContain(
       'the folders are deleted for good, not kept in .docsync/trash/',
     );
+  });
+
+  it('resolves a conflict once when two resolutions come at the same time: the other is refused, one version stays', async () => {
+    const h = await harness();
+    const [company] = await h.owners();
+    const doc = h.sim.admin.createDocument({ owner: company!, name: 'Board Minutes' });
+    const id = String(doc.id);
+    await h.sync();
+    const folder = h.documentFolder(id)!;
+    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+    await h.sync();
+    const [conflict] = h.state.conflicts.list(10, { open: true });
+    const { operator } = await startOn(h);
+
+    // As a double click, or the page beside the command line, would send them.
+    const answers = await Promise.all([
+      operator.resolveConflict({ conflictId: conflict!.id, resolution: 'keep-mine' }),
+      operator.resolveConflict({ conflictId: conflict!.id, resolution: 'keep-theirs' }),
+    ]);
+
+    expect(answers.map((a) => a.kind)).toEqual(['done', 'refused']);
+    expect(answers[1]!.message).toContain('was already resolved (keep-mine)');
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('our minutes');
+    expect([...h.trash().values()]).toEqual([sha256('their minutes')]);
+    expect(h.state.conflicts.get(conflict!.id)?.resolution).toBe('keep-mine');
   });
 });
