@@ -25,7 +25,13 @@ export async function withOperator<T>(
       settleSeconds: config.settleSeconds,
       metaCache: state.metaFiles,
     });
-    return await use({ state, local, webUrl: config.service.webUrl, now: Date.now });
+    return await use({
+      state,
+      local,
+      webUrl: config.service.webUrl,
+      onRemoteDelete: config.onRemoteDelete,
+      now: Date.now,
+    });
   } catch (error) {
     throw explainStateFailure(error, file);
   } finally {

@@ -203,13 +203,18 @@ export function createDaemon(
         requestsPerSecond: () => rate.perSecond(),
         version: VERSION,
         // The daemon's own state and folder: a resolution's renames are its own writes, which
-        // its watcher ignores, so each action names the entity to sync (`syncAfter`).
-        operator: operatorActions({
-          state: app.state,
-          local,
-          webUrl: app.config.service.webUrl,
-          now: Date.now,
-        }),
+        // its watcher ignores, so each action names the entity to sync (`syncAfter`). They
+        // run between the entity's syncs, never beside one.
+        operator: operatorActions(
+          {
+            state: app.state,
+            local,
+            webUrl: app.config.service.webUrl,
+            onRemoteDelete: app.config.onRemoteDelete,
+            now: Date.now,
+          },
+          (owner, job) => d.scheduler.exclusive(owner, job),
+        ),
       }),
     onCycle: (result, rails) => {
       metrics.cycleFinished(result);

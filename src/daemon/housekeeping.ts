@@ -1,10 +1,10 @@
 /**
  * Housekeeping (docs/state.md "Housekeeping"): what docsync keeps only for a while goes once a
  * day. In the folder, the trash days past their retention and temp files left by a crash; in the
- * state, done pushes, finished webhook events, old cycles and old conflict records. None of it is
- * needed by a sync: the rows pruned are finished and nothing open depends on them, and a cycle
- * writes only today's trash day and fresh temp files. The daemon runs it at start and then daily;
- * `run --once` runs it before its cycle.
+ * state, done pushes, finished webhook events, old cycles and conflicts resolved long ago. None
+ * of it is needed by a sync: the rows pruned are finished and nothing open depends on them, and
+ * a cycle writes only today's trash day and fresh temp files. The daemon runs it at start and
+ * then daily; `run --once` runs it before its cycle.
  */
 
 import type { LocalStore } from '../local/local-store.js';
@@ -38,8 +38,10 @@ export const WEBHOOK_EVENT_DAYS = 7;
  */
 export const CYCLE_DAYS = 30;
 /**
- * Conflict records: the copies stay in the folder until a person deals with them; the record of
- * which side won is kept a quarter, so someone back from leave still finds why a copy exists.
+ * Conflict records, resolved ones only, counted from their resolution: the copies stay in the
+ * folder until a person deals with them, so an open conflict stays listed whatever its age; the
+ * record of a resolved one is kept a quarter, so someone back from leave still finds what
+ * became of a copy.
  */
 export const CONFLICT_DAYS = 90;
 

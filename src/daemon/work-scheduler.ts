@@ -12,6 +12,8 @@
  *
  * Requests for an entity that is already waiting merge into its one sync (a burst of watcher
  * events costs one sync); a request for an entity in a sync now waits for it to end, then runs.
+ * A person's change to an entity's folder from the status page (resolving a conflict) is a job
+ * of that entity too (`exclusive`): it waits for the sync running now, and holds back the next.
  */
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -97,6 +99,8 @@ const RECENT_MS = 60_000;
 export class WorkScheduler {
   readonly #queued = new Map<string, Work>();
   readonly #running = new Map<string, Promise<void>>();
+  /** Entities a job has to itself, or waits to (exclusive): the last one's end. */
+  readonly #jobs = new Map<string, Promise<void>>();
   readonly #owners = new Map<string, OwnerRef>();
   readonly #listedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
@@ -131,6 +135,28 @@ export class WorkScheduler {
     return done;
   }
 
+  /**
+   * Runs `job` with the entity to itself: after its sync running now (and any job before it),
+   * and before any sync of it that waits or is asked for meanwhile. A job takes no slot: it is
+   * a few renames and a state write, made while a person waits for the answer. It runs after
+   * `stop()` too (nothing else does then), so a page's request that came in time is answered.
+   */
+  exclusive<T>(owner: OwnerRef, job: () => Promise<T>): Promise<T> {
+    const key = ownerKey(owner);
+    const before = [this.#running.get(key), this.#jobs.get(key)];
+    const result = Promise.allSettled(before).then(job);
+    const ended = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#jobs.set(key, ended);
+    void ended.then(() => {
+      if (this.#jobs.get(key) === ended) this.#jobs.delete(key);
+      this.#pump();
+    });
+    return result;
+  }
+
   /** When the entity's last sync in this daemon finished (0: none yet). */
   syncedAt(owner: OwnerRef): number {
     return this.#listedAt.get(ownerKey(owner)) ?? 0;
@@ -159,7 +185,7 @@ export class WorkScheduler {
     for (const resolve of this.#nextRound?.waiters ?? []) resolve();
     this.#nextRound = null;
     await this.#roundStarting;
-    await Promise.allSettled([...this.#running.values()]);
+    await Promise.allSettled([...this.#running.values(), ...this.#jobs.values()]);
     const round = this.#round;
     this.#round = null;
     if (round) {
@@ -197,7 +223,7 @@ export class WorkScheduler {
   #pump(): void {
     if (this.#stopped) return;
     const waiting = [...this.#queued.entries()]
-      .filter(([key]) => !this.#running.has(key))
+      .filter(([key]) => !this.#running.has(key) && !this.#jobs.has(key))
       .sort(([, a], [, b]) => LANE_PRIORITY[b.lane] - LANE_PRIORITY[a.lane]);
     for (const [key, work] of waiting) {
       const poll = work.lane === 'poll';
@@ -340,7 +366,7 @@ export class WorkScheduler {
   #pick(now: number): PollPick {
     this.#recent = this.#recent.filter((r) => now - r.at < RECENT_MS);
     const hot = this.#hot(now);
-    const busy = new Set([...this.#running.keys(), ...this.#queued.keys()]);
+    const busy = new Set([...this.#running.keys(), ...this.#queued.keys(), ...this.#jobs.keys()]);
     return choosePoll({
       now,
       round: this.#round?.keys ?? [],

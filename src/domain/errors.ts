@@ -153,9 +153,17 @@ export class LocalStoreError extends DocsyncError {}
 /**
  * An operator's command that cannot be done as asked (`docsync conflicts`, `trash`, `deletes`):
  * an id that names nothing, a choice that does not fit, a file that is no longer there. Nothing
- * was changed; the message says what to do instead.
+ * was changed; the message says what to do instead. `notFound`: there is no such thing (any
+ * more), which the status page answers with 404; anything else it refuses (409).
  */
-export class OperatorError extends DocsyncError {}
+export class OperatorError extends DocsyncError {
+  readonly notFound: boolean;
+
+  constructor(code: string, message: string, options: { notFound?: boolean } = {}) {
+    super(code, message);
+    this.notFound = options.notFound ?? false;
+  }
+}
 
 /**
  * `store.root` cannot hold the documents: it is a file, a part of its path is one, or docsync

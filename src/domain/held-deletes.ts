@@ -59,8 +59,6 @@ export interface HeldDecisions {
   readonly discarded: ReadonlySet<string>;
 }
 
-export const NO_DECISIONS: HeldDecisions = { approved: new Set(), discarded: new Set() };
-
 export function decisionsOf(rows: readonly HeldDelete[]): HeldDecisions {
   const keys = (decision: HeldDecision) =>
     new Set(rows.filter((r) => r.decision === decision).map((r) => heldKey(r.side, r.documentId)));

@@ -153,11 +153,13 @@ class DocumentRun {
       return;
     }
     const base = this.#base;
-    ctx.deps.state.activity.record(ctx.owner, activityOf(action, base), ctx.deps.now());
-    this.#report(action, before, base);
+    // The action is done: what must be kept of it first (a conflict is a person's to-do), then
+    // the activity feed, which is only a view and never fails an action that happened.
     // Conflicts settled with a copy are logged where the copy got its real name.
     if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
       recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
+    this.#recordActivity(action, base);
+    this.#report(action, before, base);
     this.#pushed ||=
       PUSHES.has(action.kind) || (action.kind === 'restore-document' && action.side === 'remote');
     // A "(local edit)" copy of a system file stays local; a conflict copy goes up next cycle.
@@ -165,6 +167,23 @@ class DocumentRun {
       action.kind === 'keep-conflict-copy' && !isLocalEditCopy(action.copyName);
     this.#metaStale = metaWriteOf(action) !== 'with-files';
     if (!STATE_ONLY.has(action.kind)) this.#done++;
+  }
+
+  /**
+   * The line of the status page's activity feed. Only a state failure stops the sync (as
+   * anywhere); another (`SQLITE_BUSY` past the busy timeout) loses this line, not the action.
+   */
+  #recordActivity(action: SyncAction, base: BaseDocument | null): void {
+    const { ctx } = this.work;
+    try {
+      ctx.deps.state.activity.record(ctx.owner, activityOf(action, base), ctx.deps.now());
+    } catch (error) {
+      if (isStateFailure(error)) throw error;
+      this.work.log.warn(
+        { err: error },
+        `${this.#who(action)}: done, but its line in the activity feed could not be written: ${(error as Error).message}`,
+      );
+    }
   }
 
   /**

@@ -152,9 +152,11 @@ export async function restoreFile(root: string, id: string, folder: string): Pro
 
 /**
  * Moves a document folder out of the trash into `parent` as `desiredName` (` (2)` when taken);
- * returns its new path relative to the root. `asNewDocument` first drops the folder's
+ * returns its new path relative to the root. `asNewDocument` also drops the folder's
  * `.document.json`, whose document no longer exists: the folder then reads as one a person
- * made, which the next sync creates in the service (decision row 2).
+ * made, which the next sync creates in the service (decision row 2). The folder moves first and
+ * is cleaned where it lands: a move that fails leaves the item in the trash whole, still listed
+ * as the document it was, to be restored again.
  */
 export async function restoreDocumentFolder(
   root: string,
@@ -164,9 +166,6 @@ export async function restoreDocumentFolder(
   asNewDocument: boolean,
 ): Promise<string> {
   const source = await itemPath(root, id);
-  // The note is the trash's, never a file of the document (the scan would upload it).
-  await unlink(path.join(source, SERVICE_COPY_NOTE)).catch(ignoreMissing);
-  if (asNewDocument) await unlink(path.join(source, DOCUMENT_META)).catch(ignoreMissing);
   const dir = await resolveInsideReal(root, parent);
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const name = pickFreeName(desiredName, await readdir(dir), { kind: 'folder' });
@@ -178,13 +177,31 @@ export async function restoreDocumentFolder(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTEMPTY' || code === 'EEXIST') continue;
-      throw error;
+      throw new LocalStoreError(
+        'RESTORE_FAILED',
+        `${TRASH_DIR}/${id} could not be moved to ${parent}/${name} (${code ?? (error as Error).message}); nothing was restored and the item is still in the trash: make sure the user docsync runs as may write both folders, then restore it again.`,
+        { cause: error },
+      );
     }
+    await dropTrashFiles(target, asNewDocument).catch(async (error: unknown) => {
+      // Put back as it was rather than leave a folder the sync would misread.
+      await rename(target, source);
+      throw error;
+    });
     await fsyncDir(dir);
     await fsyncDir(path.dirname(source));
     return `${parent}/${name}`;
   }
   throw new LocalStoreError('NO_FREE_NAME', `No free name for ${desiredName} in ${parent}`);
+}
+
+/**
+ * The note is the trash's, never a file of the document (the scan would upload it); the old
+ * `.document.json` goes when the folder comes back as a new document.
+ */
+async function dropTrashFiles(folder: string, asNewDocument: boolean): Promise<void> {
+  await unlink(path.join(folder, SERVICE_COPY_NOTE)).catch(ignoreMissing);
+  if (asNewDocument) await unlink(path.join(folder, DOCUMENT_META)).catch(ignoreMissing);
 }
 
 /** Removes the folders a restore left empty in the trash, up to the day folder. */

@@ -8,7 +8,8 @@
  * "Mine" is the folder's version, "theirs" the service's. Resolving changes the folder only
  * (domain/plan-resolution.ts says how); the next sync carries it to the service, through the
  * trash and the rails like any change. An unknown or already resolved id, a choice that does not
- * fit, or a file that is no longer there throws OperatorError, and nothing is changed.
+ * fit, or a file that is no longer there throws OperatorError, and nothing is changed. Two
+ * resolutions of one conflict at once: the first claims it, the second is refused.
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -80,11 +81,7 @@ export async function resolveConflict(
   choice: ConflictChoice,
 ): Promise<ResolvedConflict> {
   const record = conflictOf(deps, id);
-  if (record.resolution !== null)
-    throw new OperatorError(
-      'CONFLICT_RESOLVED',
-      `Conflict ${id} was already resolved (${record.resolution}); \`docsync conflicts list --all\` shows it.`,
-    );
+  if (record.resolution !== null) throw alreadyResolved(id, record.resolution);
   const where = placeOf(deps, record);
   if (record.subject === null && choice !== 'keep-both')
     throw new OperatorError(
@@ -96,11 +93,29 @@ export async function resolveConflict(
     : ({ ok: true, steps: [], next: 'the folder stays as it is' } as const);
   if (!planned.ok)
     throw new OperatorError('CONFLICT_CHOICE', `Conflict ${id}: ${planned.why}; nothing changed.`);
-  await checkSteps(deps, id, planned.steps);
+  // Claimed before any file moves: a second resolution of the same conflict at the same time
+  // (a double click, the page beside the command line) finds it resolved and stops, instead of
+  // carrying out its own steps on the same files, which could put both versions in the trash.
+  // A step that fails gives the claim back. (A crash in between leaves it resolved with the
+  // folder as it was: the copy is still there, and `conflicts list --all` shows it.)
+  if (!deps.state.conflicts.markResolved(id, choice, deps.now()))
+    throw alreadyResolved(id, deps.state.conflicts.get(id)?.resolution ?? null);
   const done: string[] = [];
-  for (const step of planned.steps) done.push(await carryOut(deps, step));
-  deps.state.conflicts.markResolved(id, choice, deps.now());
+  try {
+    await checkSteps(deps, id, planned.steps);
+    for (const step of planned.steps) done.push(await carryOut(deps, step));
+  } catch (error) {
+    deps.state.conflicts.reopen(id);
+    throw error;
+  }
   return { id, choice, done, next: planned.next, owner: record.owner };
+}
+
+function alreadyResolved(id: number, resolution: ConflictResolution | null): OperatorError {
+  return new OperatorError(
+    'CONFLICT_RESOLVED',
+    `Conflict ${id} was already resolved (${resolution ?? 'just now'}); \`docsync conflicts list --all\` shows it.`,
+  );
 }
 
 function conflictOf(deps: OperatorDeps, id: number): ConflictRecord {
@@ -109,6 +124,7 @@ function conflictOf(deps: OperatorDeps, id: number): ConflictRecord {
     throw new OperatorError(
       'CONFLICT_NOT_FOUND',
       `No conflict has the id ${id}; \`docsync conflicts list\` shows their ids.`,
+      { notFound: true },
     );
   return record;
 }

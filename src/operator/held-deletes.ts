@@ -5,15 +5,22 @@
  *   approveHeldDeletes(deps, selection)  → Decided           they go through once, past the rails
  *   discardHeldDeletes(deps, selection)  → Decided           they are not done; both sides kept whole
  *
- * `selection` is a list of document ids, or `'all'`. A decision is only written to the state
- * database, which works beside a running daemon (it holds the instance lock, WAL lets another
- * process write): the daemon reads decisions every few seconds and syncs those entities, and a
- * `docsync run --once` acts on them too. An id that names no held delete throws OperatorError,
- * and nothing is decided.
+ * `selection` is a list of document ids, or `'all'` for those nobody decided on yet (changing a
+ * decision takes its id). A decision is only written to the state database, which works beside
+ * a running daemon (it holds the instance lock, WAL lets another process write): the daemon
+ * reads decisions every few seconds and syncs those entities, and a `docsync run --once` acts
+ * on them too. An id that names no held delete throws OperatorError, and nothing is decided.
+ * What a delete does to a folder the service deleted follows `onRemoteDelete`, and so do the
+ * words for it.
  */
 
 import { OperatorError } from '../domain/errors.js';
-import type { DeleteSide, HeldDecision, HeldDelete } from '../domain/held-deletes.js';
+import {
+  type DeleteSide,
+  type HeldDecision,
+  type HeldDelete,
+  heldKey,
+} from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { OperatorDeps } from './operator-deps.js';
@@ -39,10 +46,14 @@ export interface Decided {
   readonly next: string;
 }
 
+/**
+ * Document ids, which may change a decision already taken; or `'all'`: every delete nobody has
+ * decided on yet (a discarded one stays discarded, an approved one approved).
+ */
 export type Selection = readonly string[] | 'all';
 
 export function listHeldDeletes(deps: OperatorDeps): HeldDeleteView[] {
-  return deps.state.heldDeletes.list().map(viewOf);
+  return deps.state.heldDeletes.list().map((row) => viewOf(row, deps.onRemoteDelete));
 }
 
 export function approveHeldDeletes(deps: OperatorDeps, selection: Selection): Decided {
@@ -55,38 +66,60 @@ export function discardHeldDeletes(deps: OperatorDeps, selection: Selection): De
 
 function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
   const rows = deps.state.heldDeletes.list();
-  const chosen = selection === 'all' ? rows : pick(rows, selection);
+  const chosen =
+    selection === 'all' ? rows.filter((r) => r.decision === null) : pick(rows, selection);
   if (chosen.length === 0)
-    throw new OperatorError('NOTHING_HELD', 'No delete is held; nothing to decide.');
+    throw new OperatorError(
+      'NOTHING_HELD',
+      rows.length === 0
+        ? 'No delete is held; nothing to decide.'
+        : 'No held delete is waiting for a decision; to change one already decided, name it by document id (`docsync deletes list` shows them).',
+      { notFound: true },
+    );
   deps.state.heldDeletes.decide(chosen, decision, deps.now());
   const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
+  const keys = new Set(chosen.map((c) => heldKey(c.side, c.documentId)));
   const decided = deps.state.heldDeletes
     .list()
-    .filter((r) => chosen.some((c) => c.documentId === r.documentId && c.side === r.side));
+    .filter((r) => keys.has(heldKey(r.side, r.documentId)));
   return {
     decision,
-    held: decided.map(viewOf),
+    held: decided.map((row) => viewOf(row, deps.onRemoteDelete)),
     owners: [...owners.values()],
     next: 'a running daemon acts on it within seconds (it syncs those companies and trusts); otherwise the next `docsync run --once` does',
   };
 }
 
 function pick(rows: readonly HeldDelete[], ids: readonly string[]): HeldDelete[] {
-  const unknown = ids.filter((id) => !rows.some((r) => r.documentId === id));
+  const wanted = new Set(ids);
+  const held = new Set(rows.map((r) => r.documentId));
+  const unknown = [...wanted].filter((id) => !held.has(id));
   if (unknown.length > 0)
     throw new OperatorError(
       'NOT_HELD',
       `No held delete is for document ${unknown.join(', ')}; \`docsync deletes list\` shows the held ones (nothing decided).`,
+      { notFound: true },
     );
-  return rows.filter((r) => ids.includes(r.documentId));
+  return rows.filter((r) => wanted.has(r.documentId));
 }
 
 type HeldWords = Pick<HeldDeleteView, 'would' | 'ifApproved' | 'ifDiscarded'>;
 
-const WOULD: Record<DeleteSide, (r: HeldDelete) => HeldWords> = {
-  local: (r) => ({
-    would: `move ${r.folder} to the trash: the service deleted the document`,
-    ifApproved: 'the folder goes to .docsync/trash/ (kept 30 days)',
+/** `onRemoteDelete` of the configuration: what a `local` delete does to the folder. */
+export type LocalDeleteMode = OperatorDeps['onRemoteDelete'];
+
+const FOR_GOOD = 'onRemoteDelete is "delete"';
+
+const WOULD: Record<DeleteSide, (r: HeldDelete, mode: LocalDeleteMode) => HeldWords> = {
+  local: (r, mode) => ({
+    would:
+      mode === 'trash'
+        ? `move ${r.folder} to the trash: the service deleted the document`
+        : `delete ${r.folder} for good (${FOR_GOOD}): the service deleted the document`,
+    ifApproved:
+      mode === 'trash'
+        ? 'the folder goes to .docsync/trash/ (kept 30 days)'
+        : `the folder is deleted for good, not kept in .docsync/trash/ (${FOR_GOOD})`,
     ifDiscarded:
       'the folder stays, and the next sync creates the document in the service again from it (a new id, its files, its status)',
   }),
@@ -99,17 +132,31 @@ const WOULD: Record<DeleteSide, (r: HeldDelete) => HeldWords> = {
 };
 
 /** What the held delete would do, and what approving or discarding it does, in words. */
-export function describeHeldDelete(row: HeldDelete): HeldWords {
-  return WOULD[row.side](row);
+export function describeHeldDelete(row: HeldDelete, mode: LocalDeleteMode): HeldWords {
+  return WOULD[row.side](row, mode);
 }
 
-function viewOf(row: HeldDelete): HeldDeleteView {
+/**
+ * What approving deletes of these sides keeps, in words: the trash has the service's copy of
+ * everything deleted there, and a folder the service deleted unless `onRemoteDelete` is
+ * "delete".
+ */
+export function whatApprovingKeeps(sides: Iterable<DeleteSide>, mode: LocalDeleteMode): string {
+  const has = new Set(sides);
+  if (mode === 'trash' || !has.has('local'))
+    return 'what they remove is kept in .docsync/trash/ first';
+  if (!has.has('remote'))
+    return `the folders are deleted for good, not kept in .docsync/trash/ (${FOR_GOOD})`;
+  return `a folder whose document the service deleted is deleted for good (${FOR_GOOD}); the service's copy of a document deleted there is kept in .docsync/trash/ first`;
+}
+
+function viewOf(row: HeldDelete, mode: LocalDeleteMode): HeldDeleteView {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
     ...row,
     firstHeldAt: iso(row.firstHeldAt),
     lastHeldAt: iso(row.lastHeldAt),
     decidedAt: row.decidedAt === null ? null : iso(row.decidedAt),
-    ...describeHeldDelete(row),
+    ...describeHeldDelete(row, mode),
   };
 }

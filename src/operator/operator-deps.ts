@@ -1,7 +1,7 @@
 /**
  * What the operator's actions work on (`docsync conflicts`, `trash`, `deletes`, and the status
- * page's actions): the state database, the folder, the service's web address for links, and a
- * clock. The CLI builds it from the configuration (commands/operator-app.ts); the daemon can
+ * page's actions): the state database, the folder, the service's web address for links, what
+ * `onRemoteDelete` makes of a folder the service deleted, and a clock. The CLI builds it from the configuration (commands/operator-app.ts); the daemon can
  * hand in its own, since every action is a short synchronous state write plus a few renames.
  *
  * The actions change the folder and the state only, never the service: the next sync takes
@@ -19,5 +19,7 @@ export interface OperatorDeps {
   readonly local: LocalStore & { readonly root: string };
   /** `service.webUrl`, for deep links into the service. */
   readonly webUrl: string;
+  /** `onRemoteDelete`: what an approved delete of a folder the service deleted does to it. */
+  readonly onRemoteDelete: 'trash' | 'delete';
   readonly now: () => number;
 }

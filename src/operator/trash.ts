@@ -73,6 +73,7 @@ export async function restoreFromTrash(deps: OperatorDeps, id: string): Promise<
     throw new OperatorError(
       'NOT_IN_TRASH',
       `Nothing in ${TRASH_DIR}/ is named ${JSON.stringify(id)}; \`docsync trash list\` shows what is there.`,
+      { notFound: true },
     );
   const restored =
     item.kind === 'file' ? await restoreOneFile(deps, item) : await restoreFolder(deps, item);

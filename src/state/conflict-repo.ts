@@ -55,6 +55,7 @@ export class ConflictRepo {
   readonly #get;
   readonly #countOpen;
   readonly #resolve;
+  readonly #reopen;
   readonly #prune;
 
   constructor(db: Database) {
@@ -77,7 +78,14 @@ export class ConflictRepo {
     this.#resolve = db.prepare<[ConflictResolution, number, number]>(
       'UPDATE conflicts SET resolution = ?, resolved_at = ? WHERE id = ? AND resolved_at IS NULL',
     );
-    this.#prune = db.prepare('DELETE FROM conflicts WHERE occurred_at < ?');
+    this.#reopen = db.prepare<[number]>(
+      'UPDATE conflicts SET resolution = NULL, resolved_at = NULL WHERE id = ?',
+    );
+    // Only resolved ones, by when they were resolved: an open conflict is a person's to-do,
+    // however old, and a record resolved yesterday is still what explains the copy.
+    this.#prune = db.prepare(
+      'DELETE FROM conflicts WHERE resolved_at IS NOT NULL AND resolved_at < ?',
+    );
   }
 
   record(conflict: NewConflict): number {
@@ -117,7 +125,15 @@ export class ConflictRepo {
     return this.#resolve.run(resolution, at, id).changes === 1;
   }
 
-  /** Forgets conflicts older than `before` (the copies themselves stay in the folder). */
+  /** Opens a conflict again: a resolution that claimed it (markResolved) did not get through. */
+  reopen(id: number): void {
+    this.#reopen.run(id);
+  }
+
+  /**
+   * Forgets conflicts resolved before `before` (the copies themselves stay in the folder); open
+   * ones stay whatever their age.
+   */
   prune(before: number): number {
     return this.#prune.run(before).changes;
   }

@@ -29,6 +29,8 @@ interface HeldRow extends OwnerColumns {
 export interface WaitingDelete extends HeldDelete {
   /** How many holds of this delete's entity wait for a decision. */
   readonly entityWaiting: number;
+  /** When the newest of them was first held: with the count, what an approval of them saw. */
+  readonly entityNewest: number;
 }
 
 export interface HeldTally {
@@ -36,6 +38,8 @@ export interface HeldTally {
   readonly waiting: number;
   /** The entities those belong to. */
   readonly entities: number;
+  /** When the newest of those was first held; null when none waits. */
+  readonly newest: number | null;
   /** Holds approved or discarded, which their entity's next sync carries out. */
   readonly decided: number;
 }
@@ -69,9 +73,14 @@ export class HeldDeleteRepo {
       'SELECT * FROM held_deletes WHERE decision IS NOT NULL',
     );
     // An entity's holds together, the entity held longest first: the page's buttons are per
-    // entity, and each row knows how many its entity has waiting beyond the rows shown.
-    this.#waiting = db.prepare<[number], HeldRow & { entity_waiting: number }>(
-      `SELECT *, count(*) OVER entity AS entity_waiting, min(first_held_at) OVER entity AS since
+    // entity, and each row knows how many its entity has waiting beyond the rows shown, and the
+    // newest of them: what the entity's button says it approves.
+    this.#waiting = db.prepare<
+      [number],
+      HeldRow & { entity_waiting: number; entity_newest: number }
+    >(
+      `SELECT *, count(*) OVER entity AS entity_waiting, max(first_held_at) OVER entity AS entity_newest,
+         min(first_held_at) OVER entity AS since
        FROM held_deletes WHERE decision IS NULL
        WINDOW entity AS (PARTITION BY owner_kind, owner_id)
        ORDER BY since, owner_kind, owner_id, folder LIMIT ?`,
@@ -79,6 +88,7 @@ export class HeldDeleteRepo {
     this.#tally = db.prepare<[], HeldTally>(
       `SELECT count(*) FILTER (WHERE decision IS NULL) AS waiting,
          count(DISTINCT CASE WHEN decision IS NULL THEN owner_kind || ' ' || owner_id END) AS entities,
+         max(first_held_at) FILTER (WHERE decision IS NULL) AS newest,
          count(*) FILTER (WHERE decision IS NOT NULL) AS decided
        FROM held_deletes`,
     );
@@ -127,14 +137,19 @@ export class HeldDeleteRepo {
    * how many its entity has in all.
    */
   waiting(limit: number): WaitingDelete[] {
-    return this.#waiting
-      .all(limit)
-      .map((row) => ({ ...toHeld(row), entityWaiting: row.entity_waiting }));
+    return this.#waiting.all(limit).map((row) => ({
+      ...toHeld(row),
+      entityWaiting: row.entity_waiting,
+      entityNewest: row.entity_newest,
+    }));
   }
 
-  /** How many holds wait for a decision, of how many entities, and how many are decided. */
+  /**
+   * How many holds wait for a decision, of how many entities, the newest of them, and how many
+   * are decided.
+   */
   tally(): HeldTally {
-    return this.#tally.get() ?? { waiting: 0, entities: 0, decided: 0 };
+    return this.#tally.get() ?? { waiting: 0, entities: 0, newest: null, decided: 0 };
   }
 
   /** Records a decision on each of `held`, in one commit. */

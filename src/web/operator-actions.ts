@@ -4,27 +4,39 @@
  * `docsync conflicts resolve` call: the page and the command line change the state and the
  * folder the same way. The daemon hands in its own state and folder (`OperatorDeps`), so the
  * folder watcher does not hear a resolution's renames; each answer names the entity to sync at
- * once instead (`syncAfter`). The operator's refusals become the page's: an id that names
- * nothing is `not-found`, anything else it refuses (already resolved, a file gone) `refused`,
- * with its sentence.
+ * once instead (`syncAfter`). The operator's refusals become the page's: what names nothing (any
+ * more) is `not-found`, anything else it refuses (already resolved, a file gone) `refused`, with
+ * its sentence.
  */
 import { OperatorError } from '../domain/errors.js';
+import type { HeldDelete } from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { resolveConflict } from '../operator/conflicts.js';
-import { approveHeldDeletes } from '../operator/held-deletes.js';
+import { approveHeldDeletes, whatApprovingKeeps } from '../operator/held-deletes.js';
 import type { OperatorDeps } from '../operator/operator-deps.js';
-import type { ActionOutcome, OperatorActions } from './page-actions.js';
+import type { ActionOutcome, HeldSeen, OperatorActions } from './page-actions.js';
 
-/** The operator's codes for "there is no such thing (any more)"; every other one is a refusal. */
-const NOT_FOUND = new Set(['NOTHING_HELD', 'NOT_HELD', 'CONFLICT_NOT_FOUND']);
+/**
+ * Runs a job on one entity's folder with the entity to itself: the daemon runs it between that
+ * entity's syncs (WorkScheduler.exclusive), so a resolution's renames never meet a sync's.
+ */
+export type ExclusiveRunner = <T>(owner: OwnerRef, job: () => Promise<T>) => Promise<T>;
 
-export function operatorActions(deps: OperatorDeps): OperatorActions {
+const RIGHT_AWAY: ExclusiveRunner = (_owner, job) => job();
+
+export function operatorActions(
+  deps: OperatorDeps,
+  exclusive: ExclusiveRunner = RIGHT_AWAY,
+): OperatorActions {
   return {
-    approveHeldDeletes: async ({ owner }) => answering(() => approve(deps, owner)),
+    approveHeldDeletes: async ({ owner, seen }) => answering(() => approve(deps, owner, seen)),
     resolveConflict: async ({ conflictId, resolution }) =>
       answering(async () => {
-        const resolved = await resolveConflict(deps, conflictId, resolution);
+        // An unknown id is refused by resolveConflict itself, which needs no entity to itself.
+        const owner = deps.state.conflicts.get(conflictId)?.owner;
+        const resolve = () => resolveConflict(deps, conflictId, resolution);
+        const resolved = await (owner ? exclusive(owner, resolve) : resolve());
         return {
           kind: 'done',
           message: `Conflict ${resolved.id} resolved (${resolved.choice}): ${resolved.next}; ${nameOf(deps, resolved.owner)} syncs now.`,
@@ -35,20 +47,28 @@ export function operatorActions(deps: OperatorDeps): OperatorActions {
 }
 
 /**
- * Approves the deletes still waiting for a decision, of one entity or of all: never one a
- * person discarded (from `docsync deletes discard`), which the page does not show as waiting.
+ * Approves the deletes the page showed as waiting for a decision, of one entity or of all, and
+ * only those: when what waits is not what the page showed (`seen`: more were held since, rows
+ * past the 50 drawn changed, someone decided meanwhile), nothing is approved and the page is to
+ * be reloaded. Never one a person discarded (`docsync deletes discard`), which does not wait.
  */
-function approve(deps: OperatorDeps, owner: OwnerRef | null): ActionOutcome {
+function approve(deps: OperatorDeps, owner: OwnerRef | null, seen: HeldSeen): ActionOutcome {
   const waiting = deps.state.heldDeletes
     .list()
     .filter(
       (h) => h.decision === null && (owner === null || ownerKey(h.owner) === ownerKey(owner)),
     );
+  const name = owner === null ? null : nameOf(deps, owner);
   if (waiting.length === 0) {
-    const whose = owner === null ? '' : ` for ${nameOf(deps, owner)}`;
     return {
       kind: 'not-found',
-      message: `No delete is waiting for a decision${whose} any more; reload the page to see what is held now.`,
+      message: `No delete is waiting for a decision${name ? ` for ${name}` : ''} any more; reload the page to see what is held now.`,
+    };
+  }
+  if (waiting.length !== seen.count || newestOf(waiting) !== seen.newest) {
+    return {
+      kind: 'refused',
+      message: `The held deletes${name ? ` of ${name}` : ''} changed since the page was drawn (${seen.count} then, ${waiting.length} waiting now); nothing was approved: reload the page and decide on what is held now.`,
     };
   }
   const decided = approveHeldDeletes(
@@ -56,7 +76,10 @@ function approve(deps: OperatorDeps, owner: OwnerRef | null): ActionOutcome {
     waiting.map((h) => h.documentId),
   );
   const [only, ...others] = decided.owners;
-  const kept = 'what they remove is kept in .docsync/trash/ first';
+  const kept = whatApprovingKeeps(
+    decided.held.map((h) => h.side),
+    deps.onRemoteDelete,
+  );
   if (only && others.length === 0) {
     return {
       kind: 'done',
@@ -72,12 +95,17 @@ function approve(deps: OperatorDeps, owner: OwnerRef | null): ActionOutcome {
   };
 }
 
+/** When the newest of these was first held: with their count, what the page showed. */
+function newestOf(held: readonly Pick<HeldDelete, 'firstHeldAt'>[]): number {
+  return held.reduce((newest, h) => Math.max(newest, h.firstHeldAt), 0);
+}
+
 async function answering(act: () => Promise<ActionOutcome> | ActionOutcome) {
   try {
     return await act();
   } catch (error) {
     if (!(error instanceof OperatorError)) throw error;
-    const kind = NOT_FOUND.has(error.code) ? 'not-found' : 'refused';
+    const kind = error.notFound ? 'not-found' : 'refused';
     return { kind, message: error.message } satisfies ActionOutcome;
   }
 }

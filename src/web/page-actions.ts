@@ -20,15 +20,28 @@ export type ActionOutcome =
   | { readonly kind: 'refused'; readonly message: string };
 
 /**
+ * What the page showed beside its Approve button: how many deletes waited for a decision, and
+ * when the newest of them was first held (ms). An approval lets through exactly those.
+ */
+export interface HeldSeen {
+  readonly count: number;
+  readonly newest: number;
+}
+
+/**
  * The operator's decisions (`docsync deletes approve`, `docsync conflicts resolve`), the same
  * operations as the CLI's, so the page and the command line never disagree on what they do.
  */
 export interface OperatorActions {
   /**
    * Lets through the deletes a safety rail holds and nobody has decided on yet: for one entity,
-   * or for every entity when `owner` is null (the page's "Approve all").
+   * or for every entity when `owner` is null (the page's "Approve all"); `refused` when they
+   * are not what the page showed (`seen`).
    */
-  approveHeldDeletes(request: { readonly owner: OwnerRef | null }): Promise<ActionOutcome>;
+  approveHeldDeletes(request: {
+    readonly owner: OwnerRef | null;
+    readonly seen: HeldSeen;
+  }): Promise<ActionOutcome>;
   /**
    * Settles a recorded conflict (the `conflicts` table's id): keep the local version (mine), the
    * service's (theirs), or both files.

@@ -1,8 +1,9 @@
 /**
  * The status page's style and its one small script, inline: the page loads nothing else, so it
  * works on a server without internet. The script does three things the server cannot: shows
- * times in the viewer's local time, sends the action buttons with the CSRF token and shows the
- * answer, and refreshes the page every 10 s unless the viewer is typing or acting.
+ * times in the viewer's local time, sends the action buttons with the CSRF token (one action at
+ * a time: the buttons are disabled until the answer) and shows the answer, and refreshes the
+ * page every 10 s unless the viewer is typing or acting.
  */
 import { CSRF_FIELD, CSRF_HEADER } from './csrf.js';
 
@@ -32,12 +33,18 @@ export const SCRIPT = `(() => {
   const shown = sessionStorage.getItem('docsync-notice');
   if (shown) { notice.textContent = shown; sessionStorage.removeItem('docsync-notice'); }
   let acting = false;
+  const buttons = (disabled) => {
+    for (const b of document.querySelectorAll('form.act button')) b.disabled = disabled;
+  };
   document.addEventListener('submit', async (event) => {
     const form = event.target;
     if (!form.classList.contains('act')) return;
     event.preventDefault();
+    // One action at a time: a double click must not resolve a conflict twice.
+    if (acting) return;
     acting = true;
     const body = new URLSearchParams(new FormData(form));
+    buttons(true);
     notice.textContent = 'Sending…';
     try {
       const answer = await fetch(form.action, {
@@ -50,6 +57,7 @@ export const SCRIPT = `(() => {
     } catch (error) {
       notice.textContent = 'The daemon did not answer: ' + error;
       acting = false;
+      buttons(false);
     }
   });
   setInterval(() => {

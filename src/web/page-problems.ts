@@ -6,7 +6,11 @@
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
-import { describeHeldDelete } from '../operator/held-deletes.js';
+import {
+  describeHeldDelete,
+  type LocalDeleteMode,
+  whatApprovingKeeps,
+} from '../operator/held-deletes.js';
 import type { StatusPageData } from '../state/status-page-data.js';
 import { PROBLEMS_SHOWN } from '../state/status-page-data.js';
 import { fileLink, type Html, html, postButton, table, timeOf } from './html.js';
@@ -16,6 +20,8 @@ export interface ProblemsInput {
   readonly root: string;
   /** Null: no buttons (no daemon to act). */
   readonly token: string | null;
+  /** `onRemoteDelete`: whether an approved delete of a folder keeps it in the trash. */
+  readonly onRemoteDelete: LocalDeleteMode;
 }
 
 interface ProblemList {
@@ -88,10 +94,12 @@ function more(total: number, shown: number, where: Html | string): Html {
 
 /**
  * One row per delete waiting for a decision, an entity's together; its first row has the
- * entity's "Approve" button, and "Approve all" comes when several entities have some. Decided
- * ones are counted: their entity's next sync carries them out (within seconds under the daemon).
+ * entity's "Approve" button, and "Approve all" comes when several entities have some. Each button
+ * carries what it shows (how many, the newest hold), so it approves those and no delete held
+ * after the page was drawn. Decided ones are counted: their entity's next sync carries them out
+ * (within seconds under the daemon).
  */
-function held({ data, token }: ProblemsInput): Html {
+function held({ data, token, onRemoteDelete }: ProblemsInput): Html {
   const h = data.held;
   let previous: string | null = null;
   const rows = h.waitingRows.map((d) => {
@@ -100,13 +108,18 @@ function held({ data, token }: ProblemsInput): Html {
     return [
       entityLabel(data.names, d.owner),
       d.documentName,
-      describeHeldDelete(d).would,
+      describeHeldDelete(d, onRemoteDelete).would,
       timeOf(d.firstHeldAt),
       token === null || !first
         ? null
         : postButton(
             '/actions/approve-deletes',
-            { kind: d.owner.kind, id: d.owner.id },
+            {
+              kind: d.owner.kind,
+              id: d.owner.id,
+              count: String(d.entityWaiting),
+              newest: String(d.entityNewest),
+            },
             `Approve ${d.entityWaiting === 1 ? 'this delete' : `its ${d.entityWaiting} deletes`}`,
             token,
           ),
@@ -116,11 +129,16 @@ function held({ data, token }: ProblemsInput): Html {
   const all =
     token === null || h.entities < 2
       ? html``
-      : html`<div class="acts">${postButton('/actions/approve-deletes', { scope: 'all' }, `Approve all ${h.waiting} held deletes`, token)}</div>`;
+      : html`<div class="acts">${postButton(
+          '/actions/approve-deletes',
+          { scope: 'all', count: String(h.waiting), newest: String(h.newest ?? 0) },
+          `Approve all ${h.waiting} held deletes`,
+          token,
+        )}</div>`;
   const waiting =
     h.waiting === 0
       ? html``
-      : html`<p>A safety rail stopped these deletes; nothing is deleted until someone approves them, here (the entity's sync then starts at once, and what it removes is kept in <code>.docsync/trash/</code> first) or with <code>docsync deletes approve</code>; <code>docsync deletes discard</code> keeps the documents instead.</p>${reasons.map(
+      : html`<p>A safety rail stopped these deletes; nothing is deleted until someone approves them, here (the entity's sync then starts at once; ${whatApprovingKeeps(['local', 'remote'], onRemoteDelete)}) or with <code>docsync deletes approve</code>; <code>docsync deletes discard</code> keeps the documents instead.</p>${reasons.map(
           (r) => html`<p class="none">${r}</p>`,
         )}${all}${table(['Entity', 'Document', 'What it would do', 'Held since', ''], rows)}${more(
           h.waiting,

@@ -12,7 +12,7 @@ import type { OwnerRef } from '../domain/types.js';
 import { readBody } from '../triggers/read-body.js';
 import { CSRF_FIELD } from './csrf.js';
 import { html } from './html.js';
-import type { ActionOutcome, PageActions } from './page-actions.js';
+import type { ActionOutcome, HeldSeen, PageActions } from './page-actions.js';
 import { send } from './respond.js';
 import type { StatusContext } from './status-server.js';
 
@@ -28,9 +28,12 @@ export const STATUS_ACTIONS: Readonly<Record<string, ActionRoute>> = {
     return owner ? actions.syncEntity(owner) : badOwner;
   },
   '/actions/approve-deletes': async (actions, form) => {
-    if (form.get('scope') === 'all') return actions.operator.approveHeldDeletes({ owner: null });
+    const seen = seenOf(form);
+    if (!seen) return badSeen;
+    if (form.get('scope') === 'all')
+      return actions.operator.approveHeldDeletes({ owner: null, seen });
     const owner = ownerOf(form);
-    return owner ? actions.operator.approveHeldDeletes({ owner }) : badOwner;
+    return owner ? actions.operator.approveHeldDeletes({ owner, seen }) : badOwner;
   },
   '/actions/resolve-conflict': async (actions, form) => {
     const conflictId = Number(form.get('conflict'));
@@ -49,6 +52,20 @@ const badOwner: Answer = {
   kind: 'bad-request',
   message: 'kind must be company or trust, and id an entity id',
 };
+
+const badSeen: Answer = {
+  kind: 'bad-request',
+  message:
+    'count and newest must say what the page showed: how many deletes waited, and when the newest was held (ms)',
+};
+
+/** What the page showed beside the button; an approval without it would take whatever waits. */
+function seenOf(form: URLSearchParams): HeldSeen | null {
+  const count = Number(form.get('count') ?? Number.NaN);
+  const newest = Number(form.get('newest') ?? Number.NaN);
+  if (!Number.isSafeInteger(count) || count <= 0 || !Number.isSafeInteger(newest)) return null;
+  return { count, newest };
+}
 
 function ownerOf(form: URLSearchParams): OwnerRef | null {
   const kind = form.get('kind');

@@ -5,6 +5,7 @@
  * and lanes as charts, and the cycle facts. Built from the state's `StatusPageData`, the
  * daemon's runtime facts and the health verdict, so the page and `/healthz` never disagree.
  */
+import type { LocalDeleteMode } from '../operator/held-deletes.js';
 import type { StatusPageData, StatusPageQuery } from '../state/status-page-data.js';
 import type { Health } from './health.js';
 import { formatAge, Html, html, timeOf } from './html.js';
@@ -23,6 +24,8 @@ export interface StatusPageInput {
   readonly health: Health;
   /** The store root, for `file://` links to conflict copies and failing paths. */
   readonly root: string;
+  /** `onRemoteDelete`, for what approving a held delete does. */
+  readonly onRemoteDelete: LocalDeleteMode;
   readonly samples: readonly Sample[];
   readonly now: number;
   /** The CSRF token for the action buttons; null draws none (nothing to act with). */
@@ -42,7 +45,7 @@ ${token === null ? '' : html`<meta name="csrf-token" content="${token}">`}
 ${about(input)}
 ${healthSection(input.health)}
 <p id="notice" role="status" aria-live="polite"></p>
-${problemsSection({ data, root: input.root, token })}
+${problemsSection({ data, root: input.root, token, onRemoteDelete: input.onRemoteDelete })}
 ${entitiesSection({ page: data.entities, query, now, token })}
 ${activitySection(data.activity, query)}
 ${chartsSection(input)}

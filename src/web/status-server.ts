@@ -28,7 +28,7 @@ import { renderStatusPage } from './status-page.js';
 
 export interface StatusServerOptions {
   /** With `service`, it also serves the stable document links (document-redirect.ts). */
-  readonly config: Pick<Config, 'status' | 'schedule' | 'store'> & {
+  readonly config: Pick<Config, 'status' | 'schedule' | 'store' | 'onRemoteDelete'> & {
     readonly service?: Pick<Config['service'], 'webUrl'>;
     readonly webhook?: Pick<Config['webhook'], 'resourceUrlTemplate'>;
   };
@@ -54,6 +54,8 @@ export interface StatusContext {
   readonly metrics: Metrics;
   readonly runtime: RuntimeProvider;
   readonly root: string;
+  /** What an approved delete of a folder the service deleted does to it, for the page's words. */
+  readonly onRemoteDelete: Config['onRemoteDelete'];
   readonly maxAgeMs: number;
   readonly now: () => number;
   readonly csrf: CsrfGuard;
@@ -79,6 +81,7 @@ const ROUTES: Readonly<Record<string, Handler>> = {
       runtime: facts,
       health,
       root,
+      onRemoteDelete: ctx.onRemoteDelete,
       samples: ctx.samples.list(),
       now: at,
       token: ctx.actions ? ctx.csrf.token : null,
@@ -130,6 +133,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     metrics: options.metrics,
     runtime: options.runtime,
     root: options.config.store.root,
+    onRemoteDelete: options.config.onRemoteDelete,
     // Computed once: it walks the cron schedule.
     maxAgeMs: healthMaxAgeMs(options.config),
     now: options.now ?? Date.now,

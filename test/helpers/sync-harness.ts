@@ -36,7 +36,7 @@ import {
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from './cli-config.js';
 import { FAST_RETRY } from './remote.js';
-import { type CliResult, runCli } from './run-cli.js';
+import { type CliResult, type RunCliOptions, runCli } from './run-cli.js';
 import { useTempDir } from './temp-dir.js';
 
 export type DumpDocument = StateDump['documents'][number];
@@ -68,9 +68,14 @@ export interface SyncHarness {
   readonly stateFile: string;
   /**
    * Runs the built CLI (`docsync <args> --config <file>`) on the same folder, state file and
-   * service, for tests of exit codes and output. `config` overrides keys of the config file.
+   * service, for tests of exit codes and output. `config` overrides keys of the config file;
+   * `run.user` runs it as another user (permissions apply to one, not to root).
    */
-  cli(args: readonly string[], config?: Record<string, unknown>): Promise<CliResult>;
+  cli(
+    args: readonly string[],
+    config?: Record<string, unknown>,
+    run?: Pick<RunCliOptions, 'user'>,
+  ): Promise<CliResult>;
   /** One cycle; a full reconcile (`docsync run --once`) unless told otherwise. */
   sync(options?: Partial<CycleOptions>): Promise<CycleReport>;
   /** The service's state, with the sha256 of every attachment. */
@@ -202,7 +207,7 @@ function harness(h: {
   const { settings } = h.deps;
   return {
     ...h,
-    cli(args, config = {}) {
+    cli(args, config = {}, run = {}) {
       const file = writeCliConfig(dir, sim, {
         settleSeconds: 0,
         queue: { requestsPerSecond: 1000, concurrency: 4 },
@@ -216,6 +221,7 @@ function harness(h: {
       return runCli([...args, '--config', file], {
         env: { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() },
         timeoutMs: 60_000,
+        ...run,
       });
     },
     sync: (options = {}) => runCycle(h.deps, { trigger: 'once', fullReconcile: true, ...options }),

@@ -1,7 +1,8 @@
 /**
  * Housekeeping as a user meets it: a store whose trash and temp folder hold old and recent
- * things, and a state holding old and recent done pushes and cycles, then `docsync run` or
- * `docsync run --once` from the built CLI. What is past its retention goes; the rest stays.
+ * things, and a state holding old and recent done pushes, cycles and conflicts, then `docsync
+ * run` or `docsync run --once` from the built CLI. What is past its retention goes; the rest
+ * stays, and an open conflict stays whatever its age.
  */
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,10 @@ interface Planted {
   readonly recentPush: number;
   readonly oldCycles: readonly number[];
   readonly recentCycle: number;
+  /** Recorded 120 days ago: never resolved, resolved 100 days ago, resolved 10 days ago. */
+  readonly openConflict: number;
+  readonly longResolved: number;
+  readonly lateResolved: number;
 }
 
 /** A store and state with something past every retention and something recent beside it. */
@@ -83,7 +88,21 @@ async function plantStore(): Promise<Planted> {
     state.cycles.finish(id, { result: 'ok', finishedAt: at + 1000 });
     return id;
   };
+  const conflict = (resolvedAt: number | null) => {
+    const id = state.conflicts.record({
+      owner: { kind: 'company', id: '1' },
+      documentId: '1',
+      copyPath: 'Companies/Acme/2020-01-01 Minutes [1]/minutes (conflict 2020-01-01 0930).pdf',
+      winner: 'remote',
+      occurredAt: now - 120 * DAY,
+    });
+    if (resolvedAt !== null) state.conflicts.markResolved(id, 'keep-both', resolvedAt);
+    return id;
+  };
   const planted = {
+    openConflict: conflict(null),
+    longResolved: conflict(now - 100 * DAY),
+    lateResolved: conflict(now - 10 * DAY),
     oldPush: push('old', now - 60 * DAY),
     recentPush: push('recent', now - DAY),
     oldCycles: [cycle(now - 62 * DAY), cycle(now - 61 * DAY), cycle(now - 60 * DAY)],
@@ -107,6 +126,9 @@ function expectSwept(p: Planted): void {
     const cycles = state.cycles.list(1000).map((c) => c.id);
     for (const id of p.oldCycles) expect(cycles).not.toContain(id);
     expect(cycles).toContain(p.recentCycle);
+    expect(state.conflicts.get(p.openConflict), 'an open conflict is never pruned').not.toBeNull();
+    expect(state.conflicts.get(p.longResolved)).toBeNull();
+    expect(state.conflicts.get(p.lateResolved)).not.toBeNull();
     expect(state.settings.housekeepingAt()).toBeGreaterThan(Date.now() - 60_000);
   } finally {
     state.close();
@@ -114,7 +136,7 @@ function expectSwept(p: Planted): void {
 }
 
 const REMOVED_LINE =
-  'housekeeping removed 1 trash day, 1 temp file, 1 done push, 0 webhook events, 3 cycles, 0 conflict records';
+  'housekeeping removed 1 trash day, 1 temp file, 1 done push, 0 webhook events, 3 cycles, 1 conflict record';
 
 describe('housekeeping', () => {
   it('docsync run sweeps the old trash day and the stale temp file and prunes old pushes and cycles at start', async () => {

@@ -148,7 +148,10 @@ describe('conflicts', () => {
     expect(conflicts.count()).toBe(1);
     expect(conflicts.list(10, { open: true }).map((c) => c.documentId)).toEqual(['1']);
     expect(conflicts.get(id)).toMatchObject({ resolution: 'keep-both', resolvedAt: 30 });
-    expect(conflicts.prune(15)).toBe(1);
+    // Only resolved ones go, by when they were resolved: the open one of 10 stays.
+    expect(conflicts.prune(15)).toBe(0);
+    expect(conflicts.prune(31)).toBe(1);
+    expect(conflicts.list().map((c) => c.documentId)).toEqual(['1']);
   });
 });
 

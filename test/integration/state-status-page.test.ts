@@ -134,14 +134,14 @@ describe('what the status page shows of held deletes and conflicts', () => {
 
     const { held } = state.statusPage({ entities: all });
 
-    expect(held.waitingRows.map((h) => [h.documentId, h.entityWaiting])).toEqual([
-      ['20', 3],
-      ['21', 3],
-      ['22', 3],
-      ['10', 2],
-      ['12', 2],
+    expect(held.waitingRows.map((h) => [h.documentId, h.entityWaiting, h.entityNewest])).toEqual([
+      ['20', 3, 3000],
+      ['21', 3, 3000],
+      ['22', 3, 3000],
+      ['10', 2, 2000],
+      ['12', 2, 2000],
     ]);
-    expect([held.waiting, held.entities, held.decided]).toEqual([5, 2, 1]);
+    expect([held.waiting, held.entities, held.newest, held.decided]).toEqual([5, 2, 3000, 1]);
     // `docsync status` lists every held delete, the decided one marked: the same total.
     expect(state.statusReport().heldDeletes).toHaveLength(held.waiting + held.decided);
   });

@@ -48,6 +48,7 @@ async function start(
   state: StateStore,
   actions: PageActions,
   status: { host?: string; publicUrl?: string } = {},
+  onRemoteDelete: 'trash' | 'delete' = 'trash',
 ) {
   const server = await startStatusServer({
     config: {
@@ -58,6 +59,7 @@ async function start(
       },
       schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
       store: { root: '/srv/documents' },
+      onRemoteDelete,
     },
     state,
     metrics: new Metrics(),
@@ -133,6 +135,17 @@ function post(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** The hidden fields of the page's Approve button labelled `label`, as the browser sends them. */
+async function approveForm(server: StatusServer, label: RegExp): Promise<Record<string, string>> {
+  const page = await (await fetch(server.url)).text();
+  const forms =
+    page.match(/<form method="post" action="\/actions\/approve-deletes".*?<\/form>/gs) ?? [];
+  const form = forms.find((f) => label.test(/<button[^>]*>(.*?)<\/button>/s.exec(f)![1]!));
+  expect(form, `a button ${label} on the page`).toBeDefined();
+  const fields = [...form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)];
+  return Object.fromEntries(fields.map(([, name, value]) => [name!, value!]));
 }
 
 const changesOf = (state: StateStore) =>
@@ -324,8 +337,14 @@ describe('status page actions', () => {
     const server = await start(state, actions);
     const token = await tokenOf(server);
 
-    const one = await post(server, '/actions/approve-deletes', { ...TRUST, csrf: token });
-    const all = await post(server, '/actions/approve-deletes', { scope: 'all', csrf: token });
+    const seen = { count: '2', newest: '1000' };
+    const one = await post(server, '/actions/approve-deletes', { ...TRUST, ...seen, csrf: token });
+    const all = await post(server, '/actions/approve-deletes', {
+      scope: 'all',
+      ...seen,
+      csrf: token,
+    });
+    const unseen = await post(server, '/actions/approve-deletes', { scope: 'all', csrf: token });
     const resolved = await post(server, '/actions/resolve-conflict', {
       conflict: '3',
       resolution: 'keep-theirs',
@@ -345,9 +364,10 @@ describe('status page actions', () => {
     expect([one.status, all.status, resolved.status, missing.status, bad.status]).toEqual([
       200, 200, 200, 404, 400,
     ]);
+    expect(unseen.status, 'an approval must say what the page showed').toBe(400);
     expect(asked).toEqual([
-      { owner: TRUST },
-      { owner: null },
+      { owner: TRUST, seen: { count: 2, newest: 1000 } },
+      { owner: null, seen: { count: 2, newest: 1000 } },
       { conflictId: 3, resolution: 'keep-theirs' },
       { conflictId: 404, resolution: 'keep-both' },
     ]);
@@ -361,6 +381,7 @@ describe('status page actions', () => {
         status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
         schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
         store: { root: '/srv/documents' },
+        onRemoteDelete: 'trash',
       },
       state,
       metrics: new Metrics(),
@@ -405,10 +426,16 @@ describe('status page actions', () => {
 /** The page of a daemon on the harness's state and folder: the operator's real actions. */
 async function startOn(h: SyncHarness) {
   const local = new FsLocalStore({ root: h.root, settleSeconds: 0, metaCache: h.state.metaFiles });
-  const operator = operatorActions({ state: h.state, local, webUrl: h.sim.webUrl, now: Date.now });
+  const operator = operatorActions({
+    state: h.state,
+    local,
+    webUrl: h.sim.webUrl,
+    onRemoteDelete: h.deps.settings.onRemoteDelete,
+    now: Date.now,
+  });
   const { actions, synced } = recordingActions(operator);
-  const server = await start(h.state, actions);
-  return { server, synced, token: await tokenOf(server) };
+  const server = await start(h.state, actions, {}, h.deps.settings.onRemoteDelete);
+  return { server, synced, operator, token: await tokenOf(server) };
 }
 
 const HOUR = 3_600_000;
@@ -429,18 +456,12 @@ describe("the page's approve and resolve, as the command line does them", () => 
     for (const id of gone) h.sim.admin.deleteDocument(id);
     expect((await h.sync()).result).toBe('safety-stop');
     expect(h.state.heldDeletes.list()).toHaveLength(3);
-    const { server, synced, token } = await startOn(h);
+    const { server, synced } = await startOn(h);
+    const form = await approveForm(server, /^Approve its 2 deletes$/);
+    expect(form).toMatchObject({ kind: company!.kind, id: company!.id, count: '2' });
 
-    const approved = await post(server, '/actions/approve-deletes', {
-      kind: company!.kind,
-      id: company!.id,
-      csrf: token,
-    });
-    const again = await post(server, '/actions/approve-deletes', {
-      kind: company!.kind,
-      id: company!.id,
-      csrf: token,
-    });
+    const approved = await post(server, '/actions/approve-deletes', form);
+    const again = await post(server, '/actions/approve-deletes', form);
 
     expect(approved.status).toBe(200);
     expect(JSON.parse(approved.body).message).toMatch(
@@ -482,9 +503,13 @@ describe("the page's approve and resolve, as the command line does them", () => 
     ].map((d) => d.id);
     for (const id of gone) h.remove(h.documentFolder(id)!);
     expect((await h.sync()).result).toBe('safety-stop');
-    const { server, synced, token } = await startOn(h);
+    const { server, synced } = await startOn(h);
 
-    const approved = await post(server, '/actions/approve-deletes', { scope: 'all', csrf: token });
+    const approved = await post(
+      server,
+      '/actions/approve-deletes',
+      await approveForm(server, /^Approve all 4 held deletes$/),
+    );
 
     expect(approved.status).toBe(200);
     expect(JSON.parse(approved.body).message).toMatch(
@@ -545,5 +570,99 @@ describe("the page's approve and resolve, as the command line does them", () => 
     await h.sync();
     const names = (await h.remoteDoc(id))!.attachments.map((a) => [a.name, a.sha256]);
     expect(names).toContainEqual(['minutes.pdf', sha256('our minutes')]);
+  });
+
+  it('approves only what the page showed: deletes held after it was drawn make it 409, and nothing is approved', async () => {
+    const h = await harness({
+      seed: { ...FOUR_EACH, seed: 7 },
+      settings: { maxDeleteCount: 1, maxDeletePercent: 100 },
+    });
+    expect((await h.sync()).result).toBe('ok');
+    const docs = (await h.remote()).documents;
+    const ofKind = (kind: string) => docs.filter((d) => d.owner.kind === kind).map((d) => d.id);
+    const [c1, c2, c3] = ofKind('company');
+    const [t1, t2] = ofKind('trust');
+    for (const id of [c1!, c2!, t1!]) h.sim.admin.deleteDocument(id);
+    expect((await h.sync()).result).toBe('safety-stop');
+    const { server, synced } = await startOn(h);
+    const entityForm = await approveForm(server, /^Approve its 2 deletes$/);
+    const allForm = await approveForm(server, /^Approve all 3 held deletes$/);
+
+    // A mass event after the page was drawn: more deletes held, one of them the company's.
+    for (const id of [c3!, t2!]) h.sim.admin.deleteDocument(id);
+    expect((await h.sync()).result).toBe('safety-stop');
+    expect(h.state.heldDeletes.list()).toHaveLength(5);
+
+    const entity = await post(server, '/actions/approve-deletes', entityForm);
+    const all = await post(server, '/actions/approve-deletes', allForm);
+
+    for (const answer of [entity, all]) {
+      expect(answer.status).toBe(409);
+      expect(JSON.parse(answer.body).message).toMatch(
+        /changed since the page was drawn \(\d then, \d waiting now\); nothing was approved: reload the page/,
+      );
+    }
+    expect(h.state.heldDeletes.decided()).toEqual([]);
+    expect(synced).toEqual([]);
+
+    // Drawn again, the page shows the five, and its button approves the five.
+    const again = await post(
+      server,
+      '/actions/approve-deletes',
+      await approveForm(server, /^Approve all 5 held deletes$/),
+    );
+    expect(again.status).toBe(200);
+    expect(h.state.heldDeletes.decided()).toHaveLength(5);
+  });
+
+  it('with onRemoteDelete "delete", the page and its answer say the folders are deleted for good', async () => {
+    const h = await harness({
+      seed: { ...FOUR_EACH, seed: 8 },
+      settings: { maxDeleteCount: 1, maxDeletePercent: 100, onRemoteDelete: 'delete' },
+    });
+    expect((await h.sync()).result).toBe('ok');
+    const companyDocs = (await h.remote()).documents.filter((d) => d.owner.kind === 'company');
+    for (const d of companyDocs.slice(0, 2)) h.sim.admin.deleteDocument(d.id);
+    expect((await h.sync()).result).toBe('safety-stop');
+    const { server } = await startOn(h);
+
+    const page = await (await fetch(server.url)).text();
+    const approved = await post(
+      server,
+      '/actions/approve-deletes',
+      await approveForm(server, /^Approve its 2 deletes$/),
+    );
+
+    expect(page).toContain('for good (onRemoteDelete is &quot;delete&quot;): the service deleted');
+    expect(page).not.toContain('what they remove is kept in .docsync/trash/');
+    expect(JSON.parse(approved.body).message).toContain(
+      'the folders are deleted for good, not kept in .docsync/trash/',
+    );
+  });
+
+  it('resolves a conflict once when two resolutions come at the same time: the other is refused, one version stays', async () => {
+    const h = await harness();
+    const [company] = await h.owners();
+    const doc = h.sim.admin.createDocument({ owner: company!, name: 'Board Minutes' });
+    const id = String(doc.id);
+    await h.sync();
+    const folder = h.documentFolder(id)!;
+    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+    await h.sync();
+    const [conflict] = h.state.conflicts.list(10, { open: true });
+    const { operator } = await startOn(h);
+
+    // As a double click, or the page beside the command line, would send them.
+    const answers = await Promise.all([
+      operator.resolveConflict({ conflictId: conflict!.id, resolution: 'keep-mine' }),
+      operator.resolveConflict({ conflictId: conflict!.id, resolution: 'keep-theirs' }),
+    ]);
+
+    expect(answers.map((a) => a.kind)).toEqual(['done', 'refused']);
+    expect(answers[1]!.message).toContain('was already resolved (keep-mine)');
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('our minutes');
+    expect([...h.trash().values()]).toEqual([sha256('their minutes')]);
+    expect(h.state.conflicts.get(conflict!.id)?.resolution).toBe('keep-mine');
   });
 });

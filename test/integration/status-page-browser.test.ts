@@ -1,7 +1,8 @@
 /**
  * The status page as an operator sees it: real Chromium (Debian's, which `npm test` installs when missing:
  * .ci/test-tools)
- * loading the page of a state the engine itself wrote, after a real conflict and a real error;
+ * loading the page of a state the engine itself wrote, after a real conflict and a real error,
+ * and resolving the conflict with a double click, which sends one resolution;
  * and the page of a running daemon, whose "Sync now" button makes a real sync that the feed of
  * recent changes then shows, and whose "Approve" lets through the deletes a rail held, which the
  * daemon then carries out. The page at 5,000 entities: status-page-scale-browser.test.ts.
@@ -10,10 +11,12 @@ import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
+import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { Metrics } from '../../src/web/metrics.js';
+import { operatorActions } from '../../src/web/operator-actions.js';
 import { startStatusServer } from '../../src/web/status-server.js';
 import { useBrowser } from '../helpers/browser.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
@@ -76,6 +79,13 @@ describe('status page in a browser', () => {
     const config = loadConfig({ path: configFile, env: {} });
     const state = StateStore.open(config.state.path);
     closers.push(() => state.close());
+    const operator = operatorActions({
+      state,
+      local: new FsLocalStore({ root, settleSeconds: 0, metaCache: state.metaFiles }),
+      webUrl: config.service.webUrl,
+      onRemoteDelete: config.onRemoteDelete,
+      now: Date.now,
+    });
     const server = await startStatusServer({
       config: { ...config, status: { ...config.status, listen: { host: '127.0.0.1', port: 0 } } },
       state,
@@ -88,6 +98,7 @@ describe('status page in a browser', () => {
         watcherMode: 'events',
         tokenValid: true,
       }),
+      actions: { operator, syncEntity: () => ({ kind: 'done', message: 'queued' }) },
     });
     closers.push(() => server.close());
 
@@ -104,6 +115,23 @@ describe('status page in a browser', () => {
     );
     expect(body).toContain('Items in error (1)');
     expect(body).toContain('ALMOST DONE');
+
+    // A double click on a resolution sends it once: the script ignores the second submit.
+    const posted: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST') posted.push(new URL(r.url()).pathname);
+    });
+    await page
+      .locator('#conflicts')
+      .getByRole('button', { name: "Keep the service's version" })
+      .dblclick();
+    await expect
+      .poll(() => page.locator('#notice').textContent())
+      .toMatch(/^Conflict \d+ resolved \(keep-theirs\)/);
+    expect(posted).toEqual(['/actions/resolve-conflict']);
+    expect(state.conflicts.count()).toBe(0);
+    expect(readFileSync(local, 'utf8')).toBe('the service edit');
+    expect(readdirSync(folder).filter((f) => f.includes('(conflict'))).toEqual([]);
   });
 
   it("syncs an entity when its Sync now is clicked, and shows the sync's changes under Recent changes", async () => {

@@ -104,6 +104,7 @@ async function startServer(state: StateStore, root: string) {
       status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
       schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
       store: { root: '/srv/documents' },
+      onRemoteDelete: 'trash',
     },
     state,
     metrics: new Metrics(),
@@ -116,7 +117,13 @@ async function startServer(state: StateStore, root: string) {
       tokenValid: true,
     }),
     actions: {
-      operator: operatorActions({ state, local, webUrl: 'https://app.example.com', now: Date.now }),
+      operator: operatorActions({
+        state,
+        local,
+        webUrl: 'https://app.example.com',
+        onRemoteDelete: 'trash',
+        now: Date.now,
+      }),
       syncEntity: (owner) => {
         synced.push(owner);
         return { kind: 'done', message: 'queued' };

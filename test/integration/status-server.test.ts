@@ -47,6 +47,7 @@ async function start(
       },
       schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
       store: { root: ROOT },
+      onRemoteDelete: 'trash',
     },
     state,
     metrics,

@@ -33,6 +33,7 @@ async function statusServer(state: StateStore): Promise<StatusServer> {
       status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
       schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
       store: { root: '/srv/documents' },
+      onRemoteDelete: 'trash',
       service: { webUrl: WEB_URL },
       webhook: { resourceUrlTemplate: TEMPLATE },
     },

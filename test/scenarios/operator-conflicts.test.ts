@@ -172,6 +172,24 @@ describe('docsync conflicts resolve, a file added on both sides', () => {
 });
 
 describe('docsync conflicts resolve, a status and a document', () => {
+  it('a conflict is listed even when its line in the activity feed could not be written', async () => {
+    const { h, id, folder } = await synced();
+    // Every write to the feed fails from now on, as one does on SQLITE_BUSY past the timeout.
+    h.state.db.exec(`CREATE TRIGGER activity_fails BEFORE INSERT ON activity
+      BEGIN SELECT RAISE(ABORT, 'database is locked'); END`);
+    h.sim.admin.assignStatus(id, { typeId: 21 });
+    h.editMeta(folder, (m) => ({ ...m, status: 'cancelled' }), Date.now() + HOUR);
+
+    const report = await h.sync();
+
+    expect(report.result, 'the status was pushed: nothing failed').toBe('ok');
+    expect((await h.remoteDoc(id))!.status).toMatchObject({ type: 'CANCELLED' });
+    const listed = await h.cli(['conflicts', '--json']);
+    expect(JSON.parse(listed.stdout)).toMatchObject([
+      { documentId: id, winner: 'local', subject: { kind: 'status' } },
+    ]);
+  });
+
   it("status set on both sides, the folder won: keep-theirs sets the service's status again", async () => {
     const { h, id, folder } = await synced();
     h.sim.admin.assignStatus(id, { typeId: 21 });

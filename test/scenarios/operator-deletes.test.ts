@@ -12,8 +12,11 @@ const start = useSyncHarness();
 /** Four documents per entity; at most two deletes per run before the rail holds them. */
 const FIRM = { companies: 1, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1, seed: 5 };
 
-async function synced() {
-  const h = await start({ seed: FIRM, settings: { maxDeleteCount: 2, maxDeletePercent: 100 } });
+async function synced(onRemoteDelete: 'trash' | 'delete' = 'trash') {
+  const h = await start({
+    seed: FIRM,
+    settings: { maxDeleteCount: 2, maxDeletePercent: 100, onRemoteDelete },
+  });
   expect((await h.sync()).result).toBe('ok');
   const dump = await h.remote();
   const companyDocs = dump.documents.filter((d) => d.owner.kind === 'company').map((d) => d.id);
@@ -119,5 +122,55 @@ describe('docsync deletes', () => {
     const neither = await h.cli(['deletes', 'approve']);
     expect(neither.code).toBe(1);
     expect(neither.stderr).toContain('or give --all');
+  });
+
+  it('`approve --all` lets through only what waits for a decision: a discarded delete stays discarded until named', async () => {
+    const { h, companyDocs } = await synced();
+    const [kept, ...others] = companyDocs.slice(0, 3) as [string, ...string[]];
+    for (const id of [kept, ...others]) h.sim.admin.deleteDocument(id);
+    expect((await h.cli(['run', '--once'])).code).toBe(2);
+    expect((await h.cli(['deletes', 'discard', kept])).code).toBe(0);
+
+    const all = await h.cli(['deletes', 'approve', '--all']);
+
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain('Approved 2 held deletes');
+    const decisions = () =>
+      new Map(h.state.heldDeletes.list().map((r) => [r.documentId, r.decision]));
+    expect(decisions().get(kept)).toBe('discard');
+    for (const id of others) expect(decisions().get(id)).toBe('approve');
+    const again = await h.cli(['deletes', 'approve', '--all']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      'No held delete is waiting for a decision; to change one already decided, name it by document id',
+    );
+    // Named, a decision changes.
+    expect((await h.cli(['deletes', 'approve', kept])).code).toBe(0);
+    expect(decisions().get(kept)).toBe('approve');
+  });
+
+  it('with onRemoteDelete "delete", what approving does is said as it is: deleted for good, not kept in the trash', async () => {
+    const { h, companyDocs } = await synced('delete');
+    const gone = companyDocs.slice(0, 3);
+    const folders = gone.map((id) => h.documentFolder(id)!);
+    for (const id of gone) h.sim.admin.deleteDocument(id);
+    expect((await h.cli(['run', '--once'])).code).toBe(2);
+
+    const listed = await h.cli(['deletes', 'list']);
+    expect(listed.stdout).toContain(
+      `would delete ${folders[0]} for good (onRemoteDelete is "delete")`,
+    );
+    expect(listed.stdout).not.toContain('to the trash');
+    const approved = await h.cli(['deletes', 'approve', '--all']);
+    expect(approved.stdout).toContain(
+      'the folder is deleted for good, not kept in .docsync/trash/',
+    );
+    expect(approved.stdout).not.toContain('goes to .docsync/trash/');
+
+    expect((await h.cli(['run', '--once'])).code).toBe(0);
+    for (const folder of folders) expect(h.exists(folder)).toBe(false);
+    expect([...h.trash().keys()].filter((rel) => folders.some((f) => rel.startsWith(f)))).toEqual(
+      [],
+    );
   });
 });

@@ -3,6 +3,8 @@
  * and put an item back where the next sync sees it; through the built CLI on the harness's
  * folder, state and simulator. Nothing is overwritten: a taken name gets ` (2)`.
  */
+import { chmodSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
@@ -166,4 +168,42 @@ describe('docsync trash', () => {
     expect(stderr).toContain('Nothing in .docsync/trash/ is named');
     expect((await h.cli(['trash'])).stdout).toContain('The trash is empty.');
   });
+
+  it('a restore that cannot move the folder out of the trash changes nothing: the item stays whole, and restores later', async () => {
+    const { h, id, folder } = await synced();
+    h.sim.admin.deleteDocument(id);
+    await h.sync();
+    const [item] = await listed(h);
+    expect(item).toMatchObject({ kind: 'document-folder', documentId: id });
+    // The folder holding the item in the trash may not be written: the item cannot leave it.
+    // Everything else may be, by the user the command runs as (root passes every check).
+    openTree(path.dirname(h.root));
+    const holder = path.join(h.root, '.docsync/trash', path.posix.dirname(item!.id));
+    chmodSync(holder, 0o555);
+    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+
+    const failed = await h.cli(['trash', 'restore', item!.id], {}, user ? { user } : {});
+
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      /^docsync: \.docsync\/trash\/.+ could not be moved to .+ \(EACCES\); nothing was restored and the item is still in the trash/,
+    );
+    expect(await listed(h)).toEqual([item]);
+    chmodSync(holder, 0o755);
+    const restored = await h.cli(['trash', 'restore', item!.id]);
+    expect(restored.code).toBe(0);
+    const entity = folder.slice(0, folder.lastIndexOf('/'));
+    expect(h.exists(`${entity}/2024-03-01 Annual Return/.document.json`)).toBe(false);
+    expect(h.exists(`${entity}/2024-03-01 Annual Return/return.pdf`)).toBe(true);
+  });
 });
+
+/** Lets any user read and write everything under `dir`. */
+function openTree(dir: string): void {
+  chmodSync(dir, 0o777);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    if (entry.isDirectory()) openTree(child);
+    else if (entry.isFile()) chmodSync(child, 0o666);
+  }
+}

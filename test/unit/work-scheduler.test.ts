@@ -128,6 +128,37 @@ describe('WorkScheduler', () => {
     expect([...(h.runs[1]!.options.deletedIds?.get('company:a') ?? [])]).toEqual(['7', '8']);
   });
 
+  it("runs a person's job on an entity between its syncs, and other entities' syncs beside it", async () => {
+    const h = harness(0, { syncMs: 30 });
+    const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    await sleep(5);
+    const job = { start: 0, end: 0 };
+    let asked: Promise<void> | undefined;
+    const answer = h.scheduler.exclusive(owner('a'), async () => {
+      job.start = Date.now();
+      asked = h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
+      await h.scheduler.request({ trigger: 'webhook', owner: owner('b') });
+      job.end = Date.now();
+      return 'resolved';
+    });
+
+    expect(await answer).toBe('resolved');
+    await Promise.all([first, asked]);
+    expect(h.runs.map((r) => r.key)).toEqual(['company:a', 'company:b', 'company:a']);
+    expect(job.start, 'after the sync running when it was asked').toBeGreaterThanOrEqual(
+      h.runs[0]!.endedAt!,
+    );
+    expect(h.runs[2]!.startedAt, 'the sync asked for meanwhile waits').toBeGreaterThanOrEqual(
+      job.end,
+    );
+    const failed = h.scheduler.exclusive(owner('a'), () =>
+      Promise.reject(new Error('a file gone')),
+    );
+    await expect(failed).rejects.toThrow('a file gone');
+    await h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    expect(h.runs).toHaveLength(4);
+  });
+
   it('keeps ticks during a round as one round to follow, never more', async () => {
     const h = harness(10, { syncMs: 10 });
     const ticks = [1, 2, 3, 4].map(() => h.scheduler.request({ trigger: 'cron' }));
