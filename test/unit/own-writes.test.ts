@@ -48,4 +48,17 @@ describe('OwnWrites', () => {
     expect(writes.isOwn('/root/b.pdf', asFile)).toBe(false);
     expect(writes.size).toBe(2);
   });
+
+  it('forgets a write after 30 s by default, so a user who edits a file we just wrote is heard', () => {
+    let now = 0;
+    const writes = new OwnWrites({ now: () => now });
+    writes.recordFile('/root/a.pdf', file);
+    writes.recordDir('/root/doc');
+    now = 29_000;
+    expect(writes.isOwn('/root/a.pdf', asFile)).toBe(true);
+    expect(writes.isOwn('/root/doc', { ...asFile, isDir: true })).toBe(true);
+    now = 30_001;
+    expect(writes.isOwn('/root/a.pdf', asFile)).toBe(false);
+    expect(writes.size).toBe(0);
+  });
 });
