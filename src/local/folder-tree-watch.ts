@@ -32,6 +32,14 @@ export const watchFolderTree: WatchFactory = (root, ignored) => {
 
 export class FolderTreeWatch extends EventEmitter implements WatchSource {
   readonly #watches = new Map<string, FSWatcher>();
+  /** Which folder each watch is of: its listeners are shared, not made per folder. */
+  readonly #folderOf = new WeakMap<FSWatcher, string>();
+  /**
+   * The listeners of every watch, called with the watch as `this`. A pair of closures per folder
+   * held ~100 bytes each, 10 MB of a store of 100,000 documents (bench 10).
+   */
+  readonly #onChange: (this: FSWatcher, type: string, name: string | Buffer | null) => void;
+  readonly #onError: (this: FSWatcher, error: unknown) => void;
   #closed = false;
   #rootPoll: NodeJS.Timeout | undefined;
 
@@ -41,6 +49,18 @@ export class FolderTreeWatch extends EventEmitter implements WatchSource {
     private readonly recursive = NATIVE_RECURSIVE.has(process.platform),
   ) {
     super();
+    const tree = this;
+    this.#onChange = function (_type, name) {
+      const dir = tree.#folderOf.get(this);
+      if (dir === undefined) return;
+      const base = tree.recursive ? tree.root : dir;
+      void tree.#changed(name ? path.join(base, name.toString()) : dir);
+    };
+    this.#onError = function (error) {
+      const dir = tree.#folderOf.get(this);
+      if (dir !== undefined) tree.#unwatch(dir);
+      if (!isGone(error)) tree.emit('error', error);
+    };
   }
 
   /**
@@ -108,18 +128,13 @@ export class FolderTreeWatch extends EventEmitter implements WatchSource {
     if (this.#watches.has(dir)) return true;
     let watcher: FSWatcher;
     try {
-      watcher = watch(dir, { persistent: true, ...options }, (_type, name) => {
-        const base = this.recursive ? this.root : dir;
-        void this.#changed(name ? path.join(base, name.toString()) : dir);
-      });
+      watcher = watch(dir, { persistent: true, ...options }, this.#onChange);
     } catch (error) {
       if (!isGone(error)) this.emit('error', error);
       return false;
     }
-    watcher.on('error', (error) => {
-      this.#unwatch(dir);
-      if (!isGone(error)) this.emit('error', error);
-    });
+    watcher.on('error', this.#onError);
+    this.#folderOf.set(watcher, dir);
     this.#watches.set(dir, watcher);
     return true;
   }
