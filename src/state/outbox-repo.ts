@@ -196,11 +196,6 @@ export class OutboxRepo {
     return this.#s.failedList.all().map(toItem);
   }
 
-  /** The document's open (not done) pushes, oldest first; the planner skips what is in flight. */
-  listForDocument(documentId: string): OutboxItem[] {
-    return this.#s.forDocument.all(documentId).map(toItem);
-  }
-
   counts(): OutboxCounts {
     const counts = { pending: 0, sent: 0, failed: 0 };
     for (const { state, n } of this.#s.counts.all()) counts[state] = n;
@@ -264,9 +259,6 @@ function prepare(db: Database) {
     inDoubt: db.prepare<[], OutboxRow>("SELECT * FROM outbox WHERE state = 'sent' ORDER BY id"),
     failedList: db.prepare<[], OutboxRow>(
       "SELECT * FROM outbox WHERE state = 'failed' ORDER BY id",
-    ),
-    forDocument: db.prepare<[string], OutboxRow>(
-      `SELECT * FROM outbox WHERE document_id = ? AND ${OPEN} ORDER BY id`,
     ),
     counts: db.prepare<[], { state: Exclude<OutboxState, 'done'>; n: number }>(
       `SELECT state, count(*) AS n FROM outbox WHERE ${OPEN} GROUP BY state`,

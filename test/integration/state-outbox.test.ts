@@ -130,16 +130,6 @@ describe('outbox', () => {
     outbox.markSent(create);
     outbox.markDone(create, { documentId: '2000001', result: { id: '2000001' } });
     expect(outbox.pending()).toMatchObject([{ id: child, documentId: '2000001' }]);
-    expect(outbox.listForDocument('2000001').map((p) => p.id)).toEqual([child]);
-  });
-
-  it('lists the open pushes of one document only', () => {
-    const { outbox } = state.open();
-    const a = outbox.record(upload);
-    outbox.record({ ...upload, documentId: 'other', idempotencyKey: 'other' });
-    const done = outbox.record({ ...upload, idempotencyKey: 'done-one' });
-    outbox.markDone(done);
-    expect(outbox.listForDocument('1075468').map((p) => p.id)).toEqual([a]);
   });
 
   it('prunes old done pushes but keeps the parent of an open one', () => {
