@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
+import { serviceKey } from '../../src/domain/service-identity.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
 import { defaultEngineSettings } from '../../src/engine/engine-settings.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
@@ -50,7 +51,13 @@ export async function openEngine(
   const root = path.join(dir, 'documents');
   const deps: EngineDeps = {
     remote: remote.client,
-    local: new FsLocalStore({ root, settleSeconds: 0, metaCache: state.metaFiles }),
+    // With the service, as the daemon's store (compose.ts): its root marker names it.
+    local: new FsLocalStore({
+      root,
+      settleSeconds: 0,
+      metaCache: state.metaFiles,
+      service: serviceKey(sim.apiUrl),
+    }),
     state,
     logger: pino({ level: 'silent' }),
     now: Date.now,

@@ -17,6 +17,7 @@ import { applyActionResult } from '../../src/domain/apply-action-result.js';
 import { entityDeepLink } from '../../src/domain/deep-links.js';
 import { documentFolderName } from '../../src/domain/local-folder-names.js';
 import { pickFreeName } from '../../src/domain/local-names.js';
+import { serviceKey } from '../../src/domain/service-identity.js';
 import { cursorFor } from '../../src/domain/timestamps.js';
 import type {
   BaseDocument,
@@ -86,6 +87,8 @@ export async function seedSyncedStore(sim: SimProcess, dir: string): Promise<See
         state.cursors.markSynced(job.owner, now, { fullReconcile: true });
       }
       state.settings.markInitialSyncDone();
+      // As a first sync leaves it: the state names its service (the marker does too).
+      state.settings.recordServiceUrl(serviceKey(sim.apiUrl));
       const folders = written.flatMap(({ job }) =>
         job.snapshot.folder ? [job.snapshot.folder] : [],
       );
