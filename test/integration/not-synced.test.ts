@@ -4,10 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderStatus } from '../../src/commands/status-command.js';
-import { Metrics } from '../../src/web/metrics.js';
-import { type StatusServer, startStatusServer } from '../../src/web/status-server.js';
+import type { StatusServer } from '../../src/web/status-server.js';
 import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
-import { silentLogger } from '../helpers/webhook-receiver.js';
+import { startTestStatusServer } from '../helpers/status-server.js';
 
 const stateStore = useStateStore();
 const servers: StatusServer[] = [];
@@ -74,24 +73,7 @@ describe('entries not synced', () => {
       ].join('\n'),
     );
 
-    const server = await startStatusServer({
-      config: {
-        status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
-        schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
-        store: { root: '/srv/documents' },
-        onRemoteDelete: 'trash',
-      },
-      state,
-      metrics: new Metrics(),
-      runtime: () => ({
-        nextCycleAt: null,
-        queueDepth: 0,
-        requestsPerSecond: 0,
-        watcherMode: 'events',
-        tokenValid: true,
-      }),
-      logger: silentLogger(),
-    });
+    const server = await startTestStatusServer(state);
     servers.push(server);
     const page = await (await fetch(server.url)).text();
     const section = page.slice(page.indexOf('<section id="not-synced">'));

@@ -11,13 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OwnerRef } from '../../src/domain/types.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
-import { Metrics } from '../../src/web/metrics.js';
 import { operatorActions } from '../../src/web/operator-actions.js';
 import type { ActionOutcome, OperatorActions, PageActions } from '../../src/web/page-actions.js';
-import { type StatusServer, startStatusServer } from '../../src/web/status-server.js';
+import type { StatusServer } from '../../src/web/status-server.js';
 import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
+import { startTestStatusServer } from '../helpers/status-server.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
-import { silentLogger } from '../helpers/webhook-receiver.js';
 
 const stateStore = useStateStore();
 const harness = useSyncHarness();
@@ -44,34 +43,20 @@ function recordingActions(operator: OperatorActions = UNREACHED) {
   return { actions, synced };
 }
 
+/** The page on `state`; without `actions` it is the page of no running daemon. */
 async function start(
   state: StateStore,
-  actions: PageActions,
+  actions: PageActions | undefined,
   status: { host?: string; publicUrl?: string } = {},
   onRemoteDelete: 'trash' | 'delete' = 'trash',
 ) {
-  const server = await startStatusServer({
-    config: {
-      status: {
-        enabled: true,
-        listen: { host: status.host ?? '127.0.0.1', port: 0 },
-        ...(status.publicUrl ? { publicUrl: status.publicUrl } : {}),
-      },
-      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
-      store: { root: '/srv/documents' },
-      onRemoteDelete,
+  const server = await startTestStatusServer(state, {
+    status: {
+      listen: { host: status.host ?? '127.0.0.1', port: 0 },
+      ...(status.publicUrl ? { publicUrl: status.publicUrl } : {}),
     },
-    state,
-    metrics: new Metrics(),
-    runtime: () => ({
-      nextCycleAt: null,
-      queueDepth: 0,
-      requestsPerSecond: 0,
-      watcherMode: 'events',
-      tokenValid: true,
-    }),
-    logger: silentLogger(),
-    actions,
+    config: { onRemoteDelete },
+    ...(actions ? { actions } : {}),
   });
   started.push(server);
   return server;
@@ -376,25 +361,7 @@ describe('status page actions', () => {
 
   it('without a daemon to carry them out, the page draws no buttons and serves no action (404)', async () => {
     const state = stateStore.open();
-    const server = await startStatusServer({
-      config: {
-        status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
-        schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
-        store: { root: '/srv/documents' },
-        onRemoteDelete: 'trash',
-      },
-      state,
-      metrics: new Metrics(),
-      runtime: () => ({
-        nextCycleAt: null,
-        queueDepth: 0,
-        requestsPerSecond: 0,
-        watcherMode: 'events',
-        tokenValid: true,
-      }),
-      logger: silentLogger(),
-    });
-    started.push(server);
+    const server = await start(state, undefined);
 
     const page = await (await fetch(server.url)).text();
     const answer = await post(server, '/actions/approve-deletes', { scope: 'all' });
@@ -439,6 +406,21 @@ async function startOn(h: SyncHarness) {
 }
 
 const HOUR = 3_600_000;
+
+/** minutes.pdf changed on both sides of a synced document: one open conflict. */
+async function minutesConflict() {
+  const h = await harness();
+  const [company] = await h.owners();
+  const doc = h.sim.admin.createDocument({ owner: company!, name: 'Board Minutes' });
+  const id = String(doc.id);
+  await h.sync();
+  const folder = h.documentFolder(id)!;
+  h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
+  h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+  await h.sync();
+  const [conflict] = h.state.conflicts.list(10, { open: true });
+  return { h, company: company!, id, folder, conflict };
+}
 const FOUR_EACH = { companies: 1, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1 };
 
 describe("the page's approve and resolve, as the command line does them", () => {
@@ -524,16 +506,7 @@ describe("the page's approve and resolve, as the command line does them", () => 
   });
 
   it('resolves a conflict keep-mine: our copy takes the name, theirs goes to the trash, the sync is asked for', async () => {
-    const h = await harness();
-    const [company] = await h.owners();
-    const doc = h.sim.admin.createDocument({ owner: company!, name: 'Board Minutes' });
-    const id = String(doc.id);
-    await h.sync();
-    const folder = h.documentFolder(id)!;
-    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
-    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
-    await h.sync();
-    const [conflict] = h.state.conflicts.list(10, { open: true });
+    const { h, company, id, folder, conflict } = await minutesConflict();
     expect(conflict).toBeDefined();
     const { server, synced, token } = await startOn(h);
     const resolve = (conflictId: number, resolution: string) =>
@@ -641,16 +614,7 @@ describe("the page's approve and resolve, as the command line does them", () => 
   });
 
   it('resolves a conflict once when two resolutions come at the same time: the other is refused, one version stays', async () => {
-    const h = await harness();
-    const [company] = await h.owners();
-    const doc = h.sim.admin.createDocument({ owner: company!, name: 'Board Minutes' });
-    const id = String(doc.id);
-    await h.sync();
-    const folder = h.documentFolder(id)!;
-    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
-    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
-    await h.sync();
-    const [conflict] = h.state.conflicts.list(10, { open: true });
+    const { h, folder, conflict } = await minutesConflict();
     const { operator } = await startOn(h);
 
     // As a double click, or the page beside the command line, would send them.

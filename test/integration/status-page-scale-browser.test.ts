@@ -10,12 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Entity, OwnerRef } from '../../src/domain/types.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { StateStore } from '../../src/state/state-store.js';
-import { Metrics } from '../../src/web/metrics.js';
 import { operatorActions } from '../../src/web/operator-actions.js';
-import { startStatusServer } from '../../src/web/status-server.js';
 import { useBrowser } from '../helpers/browser.js';
+import { startTestStatusServer } from '../helpers/status-server.js';
 import { useTempDir } from '../helpers/temp-dir.js';
-import { silentLogger } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
 const launch = useBrowser();
@@ -99,23 +97,7 @@ function seed(state: StateStore, now: number): void {
 async function startServer(state: StateStore, root: string) {
   const synced: OwnerRef[] = [];
   const local = new FsLocalStore({ root, settleSeconds: 0, metaCache: state.metaFiles });
-  const server = await startStatusServer({
-    config: {
-      status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
-      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
-      store: { root: '/srv/documents' },
-      onRemoteDelete: 'trash',
-    },
-    state,
-    metrics: new Metrics(),
-    logger: silentLogger(),
-    runtime: () => ({
-      nextCycleAt: null,
-      queueDepth: 0,
-      requestsPerSecond: 0,
-      watcherMode: 'events',
-      tokenValid: true,
-    }),
+  const server = await startTestStatusServer(state, {
     actions: {
       operator: operatorActions({
         state,

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StateStore } from '../../src/state/state-store.js';
 import { Metrics } from '../../src/web/metrics.js';
 import type { RuntimeStatus } from '../../src/web/runtime-status.js';
-import { type StatusServer, startStatusServer } from '../../src/web/status-server.js';
+import type { StatusServer } from '../../src/web/status-server.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
 import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
-import { silentLogger } from '../helpers/webhook-receiver.js';
+import { startTestStatusServer } from '../helpers/status-server.js';
 
 const stateStore = useStateStore();
 const started: StatusServer[] = [];
@@ -36,23 +36,11 @@ async function start(
   } = {},
 ) {
   const metrics = options.metrics ?? new Metrics();
-  const server = await startStatusServer({
-    config: {
-      status: {
-        enabled: true,
-        listen: { host: '127.0.0.1', port: 0 },
-        ...(options.healthMaxAgeSeconds
-          ? { healthMaxAgeSeconds: options.healthMaxAgeSeconds }
-          : {}),
-      },
-      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
-      store: { root: ROOT },
-      onRemoteDelete: 'trash',
-    },
-    state,
+  const server = await startTestStatusServer(state, {
+    status: options.healthMaxAgeSeconds ? { healthMaxAgeSeconds: options.healthMaxAgeSeconds } : {},
+    config: { store: { root: ROOT } },
     metrics,
     runtime: () => runtimeWith(options.runtime),
-    logger: silentLogger(),
   });
   started.push(server);
   return { server, metrics };

@@ -7,15 +7,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { entityDeepLink } from '../../src/domain/deep-links.js';
 import type { StateStore } from '../../src/state/state-store.js';
-import { Metrics } from '../../src/web/metrics.js';
-import { type StatusServer, startStatusServer } from '../../src/web/status-server.js';
+import type { StatusServer } from '../../src/web/status-server.js';
 import { baseDocument, TRUST, useStateStore } from '../helpers/state-store.js';
-import {
-  documentChange,
-  postWebhook,
-  silentLogger,
-  useWebhookReceivers,
-} from '../helpers/webhook-receiver.js';
+import { IDLE_RUNTIME, startTestStatusServer } from '../helpers/status-server.js';
+import { documentChange, postWebhook, useWebhookReceivers } from '../helpers/webhook-receiver.js';
 
 const stateStore = useStateStore();
 const startReceiver = useWebhookReceivers();
@@ -28,25 +23,9 @@ const WEB_URL = 'https://app.example.com';
 const TEMPLATE = 'https://files.example.com/open?path={path}';
 
 async function statusServer(state: StateStore): Promise<StatusServer> {
-  const server = await startStatusServer({
-    config: {
-      status: { enabled: true, listen: { host: '127.0.0.1', port: 0 } },
-      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
-      store: { root: '/srv/documents' },
-      onRemoteDelete: 'trash',
-      service: { webUrl: WEB_URL },
-      webhook: { resourceUrlTemplate: TEMPLATE },
-    },
-    state,
-    metrics: new Metrics(),
-    runtime: () => ({
-      nextCycleAt: null,
-      queueDepth: 0,
-      requestsPerSecond: 0,
-      watcherMode: 'off',
-      tokenValid: true,
-    }),
-    logger: silentLogger(),
+  const server = await startTestStatusServer(state, {
+    config: { service: { webUrl: WEB_URL }, webhook: { resourceUrlTemplate: TEMPLATE } },
+    runtime: () => ({ ...IDLE_RUNTIME, watcherMode: 'off' }),
   });
   servers.push(server);
   return server;
