@@ -72,6 +72,15 @@ describe('atomic writes', () => {
 });
 
 describe('scanning', () => {
+  it("never takes the trash's note on a service copy for a file of the document", async () => {
+    // What a crash between a trash restore's move and its clean-up leaves in the folder.
+    const { store, doc, abs } = await storeWithDocument();
+    writeFileSync(abs(`${doc}/.docsync-service-copy.json`), '{"deletedInService":true}');
+    writeFileSync(abs(`${doc}/a.pdf`), 'AAAA');
+    const [scanned] = (await store.scanEntity(acme)).documents;
+    expect(scanned!.files.map((f) => f.name)).toEqual(['a.pdf']);
+  });
+
   it('hashes a file only when its size or mtime differ from the base', async () => {
     const { store, doc, abs } = await storeWithDocument();
     const file = abs(`${doc}/a.pdf`);
