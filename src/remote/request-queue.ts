@@ -11,7 +11,11 @@
  * during a poll round against 50 ms idle (bench 9). So poll requests enter the queue only when
  * nothing else waits in it, and, while other lanes were active lately, only while the window
  * keeps HEADROOM slots free: what a webhook or a local change needs is then there at once.
- * With no urgent work for HEADROOM_MS, polling takes the whole rate.
+ * With no urgent work for HEADROOM_MS, polling takes the whole rate, but spaced evenly over the
+ * window, never in a burst: p-queue's window lets its 10 requests start at once and then holds
+ * the 11th for the rest of the second, so the first webhook after a quiet spell waited ~0.9 s
+ * for the window, and the first local change took 2 s to reach the service (bench 9). Spaced,
+ * a slot frees every tenth of the window, and an urgent request waits at most that long.
  */
 import PQueue from 'p-queue';
 import { LANE_PRIORITY, LANES, type Lane } from '../domain/lanes.js';
@@ -43,8 +47,9 @@ export class RequestQueue {
   /** Poll requests waiting to enter the queue, and those that entered but have not started. */
   readonly #pollGate: (() => void)[] = [];
   #pollEntered = 0;
+  /** The earliest a poll request may start: one slot's share of the window after the last. */
+  #pollDueAt = Number.NEGATIVE_INFINITY;
   #gateTimer: NodeJS.Timeout | undefined;
-  readonly #concurrency: number;
   readonly #lanes = Object.fromEntries(
     LANES.map((lane) => [lane, { waiting: 0, started: 0, waitedMs: 0, lastWaitedMs: 0 }]),
   ) as Record<Lane, LaneStats>;
@@ -54,7 +59,6 @@ export class RequestQueue {
   constructor(options: RequestQueueOptions) {
     const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
     this.#window = { interval, cap: intervalCap };
-    this.#concurrency = options.concurrency;
     this.#queue = new PQueue({
       concurrency: options.concurrency,
       interval,
@@ -81,6 +85,7 @@ export class RequestQueue {
         const now = Date.now();
         if (lane === 'poll') {
           this.#pollEntered--;
+          this.#spacePolls(now);
           queueMicrotask(() => this.#openGate()); // the next poll may wait its turn in the queue
         }
         if (this.#window.interval > 0) {
@@ -104,23 +109,43 @@ export class RequestQueue {
     while (this.#pollGate.length > 0) {
       const now = Date.now();
       const urgentLately = now - this.#lastUrgentAt < HEADROOM_MS;
-      // Alone, polling keeps the queue fed (one waiting request per connection); beside other
-      // lanes one at a time, behind whatever else waits. Re-opened as requests start.
-      const entered = urgentLately ? 1 : this.#concurrency;
-      if (this.#pollEntered >= entered || (urgentLately && this.#queue.size > 0)) return;
+      // One poll waits in the queue at a time: its start, due by the spacing, lets the next in.
+      // Beside other lanes, it waits behind whatever else waits.
+      if (this.#pollEntered > 0 || (urgentLately && this.#queue.size > 0)) return;
       const { interval, cap } = this.#window;
       this.#started = this.#started.filter((t) => now - t < interval);
       // A low rate keeps less headroom: polling must still move at 2 requests a second.
       const headroom = Math.min(HEADROOM, Math.floor(cap / 4));
       if (urgentLately && interval > 0 && this.#started.length >= cap - headroom) {
         // Full but for the headroom: look again when the oldest start leaves the window.
-        // Not unref'd: requests wait on it, and a stopping daemon waits for them.
-        this.#gateTimer = setTimeout(() => this.#openGate(), this.#started[0]! + interval - now);
+        this.#lookAgainAt(this.#started[0]! + interval, now);
+        return;
+      }
+      if (now < this.#pollDueAt) {
+        this.#lookAgainAt(this.#pollDueAt, now);
         return;
       }
       this.#pollEntered++;
       this.#pollGate.shift()!();
     }
+  }
+
+  /**
+   * The next poll is due one slot's share of the window after this one, counted from when this
+   * one was due, not from now: a timer fires a millisecond or two late, and ten late timers a
+   * window would cost polling a percent of the rate. After a pause it restarts from now, with
+   * one slot in hand.
+   */
+  #spacePolls(now: number): void {
+    const { interval, cap } = this.#window;
+    if (interval === 0) return;
+    const slot = interval / cap;
+    this.#pollDueAt = Math.max(this.#pollDueAt, now - slot) + slot;
+  }
+
+  #lookAgainAt(at: number, now: number): void {
+    // Not unref'd: requests wait on it, and a stopping daemon waits for them.
+    this.#gateTimer = setTimeout(() => this.#openGate(), at - now);
   }
 
   /** Per lane: requests waiting now, and requests started with the time they waited in all. */

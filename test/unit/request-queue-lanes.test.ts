@@ -59,6 +59,42 @@ describe('RequestQueue lanes', () => {
     expect(queue.laneStats().watcher.started).toBe(1);
   });
 
+  /** A webhook's request, timed from asking to starting. */
+  const urgentWait = async (queue: RequestQueue) => {
+    const asked = Date.now();
+    let startedAt = 0;
+    await inLane('webhook', () =>
+      queue.run(async () => {
+        startedAt = Date.now();
+      }),
+    );
+    return startedAt - asked;
+  };
+
+  it('spaces polls over the window, so a webhook after a quiet spell waits for one slot, not the window', async () => {
+    // 8/s: 8 starts per 1,040 ms window, one every 130 ms.
+    const queue = new RequestQueue({ requestsPerSecond: 8, concurrency: 4 });
+    const pollStarts: number[] = [];
+    const polls = Array.from({ length: 30 }, () =>
+      inLane('poll', () =>
+        queue.run(async () => {
+          pollStarts.push(Date.now());
+          await sleep(5);
+        }),
+      ),
+    );
+    await sleep(300);
+    // A burst would have started the whole window's 8 by now.
+    expect(pollStarts.length).toBeLessThanOrEqual(4);
+    await sleep(900); // polling alone, at the full rate: the window full
+    // Bursting, the window would hold the webhook until its oldest start left: up to 0.9 s.
+    expect(await urgentWait(queue)).toBeLessThan(300);
+    await Promise.all(polls);
+    // Alone (before the webhook), polling still had the whole rate: the window's 8 starts.
+    const first = pollStarts[0]!;
+    expect(pollStarts.filter((t) => t - first < 1040).length).toBeGreaterThanOrEqual(7);
+  }, 15_000);
+
   it('keeps window slots free for other lanes while they are active, so they need not wait for one', async () => {
     const queue = new RequestQueue({ requestsPerSecond: 8, concurrency: 4 });
     const pollStarts: number[] = [];
@@ -70,24 +106,12 @@ describe('RequestQueue lanes', () => {
         }),
       ),
     );
-    // Polling alone takes the whole window: 8 starts in the first one.
-    await sleep(300);
-    expect(pollStarts.length).toBe(8);
-    const urgent = async () => {
-      const asked = Date.now();
-      let startedAt = 0;
-      await inLane('webhook', () =>
-        queue.run(async () => {
-          startedAt = Date.now();
-        }),
-      );
-      return startedAt - asked;
-    };
-    await urgent(); // waits for the window this once: polling had filled it
+    await sleep(1200); // polling alone fills the window
+    await urgentWait(queue); // may wait for a slot this once: polling had filled the window
     await sleep(1200); // a new window, with headroom kept since the webhook
-    const windowStart = Date.now() - 1000;
+    const windowStart = Date.now() - 1040;
     expect(pollStarts.filter((t) => t > windowStart).length).toBeLessThanOrEqual(6);
-    expect(await urgent()).toBeLessThan(50);
+    expect(await urgentWait(queue)).toBeLessThan(50);
     await Promise.all(polls);
     expect(pollStarts.length).toBe(40);
   }, 15_000);
