@@ -51,7 +51,12 @@ import {
 } from './local-store.js';
 import { locateDocuments } from './locate-documents.js';
 import { MemoryMetaFileCache, type MetaFileCache, stampOf } from './meta-file-cache.js';
-import { formatDocumentMeta, formatServiceCopyNote, SERVICE_COPY_NOTE } from './metadata-files.js';
+import {
+  formatDocumentMeta,
+  formatServiceCopyNote,
+  isDocsyncFile,
+  SERVICE_COPY_NOTE,
+} from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
 import { resolveInside, resolveInsideReal } from './resolve-inside.js';
 import { markerText, readMarker, serviceInMarker, withService } from './root-marker.js';
@@ -316,10 +321,9 @@ export class FsLocalStore implements LocalStore {
     resolveInside(this.root, relPath);
     return withStagingFolder(this.#stage, async (staging) => {
       const written = new Map<string, LocalFile>();
-      const avoid = (n: string) => n === DOCUMENT_META || n === SERVICE_COPY_NOTE;
       for (const file of files) {
         const taken = [...written.values()].map((f) => f.name);
-        const name = pickFreeName(file.desiredName, taken, { avoid });
+        const name = pickFreeName(file.desiredName, taken, { avoid: isDocsyncFile });
         const { sha256 } = await file.fill(path.join(staging, name));
         const stats = await stat(path.join(staging, name));
         written.set(file.key, { name, size: stats.size, mtimeMs: stats.mtimeMs, sha256 });

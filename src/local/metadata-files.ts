@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import type { DocumentMeta, Entity, OwnerRef } from '../domain/types.js';
+import { DOCUMENT_META } from './local-store.js';
 
 const owner = z.object({ kind: z.enum(['company', 'trust']), id: z.string().min(1) });
 const nullableString = z.string().nullable();
@@ -55,6 +56,15 @@ const serviceCopyNote = z.object({
 
 export type ServiceCopyNote = z.infer<typeof serviceCopyNote>;
 export const SERVICE_COPY_NOTE = '.docsync-service-copy.json';
+
+/**
+ * docsync's own files in a document folder: never an attachment of the document (the trash's
+ * note is dropped right after a restored folder lands, and a crash in between must not make the
+ * next sync upload it), never a name one of its files may take.
+ */
+export function isDocsyncFile(name: string): boolean {
+  return name === DOCUMENT_META || name === SERVICE_COPY_NOTE;
+}
 
 export function parseServiceCopyNote(text: string): ParseResult<ServiceCopyNote> {
   return parseWith(serviceCopyNote, text);

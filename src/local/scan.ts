@@ -30,7 +30,7 @@ import type { FsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
 import { DOCUMENT_META, type ScanHint } from './local-store.js';
 import { type CachedMeta, type MetaFileCache, stampOf } from './meta-file-cache.js';
-import { type ParseResult, parseDocumentMeta, SERVICE_COPY_NOTE } from './metadata-files.js';
+import { isDocsyncFile, type ParseResult, parseDocumentMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
 import {
   escapeBytes,
@@ -41,13 +41,6 @@ import {
   skippedEntry,
   specialKind,
 } from './skip-rules.js';
-
-/**
- * docsync's own files in a document folder, never a document's attachments. The trash's note
- * on a service copy is dropped when the folder is restored, right after it lands: a crash in
- * between must not make the next sync upload it.
- */
-const DOCSYNC_FILES: ReadonlySet<string> = new Set([DOCUMENT_META, SERVICE_COPY_NOTE]);
 
 export interface ScanOptions {
   readonly root: string;
@@ -158,7 +151,7 @@ async function scanDocumentFolder(
   const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
   const files: LocalFile[] = [];
   for (const name of names) {
-    if (DOCSYNC_FILES.has(name) || isIgnored(`${folder}/${name}`, options.ignore)) continue;
+    if (isDocsyncFile(name) || isIgnored(`${folder}/${name}`, options.ignore)) continue;
     const hint = hints.find((h) => h.file === name);
     const unreadable = undecodable.get(name);
     const stats = unreadable ? null : await options.fs.lstat(`${dir}/${name}`).catch(() => null);

@@ -18,6 +18,7 @@ import type { DocumentMeta } from '../domain/types.js';
 import { commitTempNoClobber, fsyncDir } from './atomic-write.js';
 import { DOCUMENT_META, TRASH_DIR } from './local-store.js';
 import {
+  isDocsyncFile,
   parseDocumentMeta,
   parseServiceCopyNote,
   SERVICE_COPY_NOTE,
@@ -98,8 +99,6 @@ async function walk(dir: string, day: string, rel: string, items: TrashItem[]): 
   }
 }
 
-const isDocsyncFile = (name: string) => name === DOCUMENT_META || name === SERVICE_COPY_NOTE;
-
 async function sizeOf(file: string): Promise<number> {
   return (await lstat(file).catch(() => null))?.size ?? 0;
 }
@@ -139,9 +138,7 @@ export async function restoreFile(root: string, id: string, folder: string): Pro
   const dir = await resolveInsideReal(root, folder);
   const desired = path.basename(source);
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const name = pickFreeName(desired, await readdir(dir), {
-      avoid: (n) => n === DOCUMENT_META,
-    });
+    const name = pickFreeName(desired, await readdir(dir), { avoid: isDocsyncFile });
     if (await commitTempNoClobber(source, path.join(dir, name))) {
       await fsyncDir(path.dirname(source));
       return `${folder}/${name}`;
