@@ -221,7 +221,7 @@ function settleEntity(
     deps.logger.info(
       { owner: ownerKey(row.owner), document: row.documentId },
       row.side === 'remote'
-        ? `${row.folder} is back in the store: its delete in the service is dropped`
+        ? `${row.folder} is back in the store (put back, or coming back after a change in the service): its delete in the service is dropped`
         : `the service has document ${row.documentId} again: moving ${row.folder} to the trash is dropped`,
     );
   }

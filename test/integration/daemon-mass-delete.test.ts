@@ -191,6 +191,9 @@ describe('docsync run: a mass delete is seen whole (issue 25, case 5)', () => {
     expect(await d.held()).toEqual([]);
     expect(deletesInService()).toBe(0);
     expect(await d.inService()).toContain(away!.id);
+    expect(logLines(d.daemon).map((l) => l.msg)).toContainEqual(
+      expect.stringMatching(/is back in the store .*: its delete in the service is dropped$/),
+    );
 
     d.daemon.child.kill('SIGTERM');
     expect(await d.daemon.exited).toBe(0);
