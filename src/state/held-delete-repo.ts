@@ -151,40 +151,18 @@ export class HeldDeleteRepo {
 
   /** Records the deletes the rails hold now, in one commit. */
   hold(held: readonly HeldDeleteFacts[], at: number): void {
-    if (held.length === 0) return;
-    this.#db.transaction(() => {
-      for (const h of held) {
-        this.#hold.run({
-          documentId: h.documentId,
-          side: h.side,
-          ownerKind: h.owner.kind,
-          ownerId: h.owner.id,
-          folder: h.folder,
-          documentName: h.documentName,
-          reason: h.reason,
-          at,
-        });
-      }
-    })();
+    this.#write(held, (h) => this.#hold.run(paramsOf(h, at)));
   }
 
   /** Records the deletes waiting their hold time now, in one commit. */
   wait(waiting: readonly WaitingDeleteFacts[], at: number): void {
-    if (waiting.length === 0) return;
+    this.#write(waiting, (w) => this.#wait.run({ ...paramsOf(w, at), dueAt: w.dueAt }));
+  }
+
+  #write<T>(rows: readonly T[], run: (row: T) => unknown): void {
+    if (rows.length === 0) return;
     this.#db.transaction(() => {
-      for (const w of waiting) {
-        this.#wait.run({
-          documentId: w.documentId,
-          side: w.side,
-          ownerKind: w.owner.kind,
-          ownerId: w.owner.id,
-          folder: w.folder,
-          documentName: w.documentName,
-          reason: w.reason,
-          dueAt: w.dueAt,
-          at,
-        });
-      }
+      for (const row of rows) run(row);
     })();
   }
 
@@ -282,6 +260,20 @@ export class HeldDeleteRepo {
   clearOwner(owner: OwnerRef): void {
     this.#clearOwner.run(owner.kind, owner.id);
   }
+}
+
+/** A held delete's columns, as both writes name them. */
+function paramsOf(h: HeldDeleteFacts, at: number) {
+  return {
+    documentId: h.documentId,
+    side: h.side,
+    ownerKind: h.owner.kind,
+    ownerId: h.owner.id,
+    folder: h.folder,
+    documentName: h.documentName,
+    reason: h.reason,
+    at,
+  };
 }
 
 function toHeld(row: HeldRow): HeldDelete {
