@@ -11,7 +11,7 @@
  * pass in slices after the rail held its first part.
  *
  * Kept in memory: a restart starts an empty window, and its catch-up round is judged afresh
- * (the deletes held for a person are in the state, and counted again then).
+ * (the deletes held for a person, and those in their hold, are in the state, and stay so).
  */
 import type { SideCounts } from '../domain/check-safety.js';
 
