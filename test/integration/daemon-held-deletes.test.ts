@@ -95,5 +95,6 @@ describe('docsync deletes beside the daemon', () => {
 
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
-  });
+    // A dozen commands beside a daemon: on a loaded machine that takes longer than 20 s.
+  }, 60_000);
 });
