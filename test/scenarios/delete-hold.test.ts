@@ -159,6 +159,28 @@ describe('the daemon: a removed folder waits its hold time, and a burst is judge
     expect(f.h.state.heldDeletes.tally().waiting).toBe(5);
   });
 
+  it('`approve --all` leaves a delete in its hold alone; approved by its id, it goes at once', async () => {
+    const f = await firm();
+    const [a] = f.owners as [OwnerRef];
+    const [doc] = f.docsOf(a).map((d) => d.id);
+    f.removeFolders([doc!]);
+    await f.syncEntity(a);
+    const operator = {
+      state: f.h.state,
+      local: Object.assign(f.h.deps.local, { root: f.h.root }),
+      webUrl: f.h.sim.webUrl,
+      onRemoteDelete: 'trash' as const,
+      now: Date.now,
+    };
+    expect(() => approveHeldDeletes(operator, 'all')).toThrow(/No held delete is waiting/);
+    expect(approveHeldDeletes(operator, [doc!]).held).toMatchObject([
+      { waitingUntil: expect.any(String) },
+    ]);
+    await f.syncEntity(a, 1000);
+    expect(await f.inService()).not.toContain(doc);
+    expect(f.h.state.heldDeletes.list()).toEqual([]);
+  });
+
   it('a folder put back within its hold deletes nothing, and its wait is dropped', async () => {
     const f = await firm();
     const [a] = f.owners as [OwnerRef];
