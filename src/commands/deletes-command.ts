@@ -24,8 +24,11 @@ export function deletesListCommand(options: Common): Promise<void> {
     const held = listHeldDeletes(deps);
     if (options.json) return printJson(held);
     if (held.length === 0) return print(['No deletes are held.']);
+    const inHold = held.filter((h) => h.waitingUntil !== null).length;
     print([
-      `${held.length} deletes held by the safety rails:`,
+      inHold === 0
+        ? `${held.length} deletes held by the safety rails:`
+        : `${held.length - inHold} deletes held by the safety rails, ${inHold} waiting their hold time:`,
       ...held.flatMap(describe),
       '',
       'Let them through:   docsync deletes approve <document id...>   (or --all)',
@@ -64,9 +67,13 @@ function describe(h: HeldDeleteView): string[] {
   const decided = h.decision
     ? ` [${h.decision === 'approve' ? 'approved' : 'discarded'} ${h.decidedAt}]`
     : '';
+  const since =
+    h.waitingUntil === null
+      ? `held since ${h.firstHeldAt}`
+      : `waits until ${h.waitingUntil}, then counts; no decision needed`;
   return [
     `  ${h.documentId}  ${h.owner.kind} ${h.owner.id}  ${h.documentName}${decided}`,
-    `      would ${h.would} (held since ${h.firstHeldAt})`,
+    `      would ${h.would} (${since})`,
     `      why: ${h.reason}`,
   ];
 }

@@ -52,14 +52,24 @@ export function renderStatus(report: StatusReport, statePath: string): string {
     lines.push(
       `  ${f.kind} ${f.owner.kind} ${f.owner.id} ${f.documentId ?? ''}: ${f.lastError ?? ''}`,
     );
-  lines.push(`Held deletes: ${report.heldDeletes.length}`);
-  for (const h of report.heldDeletes) {
+  const inHold = report.heldDeletes.filter((h) => h.waitingUntil !== null && !h.decision);
+  const held = report.heldDeletes.filter((h) => !inHold.includes(h));
+  lines.push(`Held deletes: ${held.length}`);
+  for (const h of held) {
     const what = h.side === 'local' ? 'to the trash' : 'in the service';
     const decided = h.decision ? ` [${h.decision === 'approve' ? 'approved' : 'discarded'}]` : '';
     lines.push(`  ${h.documentId} ${h.folder}: delete ${what}${decided}`);
   }
-  if (report.heldDeletes.some((h) => h.decision === null))
+  if (held.some((h) => h.decision === null))
     lines.push('  decide with docsync deletes approve|discard (also while the daemon runs)');
+  if (inHold.length > 0) {
+    lines.push(`Deletes in their hold time: ${inHold.length} (safety.deleteHoldSeconds)`);
+    for (const h of inHold)
+      lines.push(
+        `  ${h.documentId} ${h.folder}: removed; delete in the service waits until ${h.waitingUntil}`,
+      );
+    lines.push('  putting a folder back before then cancels its delete');
+  }
   lines.push(`Open conflicts: ${report.conflicts.total}`);
   for (const c of report.conflicts.recent)
     lines.push(

@@ -170,6 +170,16 @@ export const configSchema = z.strictObject({
         .int({ error: 'expected an integer from 0 and up' })
         .min(0, { error: 'expected an integer from 0 and up' })
         .default(100),
+      /**
+       * Under the daemon, how long a removed document folder waits before its delete in the
+       * service counts: a burst of removals is seen whole and judged together, and a folder put
+       * back meanwhile deletes nothing. 0: no hold. `--once` judges the whole store at once.
+       */
+      deleteHoldSeconds: z
+        .number()
+        .min(0, { error: 'expected seconds from 0 to 86400' })
+        .max(86_400, { error: 'expected seconds from 0 to 86400' })
+        .default(60),
     })
     .prefault({}),
   log: z

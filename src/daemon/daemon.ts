@@ -35,6 +35,7 @@ import type { StateStore } from '../state/state-store.js';
 import { longestCronGapMs } from '../web/health.js';
 import type { WorkStatus } from '../web/runtime-status.js';
 import { watchDecisions } from './decision-watch.js';
+import { DeleteHoldTimer } from './delete-hold-timer.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { PollRounds } from './poll-rounds.js';
 import { ScanPass } from './scan-pass.js';
@@ -96,6 +97,8 @@ export class Daemon {
   readonly scheduler: WorkScheduler;
   /** The deletes let through lately, judged together (delete-window.ts). */
   readonly #deleteWindow: DeleteWindow;
+  /** Syncs the entities whose removed folders' hold times end (delete-hold-timer.ts). */
+  readonly #holdTimer: DeleteHoldTimer;
   /**
    * The schedule's longest gap, worked out once: the rails ask for the coverage period on every
    * entity sync, and the gap takes 200 cron runs to find (`#rounds` keeps the entity count, the
@@ -146,7 +149,18 @@ export class Daemon {
       state: parts.app.state,
       logger: parts.app.logger,
     });
-    this.#deleteWindow = new DeleteWindow(() => this.coveragePeriodMs());
+    this.#deleteWindow = new DeleteWindow(
+      () => this.coveragePeriodMs(),
+      config.safety.deleteHoldSeconds * 1000,
+    );
+    this.#holdTimer = new DeleteHoldTimer({
+      state: parts.app.state,
+      now: parts.deps.now,
+      // A removed folder is a change in the folder: the sync its hold's end asks for is the
+      // watcher's.
+      sync: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
+      onError: (error) => this.#onError(error, 'ending the hold time of deletes failed'),
+    });
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;
     });
@@ -363,6 +377,7 @@ export class Daemon {
       await this.#starting?.catch(() => undefined);
       for (const task of this.#tasks) task.stop();
       clearTimeout(this.#housekeepingTimer);
+      this.#holdTimer.close();
       this.#stopDecisionWatch?.();
       this.#shutdown.abort();
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
@@ -454,6 +469,13 @@ export class Daemon {
       const owner = options.owners?.length === 1 ? options.owners[0] : undefined;
       logger.error({ err: error, owner }, 'sync failed; the next one will retry');
       return null;
+    } finally {
+      // A sync is where holds begin (and may have begun before it failed).
+      try {
+        this.#holdTimer.arm();
+      } catch (error) {
+        this.#onError(error, 'reading the hold times of deletes failed');
+      }
     }
   }
 

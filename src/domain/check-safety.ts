@@ -27,14 +27,41 @@ export interface SafetyContext {
    * rolling window already let through on each side, and take the percentage over the whole
    * store's base; without these, over the plans given (a `--once` cycle has them all).
    */
-  readonly window?: {
-    readonly local: number;
-    readonly remote: number;
-    readonly baseDocuments: number;
-  };
+  readonly window?: DeleteWindowContext;
 }
 
-export type RailName = 'root-marker-missing' | 'delete-percent' | 'delete-count' | 'empty-listing';
+/** What the daemon knows beyond the plans it judges now (engine/cycle-rails.ts). */
+export interface DeleteWindowContext {
+  /** Deletes the rails let through within the window, per side. */
+  readonly local: number;
+  readonly remote: number;
+  readonly baseDocuments: number;
+  /**
+   * Deletes still in their hold time anywhere in the store, this cycle's included (issue 25).
+   * They count with the due ones, so the deletes of a burst are judged together, whichever
+   * entity's sync they fall due in.
+   */
+  readonly inHold?: SideCounts;
+  /**
+   * When a delete rail held deletes on a side lately, the end of the window that started then:
+   * until it, every delete on that side waits for a person.
+   */
+  readonly holdingUntil?: Partial<Record<'local' | 'remote', number>>;
+  /** Until when a rail that trips now holds every further delete: a window from now. */
+  readonly tripHoldsUntil?: number;
+}
+
+export interface SideCounts {
+  readonly local: number;
+  readonly remote: number;
+}
+
+export type RailName =
+  | 'root-marker-missing'
+  | 'delete-percent'
+  | 'delete-count'
+  | 'delete-rail-held'
+  | 'empty-listing';
 
 export interface TrippedRail {
   readonly rail: RailName;
@@ -45,7 +72,13 @@ export interface TrippedRail {
   /** The entity, for the empty-listing rail; null for the whole cycle. */
   readonly owner: OwnerRef | null;
   readonly message: string;
+  /** A delete rail's finding alone, without what to do: a held delete's reason. */
+  readonly reason?: string;
 }
+
+/** The rails whose holds are kept for a person (`docsync deletes`), `--force-deletes` lifts. */
+export const isDeleteRail = (t: TrippedRail): boolean =>
+  t.rail === 'delete-count' || t.rail === 'delete-percent' || t.rail === 'delete-rail-held';
 
 export type SafetyVerdict =
   | { readonly ok: true }
@@ -55,8 +88,10 @@ export type SafetyVerdict =
  * What a person does about a delete rail. Not "run with --force-deletes": the daemon holds the
  * instance lock, so no second docsync can run; `docsync deletes` works beside it.
  */
-export const HELD_ADVICE =
-  'nothing was deleted: `docsync deletes list` shows the held deletes, `docsync deletes approve` lets them through, `docsync deletes discard` keeps the documents';
+export const DELETES_ADVICE =
+  '`docsync deletes list` shows the held deletes, `docsync deletes approve` lets them through, `docsync deletes discard` keeps the documents';
+
+export const HELD_ADVICE = `nothing was deleted: ${DELETES_ADVICE}`;
 
 const localDelete = (a: SyncAction) => a.kind === 'trash-local-document';
 const remoteDelete = (a: SyncAction) => a.kind === 'push-delete-document';
@@ -69,7 +104,7 @@ export function listingLooksEmpty(plan: SyncPlan): boolean {
 function deleteRails(
   plans: readonly SyncPlan[],
   policy: SafetyPolicy,
-  window: SafetyContext['window'],
+  window: DeleteWindowContext | undefined,
 ): TrippedRail[] {
   if (policy.forceDeletes) return [];
   const baseTotal = window?.baseDocuments ?? plans.reduce((n, p) => n + p.stats.baseDocuments, 0);
@@ -81,19 +116,56 @@ function deleteRails(
   for (const [side, isDelete] of sides) {
     const planned = plans.reduce((n, p) => n + p.actions.filter(isDelete).length, 0);
     if (planned === 0) continue; // what the window let through before is not judged again
-    const count = planned + (window?.[side] ?? 0);
-    const percent = baseTotal === 0 ? 0 : (count / baseTotal) * 100;
     const common = { effect: 'no-deletes', side, owner: null } as const;
+    const holdingUntil = window?.holdingUntil?.[side];
+    if (holdingUntil !== undefined) {
+      // Once a rail holds, the deletes after it are not judged one slice at a time.
+      const reason = `a delete rail held ${side} document deletes lately; until ${new Date(holdingUntil).toISOString()} every ${side} delete waits for a person`;
+      tripped.push({
+        rail: 'delete-rail-held',
+        ...common,
+        reason,
+        message: `${reason}: ${DELETES_ADVICE}`,
+      });
+      continue;
+    }
+    const done = window?.[side] ?? 0;
+    const count = planned + (window?.inHold?.[side] ?? 0) + done;
+    const percent = baseTotal === 0 ? 0 : (count / baseTotal) * 100;
+    const outcome = heldWords(count, done, side, window);
     if (count > policy.maxDeleteCount) {
-      const message = `${count} ${side} document deletes exceed safety.maxDeleteCount ${policy.maxDeleteCount}; ${HELD_ADVICE}`;
-      tripped.push({ rail: 'delete-count', ...common, message });
+      const reason = `${count} ${side} document deletes exceed safety.maxDeleteCount ${policy.maxDeleteCount}`;
+      tripped.push({ rail: 'delete-count', ...common, reason, message: `${reason}; ${outcome}` });
     }
     if (percent > policy.maxDeletePercent) {
-      const message = `${count} of ${baseTotal} documents (${Math.round(percent)}%) would be deleted ${side}ly, over safety.maxDeletePercent ${policy.maxDeletePercent}; ${HELD_ADVICE}`;
-      tripped.push({ rail: 'delete-percent', ...common, message });
+      const reason = `${count} of ${baseTotal} documents (${Math.round(percent)}%) would be deleted ${side}ly, over safety.maxDeletePercent ${policy.maxDeletePercent}`;
+      tripped.push({ rail: 'delete-percent', ...common, reason, message: `${reason}; ${outcome}` });
     }
   }
   return tripped;
+}
+
+/**
+ * What a tripped delete rail did, truthfully: a `--once` cycle holds every delete it judged; the
+ * daemon's count also has the deletes its window let through already, which were done.
+ */
+function heldWords(
+  count: number,
+  done: number,
+  side: 'local' | 'remote',
+  window: DeleteWindowContext | undefined,
+): string {
+  if (!window) return HELD_ADVICE;
+  const held = count - done;
+  const what =
+    done === 0
+      ? `${held} held, none of them deleted`
+      : `${done} of them deleted already within the window, the other ${held} held`;
+  const until =
+    window.tripHoldsUntil === undefined
+      ? ''
+      : ` until ${new Date(window.tripHoldsUntil).toISOString()}`;
+  return `${what}; they wait for a person, and so does every further ${side} delete${until}: ${DELETES_ADVICE}`;
 }
 
 /**

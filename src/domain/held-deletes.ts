@@ -31,10 +31,20 @@ export interface HeldDeleteFacts {
 }
 
 export interface HeldDelete extends HeldDeleteFacts {
+  /**
+   * Under the daemon, a folder removed from the store waits its hold time before its delete
+   * counts (delete-hold.ts): when that ends. Null: a rail holds the delete for a person.
+   */
+  readonly dueAt: number | null;
   readonly firstHeldAt: number;
   readonly lastHeldAt: number;
   readonly decision: HeldDecision | null;
   readonly decidedAt: number | null;
+}
+
+/** A delete waiting its hold time, until `dueAt`. */
+export interface WaitingDeleteFacts extends HeldDeleteFacts {
+  readonly dueAt: number;
 }
 
 /** The delete side of a document delete; null for any other action. */

@@ -50,7 +50,10 @@ export interface EngineState {
   readonly metaFiles: MetaFileRepo;
   /** The status page's feed of what the executor changed. */
   readonly activity: Pick<ActivityRepo, 'record'>;
-  readonly heldDeletes: Pick<HeldDeleteRepo, 'hold' | 'list' | 'remove'>;
+  readonly heldDeletes: Pick<
+    HeldDeleteRepo,
+    'hold' | 'wait' | 'holdWaiting' | 'undecided' | 'inHold' | 'list' | 'remove'
+  >;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
   /** The push is done and the document's base changes with it, in one commit. */

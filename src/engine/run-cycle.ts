@@ -5,16 +5,23 @@
  * judge the plans of the whole cycle. `cycle` reads top to bottom as its phases; the report says
  * what `--once` exits with.
  */
-import { railsMayHold, type TrippedRail } from '../domain/check-safety.js';
+import { railsMayHold, type TrippedRail, withoutDeletes } from '../domain/check-safety.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { describePlan, summaryLine } from '../domain/describe-plan.js';
 import { ownerKey } from '../domain/owner-key.js';
+import { type DocumentPlan, type SyncPlan, summariseActions } from '../domain/sync-actions.js';
 import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
 import { entitiesFor, statusTypesOf } from './catalogue.js';
-import { judgeRails, markerRails, type RailOptions, withRails } from './cycle-rails.js';
+import {
+  judgeRails,
+  markerRails,
+  type RailOptions,
+  type RailVerdict,
+  withRails,
+} from './cycle-rails.js';
 import { type CycleReport, cycleReport } from './cycle-report.js';
 import { type CycleProgress, CycleTally } from './cycle-tally.js';
 import type { DeleteWindow } from './delete-window.js';
@@ -24,6 +31,7 @@ import { EntityExecution, type EntityOutcome } from './execute-entity.js';
 import {
   type CycleDecisions,
   heldDeletePlanning,
+  logHolds,
   readDecisions,
   recordHeldDeletes,
   settleHeldDeletes,
@@ -147,13 +155,13 @@ async function cycle(c: Cycle): Promise<CycleReport> {
   const started = await planAndStart(c, records, statusTypes, inDoubt, decisions);
   const rails = { ...c.options, approvedDeletes: decisions.approved };
   const jobs = started.map((s) => s.job);
-  const tripped = judgeRails(c.deps, rails, jobs);
-  if (c.options.dryRun) return printPlan(c, started, tripped, rails);
-  const held = recordHeldDeletes(c.deps, jobs, tripped, rails);
-  for (const rail of tripped) c.log.error({ rail: rail.rail, heldDeletes: held }, rail.message);
-  const outcomes = await runDeletes(c, started, tripped, rails);
+  const verdict = judgeRails(c.deps, rails, jobs);
+  if (c.options.dryRun) return printPlan(c, started, verdict, rails);
+  const kept = recordHeldDeletes(c.deps, jobs, verdict, rails);
+  logHolds(c.log, verdict, kept, c.options.deleteWindow);
+  const outcomes = await runDeletes(c, started, verdict, rails);
   settleHeldDeletes(c.deps, decisions, jobs, outcomes);
-  return recordCycle(c, started, outcomes, tripped);
+  return recordCycle(c, started, outcomes, verdict.tripped);
 }
 
 /** The root and its `.docsync-root`: the first sync makes them; after it, no marker, no run. */
@@ -209,11 +217,9 @@ async function planAndStart(
       ...heldDeletePlanning(decisions, record.entity, webhookIds),
     });
     if (options.dryRun) return { job, execution: null };
-    if (job.plan.actions.length > 0)
-      log.info(
-        { owner: ownerKey(job.owner), summary: job.plan.summary },
-        summaryLine(job.plan, record.entity.name),
-      );
+    // Under the daemon a document delete waits for the rails, often for its hold time too: the
+    // summary says what goes now, and the deletes are told once judged (runDeletes, logHolds).
+    logSummary(log, options.deleteWindow ? withoutDeletes(job.plan) : job.plan, record.entity.name);
     tally.planned(job.plan.documents.length);
     const execution = new EntityExecution(job, {
       deps,
@@ -238,10 +244,11 @@ async function planAndStart(
 function printPlan(
   c: Cycle,
   started: readonly Started[],
-  tripped: readonly TrippedRail[],
+  verdict: RailVerdict,
   rails: RailOptions,
 ) {
-  const jobs = started.map((s) => withRails(s.job, tripped, rails));
+  const { tripped } = verdict;
+  const jobs = started.map((s) => withRails(s.job, verdict, rails));
   for (const job of jobs) for (const line of describePlan(job.plan)) c.options.onPlanLine?.(line);
   for (const rail of tripped) c.options.onPlanLine?.(`safety rail: ${rail.message}`);
   return cycleReport({ entities: jobs.length, tripped });
@@ -251,16 +258,30 @@ function printPlan(
 function runDeletes(
   c: Cycle,
   started: readonly Started[],
-  tripped: readonly TrippedRail[],
+  verdict: RailVerdict,
   rails: RailOptions,
 ): Promise<EntityOutcome[]> {
   return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
-    const deletes = withRails(job, tripped, rails).plan.documents.filter(railsMayHold);
-    // Documents whose deletes a rail holds back are done with, for this cycle.
+    const deletes = withRails(job, verdict, rails).plan.documents.filter(railsMayHold);
+    if (c.options.deleteWindow && deletes.length > 0)
+      logSummary(c.log, withDocuments(job.plan, deletes), job.record.entity.name);
+    // Documents whose deletes a rail holds back, or that wait their hold time, are done with,
+    // for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);
     return execution!.finish();
   });
+}
+
+/** The plan's summary before acting (style guide §12). */
+function logSummary(log: EngineDeps['logger'], plan: SyncPlan, entityName: string): void {
+  if (plan.actions.length > 0)
+    log.info({ owner: ownerKey(plan.owner), summary: plan.summary }, summaryLine(plan, entityName));
+}
+
+function withDocuments(plan: SyncPlan, documents: readonly DocumentPlan[]): SyncPlan {
+  const actions = documents.flatMap((d) => d.actions);
+  return { ...plan, documents, actions, summary: summariseActions(actions) };
 }
 
 /** What the cycle leaves in the state besides the documents, and its report. */

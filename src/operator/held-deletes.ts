@@ -5,8 +5,8 @@
  *   approveHeldDeletes(deps, selection)  → Decided           they go through once, past the rails
  *   discardHeldDeletes(deps, selection)  → Decided           they are not done; both sides kept whole
  *
- * `selection` is a list of document ids, or `'all'` for those nobody decided on yet (changing a
- * decision takes its id). A decision is only written to the state database, which works beside
+ * `selection` is a list of document ids, or `'all'` for those waiting for a person (changing a
+ * decision takes its id; so does deciding on a delete still in its hold time under the daemon). A decision is only written to the state database, which works beside
  * a running daemon (it holds the instance lock, WAL lets another process write): the daemon
  * reads decisions every few seconds and syncs those entities, and a `docsync run --once` acts
  * on them too. An id that names no held delete throws OperatorError, and nothing is decided.
@@ -26,7 +26,12 @@ import type { OwnerRef } from '../domain/types.js';
 import type { OperatorDeps } from './operator-deps.js';
 
 export interface HeldDeleteView
-  extends Omit<HeldDelete, 'firstHeldAt' | 'lastHeldAt' | 'decidedAt'> {
+  extends Omit<HeldDelete, 'firstHeldAt' | 'lastHeldAt' | 'decidedAt' | 'dueAt'> {
+  /**
+   * Under the daemon, a removed folder's delete waits its hold time before it counts: when that
+   * ends. Null: a rail holds the delete until a person decides.
+   */
+  readonly waitingUntil: string | null;
   readonly firstHeldAt: string;
   readonly lastHeldAt: string;
   readonly decidedAt: string | null;
@@ -47,8 +52,9 @@ export interface Decided {
 }
 
 /**
- * Document ids, which may change a decision already taken; or `'all'`: every delete nobody has
- * decided on yet (a discarded one stays discarded, an approved one approved).
+ * Document ids, which may change a decision already taken; or `'all'`: every delete a rail holds
+ * that nobody has decided on yet (a discarded one stays discarded, an approved one approved; one
+ * still in its hold time is not asked about).
  */
 export type Selection = readonly string[] | 'all';
 
@@ -67,7 +73,9 @@ export function discardHeldDeletes(deps: OperatorDeps, selection: Selection): De
 function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
   const rows = deps.state.heldDeletes.list();
   const chosen =
-    selection === 'all' ? rows.filter((r) => r.decision === null) : pick(rows, selection);
+    selection === 'all'
+      ? rows.filter((r) => r.decision === null && r.dueAt === null)
+      : pick(rows, selection);
   if (chosen.length === 0)
     throw new OperatorError(
       'NOTHING_HELD',
@@ -152,8 +160,10 @@ export function whatApprovingKeeps(sides: Iterable<DeleteSide>, mode: LocalDelet
 
 function viewOf(row: HeldDelete, mode: LocalDeleteMode): HeldDeleteView {
   const iso = (ms: number) => new Date(ms).toISOString();
+  const { dueAt, ...rest } = row;
   return {
-    ...row,
+    ...rest,
+    waitingUntil: dueAt === null ? null : iso(dueAt),
     firstHeldAt: iso(row.firstHeldAt),
     lastHeldAt: iso(row.lastHeldAt),
     decidedAt: row.decidedAt === null ? null : iso(row.decidedAt),

@@ -1,14 +1,18 @@
 /**
- * Deletes a safety rail holds (domain/held-deletes.ts), with what a person decided about them.
- * The daemon writes the holds; `docsync deletes` (another process, beside the daemon: WAL lets
- * it write while the daemon reads) writes the decisions; the daemon reads them back and acts on
- * them at its next sync of the entity. A row leaves when its sync settled it.
+ * Deletes a safety rail holds (domain/held-deletes.ts), with what a person decided about them,
+ * and, under the daemon, the deletes of removed folders waiting their hold time (`due_at`; null
+ * for a rail's hold). The daemon writes the holds; `docsync deletes` (another process, beside
+ * the daemon: WAL lets it write while the daemon reads) writes the decisions; the daemon reads
+ * them back and acts on them at its next sync of the entity. A row leaves when its sync settled
+ * it.
  */
+import type { SideCounts } from '../domain/check-safety.js';
 import type {
   DeleteSide,
   HeldDecision,
   HeldDelete,
   HeldDeleteFacts,
+  WaitingDeleteFacts,
 } from '../domain/held-deletes.js';
 import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
@@ -20,6 +24,7 @@ interface HeldRow extends OwnerColumns {
   folder: string;
   document_name: string;
   reason: string;
+  due_at: number | null;
   first_held_at: number;
   last_held_at: number;
   decision: HeldDecision | null;
@@ -34,7 +39,7 @@ export interface WaitingDelete extends HeldDelete {
 }
 
 export interface HeldTally {
-  /** Holds nobody has decided on yet. */
+  /** Holds nobody has decided on yet (not those waiting their hold time). */
   readonly waiting: number;
   /** The entities those belong to. */
   readonly entities: number;
@@ -42,11 +47,20 @@ export interface HeldTally {
   readonly newest: number | null;
   /** Holds approved or discarded, which their entity's next sync carries out. */
   readonly decided: number;
+  /** Deletes waiting their hold time, and when the last of them falls due (null: none). */
+  readonly inHold: number;
+  readonly inHoldUntil: number | null;
 }
 
 export class HeldDeleteRepo {
   readonly #db: Database;
   readonly #hold;
+  readonly #wait;
+  readonly #holdWaiting;
+  readonly #undecided;
+  readonly #inHold;
+  readonly #nextDue;
+  readonly #dueOwners;
   readonly #list;
   readonly #decided;
   readonly #waiting;
@@ -57,14 +71,43 @@ export class HeldDeleteRepo {
 
   constructor(db: Database) {
     this.#db = db;
-    // A delete held again keeps when it was first held and any decision already taken.
+    // A delete held again keeps when it was first held and any decision already taken; one
+    // waiting its hold time is held for a person from now on.
     this.#hold = db.prepare(
       `INSERT INTO held_deletes (document_id, side, owner_kind, owner_id, folder, document_name,
          reason, first_held_at, last_held_at)
        VALUES (@documentId, @side, @ownerKind, @ownerId, @folder, @documentName, @reason, @at, @at)
        ON CONFLICT (document_id, side) DO UPDATE SET folder = excluded.folder,
          document_name = excluded.document_name, reason = excluded.reason,
-         last_held_at = excluded.last_held_at`,
+         last_held_at = excluded.last_held_at, due_at = NULL`,
+    );
+    // A delete seen again in its hold keeps when its hold ends.
+    this.#wait = db.prepare(
+      `INSERT INTO held_deletes (document_id, side, owner_kind, owner_id, folder, document_name,
+         reason, due_at, first_held_at, last_held_at)
+       VALUES (@documentId, @side, @ownerKind, @ownerId, @folder, @documentName, @reason, @dueAt,
+         @at, @at)
+       ON CONFLICT (document_id, side) DO UPDATE SET folder = excluded.folder,
+         document_name = excluded.document_name, last_held_at = excluded.last_held_at`,
+    );
+    this.#holdWaiting = db.prepare<[string, number, DeleteSide]>(
+      `UPDATE held_deletes SET due_at = NULL, reason = ?, last_held_at = ?
+       WHERE side = ? AND decision IS NULL AND due_at IS NOT NULL`,
+    );
+    this.#undecided = db.prepare<[string, DeleteSide], { due_at: number | null }>(
+      'SELECT due_at FROM held_deletes WHERE document_id = ? AND side = ? AND decision IS NULL',
+    );
+    this.#inHold = db.prepare<[], SideCounts>(
+      `SELECT count(*) FILTER (WHERE side = 'local') AS local,
+         count(*) FILTER (WHERE side = 'remote') AS remote
+       FROM held_deletes WHERE decision IS NULL AND due_at IS NOT NULL`,
+    );
+    this.#nextDue = db.prepare<[number], { due: number | null }>(
+      'SELECT min(due_at) AS due FROM held_deletes WHERE decision IS NULL AND due_at > ?',
+    );
+    this.#dueOwners = db.prepare<[number, number], OwnerColumns>(
+      `SELECT DISTINCT owner_kind, owner_id FROM held_deletes
+       WHERE decision IS NULL AND due_at > ? AND due_at <= ?`,
     );
     this.#list = db.prepare<[], HeldRow>(
       'SELECT * FROM held_deletes ORDER BY first_held_at, owner_kind, owner_id, folder',
@@ -81,15 +124,18 @@ export class HeldDeleteRepo {
     >(
       `SELECT *, count(*) OVER entity AS entity_waiting, max(first_held_at) OVER entity AS entity_newest,
          min(first_held_at) OVER entity AS since
-       FROM held_deletes WHERE decision IS NULL
+       FROM held_deletes WHERE decision IS NULL AND due_at IS NULL
        WINDOW entity AS (PARTITION BY owner_kind, owner_id)
        ORDER BY since, owner_kind, owner_id, folder LIMIT ?`,
     );
     this.#tally = db.prepare<[], HeldTally>(
-      `SELECT count(*) FILTER (WHERE decision IS NULL) AS waiting,
-         count(DISTINCT CASE WHEN decision IS NULL THEN owner_kind || ' ' || owner_id END) AS entities,
-         max(first_held_at) FILTER (WHERE decision IS NULL) AS newest,
-         count(*) FILTER (WHERE decision IS NOT NULL) AS decided
+      `SELECT count(*) FILTER (WHERE decision IS NULL AND due_at IS NULL) AS waiting,
+         count(DISTINCT CASE WHEN decision IS NULL AND due_at IS NULL
+           THEN owner_kind || ' ' || owner_id END) AS entities,
+         max(first_held_at) FILTER (WHERE decision IS NULL AND due_at IS NULL) AS newest,
+         count(*) FILTER (WHERE decision IS NOT NULL) AS decided,
+         count(*) FILTER (WHERE decision IS NULL AND due_at IS NOT NULL) AS inHold,
+         max(due_at) FILTER (WHERE decision IS NULL) AS inHoldUntil
        FROM held_deletes`,
     );
     this.#decide = db.prepare<[HeldDecision, number, string, DeleteSide]>(
@@ -105,21 +151,51 @@ export class HeldDeleteRepo {
 
   /** Records the deletes the rails hold now, in one commit. */
   hold(held: readonly HeldDeleteFacts[], at: number): void {
-    if (held.length === 0) return;
+    this.#write(held, (h) => this.#hold.run(paramsOf(h, at)));
+  }
+
+  /** Records the deletes waiting their hold time now, in one commit. */
+  wait(waiting: readonly WaitingDeleteFacts[], at: number): void {
+    this.#write(waiting, (w) => this.#wait.run({ ...paramsOf(w, at), dueAt: w.dueAt }));
+  }
+
+  #write<T>(rows: readonly T[], run: (row: T) => unknown): void {
+    if (rows.length === 0) return;
     this.#db.transaction(() => {
-      for (const h of held) {
-        this.#hold.run({
-          documentId: h.documentId,
-          side: h.side,
-          ownerKind: h.owner.kind,
-          ownerId: h.owner.id,
-          folder: h.folder,
-          documentName: h.documentName,
-          reason: h.reason,
-          at,
-        });
-      }
+      for (const row of rows) run(row);
     })();
+  }
+
+  /**
+   * A rail held deletes on `side`: every delete of that side still in its hold, anywhere in the
+   * store, is held for a person too. Returns how many.
+   */
+  holdWaiting(side: DeleteSide, reason: string, at: number): number {
+    return this.#holdWaiting.run(reason, at, side).changes;
+  }
+
+  /**
+   * What the state holds for this delete while nobody decided on it: when its hold ends, null
+   * when a rail holds it; undefined when nothing is held.
+   */
+  undecided(documentId: string, side: DeleteSide): { readonly dueAt: number | null } | undefined {
+    const row = this.#undecided.get(documentId, side);
+    return row ? { dueAt: row.due_at } : undefined;
+  }
+
+  /** How many deletes are in their hold time, per side. */
+  inHold(): SideCounts {
+    return this.#inHold.get() ?? { local: 0, remote: 0 };
+  }
+
+  /** When the first hold after `after` ends; null when none does. */
+  nextDue(after: number): number | null {
+    return this.#nextDue.get(after)?.due ?? null;
+  }
+
+  /** The entities with a hold ending after `after`, up to `until`. */
+  dueOwners(after: number, until: number): OwnerRef[] {
+    return this.#dueOwners.all(after, until).map(ownerOf);
   }
 
   /** Oldest hold first. */
@@ -134,7 +210,8 @@ export class HeldDeleteRepo {
 
   /**
    * The holds nobody has decided on, at most `limit`, an entity's together; `entityWaiting` is
-   * how many its entity has in all.
+   * how many its entity has in all. Not the deletes waiting their hold time: no person is
+   * asked about those.
    */
   waiting(limit: number): WaitingDelete[] {
     return this.#waiting.all(limit).map((row) => ({
@@ -149,7 +226,16 @@ export class HeldDeleteRepo {
    * are decided.
    */
   tally(): HeldTally {
-    return this.#tally.get() ?? { waiting: 0, entities: 0, newest: null, decided: 0 };
+    return (
+      this.#tally.get() ?? {
+        waiting: 0,
+        entities: 0,
+        newest: null,
+        decided: 0,
+        inHold: 0,
+        inHoldUntil: null,
+      }
+    );
   }
 
   /** Records a decision on each of `held`, in one commit. */
@@ -176,6 +262,20 @@ export class HeldDeleteRepo {
   }
 }
 
+/** A held delete's columns, as both writes name them. */
+function paramsOf(h: HeldDeleteFacts, at: number) {
+  return {
+    documentId: h.documentId,
+    side: h.side,
+    ownerKind: h.owner.kind,
+    ownerId: h.owner.id,
+    folder: h.folder,
+    documentName: h.documentName,
+    reason: h.reason,
+    at,
+  };
+}
+
 function toHeld(row: HeldRow): HeldDelete {
   return {
     owner: ownerOf(row),
@@ -184,6 +284,7 @@ function toHeld(row: HeldRow): HeldDelete {
     folder: row.folder,
     documentName: row.document_name,
     reason: row.reason,
+    dueAt: row.due_at,
     firstHeldAt: row.first_held_at,
     lastHeldAt: row.last_held_at,
     decision: row.decision,

@@ -205,4 +205,9 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE conflicts ADD COLUMN resolved_at INTEGER;
       `),
   },
+  {
+    version: 10,
+    name: "when a removed folder's delete ends its hold time under the daemon",
+    up: (db) => db.exec('ALTER TABLE held_deletes ADD COLUMN due_at INTEGER'),
+  },
 ];

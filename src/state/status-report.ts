@@ -104,6 +104,11 @@ export interface StatusReport {
     readonly folder: string;
     readonly reason: string;
     readonly heldSince: string;
+    /**
+     * Under the daemon, a removed folder's delete waits its hold time before it counts: when
+     * that ends. Null: a rail holds it until a person decides.
+     */
+    readonly waitingUntil: string | null;
     readonly decision: 'approve' | 'discard' | null;
   }[];
 }
@@ -166,6 +171,7 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
       folder: h.folder,
       reason: h.reason,
       heldSince: iso(h.firstHeldAt),
+      waitingUntil: isoOrNull(h.dueAt),
       decision: h.decision,
     })),
   };

@@ -53,11 +53,13 @@ export function operatorActions(
  * be reloaded. Never one a person discarded (`docsync deletes discard`), which does not wait.
  */
 function approve(deps: OperatorDeps, owner: OwnerRef | null, seen: HeldSeen): ActionOutcome {
-  const waiting = deps.state.heldDeletes
-    .list()
-    .filter(
-      (h) => h.decision === null && (owner === null || ownerKey(h.owner) === ownerKey(owner)),
-    );
+  const waiting = deps.state.heldDeletes.list().filter(
+    (h) =>
+      // Not a delete in its hold time: the page does not ask about those.
+      h.decision === null &&
+      h.dueAt === null &&
+      (owner === null || ownerKey(h.owner) === ownerKey(owner)),
+  );
   const name = owner === null ? null : nameOf(deps, owner);
   if (waiting.length === 0) {
     return {

@@ -79,7 +79,19 @@ export function problemsSection(input: ProblemsInput): Html {
   const sections = shown.map(
     (l) => html`<section id="${l.id}"><h3>${l.title} (${l.total})</h3>${l.body()}</section>`,
   );
-  return html`<section id="problems"><h2>Problems</h2>${quiet}${sections}</section>`;
+  return html`<section id="problems"><h2>Problems</h2>${quiet}${inHold(data)}${sections}</section>`;
+}
+
+/**
+ * Deletes of removed folders in their hold time (the daemon's `safety.deleteHoldSeconds`): not a
+ * problem, nobody needs to act, but a person who just removed a folder sees why the document is
+ * still in the service, and until when.
+ */
+function inHold(data: StatusPageData): Html {
+  const { inHold: count, inHoldUntil: until } = data.held;
+  if (count === 0 || until === null) return html``;
+  const what = count === 1 ? 'A removed folder' : `${count} removed folders`;
+  return html`<p id="in-hold">${what}: the delete in the service waits until ${timeOf(until)} (safety.deleteHoldSeconds), so that a mass delete is judged whole; putting a folder back cancels its delete.</p>`;
 }
 
 /** The entity's name, or its kind and id when the state does not know it (any more). */

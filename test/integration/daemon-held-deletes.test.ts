@@ -32,7 +32,8 @@ describe('docsync deletes beside the daemon', () => {
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
     const settings = {
       settleSeconds: 0.3,
-      safety: { maxDeleteCount: 2, maxDeletePercent: 100 },
+      // A removed folder's delete waits half a second before it counts (60 s by default).
+      safety: { maxDeleteCount: 2, maxDeletePercent: 100, deleteHoldSeconds: 0.5 },
       // Only the watcher and the decisions start syncs after the daemon's catch-up.
       schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
       log: { level: 'info' },
@@ -52,9 +53,18 @@ describe('docsync deletes beside the daemon', () => {
 
     const held = async () => {
       const { stdout } = await runCli(['deletes', '--json', '--config', config], { env });
-      return JSON.parse(stdout) as { documentId: string; side: string; decision: string | null }[];
+      return JSON.parse(stdout) as {
+        documentId: string;
+        side: string;
+        decision: string | null;
+        waitingUntil: string | null;
+      }[];
     };
-    await eventually(async () => (await held()).length > 0);
+    // Held for a person once their hold ended, not while it lasts.
+    await eventually(async () => {
+      const rows = await held();
+      return rows.length > 0 && rows.every((r) => r.waitingUntil === null);
+    });
     const holds = await held();
     expect(holds.every((h) => h.side === 'remote' && goneIds.includes(h.documentId))).toBe(true);
     const inService = async () => (await sim!.admin.dump()).documents.map((d) => d.id);
@@ -85,5 +95,6 @@ describe('docsync deletes beside the daemon', () => {
 
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
-  });
+    // A dozen commands beside a daemon: on a loaded machine that takes longer than 20 s.
+  }, 60_000);
 });

@@ -146,6 +146,30 @@ describe('what the status page shows of held deletes and conflicts', () => {
     expect(state.statusReport().heldDeletes).toHaveLength(held.waiting + held.decided);
   });
 
+  it('keeps deletes in their hold time apart: not waiting for a decision, counted with when the last ends', () => {
+    const state = stateStore.open();
+    const a = addEntity(state, 'company', '1', 'A');
+    state.heldDeletes.hold([hold(a, '10')], 1000);
+    const removed = (documentId: string, dueAt: number) => ({
+      ...hold(a, documentId),
+      side: 'remote' as const,
+      reason: 'removed',
+      dueAt,
+    });
+    state.heldDeletes.wait([removed('11', 61_000), removed('12', 62_000)], 2000);
+
+    const { held } = state.statusPage({ entities: all });
+    expect(held.waitingRows.map((h) => h.documentId)).toEqual(['10']);
+    expect(held).toMatchObject({ waiting: 1, entities: 1, decided: 0, inHold: 2 });
+    expect(held.inHoldUntil).toBe(62_000);
+    const report = state.statusReport().heldDeletes;
+    expect(report.map((h) => [h.documentId, h.waitingUntil])).toEqual([
+      ['10', null],
+      ['11', new Date(61_000).toISOString()],
+      ['12', new Date(62_000).toISOString()],
+    ]);
+  });
+
   it('shows the open conflicts only: a resolved one stays in the table, marked', () => {
     const state = stateStore.open();
     const a = addEntity(state, 'company', '1', 'A');

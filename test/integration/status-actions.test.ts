@@ -505,6 +505,51 @@ describe("the page's approve and resolve, as the command line does them", () => 
     expect(h.state.heldDeletes.list()).toEqual([]);
   });
 
+  it('says a removed folder waits its hold time and until when; Approve leaves it to its hold', async () => {
+    const h = await harness({
+      seed: { ...FOUR_EACH, seed: 8 },
+      settings: { maxDeleteCount: 2, maxDeletePercent: 100 },
+    });
+    expect((await h.sync()).result).toBe('ok');
+    const docs = (await h.remote()).documents;
+    const companies = docs.filter((d) => d.owner.kind === 'company').map((d) => d.id);
+    for (const id of companies.slice(0, 3)) h.remove(h.documentFolder(id)!);
+    expect((await h.sync()).result).toBe('safety-stop');
+    // Under the daemon the company's fourth folder was removed since: in its hold time.
+    const inHold = docs.find((d) => d.id === companies[3])!;
+    const until = Date.UTC(2026, 10, 25, 9, 30, 0);
+    h.state.heldDeletes.wait(
+      [
+        {
+          owner: { kind: 'company', id: String(inHold.owner.id) },
+          documentId: inHold.id,
+          side: 'remote',
+          folder: h.documentFolder(inHold.id)!,
+          documentName: inHold.name,
+          reason: 'removed',
+          dueAt: until,
+        },
+      ],
+      Date.now(),
+    );
+    const { server } = await startOn(h);
+    const page = await (await fetch(server.url)).text();
+    expect(page).toContain(
+      'A removed folder: the delete in the service waits until <time datetime="2026-11-25T09:30:00.000Z">2026-11-25 09:30:00 UTC</time>',
+    );
+    expect(page).toContain('<h3>Held deletes (3)</h3>');
+
+    const approved = await post(
+      server,
+      '/actions/approve-deletes',
+      await approveForm(server, /^Approve its 3 deletes$/),
+    );
+    expect(approved.status).toBe(200);
+    const decisions = new Map(h.state.heldDeletes.list().map((r) => [r.documentId, r.decision]));
+    expect(decisions.get(inHold.id)).toBeNull();
+    for (const id of companies.slice(0, 3)) expect(decisions.get(id)).toBe('approve');
+  });
+
   it('resolves a conflict keep-mine: our copy takes the name, theirs goes to the trash, the sync is asked for', async () => {
     const { h, company, id, folder, conflict } = await minutesConflict();
     expect(conflict).toBeDefined();

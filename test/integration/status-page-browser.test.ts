@@ -204,7 +204,8 @@ describe('status page in a browser', () => {
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
     const config = writeCliConfig(dir, sim, {
       settleSeconds: 0.3,
-      safety: { maxDeleteCount: 2, maxDeletePercent: 100 },
+      // A removed folder's delete waits half a second before it counts (60 s by default).
+      safety: { maxDeleteCount: 2, maxDeletePercent: 100, deleteHoldSeconds: 0.5 },
       log: { level: 'info' },
       // Only the watcher, the button and the decisions start syncs after the catch-up.
       schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkSafety,
+  HELD_ADVICE,
   railsMayHold,
   type SafetyPolicy,
   withoutDeletes,
@@ -152,6 +153,88 @@ describe('checkSafety', () => {
     expect(checkSafety(plan([], 2), { markerPresent: true, window: otherSide }, rails).ok).toBe(
       true,
     );
+  });
+
+  describe('under the daemon: holds, the whole store and a rail that held (issue 25)', () => {
+    const base = { local: 0, remote: 0, baseDocuments: 1000 };
+    const UNTIL = Date.UTC(2026, 10, 25, 12, 0, 0);
+    it.each([
+      [
+        'deletes in their hold elsewhere count with the due ones',
+        plan(deletes('push-delete-document', 1), 2),
+        { ...base, inHold: { local: 0, remote: 3 }, tripHoldsUntil: UNTIL },
+        ['delete-count'],
+        '4 remote document deletes exceed safety.maxDeleteCount 3; 4 held, none of them deleted; they wait for a person, and so does every further remote delete until 2026-11-25T12:00:00.000Z: `docsync deletes list`',
+      ],
+      [
+        'the other side in its hold does not count',
+        plan(deletes('push-delete-document', 1), 2),
+        { ...base, inHold: { local: 9, remote: 0 } },
+        [],
+        null,
+      ],
+      [
+        'nothing due: nothing is judged, however many wait their hold',
+        plan([], 2),
+        { ...base, inHold: { local: 0, remote: 900 } },
+        [],
+        null,
+      ],
+      [
+        'what the window let through is counted and told apart from what is held',
+        plan(deletes('push-delete-document', 2), 2),
+        { ...base, remote: 2 },
+        ['delete-count'],
+        '4 remote document deletes exceed safety.maxDeleteCount 3; 2 of them deleted already within the window, the other 2 held;',
+      ],
+      [
+        'the share is taken over the whole store with the holds in it',
+        plan(deletes('push-delete-document', 1), 1),
+        { local: 0, remote: 0, baseDocuments: 4, inHold: { local: 0, remote: 2 } },
+        ['delete-percent'],
+        '3 of 4 documents (75%) would be deleted remotely, over safety.maxDeletePercent 50; 3 held, none of them deleted',
+      ],
+      [
+        'once a rail held a side, every due delete there waits for a person until the window ends',
+        plan(deletes('push-delete-document', 1), 2),
+        { ...base, holdingUntil: { remote: UNTIL } },
+        ['delete-rail-held'],
+        'a delete rail held remote document deletes lately; until 2026-11-25T12:00:00.000Z every remote delete waits for a person: `docsync deletes list`',
+      ],
+      [
+        'a rail that held one side does not hold the other',
+        plan(deletes('trash-local-document', 1), 2),
+        { ...base, holdingUntil: { remote: UNTIL } },
+        [],
+        null,
+      ],
+    ] as const)('%s', (_name, p, window, expected, message) => {
+      const verdict = checkSafety(p, { markerPresent: true, window }, rails);
+      const tripped = verdict.ok ? [] : verdict.tripped;
+      expect(tripped.map((t) => t.rail)).toEqual(expected);
+      if (message) expect(tripped[0]!.message).toContain(message);
+      // The reason a held delete keeps is the finding alone, without what to do.
+      for (const t of tripped) expect(t.reason).not.toContain('docsync deletes');
+      for (const t of tripped) expect(t.message).not.toContain('nothing was deleted');
+    });
+
+    it('`--once` (no window) says as before that nothing was deleted', () => {
+      const verdict = checkSafety(
+        plan(deletes('push-delete-document', 4), 100),
+        { markerPresent: true },
+        rails,
+      );
+      expect(verdict).toMatchObject({
+        ok: false,
+        tripped: [
+          {
+            rail: 'delete-count',
+            message: `4 remote document deletes exceed safety.maxDeleteCount 3; ${HELD_ADVICE}`,
+            reason: '4 remote document deletes exceed safety.maxDeleteCount 3',
+          },
+        ],
+      });
+    });
   });
 
   it('drops document deletes, keeping their base for the next cycle', () => {

@@ -22,6 +22,7 @@ const row = (documentId: string, side: 'local' | 'remote'): HeldDelete => ({
   lastHeldAt: 1,
   decision: null,
   decidedAt: null,
+  dueAt: null,
 });
 
 const facts = (over: Partial<EntityDeleteFacts> = {}): EntityDeleteFacts => ({

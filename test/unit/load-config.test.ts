@@ -76,7 +76,7 @@ describe('configuration', () => {
       settleSeconds: 3,
       ignore: [],
       onRemoteDelete: 'trash',
-      safety: { maxDeletePercent: 50, maxDeleteCount: 100 },
+      safety: { maxDeletePercent: 50, maxDeleteCount: 100, deleteHoldSeconds: 60 },
       log: { level: 'info' },
     });
   });
@@ -136,7 +136,7 @@ describe('configuration', () => {
       'out-of-range numbers',
       withChange((c) => {
         c.queue = { requestsPerSecond: 0, concurrency: 0 };
-        c.safety = { maxDeletePercent: 150, maxDeleteCount: 2.5 };
+        c.safety = { maxDeletePercent: 150, maxDeleteCount: 2.5, deleteHoldSeconds: -5 };
         c.settleSeconds = -1;
       }),
       [
@@ -145,6 +145,7 @@ describe('configuration', () => {
         'settleSeconds: expected seconds from 0 to 3600, got -1',
         'safety.maxDeletePercent: expected a percentage from 0 to 100, got 150',
         'safety.maxDeleteCount: expected an integer from 0 and up, got 2.5',
+        'safety.deleteHoldSeconds: expected seconds from 0 to 86400, got -5',
       ],
     ],
     [
