@@ -33,7 +33,7 @@ export async function demoCommand(options: GlobalOptions & { dir?: string } = {}
         status: { enabled: false },
         log: { level: 'warn' },
       },
-      { env: {}, cwd: process.cwd(), source: 'docsync demo' },
+      { env: {}, baseDir: process.cwd(), source: 'docsync demo' },
     );
     const logger = createLogger({
       level: options.logLevel ?? 'warn',
