@@ -93,7 +93,18 @@ async function simulatorLogin(url: string, webhook: InitAnswers['webhook']): Pro
   let refreshToken: string;
   try {
     ({ refreshToken } = await admin
-      .post('refresh-tokens', { json: {} })
+      .post('refresh-tokens', {
+        json: {},
+        // A simulator started a moment ago (`… simulator &` on the line before) may not listen
+        // yet: a refused connection is tried again for a few seconds.
+        retry: {
+          limit: 20,
+          methods: ['POST'],
+          statusCodes: [],
+          errorCodes: ['ECONNREFUSED'],
+          backoffLimit: 250,
+        },
+      })
       .json<{ refreshToken: string }>());
   } catch (error) {
     throw new DocsyncError(

@@ -153,6 +153,21 @@ describe('docsync init', () => {
     expect(existsSync(path.join(dir, 'config'))).toBe(false);
   });
 
+  it('for the simulator, says how to start it when none answers, and writes nothing', async () => {
+    const dir = tempDir();
+
+    const init = await runCli(
+      ['init', '--for', 'simulator', '--simulator-url', 'http://127.0.0.1:1'],
+      { cwd: dir, timeoutMs: 30_000 },
+    );
+
+    expect(init.code).toBe(1);
+    expect(init.stderr).toMatch(
+      /^docsync: No simulator answers at http:\/\/127\.0\.0\.1:1 \(.*ECONNREFUSED.*\)\. Start it first, in another terminal: .* simulator --seed demo; or name where it runs with --simulator-url\.\n$/,
+    );
+    expect(existsSync(path.join(dir, 'config'))).toBe(false);
+  });
+
   it('names a bad address by its key before writing anything', async () => {
     const dir = tempDir();
     const config = path.join(dir, 'docsync.json');
