@@ -170,7 +170,7 @@ function serviceLine(config: Config, state: StateStore): { line: CheckLine; same
       line: fail(
         'state service',
         `${file} was synced with ${recorded}, not with ${configured}; docsync refuses to run on it, and the login in it is not sent to ${configured} to check the token and the routes`,
-        `Set service.environment (or service.baseUrl) back to ${recorded}, or give ${configured} its own state.path and store.root (README "Connecting to the real service").`,
+        `Set service.environment (or service.baseUrl) back to ${recorded}, or give ${configured} its own state.path and store.root (docs/real-service.md, "A state of another service").`,
         data,
       ),
     };

@@ -206,7 +206,7 @@ describe('docsync check', () => {
       message: expect.stringMatching(
         /^answered 200, but its response does not match the contract: trusts: required in \d+ ms$/,
       ),
-      hint: expect.stringContaining('the answer differs from the shape in api.md'),
+      hint: expect.stringContaining('the answer differs from the shape in docs/api-contract.md'),
     });
     expect(routeLine(report, 'statusTypes')).toMatchObject({
       topic: 'GET /cas/statusTypes',
