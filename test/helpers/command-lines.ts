@@ -3,8 +3,7 @@
  * or the README shows them, run the way a shell would: the line split into words (double
  * quotes kept together), `# …` dropped, in a real child process.
  */
-import { spawn } from 'node:child_process';
-import type { CliResult } from './run-cli.js';
+import { type CliResult, runProcess } from './run-cli.js';
 
 /** The words of one command line; `# comment` after the command is dropped. */
 export function words(line: string): string[] {
@@ -22,18 +21,9 @@ export function runLine(
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<CliResult> {
   const [program, ...args] = argv;
-  return new Promise((resolve, reject) => {
-    const child = spawn(program!, args, {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 30_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runProcess(program!, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    timeout: options.timeoutMs ?? 30_000,
   });
 }
