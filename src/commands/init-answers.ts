@@ -4,7 +4,7 @@
  * question: what it must say and did not is one error naming the flags.
  */
 import path from 'node:path';
-import { SERVER } from '../config/config-location.js';
+import { LOCAL_CONFIG_PATH, SERVER } from '../config/config-location.js';
 import {
   DEFAULT_SIMULATOR_URL,
   DEFAULT_STATUS_LISTEN,
@@ -59,49 +59,55 @@ export async function initChoices(
   const simulator = target === 'simulator';
   const configFile = path.resolve(
     context.cwd,
-    flags.config ?? (simulator ? 'config/docsync.json' : SERVER.configFile),
+    flags.config ?? (simulator ? LOCAL_CONFIG_PATH : SERVER.configFile),
   );
   const defaults = defaultPaths(configFile, context.cwd);
-  const storeRoot = path.resolve(
-    context.cwd,
+  const store =
     flags.store ??
-      (prompter
-        ? await prompter.ask('Folder for the documents', defaults.storeRoot)
-        : defaults.storeRoot),
-  );
-  const statePath = path.resolve(context.cwd, flags.state ?? defaults.statePath);
+    (prompter ? await prompter.ask('Folder for the documents', defaults.storeRoot) : undefined);
+  const client = simulator ? { clientId: null, clientSecret: null } : await askClient();
+  const webhook = await askWebhook();
+  if (missing.length > 0) throw usage(missing);
+  return {
+    target,
+    configFile,
+    storeRoot: path.resolve(context.cwd, store ?? defaults.storeRoot),
+    statePath: path.resolve(context.cwd, flags.state ?? defaults.statePath),
+    ...client,
+    webhook,
+    statusListen: flags.statusListen ?? DEFAULT_STATUS_LISTEN,
+    simulatorUrl: (flags.simulatorUrl ?? DEFAULT_SIMULATOR_URL).replace(/\/+$/, ''),
+    user: flags.user ?? SERVER.user,
+  };
 
-  let clientId: string | null = null;
-  let clientSecret: string | null = null;
-  if (!simulator) {
-    clientId =
+  /** The registration's client id and secret (the real service's; the simulator's is built in). */
+  async function askClient(): Promise<Pick<InitChoices, 'clientId' | 'clientSecret'>> {
+    const clientId =
       flags.clientId ??
       (prompter ? await prompter.ask(`Client id of the ${target} registration`) : '');
     if (clientId === '') missing.push('--client-id <id>');
     // Never a flag: it would show in `ps` and the shell's history.
-    clientSecret =
-      nonEmpty(context.env.DOCSYNC_CLIENT_SECRET) ??
-      (prompter
-        ? nonEmpty(
-            await prompter.secret(
-              `Client secret of the ${target} registration (not shown; empty to write it into the environment file later)`,
-            ),
-          )
-        : null);
+    const given = nonEmpty(context.env.DOCSYNC_CLIENT_SECRET);
+    if (given !== null || !prompter) return { clientId, clientSecret: given };
+    const typed = await prompter.secret(
+      `Client secret of the ${target} registration (not shown; empty to write it into the environment file later)`,
+    );
+    return { clientId, clientSecret: nonEmpty(typed) };
   }
 
-  const webhookOn =
-    flags.webhook ??
-    (prompter
-      ? await prompter.yesNo(
-          simulator
-            ? "Take the simulator's webhooks, so its changes arrive in seconds?"
-            : "Take the service's webhooks, so its changes arrive in seconds? (the service must reach this machine, through a proxy)",
-          true,
-        )
-      : simulator);
-  let webhook: InitChoices['webhook'] = null;
-  if (webhookOn) {
+  /** On by default at a terminal and for the simulator; a real service's needs its client code. */
+  async function askWebhook(): Promise<InitChoices['webhook']> {
+    const on =
+      flags.webhook ??
+      (prompter
+        ? await prompter.yesNo(
+            simulator
+              ? "Take the simulator's webhooks, so its changes arrive in seconds?"
+              : "Take the service's webhooks, so its changes arrive in seconds? (the service must reach this machine, through a proxy)",
+            true,
+          )
+        : simulator);
+    if (!on) return null;
     const clientCode =
       flags.clientCode ??
       (simulator
@@ -110,21 +116,8 @@ export async function initChoices(
           ? await prompter.ask('Client code the service signs its webhooks with')
           : '');
     if (clientCode === '') missing.push('--client-code <code> (or --no-webhook)');
-    webhook = { listen: flags.webhookListen ?? DEFAULT_WEBHOOK_LISTEN, clientCode };
+    return { listen: flags.webhookListen ?? DEFAULT_WEBHOOK_LISTEN, clientCode };
   }
-  if (missing.length > 0) throw usage(missing);
-  return {
-    target,
-    configFile,
-    storeRoot,
-    statePath,
-    clientId,
-    clientSecret,
-    webhook,
-    statusListen: flags.statusListen ?? DEFAULT_STATUS_LISTEN,
-    simulatorUrl: (flags.simulatorUrl ?? DEFAULT_SIMULATOR_URL).replace(/\/+$/, ''),
-    user: flags.user ?? SERVER.user,
-  };
 }
 
 async function chooseTarget(
