@@ -62,7 +62,15 @@ function unquote(value: string): string {
   return quoted ? quoted[1]! : value;
 }
 
-/** A value written by `docsync init`: quoted only when it would not read back as it is. */
-export function envLine(name: string, value: string): string {
-  return /^[A-Za-z0-9_.:/+=@-]*$/.test(value) ? `${name}=${value}` : `${name}="${value}"`;
+/**
+ * A value written by `docsync init`, so that docsync and systemd both read it back as it is:
+ * bare when it is plain, else in single quotes (no escapes inside them for either), else in
+ * double quotes when nothing in it is an escape for systemd. Null: no quoting can carry it.
+ */
+export function envLine(name: string, value: string): string | null {
+  if (/[\r\n]/.test(value)) return null;
+  if (/^[A-Za-z0-9_.:/+=@-]*$/.test(value)) return `${name}=${value}`;
+  if (!value.includes("'")) return `${name}='${value}'`;
+  if (!/["\\]/.test(value)) return `${name}="${value}"`;
+  return null;
 }

@@ -6,6 +6,7 @@
  * (config-location.ts). The paths of the server layout are the units' (SERVER).
  */
 import path from 'node:path';
+import { DocsyncError } from '../domain/errors.js';
 import { envFileOf, SERVER } from './config-location.js';
 import { envLine } from './env-file.js';
 import type { ServiceEnvironment } from './service-environments.js';
@@ -90,7 +91,7 @@ function envFileText(a: InitAnswers): string {
     lines.push(`# Write the client secret of the ${a.target} registration after the =:`);
     lines.push('DOCSYNC_CLIENT_SECRET=');
   } else {
-    lines.push(envLine('DOCSYNC_CLIENT_SECRET', a.clientSecret));
+    lines.push(secretLine('DOCSYNC_CLIENT_SECRET', a.clientSecret));
   }
   if (a.webhook) {
     lines.push(
@@ -98,14 +99,14 @@ function envFileText(a: InitAnswers): string {
       a.simulator
         ? '# Signs the webhooks: docsync init gave it to the simulator, with webhook.clientCode.'
         : "# Signs the webhooks: register it with the service, with the configuration's clientCode.",
-      envLine('DOCSYNC_WEBHOOK_SECRET', a.webhook.secret),
+      secretLine('DOCSYNC_WEBHOOK_SECRET', a.webhook.secret),
     );
   }
   lines.push('');
   if (a.simulator) {
     lines.push(
       '# A login the simulator made for docsync (it lasts as long as the simulator runs).',
-      envLine('DOCSYNC_REFRESH_TOKEN', a.simulator.refreshToken),
+      secretLine('DOCSYNC_REFRESH_TOKEN', a.simulator.refreshToken),
     );
   } else {
     lines.push(
@@ -114,6 +115,15 @@ function envFileText(a: InitAnswers): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+function secretLine(name: string, value: string): string {
+  const line = envLine(name, value);
+  if (line !== null) return line;
+  throw new DocsyncError(
+    'INIT_SECRET_UNWRITABLE',
+    `${name} has characters (quotes of both kinds with a backslash or a double quote, or a line break) that an environment file cannot carry the same for systemd and docsync: run docsync init without it and write it into the file by hand.`,
+  );
 }
 
 /**

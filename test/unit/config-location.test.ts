@@ -11,7 +11,7 @@ import {
   missingConfigMessage,
   SERVER,
 } from '../../src/config/config-location.js';
-import { parseEnvText } from '../../src/config/env-file.js';
+import { envLine, parseEnvText } from '../../src/config/env-file.js';
 
 const known = ['DOCSYNC_CLIENT_SECRET', 'DOCSYNC_WEBHOOK_SECRET', 'DOCSYNC_REFRESH_TOKEN'];
 
@@ -102,5 +102,22 @@ describe('the environment file', () => {
       '/etc/docsync/docsync.env line 1: DOCSYNC_CLIENT_SECRT is not a variable docsync reads (DOCSYNC_CLIENT_SECRET, DOCSYNC_WEBHOOK_SECRET, DOCSYNC_REFRESH_TOKEN)',
       '/etc/docsync/docsync.env line 2: expected NAME=value',
     ]);
+  });
+
+  it.each([
+    'plain-Secret_1.2:3/4+5=6@7',
+    'with space',
+    'dollar$and"double',
+    "it's",
+    'back\\slash and space',
+  ])('writes %j so that it reads back as it is', (value) => {
+    const line = envLine('DOCSYNC_CLIENT_SECRET', value);
+    expect(line).not.toBeNull();
+    expect(parseEnvText(line!, 'docsync.env', known).values.DOCSYNC_CLIENT_SECRET).toBe(value);
+  });
+
+  it('writes no value it cannot carry the same for systemd and docsync', () => {
+    expect(envLine('DOCSYNC_CLIENT_SECRET', `both ' and "`)).toBeNull();
+    expect(envLine('DOCSYNC_CLIENT_SECRET', 'a\nb')).toBeNull();
   });
 });
