@@ -34,7 +34,7 @@ export interface ServiceCheck {
 }
 
 export async function checkService(config: Config): Promise<ServiceCheck> {
-  const opened = openState(config);
+  const opened = openForCheck(config);
   if (!('state' in opened)) return { lines: opened.lines, initialSyncDone: null };
   try {
     return await withState(config, opened.state, opened.created);
@@ -50,7 +50,7 @@ export async function checkService(config: Config): Promise<ServiceCheck> {
  * token when it is used, so one used by the check and then forgotten would leave the first run
  * with a dead token.
  */
-function openState(
+function openForCheck(
   config: Config,
 ): { state: StateStore; created: boolean } | { lines: CheckLine[] } {
   const file = config.state.path;
