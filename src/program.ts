@@ -13,6 +13,7 @@ import { ExitCode } from './domain/exit-codes.js';
 
 export function buildProgram(): Command {
   const program = rootCommand();
+  addInitCommand(program);
   addSyncCommands(program);
   addOperatorCommands(program);
   addServiceCommands(program);
@@ -27,7 +28,7 @@ function rootCommand(): Command {
     .version(VERSION)
     .option(
       '-c, --config <file>',
-      'configuration file (default: $DOCSYNC_CONFIG or config/docsync.json)',
+      'configuration file (default: $DOCSYNC_CONFIG, else config/docsync.json here, else /etc/docsync/docsync.json)',
     )
     .option('--once', 'same as `docsync run --once`')
     .addOption(
@@ -61,6 +62,37 @@ function rootCommand(): Command {
       return commands.run({ once: true, config: options.config, logLevel: options.logLevel });
     });
   return program;
+}
+
+/** `init`: a configuration that works, and what to run next. */
+function addInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description(
+      'write a configuration that works (for the simulator, staging or production) and print the next commands; asks at a terminal, never overwrites a file',
+    )
+    .addOption(
+      new Option('--for <service>', 'the built-in simulator, or the real service').choices([
+        'simulator',
+        'staging',
+        'production',
+      ]),
+    )
+    .option('--store <folder>', 'the folder for the documents')
+    .option('--state <file>', 'the state database')
+    .option('--client-id <id>', "the registration's client id (staging, production)")
+    .option('--webhook', "take the service's webhooks (default for the simulator)")
+    .option('--no-webhook', 'no webhook receiver: changes in the service arrive by polling')
+    .option('--client-code <code>', 'the client code the service signs webhooks with')
+    .option('--webhook-listen <host:port>', 'the webhook receiver (default 127.0.0.1:8787)')
+    .option('--status-listen <host:port>', 'the status page (default 127.0.0.1:8788)')
+    .option('--simulator-url <url>', 'where the simulator runs (default http://127.0.0.1:4010)')
+    .option('--user <name>', 'the user the units run docsync as (default docsync)')
+    .addHelpText(
+      'after',
+      '\nWhere it writes: --config FILE; else config/docsync.json here (simulator) or /etc/docsync/docsync.json (staging, production),\nand the secrets beside it (docsync.env). The client secret comes from a question at a terminal, or from DOCSYNC_CLIENT_SECRET.\n',
+    )
+    .action((_options, command: Command) => commands.init(command.optsWithGlobals()));
 }
 
 /** `run` and `status`: the sync, and what it did. */

@@ -3,13 +3,15 @@
  * the state database and its login, every route of the service that reads, the service's clock,
  * the folder (permissions, filesystem, inotify watches) and the webhook URL, one line each: ok,
  * warn or fail, with what to do. It changes nothing: no route that writes is called, no folder
- * or database is created. The only writes are those any docsync command makes to its login (a
- * DOCSYNC_REFRESH_TOKEN stored, a refreshed token stored, since the old one then stops working).
+ * is created. The only writes are those any docsync command makes to its login (a
+ * DOCSYNC_REFRESH_TOKEN stored, a refreshed token stored, since the old one then stops working),
+ * and so, before the first run, the state database that keeps such a login (check-service.ts).
  * Exit 1 when a line fails, 0 otherwise.
  */
 
 import { loadConfig, resolveConfigPath } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
+import { SERVICE_ENVIRONMENTS } from '../config/service-environments.js';
 import { type CheckLine, checkCounts, checkExitCode, fail, ok } from '../domain/check-lines.js';
 import { ConfigError } from '../domain/errors.js';
 import { checkStore } from '../local/store-checks.js';
@@ -32,14 +34,7 @@ export async function runChecks(file: string, flag: string | undefined): Promise
     config = loadConfig({ path: flag });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const problems = error.problems.map((p) => `${p.key ? `${p.key}: ` : ''}${p.message}`);
-    return [
-      fail(
-        'configuration',
-        `${file} is not valid: ${problems.join('; ')}`,
-        'Nothing else can be checked until the configuration loads: correct what is named.',
-      ),
-    ];
+    return configProblemLines(file, error);
   }
   const service = await checkService(config);
   const store = await checkStore({
@@ -52,14 +47,39 @@ export async function runChecks(file: string, flag: string | undefined): Promise
   return [configLine(file, config), ...service.lines, ...store, ...(await checkWebhook(config))];
 }
 
+/** Each problem on a line of its own, as `docsync run` lists them. */
+function configProblemLines(file: string, error: ConfigError): CheckLine[] {
+  const hint = 'Nothing else can be checked until the configuration loads: correct what is named.';
+  if (error.code === 'CONFIG_MISSING') return [fail('configuration', error.message, hint)];
+  const problems = error.problems.map((p) => `- ${p.key ? `${p.key}: ` : ''}${p.message}`);
+  return [
+    fail('configuration', [`${file} is not valid:`, ...problems].join('\n'), hint, {
+      problems: error.problems,
+    }),
+  ];
+}
+
 function configLine(file: string, config: Config): CheckLine {
   const { environment, baseUrl, webUrl, routes } = config.service;
   const corrected = Object.keys(routes);
+  const known = environment ? SERVICE_ENVIRONMENTS[environment] : undefined;
+  // An environment whose URLs the file overrides names a service docsync does not talk to.
+  const used = known !== undefined && (known.baseUrl === baseUrl || known.webUrl === webUrl);
+  const unused =
+    environment && !used
+      ? `; service.environment "${environment}" is not used: service.baseUrl and service.webUrl override it`
+      : '';
   return ok(
     'configuration',
-    `${file} is valid; the service is ${environment ? `${environment}, ` : ''}${baseUrl} (web ${webUrl})` +
+    `${file} is valid; the service is ${used ? `${environment}, ` : ''}${baseUrl} (web ${webUrl})` +
+      unused +
       (corrected.length > 0 ? `; corrected paths: ${corrected.join(', ')}` : ''),
-    { environment: environment ?? null, baseUrl, webUrl, correctedRoutes: corrected },
+    {
+      environment: used ? environment : null,
+      baseUrl,
+      webUrl,
+      correctedRoutes: corrected,
+    },
   );
 }
 
@@ -68,7 +88,8 @@ const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
 export function renderText(file: string, lines: readonly CheckLine[]): string {
   const out = [`docsync check (${file})`, ''];
   for (const line of lines) {
-    out.push(`${MARK[line.result]}  ${line.topic}: ${line.message}`);
+    // A message of several lines (the configuration's problems) keeps its lines under the first.
+    out.push(`${MARK[line.result]}  ${line.topic}: ${line.message.replaceAll('\n', '\n      ')}`);
     if (line.hint) out.push(`      → ${line.hint}`);
   }
   const counts = checkCounts(lines);

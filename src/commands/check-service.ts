@@ -34,31 +34,60 @@ export interface ServiceCheck {
 }
 
 export async function checkService(config: Config): Promise<ServiceCheck> {
-  const file = config.state.path;
-  let state: StateStore;
+  const opened = openForCheck(config);
+  if (!('state' in opened)) return { lines: opened.lines, initialSyncDone: null };
   try {
-    // As it is: a missing file is never created, an older one never migrated (open-database.ts).
-    state = StateStore.open(file, { existing: true });
+    return await withState(config, opened.state, opened.created);
+  } finally {
+    opened.state.close();
+  }
+}
+
+/**
+ * The state database as it is: an older one is never migrated (open-database.ts). A missing one
+ * is what a store looks like before its first run: a note. It is created only to keep a login
+ * given in DOCSYNC_REFRESH_TOKEN, as `docsync auth login` would: the service replaces a refresh
+ * token when it is used, so one used by the check and then forgotten would leave the first run
+ * with a dead token.
+ */
+function openForCheck(
+  config: Config,
+): { state: StateStore; created: boolean } | { lines: CheckLine[] } {
+  const file = config.state.path;
+  try {
+    return { state: StateStore.open(file, { existing: true }), created: false };
   } catch (error) {
     if (!(error instanceof DocsyncError)) throw error;
-    return { lines: [unusableState(error)], initialSyncDone: null };
+    if (error.code !== 'STATE_MISSING') return { lines: [unusableState(error)] };
+    if (!config.service.refreshToken) return { lines: noStateNoLogin(file) };
   }
   try {
-    return await withState(config, state);
-  } finally {
-    state.close();
+    return { state: StateStore.open(file, { upgrade: false }), created: true };
+  } catch (error) {
+    if (!(error instanceof DocsyncError)) throw error;
+    return { lines: [unusableState(error)] };
   }
+}
+
+function noStateNoLogin(file: string): CheckLine[] {
+  return [
+    ok(
+      'state database',
+      `${file} does not exist yet; the first run (or \`docsync auth login\`) makes it`,
+      {
+        exists: false,
+      },
+    ),
+    fail(
+      'token',
+      'no login: there is no state database to hold one, and DOCSYNC_REFRESH_TOKEN is not set',
+      'Run `docsync auth login` (it makes the database and stores the login), or set DOCSYNC_REFRESH_TOKEN (in the environment file beside the configuration); then check again.',
+    ),
+  ];
 }
 
 /** The state database cannot be opened as it is: what that means for the checks after it. */
 function unusableState(error: DocsyncError): CheckLine {
-  if (error.code === 'STATE_MISSING') {
-    return fail(
-      'state database',
-      error.message,
-      'Run `docsync auth login` (it creates the database and stores the login the token and route checks need), or set DOCSYNC_REFRESH_TOKEN and run `docsync run --once`; then check again.',
-    );
-  }
   if (error instanceof StateSchemaError && error.code === 'STATE_TOO_OLD') {
     return warn(
       'state database',
@@ -80,9 +109,13 @@ function unusableState(error: DocsyncError): CheckLine {
   );
 }
 
-async function withState(config: Config, state: StateStore): Promise<ServiceCheck> {
+async function withState(
+  config: Config,
+  state: StateStore,
+  created: boolean,
+): Promise<ServiceCheck> {
   const file = config.state.path;
-  const lines = [stateLine(file, schemaVersion(state.db))];
+  const lines = [stateLine(file, schemaVersion(state.db), created)];
   const service = serviceLine(config, state);
   lines.push(service.line);
   // Another service's login is not sent to this one: nothing after this can be checked.
@@ -116,8 +149,13 @@ async function withState(config: Config, state: StateStore): Promise<ServiceChec
   return { lines, initialSyncDone: state.settings.initialSyncDone() };
 }
 
-function stateLine(file: string, version: number): CheckLine {
-  return ok('state database', `${file} (schema ${version})`);
+function stateLine(file: string, version: number, created: boolean): CheckLine {
+  if (!created) return ok('state database', `${file} (schema ${version})`, { exists: true });
+  return ok(
+    'state database',
+    `${file} did not exist: made it to keep the login DOCSYNC_REFRESH_TOKEN gives (the service replaces a refresh token when it is used, so the new one must be kept); the first run syncs into it`,
+    { exists: true, created: true },
+  );
 }
 
 /** The service the state was synced with (domain/service-identity.ts) against the configured one. */
@@ -132,7 +170,7 @@ function serviceLine(config: Config, state: StateStore): { line: CheckLine; same
       line: fail(
         'state service',
         `${file} was synced with ${recorded}, not with ${configured}; docsync refuses to run on it, and the login in it is not sent to ${configured} to check the token and the routes`,
-        `Set service.environment (or service.baseUrl) back to ${recorded}, or give ${configured} its own state.path and store.root (README "Connecting to the real service").`,
+        `Set service.environment (or service.baseUrl) back to ${recorded}, or give ${configured} its own state.path and store.root (docs/real-service.md, "A state of another service").`,
         data,
       ),
     };

@@ -29,7 +29,11 @@ export async function checkWebhook(config: Config): Promise<CheckLine[]> {
   }
   const lines: CheckLine[] = [];
   const { host, port } = hook.listen;
-  if (!hook.publicUrl && LOOPBACK.test(host)) {
+  // A service on this machine (the simulator) reaches a receiver on the loopback address.
+  const serviceHere = LOOPBACK.test(
+    new URL(config.service.baseUrl).hostname.replace(/^\[|\]$/g, ''),
+  );
+  if (!hook.publicUrl && LOOPBACK.test(host) && !serviceHere) {
     lines.push(
       warn(
         'webhook listen',

@@ -5,13 +5,14 @@
  */
 import { OperatorError } from '../domain/errors.js';
 import { CONFLICT_CHOICES, type ConflictChoice } from '../domain/plan-resolution.js';
+import type { OwnerRef } from '../domain/types.js';
 import {
   type ConflictView,
   listConflicts,
   openConflict,
   resolveConflict,
 } from '../operator/conflicts.js';
-import { print, printJson, withOperator } from './operator-app.js';
+import { nameOf, print, printJson, withOperator } from './operator-app.js';
 
 interface Common {
   readonly config?: string | undefined;
@@ -25,7 +26,7 @@ export function conflictsListCommand(options: Common & { all?: boolean }): Promi
     if (conflicts.length === 0)
       return print([options.all ? 'No conflicts recorded.' : 'No open conflicts.']);
     print([
-      ...conflicts.map(summaryLine),
+      ...conflicts.map((c) => summaryLine(c, nameOf(deps))),
       '',
       'Where each version is: docsync conflicts open <id>',
       'Resolve: docsync conflicts resolve <id> keep-mine | keep-theirs | keep-both',
@@ -42,7 +43,7 @@ export function conflictsOpenCommand(options: Common & { id: string }): Promise<
       ...(v.path ? [`          ${v.path}`] : []),
     ];
     print([
-      summaryLine(conflict),
+      summaryLine(conflict, nameOf(deps)),
       ...(conflict.detail ? [`  ${conflict.detail}`] : []),
       ...version('mine:  ', conflict.mine),
       ...version('theirs:', conflict.theirs),
@@ -71,10 +72,10 @@ export function conflictsResolveCommand(
   });
 }
 
-function summaryLine(c: ConflictView): string {
+function summaryLine(c: ConflictView, name: (owner: OwnerRef) => string): string {
   const state = c.resolution ? ` [resolved: ${c.resolution}]` : '';
   const won = c.winner === 'local' ? 'the folder won' : 'the service won';
-  return `${c.id}  ${c.occurredAt}  ${c.owner.kind} ${c.owner.id}  ${c.folder} (${won})${state}`;
+  return `${c.id}  ${c.occurredAt}  ${name(c.owner)}  ${c.folder} (${won})${state}`;
 }
 
 function idOf(text: string): number {

@@ -5,6 +5,8 @@
  * up within seconds); operator/held-deletes.ts does the work.
  */
 import { OperatorError } from '../domain/errors.js';
+import type { OwnerRef } from '../domain/types.js';
+import { plural } from '../domain/words.js';
 import {
   approveHeldDeletes,
   type Decided,
@@ -12,7 +14,7 @@ import {
   type HeldDeleteView,
   listHeldDeletes,
 } from '../operator/held-deletes.js';
-import { print, printJson, withOperator } from './operator-app.js';
+import { nameOf, print, printJson, withOperator } from './operator-app.js';
 
 interface Common {
   readonly config?: string | undefined;
@@ -25,11 +27,12 @@ export function deletesListCommand(options: Common): Promise<void> {
     if (options.json) return printJson(held);
     if (held.length === 0) return print(['No deletes are held.']);
     const inHold = held.filter((h) => h.waitingUntil !== null).length;
+    const name = nameOf(deps);
     print([
       inHold === 0
-        ? `${held.length} deletes held by the safety rails:`
-        : `${held.length - inHold} deletes held by the safety rails, ${inHold} waiting their hold time:`,
-      ...held.flatMap(describe),
+        ? `${plural(held.length, 'delete')} held by the safety rails:`
+        : `${plural(held.length - inHold, 'delete')} held by the safety rails, ${inHold} waiting their hold time:`,
+      ...held.flatMap((h) => describe(h, name)),
       '',
       'Let them through:   docsync deletes approve <document id...>   (or --all)',
       'Keep the documents: docsync deletes discard <document id...>   (or --all)',
@@ -54,7 +57,7 @@ export function deletesDecideCommand(
         : discardHeldDeletes(deps, selection);
     if (options.json) return printJson(decided);
     print([
-      `${decision === 'approve' ? 'Approved' : 'Discarded'} ${decided.held.length} held deletes:`,
+      `${decision === 'approve' ? 'Approved' : 'Discarded'} ${plural(decided.held.length, 'held delete')}:`,
       ...decided.held.map(
         (h) => `  ${h.documentId}  ${decision === 'approve' ? h.ifApproved : h.ifDiscarded}`,
       ),
@@ -63,7 +66,7 @@ export function deletesDecideCommand(
   });
 }
 
-function describe(h: HeldDeleteView): string[] {
+function describe(h: HeldDeleteView, name: (owner: OwnerRef) => string): string[] {
   const decided = h.decision
     ? ` [${h.decision === 'approve' ? 'approved' : 'discarded'} ${h.decidedAt}]`
     : '';
@@ -72,7 +75,7 @@ function describe(h: HeldDeleteView): string[] {
       ? `held since ${h.firstHeldAt}`
       : `waits until ${h.waitingUntil}, then counts; no decision needed`;
   return [
-    `  ${h.documentId}  ${h.owner.kind} ${h.owner.id}  ${h.documentName}${decided}`,
+    `  ${h.documentId}  ${name(h.owner)}  ${h.documentName}${decided}`,
     `      would ${h.would} (${since})`,
     `      why: ${h.reason}`,
   ];

@@ -8,12 +8,14 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type App, clientOptions, engineDeps, openState } from '../compose.js';
 import { parseConfig } from '../config/load-config.js';
+import { plural } from '../domain/words.js';
 import { runCycle } from '../engine/run-cycle.js';
 import { createLogger } from '../log/create-logger.js';
 import { createRemote } from '../remote/create-client.js';
 import { startSimulator } from '../simulator/index.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import type { GlobalOptions } from './index.js';
+import { selfCommand } from './self-command.js';
 
 export async function demoCommand(options: GlobalOptions & { dir?: string } = {}): Promise<void> {
   const root = path.resolve(options.dir ?? 'demo-documents');
@@ -33,7 +35,7 @@ export async function demoCommand(options: GlobalOptions & { dir?: string } = {}
         status: { enabled: false },
         log: { level: 'warn' },
       },
-      { env: {}, cwd: process.cwd(), source: 'docsync demo' },
+      { env: {}, baseDir: process.cwd(), source: 'docsync demo' },
     );
     const logger = createLogger({
       level: options.logLevel ?? 'warn',
@@ -62,7 +64,8 @@ export async function demoCommand(options: GlobalOptions & { dir?: string } = {}
 }
 
 async function summary(root: string, actions: number): Promise<string> {
-  const lines = [`\n${actions} changes applied. The folder now holds:`];
+  const self = selfCommand();
+  const lines = [`\n${plural(actions, 'change')} applied. The folder now holds:`];
   for (const top of ['Companies', 'Trusts']) {
     const entities = (
       await readdir(path.join(root, top), { withFileTypes: true }).catch(() => [])
@@ -77,14 +80,20 @@ async function summary(root: string, actions: number): Promise<string> {
           (f) => !f.startsWith('.'),
         ).length;
       }
-      lines.push(`  ${top}/${entity.name}: ${docs.length} documents, ${files} files`);
+      lines.push(
+        `  ${top}/${entity.name}: ${plural(docs.length, 'document')}, ${plural(files, 'file')}`,
+      );
     }
   }
   lines.push(
     '',
     'Each document folder has a .document.json (edit "status" there to change it in the service)',
     'and each entity folder an "Open in compliance service.url" shortcut.',
-    'To keep syncing both ways, run `docsync simulator --seed demo` and `docsync run` with the config it prints.',
+    '',
+    'To sync both ways with the daemon, run the simulator in one terminal (until Ctrl+C):',
+    `  ${self} simulator --seed demo`,
+    'and in another, write a configuration for it and run what it prints next:',
+    `  ${self} init --for simulator`,
     '',
   );
   return lines.join('\n');

@@ -13,6 +13,7 @@ import {
 } from './conflicts-command.js';
 import { deletesDecideCommand, deletesListCommand } from './deletes-command.js';
 import { demoCommand } from './demo-command.js';
+import { initCommand } from './init-command.js';
 import { openCommand } from './open-command.js';
 import { type RunOptions, runDaemon, runOnce } from './run-command.js';
 import { runSimulator, type SimulatorCommandOptions } from './simulator.js';
@@ -26,6 +27,7 @@ export interface GlobalOptions {
 }
 
 export const commands = {
+  init: initCommand,
   run: async (options: RunOptions & GlobalOptions) => {
     process.exitCode = options.once ? await runOnce(options) : await runDaemon(options);
   },

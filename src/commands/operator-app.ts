@@ -5,6 +5,8 @@
  * and the next sync carries the changes over. They work beside a running daemon.
  */
 import { loadConfig } from '../config/load-config.js';
+import type { OwnerRef } from '../domain/types.js';
+import { entityLabel } from '../domain/words.js';
 import { FsLocalStore } from '../local/fs-local-store.js';
 import type { OperatorDeps } from '../operator/operator-deps.js';
 import { explainStateFailure } from '../state/state-failure.js';
@@ -37,6 +39,11 @@ export async function withOperator<T>(
   } finally {
     state.close();
   }
+}
+
+/** An entity as the lists name it: by its name, with the id the commands take. */
+export function nameOf(deps: OperatorDeps): (owner: OwnerRef) => string {
+  return (owner) => entityLabel(owner, deps.state.entities.get(owner)?.entity.name);
 }
 
 /** JSON on stdout, for scripts and `jq`. */

@@ -39,6 +39,10 @@ export class ProgressDisplay {
     this.#bars = new cliProgress.MultiBar({
       stream,
       hideCursor: true,
+      // Off (the default), cli-progress turns the terminal's line wrapping off while it draws,
+      // and every log line printed above the bar was cut at the terminal's width. The bar
+      // itself stays within the width (progressLine), so it never wraps.
+      linewrap: true,
       fps: 5,
       // Elapsed time and ETA move even while no document finishes.
       forceRedraw: true,

@@ -3,8 +3,10 @@
  * SIGTERM, and prints what a docsync needs to talk to it (URLs, client, a refresh token, a
  * config snippet), so a demo or a benchmark needs no browser.
  */
+import { DEFAULT_SIMULATOR_URL } from '../config/init-plan.js';
 import { DocsyncError } from '../domain/errors.js';
 import { type SeedOption, type SimulatorOptions, startSimulator } from '../simulator/index.js';
+import { selfCommand } from './self-command.js';
 
 export interface SimulatorCommandOptions {
   readonly port?: string;
@@ -21,16 +23,7 @@ export async function runSimulator(options: SimulatorCommandOptions): Promise<vo
   const sim = await startSimulator(toSimulatorOptions(options));
   const refreshToken = sim.admin.mintRefreshToken();
   const summary = (await sim.admin.dump()).documents.length;
-  const webhook = toSimulatorOptions(options).webhook;
-  const config = {
-    service: {
-      baseUrl: sim.apiUrl,
-      webUrl: sim.webUrl,
-      clientId: sim.clientId,
-      clientSecret: sim.clientSecret,
-    },
-    ...(webhook ? { webhook: { clientCode: webhook.clientCode, secret: webhook.secret } } : {}),
-  };
+  const where = sim.apiUrl === DEFAULT_SIMULATOR_URL ? '' : ` --simulator-url ${sim.apiUrl}`;
   const out = [
     'docsync simulator of the compliance service is running.',
     `  API:           ${sim.apiUrl}   (admin API under ${sim.apiUrl}/_admin)`,
@@ -40,9 +33,9 @@ export async function runSimulator(options: SimulatorCommandOptions): Promise<vo
     `  Refresh token: ${refreshToken}`,
     `  Documents:     ${summary}`,
     '',
-    'Configure docsync with (merge into your config file):',
-    JSON.stringify(config, null, 2),
-    `and export DOCSYNC_REFRESH_TOKEN=${refreshToken}`,
+    'Write a configuration of docsync for it (in another terminal, in the folder to keep',
+    "docsync's config/ in), then run what that prints next:",
+    `  ${selfCommand()} init --for simulator${where}`,
     '',
     'Press Ctrl+C to stop.',
   ];

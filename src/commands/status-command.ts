@@ -5,6 +5,9 @@
 
 import { openState } from '../compose.js';
 import { loadConfig } from '../config/load-config.js';
+import { ownerKey } from '../domain/owner-key.js';
+import type { OwnerRef } from '../domain/types.js';
+import { entityLabel } from '../domain/words.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import type { StatusReport } from '../state/status-report.js';
 
@@ -30,6 +33,9 @@ export async function statusCommand(options: {
 }
 
 export function renderStatus(report: StatusReport, statePath: string): string {
+  const names = new Map(report.entities.map((e) => [ownerKey(e.owner), e.name]));
+  // Each entity by its name, with the id the other commands take.
+  const label = (owner: OwnerRef) => entityLabel(owner, names.get(ownerKey(owner)));
   const lines = [`docsync status (${statePath})`];
   const last = report.lastCycle;
   lines.push(
@@ -43,14 +49,14 @@ export function renderStatus(report: StatusReport, statePath: string): string {
   for (const e of report.entities) {
     const lag = e.lagMs === null ? 'never synced' : `synced ${formatAge(e.lagMs)} ago`;
     lines.push(
-      `  ${e.owner.kind} ${e.owner.id} ${e.name ?? ''}: ${lag}, cursor ${e.cursor ?? '-'}${e.lastError ? `, error: ${e.lastError}` : ''}`,
+      `  ${label(e.owner)}: ${lag}, cursor ${e.cursor ?? '-'}${e.lastError ? `, error: ${e.lastError}` : ''}`,
     );
   }
   const p = report.pushes;
   lines.push(`Pending pushes: ${p.pending} (in doubt ${p.inDoubt}, failed ${p.failed})`);
   for (const f of p.failedItems)
     lines.push(
-      `  ${f.kind} ${f.owner.kind} ${f.owner.id} ${f.documentId ?? ''}: ${f.lastError ?? ''}`,
+      `  ${f.kind} ${label(f.owner)}${f.documentId ? ` document ${f.documentId}` : ''}: ${f.lastError ?? ''}`,
     );
   const inHold = report.heldDeletes.filter((h) => h.waitingUntil !== null && !h.decision);
   const held = report.heldDeletes.filter((h) => !inHold.includes(h));
@@ -58,7 +64,7 @@ export function renderStatus(report: StatusReport, statePath: string): string {
   for (const h of held) {
     const what = h.side === 'local' ? 'to the trash' : 'in the service';
     const decided = h.decision ? ` [${h.decision === 'approve' ? 'approved' : 'discarded'}]` : '';
-    lines.push(`  ${h.documentId} ${h.folder}: delete ${what}${decided}`);
+    lines.push(`  ${h.documentId} ${label(h.owner)} ${h.folder}: delete ${what}${decided}`);
   }
   if (held.some((h) => h.decision === null))
     lines.push('  decide with docsync deletes approve|discard (also while the daemon runs)');
@@ -73,14 +79,14 @@ export function renderStatus(report: StatusReport, statePath: string): string {
   lines.push(`Open conflicts: ${report.conflicts.total}`);
   for (const c of report.conflicts.recent)
     lines.push(
-      `  ${c.id} ${c.occurredAt} ${c.copyPath} (${c.winner} won)${c.detail ? `: ${c.detail}` : ''}`,
+      `  ${c.id} ${c.occurredAt} ${label(c.owner)} ${c.copyPath} (${c.winner} won)${c.detail ? `: ${c.detail}` : ''}`,
     );
   if (report.conflicts.total > 0)
     lines.push('  resolve with docsync conflicts resolve <id> keep-mine|keep-theirs|keep-both');
   lines.push(`Items in error: ${report.itemsInError.length}`);
   for (const i of report.itemsInError) {
     lines.push(
-      `  ${i.owner.kind} ${i.owner.id} ${i.path ?? i.documentId ?? ''}: ${i.reason} (attempt ${i.attempts}, next ${i.nextAttemptAt})`,
+      `  ${label(i.owner)} ${i.path ?? i.documentId ?? ''}: ${i.reason} (attempt ${i.attempts}, next ${i.nextAttemptAt})`,
     );
   }
   lines.push(`Unmatched local folders: ${report.unmatchedFolders.length}`);

@@ -3,6 +3,7 @@
  * the service's copies of what docsync deleted there among it, and putting an item back
  * (operator/trash.ts does the work; the status page can call the same functions).
  */
+import { plural } from '../domain/words.js';
 import { listTrash, restoreFromTrash, type TrashView } from '../operator/trash.js';
 import { print, printJson, withOperator } from './operator-app.js';
 
@@ -35,7 +36,7 @@ export function trashRestoreCommand(options: Common & { id: string }): Promise<v
 function describe(item: TrashView): string[] {
   const what =
     item.kind === 'document-folder'
-      ? `document folder, ${item.files} files, ${bytes(item.bytes)}`
+      ? `document folder, ${plural(item.files, 'file')}, ${bytes(item.bytes)}`
       : `file, ${bytes(item.bytes)}`;
   const from =
     item.from === 'service'

@@ -1,51 +1,89 @@
 /**
- * Loads the configuration once, at the edge: file → environment overrides → schema → cross-key
+ * Loads the configuration once, at the edge: file (found by config-location.ts) → environment
+ * (the process's, over the environment file beside the configuration) → schema → cross-key
  * checks → absolute paths → frozen object. Every problem is collected before anything throws.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { describeIssues } from '../domain/describe-issues.js';
 import { ConfigError, type ConfigProblem } from '../domain/errors.js';
+import {
+  type ConfigLocation,
+  envFileOf,
+  locateConfig,
+  missingConfigMessage,
+} from './config-location.js';
+import { readEnvFile } from './env-file.js';
 import { placeholderProblems } from './placeholders.js';
 import { type Config, configSchema, type LogLevel } from './schema.js';
 import { isServiceEnvironment, SERVICE_ENVIRONMENTS } from './service-environments.js';
 
-export const DEFAULT_CONFIG_PATH = 'config/docsync.json';
-
 /** Environment variables that override (or supply) a key of the file. */
-const ENV_OVERRIDES = [
+export const ENV_OVERRIDES = [
   ['DOCSYNC_CLIENT_SECRET', ['service', 'clientSecret']],
   ['DOCSYNC_WEBHOOK_SECRET', ['webhook', 'secret']],
   ['DOCSYNC_REFRESH_TOKEN', ['service', 'refreshToken']],
 ] as const;
 
+const ENV_NAMES = ENV_OVERRIDES.map(([name]) => name);
+
+/** The paths of the file; a relative one is the configuration file's folder's. */
+const PATH_KEYS = [
+  ['store', 'root'],
+  ['state', 'path'],
+] as const;
+
 export interface LoadConfigOptions {
-  /** `--config`; falls back to DOCSYNC_CONFIG, then config/docsync.json. */
+  /** `--config`; falls back to DOCSYNC_CONFIG, then the default places (config-location.ts). */
   readonly path?: string | undefined;
   readonly env?: NodeJS.ProcessEnv;
-  /** Relative paths in the file (store.root, state.path) resolve against this. */
+  /** Where `config/docsync.json` is looked for, and where `--config` is relative to. */
   readonly cwd?: string;
   /** `--log-level`, `-v`, `-q`: the command line's level, over the file's `log.level`. */
   readonly logLevel?: LogLevel | undefined;
 }
 
-export function resolveConfigPath(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return flag ?? env.DOCSYNC_CONFIG ?? DEFAULT_CONFIG_PATH;
+/** The configuration file a command reads (config-location.ts), for messages and `check`. */
+export function resolveConfigPath(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string = process.cwd(),
+): string {
+  return locateConfig(flag, env, { cwd, exists: existsSync }).file;
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
-  const env = options.env ?? process.env;
-  const file = resolveConfigPath(options.path, env);
-  const raw = readJson(file);
+  const cwd = options.cwd ?? process.cwd();
+  const location = locateConfig(options.path, options.env ?? process.env, {
+    cwd,
+    exists: existsSync,
+  });
+  const file = path.resolve(cwd, location.file);
+  const raw = readJson(file, location, cwd);
   if (options.logLevel !== undefined && isPlainObject(raw)) {
     raw.log = { ...(isPlainObject(raw.log) ? raw.log : {}), level: options.logLevel };
   }
-  return parseConfig(raw, { env, cwd: options.cwd ?? process.cwd(), source: file });
+  const envFile = readEnvFile(envFileOf(file), ENV_NAMES);
+  // The process's environment wins (systemd's, or a variable set for one command), unless empty.
+  const given = Object.entries(options.env ?? process.env).filter(([, value]) => value);
+  const env = { ...envFile.values, ...Object.fromEntries(given) };
+  const baseDir = path.dirname(file);
+  let config: Config;
+  try {
+    config = parseConfig(raw, { env, baseDir, source: location.file }, envFile.problems);
+  } catch (error) {
+    throw withUnreadableEnvFile(error, envFile.unreadable, envFileOf(file));
+  }
+  const moved = movedPaths(raw, baseDir, cwd);
+  if (moved.length > 0) throw new ConfigError(location.file, moved);
+  return config;
 }
 
 export function parseConfig(
   raw: unknown,
-  options: { env: NodeJS.ProcessEnv; cwd: string; source: string },
+  options: { env: NodeJS.ProcessEnv; baseDir: string; source: string },
+  earlier: readonly ConfigProblem[] = [],
 ): Config {
   if (!isPlainObject(raw)) {
     throw new ConfigError(options.source, [
@@ -55,6 +93,7 @@ export function parseConfig(
   const withEnv = applyServiceEnvironment(applyEnvOverrides(raw, options.env));
   const result = configSchema.safeParse(withEnv, { reportInput: true });
   const problems = [
+    ...earlier,
     ...(result.success ? [] : describeIssues(result.error.issues)),
     ...crossKeyProblems(withEnv),
     ...placeholderProblems(withEnv),
@@ -62,29 +101,72 @@ export function parseConfig(
   if (!result.success || problems.length > 0) throw new ConfigError(options.source, problems);
 
   const config = result.data;
-  config.store.root = path.resolve(options.cwd, config.store.root);
-  config.state.path = path.resolve(options.cwd, config.state.path);
+  config.store.root = path.resolve(options.baseDir, config.store.root);
+  config.state.path = path.resolve(options.baseDir, config.state.path);
   return deepFreeze(config);
 }
 
-function readJson(file: string): unknown {
+function readJson(file: string, location: ConfigLocation, cwd: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? 'file not found; copy config/docsync.example.json and edit it, or pass --config'
-        : `cannot read the file: ${(error as Error).message}`;
-    throw new ConfigError(file, [{ key: '', message: reason }]);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      const missing = missingConfigMessage(location, cwd);
+      throw new ConfigError(location.file, [{ key: '', message: missing }], `${missing}.`);
+    }
+    throw new ConfigError(location.file, [
+      { key: '', message: `cannot read the file: ${(error as Error).message}` },
+    ]);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(file, [
+    throw new ConfigError(location.file, [
       { key: '', message: `not valid JSON: ${(error as Error).message}` },
     ]);
   }
+}
+
+/**
+ * A relative path that named something from the working directory, as docsync once resolved
+ * it, and names nothing from the configuration's folder: starting there would make a new state
+ * database (or folder) beside the old one, so the key is named with the absolute path to write.
+ */
+function movedPaths(raw: unknown, baseDir: string, cwd: string): ConfigProblem[] {
+  if (path.resolve(baseDir) === path.resolve(cwd) || !isPlainObject(raw)) return [];
+  return PATH_KEYS.flatMap(([section, key]) => {
+    const block = raw[section];
+    const given = isPlainObject(block) ? block[key] : undefined;
+    const value = typeof given === 'string' ? given : key === 'path' ? 'state/docsync.db' : null;
+    if (value === null || path.isAbsolute(value)) return [];
+    const now = path.resolve(baseDir, value);
+    const before = path.resolve(cwd, value);
+    if (existsSync(now) || !existsSync(before)) return [];
+    return [
+      {
+        key: `${section}.${key}`,
+        message:
+          `${JSON.stringify(value)} is relative to the configuration file's folder, where it names ` +
+          `nothing (${now}); docsync used to take it from the working directory, where ${before} ` +
+          `is: write that absolute path, "${before}", so nothing is started afresh beside it`,
+      },
+    ];
+  });
+}
+
+/** The secrets may be missing only because this user cannot read the file that holds them. */
+function withUnreadableEnvFile(error: unknown, unreadable: boolean, envFile: string): unknown {
+  if (!unreadable || !(error instanceof ConfigError)) return error;
+  const secrets = ['service.clientSecret', 'webhook.secret'];
+  if (!error.problems.some((p) => secrets.includes(p.key))) return error;
+  return new ConfigError(error.source, [
+    ...error.problems,
+    {
+      key: '',
+      message: `${envFile} holds docsync's secrets, but ${userInfo().username} may not read it: run the command as the user docsync runs as (sudo -u docsync docsync …)`,
+    },
+  ]);
 }
 
 function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv) {
@@ -143,13 +225,14 @@ function webhookProblems(raw: Record<string, unknown>): ConfigProblem[] {
   if (webhook.clientCode === undefined) {
     problems.push({
       key: 'webhook.clientCode',
-      message: 'required while the webhook receiver is on',
+      message: 'required while the webhook receiver is on: the client code the service signs with',
     });
   }
   if (webhook.secret === undefined) {
     problems.push({
       key: 'webhook.secret',
-      message: 'required while the webhook receiver is on (or set DOCSYNC_WEBHOOK_SECRET)',
+      message:
+        'required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in docsync.env beside the configuration; `docsync init` makes one)',
     });
   }
   return problems;

@@ -14,7 +14,7 @@ const EXAMPLE_HOST = /(^|\.)example\.(com|net|org)$/i;
 function advice(value: string): string | null {
   const fromEnv = /^set (DOCSYNC_[A-Z_]+) instead\b/.exec(value);
   if (fromEnv) {
-    return `set ${fromEnv[1]} in docsync's environment and remove this key, or write the value here`;
+    return `set ${fromEnv[1]} (in docsync.env beside the configuration) and remove this key, or write the value here`;
   }
   if (/^your[-_ ]/i.test(value)) return 'write your own value here';
   if (/^https?:\/\//i.test(value) && EXAMPLE_HOST.test(hostOf(value)))

@@ -11,6 +11,18 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }
 
 const nonEmpty = z.string().trim().min(1, { error: 'expected a non-empty string' });
 
+/** A secret: from the file, or from its variable (the environment file beside the file). */
+const secret = (variable: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `required: set ${variable} (in docsync.env beside the configuration)`
+          : 'expected a non-empty string',
+    })
+    .trim()
+    .min(1, { error: 'expected a non-empty string' });
+
 /** `service.baseUrl` and `service.webUrl`: filled from `service.environment` when it is set. */
 const serviceUrl = z.url({
   protocol: /^https?$/,
@@ -73,7 +85,7 @@ export const configSchema = z.strictObject({
     baseUrl: serviceUrl,
     webUrl: serviceUrl,
     clientId: nonEmpty,
-    clientSecret: nonEmpty,
+    clientSecret: secret('DOCSYNC_CLIENT_SECRET'),
     scope: nonEmpty.default('cas'),
     /** How the client authenticates at the token endpoint (remote/token-manager.ts). */
     clientAuth: z

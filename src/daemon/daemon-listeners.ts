@@ -37,7 +37,7 @@ export async function startListeners(
       onEvent: (event) => onDocumentChange(daemon, app, event),
       onStateFailure: (error) => daemon.stateFailed(error),
     });
-    logger.info({ url: receiver.url }, 'webhook receiver listening');
+    // The receiver says it listens, with its URL; saying it here too doubled the line.
     intake.push(receiver);
   }
   if (config.status.enabled) {
@@ -64,7 +64,6 @@ export async function startListeners(
         };
       },
     });
-    logger.info({ url: server.url }, 'status page listening');
     observers.push(server);
   }
   return { intake, observers };

@@ -7,6 +7,7 @@
  * then daily; `run --once` runs it before its cycle.
  */
 
+import { plural } from '../domain/words.js';
 import type { LocalStore } from '../local/local-store.js';
 import { DEFAULT_TRASH_DAYS, TMP_DIR, TRASH_DIR } from '../local/local-store.js';
 import type { Logger } from '../log/create-logger.js';
@@ -128,11 +129,15 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
     tempFiles: swept.filter((p) => p.startsWith(`${TMP_DIR}/`)).length,
     ...pruned,
   };
-  logger.info({ removed: report, paths: swept }, describeReport(report));
+  const said = describeReport(report);
+  // Nothing removed (a first run, a quiet day) is no news for the operator.
+  if (said === null) logger.debug({ removed: report }, 'housekeeping: nothing to remove');
+  else logger.info({ removed: report, paths: swept }, said);
   return report;
 }
 
-function describeReport(r: HousekeepingReport): string {
+/** "housekeeping removed 2 trash days, 1 cycle": what it removed; null when nothing. */
+function describeReport(r: HousekeepingReport): string | null {
   const parts = [
     [r.trashDays, 'trash day'],
     [r.tempFiles, 'temp file'],
@@ -141,8 +146,8 @@ function describeReport(r: HousekeepingReport): string {
     [r.cycles, 'cycle'],
     [r.conflicts, 'conflict record'],
   ] as const;
-  const listed = parts.map(
-    ([n, what]) => `${n} ${what}${n === 1 ? '' : what.endsWith('h') ? 'es' : 's'}`,
-  );
-  return `housekeeping removed ${listed.join(', ')}`;
+  const listed = parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => (what.endsWith('h') && n !== 1 ? `${n} ${what}es` : plural(n, what)));
+  return listed.length > 0 ? `housekeeping removed ${listed.join(', ')}` : null;
 }

@@ -35,9 +35,17 @@ export interface ConfigProblem {
 export class ConfigError extends DocsyncError {
   readonly problems: readonly ConfigProblem[];
 
-  constructor(source: string, problems: readonly ConfigProblem[]) {
+  /** `message`: one sentence instead of the list, when there is no file to list problems of. */
+  constructor(
+    readonly source: string,
+    problems: readonly ConfigProblem[],
+    message?: string,
+  ) {
     const lines = problems.map((p) => `  - ${p.key ? `${p.key}: ` : ''}${p.message}`);
-    super('CONFIG_INVALID', `Invalid configuration (${source}):\n${lines.join('\n')}`);
+    super(
+      message === undefined ? 'CONFIG_INVALID' : 'CONFIG_MISSING',
+      message ?? `Invalid configuration (${source}):\n${lines.join('\n')}`,
+    );
     this.problems = problems;
   }
 }

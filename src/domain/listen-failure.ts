@@ -8,7 +8,9 @@ import { ListenError } from './errors.js';
 /** `error` (from `server.listen`) as the operator's ListenError for `key` = `address`. */
 export function listenFailure(key: string, address: string, error: unknown): ListenError {
   const code = (error as { code?: unknown }).code;
-  const said = `${typeof code === 'string' ? code : 'error'}: ${(error as Error).message}`;
+  // Node's message repeats the call and the code ("listen EADDRINUSE: address already in use …").
+  const message = (error as Error).message.replace(/^\w+ [A-Z_]+: /, '');
+  const said = `${typeof code === 'string' ? code : 'error'}: ${message}`;
   const sentence = (() => {
     switch (code) {
       case 'EADDRINUSE':

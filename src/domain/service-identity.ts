@@ -72,6 +72,6 @@ function otherServiceSentence(
     `${what}, but service.baseUrl is ${configured}: its ids are the other service's, and a sync ` +
     'would take every document it knows for deleted. Set service.environment (or ' +
     `service.baseUrl) back to the service it was synced with, or give ${configured} its own ` +
-    `${own} (README "Connecting to the real service"). Nothing was sent or synced.`
+    `${own} (docs/real-service.md, "A state of another service"). Nothing was sent or synced.`
   );
 }

@@ -99,7 +99,7 @@ async function accessLine(root: string): Promise<CheckLine> {
       return fail(
         'store folder',
         `${folder} is not readable and writable by ${whoAmI()}`,
-        `Give ${whoAmI()} read and write access (chown -R, or a group or ACL that allows it), as README "Running under systemd" shows.`,
+        `Give ${whoAmI()} read and write access (chown -R, or a group or ACL that allows it), as docs/operating.md, "Running under systemd", shows.`,
       );
     }
   }
@@ -123,7 +123,7 @@ async function markerLine(input: StoreCheckInput): Promise<CheckLine> {
       return fail(
         'store marker',
         `${marker} says the folder was synced with ${other.recorded}, not with ${other.configured}; docsync refuses to run on it`,
-        `Set service.environment (or service.baseUrl) back to ${other.recorded}, or give ${other.configured} its own store.root and state.path (README "Connecting to the real service").`,
+        `Set service.environment (or service.baseUrl) back to ${other.recorded}, or give ${other.configured} its own store.root and state.path (docs/real-service.md, "A state of another service").`,
       );
     }
     return ok('store marker', `${MARKER_FILE} marks a synced store`);

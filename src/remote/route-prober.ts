@@ -5,6 +5,7 @@
  */
 import { type CheckLine, ok, warn } from '../domain/check-lines.js';
 import { DocsyncError } from '../domain/errors.js';
+import { plural } from '../domain/words.js';
 import { ApiError } from './api-error.js';
 import { PAGE_LIMIT } from './paging.js';
 import { type Failure, failureLine } from './probe-failure.js';
@@ -37,11 +38,8 @@ export interface Read<T> {
   readonly what: string;
 }
 
-/** "1 document", "3 documents". */
-export function plural(n: number, noun: string): string {
-  if (n === 1) return `${n} ${noun}`;
-  return `${n} ${/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`}`;
-}
+// "1 document", "3 documents": one wording for every line docsync prints.
+export { plural };
 
 export const counted = <T>(items: T[], total: number | null, noun: string): Read<T[]> => ({
   value: items,

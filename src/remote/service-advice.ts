@@ -27,7 +27,7 @@ export function serviceAdvice(
     case 'MALFORMED_RESPONSE':
       return (
         'Check that service.baseUrl is the address of the API, not of the web application; if ' +
-        'it is, the answer differs from the shape in api.md, so docsync cannot read it: send ' +
+        'it is, the answer differs from the shape in docs/api-contract.md, so docsync cannot read it: send ' +
         'it (`docsync check --json` shows it) to whoever maintains docsync.'
       );
     case 'HTTP_ERROR':
@@ -75,6 +75,6 @@ function missingPath({ name, route }: NonNullable<AdviceContext['route']>): stri
     return `The path set in service.routes.${name} is not on the service: correct it, or remove it to use the built-in one.`;
   }
   return route.source === 'ours'
-    ? `This path is our assumption ([ours] in api.md): find the service's path and set it as service.routes.${name}.`
+    ? `This path is our assumption ([ours] in docs/api-contract.md): find the service's path and set it as service.routes.${name}.`
     : `Check service.baseUrl (or service.environment); if the service has moved this path, set service.routes.${name}.`;
 }

@@ -81,10 +81,16 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
+/** The client registered with every simulator unless told otherwise (`docsync init` uses it). */
+export const SIMULATOR_CLIENT = {
+  id: 'docsync-simulator-client',
+  secret: 'docsync-simulator-secret',
+} as const;
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? '127.0.0.1';
-  const clientId = options.clientId ?? 'docsync-simulator-client';
-  const clientSecret = options.clientSecret ?? 'docsync-simulator-secret';
+  const clientId = options.clientId ?? SIMULATOR_CLIENT.id;
+  const clientSecret = options.clientSecret ?? SIMULATOR_CLIENT.secret;
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'docsync-simulator-'));
   mkdirSync(dataDir, { recursive: true });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type SpawnOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -37,18 +37,26 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
             ...args,
           ],
         ];
+  return runProcess(command, argv, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    timeout: options.timeoutMs ?? 15_000,
+    ...(options.user ?? {}),
+  });
+}
+
+/** Runs a program to its end, collecting what it wrote on stdout and stderr. */
+export function runProcess(
+  command: string,
+  argv: readonly string[],
+  options: Omit<SpawnOptions, 'stdio'>,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 15_000,
-      ...(options.user ?? {}),
-    });
+    const child = spawn(command, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

@@ -6,11 +6,22 @@
 const ESC = String.fromCharCode(27);
 const CSI = new RegExp(`^${ESC}\\[(\\??)([\\d;]*)([A-Za-z])`);
 
-export function screen(output: string): string[] {
+export function screen(output: string, options: { columns?: number } = {}): string[] {
   const lines: string[] = [''];
   let row = 0;
   let col = 0;
+  // A terminal of `columns` wraps a long line onto the next, unless told not to (`ESC[?7l`),
+  // when each further character lands on the last column: the line is cut.
+  const columns = options.columns ?? Number.POSITIVE_INFINITY;
+  let wrap = true;
   const put = (ch: string) => {
+    if (col >= columns) {
+      if (wrap) {
+        row++;
+        col = 0;
+        if (lines.length <= row) lines.push('');
+      } else col = columns - 1;
+    }
     const line = lines[row]!.padEnd(col);
     lines[row] = line.slice(0, col) + ch + line.slice(col + 1);
     col++;
@@ -21,6 +32,7 @@ export function screen(output: string): string[] {
     if (esc) {
       const [all, mode, n, op] = esc;
       i += all.length - 1;
+      if (mode && n === '7') wrap = op === 'h'; // line wrapping on (h) or off (l)
       if (mode || op === 'm') continue; // cursor shown or hidden, wrapping on or off; colours
       if (op === 'G') col = Number(n || 1) - 1;
       else if (op === 'K' && n === '2') lines[row] = '';

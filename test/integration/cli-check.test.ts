@@ -105,9 +105,11 @@ describe('docsync check', () => {
     const { code, stdout } = await check();
 
     expect(code).toBe(1);
+    // Before the first run that is no failure; having no login to check anything with is.
     expect(stdout).toMatch(
-      /FAIL {2}state database: The state database .*docsync\.db \(state\.path\) does not exist, and this command never creates one/,
+      /ok {4}state database: .*docsync\.db does not exist yet; the first run \(or `docsync auth login`\) makes it/,
     );
+    expect(stdout).toMatch(/FAIL {2}token: no login: there is no state database to hold one/);
     expect(stdout).toMatch(/→ Run `docsync auth login`/);
     expect(stdout).toMatch(
       /ok {4}store folder: store\.root .* does not exist yet; the first run makes it/,
@@ -204,7 +206,7 @@ describe('docsync check', () => {
       message: expect.stringMatching(
         /^answered 200, but its response does not match the contract: trusts: required in \d+ ms$/,
       ),
-      hint: expect.stringContaining('the answer differs from the shape in api.md'),
+      hint: expect.stringContaining('the answer differs from the shape in docs/api-contract.md'),
     });
     expect(routeLine(report, 'statusTypes')).toMatchObject({
       topic: 'GET /cas/statusTypes',

@@ -81,7 +81,7 @@ describe('a state and a folder synced with another service', () => {
       `service.baseUrl is ${key(s.production)}: its ids are the other service's, and a sync would ` +
       'take every document it knows for deleted. Set service.environment (or service.baseUrl) ' +
       `back to the service it was synced with, or give ${key(s.production)} its own state.path ` +
-      'and store.root (README "Connecting to the real service"). Nothing was sent or synced.';
+      'and store.root (docs/real-service.md, "A state of another service"). Nothing was sent or synced.';
     for (const args of [
       ['run', '--once'],
       ['run', '--once', '--dry-run'],
@@ -125,7 +125,7 @@ describe('a state and a folder synced with another service', () => {
         `says so), but service.baseUrl is ${key(s.production)}: its ids are the other service's, ` +
         'and a sync would take every document it knows for deleted. Set service.environment (or ' +
         `service.baseUrl) back to the service it was synced with, or give ${key(s.production)} ` +
-        'its own store.root and state.path (README "Connecting to the real service"). Nothing ' +
+        'its own store.root and state.path (docs/real-service.md, "A state of another service"). Nothing ' +
         'was sent or synced.',
     );
     expect(readFileSync(path.join(s.root, '.docsync-root'), 'utf8')).toContain(

@@ -37,7 +37,9 @@ describe('docsync command line', () => {
       env: { DOCSYNC_CONFIG: '/nonexistent/docsync.json' },
     });
     expect(code).toBe(1);
-    expect(stderr).toContain('Invalid configuration (/nonexistent/docsync.json)');
+    expect(stderr).toContain(
+      'docsync: the configuration file /nonexistent/docsync.json does not exist; write one there with `docsync init --config /nonexistent/docsync.json`',
+    );
   });
 
   it('rejects an unknown command with a pointer to the help', async () => {

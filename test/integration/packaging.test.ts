@@ -15,12 +15,21 @@ const tempDir = useTempDir();
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe('npm pack', () => {
-  it('ships a fresh build, the example config, the units and the README, and nothing else', async () => {
+  it('ships a fresh build, the example config, the units, the README and docs/, and nothing else', async () => {
     const dir = tempDir();
-    for (const entry of ['package.json', 'tsconfig.json', 'README.md', 'src', 'config', 'systemd'])
+    for (const entry of [
+      'package.json',
+      'tsconfig.json',
+      'README.md',
+      'docs',
+      'src',
+      'config',
+      'systemd',
+    ])
       cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    writeFileSync(path.join(dir, 'config', 'docsync.json'), '{"service":{"clientSecret":"s3"}}');
+    writeFileSync(path.join(dir, 'config', 'docsync.json'), '{"service":{"clientId":"c"}}');
+    writeFileSync(path.join(dir, 'config', 'docsync.env'), 'DOCSYNC_CLIENT_SECRET=s3\n');
     mkdirSync(path.join(dir, 'dist'));
     writeFileSync(path.join(dir, 'dist', 'removed-module.js'), 'export {};\n');
     cpSync(path.join(ROOT, 'test', 'unit'), path.join(dir, 'test', 'unit'), { recursive: true });
@@ -38,14 +47,19 @@ describe('npm pack', () => {
     expect(files).toContain('systemd/docsync.service');
     expect(files).toContain('systemd/docsync@.service');
     expect(files).toContain('README.md');
+    // The README's links lead into docs/: an installed user has them too.
+    expect(files).toContain('docs/configuration.md');
+    expect(files).toContain('docs/api-contract.md');
     expect(files).toContain('package.json');
     expect(files).not.toContain('config/docsync.json');
+    expect(files).not.toContain('config/docsync.env');
     expect(files).not.toContain('dist/removed-module.js');
     // Nothing but the build, the units, the example config and npm's own files.
     const unexpected = files.filter(
       (f) =>
         !/^dist\/.+\.js$/.test(f) &&
         !/^systemd\/docsync[^/]*\.(service|timer)$/.test(f) &&
+        !/^docs\/[\w-]+\.md$/.test(f) &&
         !['config/docsync.example.json', 'README.md', 'package.json'].includes(f),
     );
     expect(unexpected).toEqual([]);

@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { envFileOf, SERVER } from '../../src/config/config-location.js';
+import { defaultPaths } from '../../src/config/init-plan.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const UNITS = path.resolve(import.meta.dirname, '../../systemd');
@@ -104,6 +106,51 @@ describe('systemd units', () => {
       'docsync@.service',
     ]);
     checkAllUnits();
+  });
+
+  it('agree with docsync init and the docs on paths and umask (issue 27 case 5)', () => {
+    const services = ['docsync.service', 'docsync@.service', 'docsync-catchup.service'];
+    for (const file of services) {
+      expect(values(parseUnit(file), 'Service', 'UMask'), file).toEqual([SERVER.umask]);
+      expect(values(parseUnit(file), 'Service', 'User'), file).toEqual([SERVER.user]);
+      expect(values(parseUnit(file), 'Service', 'ExecStart')[0], file).toMatch(
+        new RegExp(`^${SERVER.bin} run`),
+      );
+    }
+    // The one firm's unit: init's paths for /etc/docsync/docsync.json.
+    const daemon = parseUnit('docsync.service');
+    const single = defaultPaths(SERVER.configFile, '/nowhere');
+    expect(values(daemon, 'Service', 'Environment')).toContain(
+      `DOCSYNC_CONFIG=${SERVER.configFile}`,
+    );
+    expect(values(daemon, 'Service', 'EnvironmentFile')).toEqual([
+      `-${envFileOf(SERVER.configFile)}`,
+    ]);
+    expect(values(daemon, 'Service', 'ReadWritePaths')).toEqual([single.storeRoot]);
+    expect(values(daemon, 'Unit', 'RequiresMountsFor')).toEqual([single.storeRoot]);
+    const stateDir = `/var/lib/${values(daemon, 'Service', 'StateDirectory')[0]}`;
+    expect(stateDir).toBe(SERVER.stateDir);
+    expect(single.statePath.startsWith(`${stateDir}/`)).toBe(true);
+    // A firm of the template: init's paths for /etc/docsync/firm1.json, %i = firm1.
+    const template = parseUnit('docsync@.service');
+    const firm = defaultPaths('/etc/docsync/firm1.json', '/nowhere');
+    const of = (key: string, section = 'Service') =>
+      values(template, section, key).map((v) => v.replaceAll('%i', 'firm1'));
+    expect(of('Environment')).toContain('DOCSYNC_CONFIG=/etc/docsync/firm1.json');
+    expect(of('EnvironmentFile')).toEqual([`-${envFileOf('/etc/docsync/firm1.json')}`]);
+    expect(of('ReadWritePaths')).toEqual([firm.storeRoot]);
+    expect(of('RequiresMountsFor', 'Unit')).toEqual([firm.storeRoot]);
+    expect(firm.statePath.startsWith(`/var/lib/${of('StateDirectory')[0]}/`)).toBe(true);
+    // Every umask the README and docs/ name is the units'.
+    const root = path.resolve(import.meta.dirname, '../..');
+    const texts = ['README.md', ...readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)];
+    const said = texts.flatMap((file) =>
+      [...readFileSync(path.join(root, file), 'utf8').matchAll(/umask[ =`]*(\d{3,4})/gi)].map(
+        (m) => `${file}: ${m[0]}`,
+      ),
+    );
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.filter((s) => !/\b0?007$/.test(s))).toEqual([]);
   });
 
   it('pass systemd-analyze verify where systemd is installed', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/run-cli.js';
 
 describe('docsync simulator command', () => {
-  it('prints URLs, client, refresh token and config, serves the API, and stops cleanly on SIGTERM', async () => {
+  it('prints URLs, client, refresh token and the init command, serves the API, and stops cleanly on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
       [CLI, 'simulator', '--port', '0', '--seed', '20', '--rate-limit', '0'],
@@ -17,12 +17,10 @@ describe('docsync simulator command', () => {
     });
     const apiUrl = /API:\s+(\S+)/.exec(stdout)![1]!;
     const refreshToken = /Refresh token:\s+(\S+)/.exec(stdout)![1]!;
-    const config = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1));
-    expect(config.service.baseUrl).toBe(apiUrl);
+    const [, clientId, clientSecret] = /Client:\s+(\S+) \/ (\S+)/.exec(stdout)!;
+    expect(stdout).toContain(`init --for simulator --simulator-url ${apiUrl}\n`);
     expect(/Links:\s+(http:\S+)/.test(stdout)).toBe(true);
-    const basic = Buffer.from(`${config.service.clientId}:${config.service.clientSecret}`).toString(
-      'base64',
-    );
+    const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
     const tokens = (await (
       await fetch(`${apiUrl}/oauth/token?grant_type=refresh_token&refresh_token=${refreshToken}`, {
         method: 'POST',

@@ -21,7 +21,7 @@ const minimal = {
 
 function problemsOf(raw: unknown, env: NodeJS.ProcessEnv = {}): string[] {
   try {
-    parseConfig(raw, { env, cwd: '/srv', source: 'test.json' });
+    parseConfig(raw, { env, baseDir: '/srv', source: 'test.json' });
   } catch (error) {
     if (error instanceof ConfigError) return error.problems.map((p) => `${p.key}: ${p.message}`);
     throw error;
@@ -43,7 +43,7 @@ describe('configuration', () => {
         c.onRemoteDelete = 'delete';
         c.queue = { concurrency: 2 };
       }),
-      { env: {}, cwd: '/srv', source: 'test.json' },
+      { env: {}, baseDir: '/srv', source: 'test.json' },
     );
     expect(engineSettings(config, 600)).toEqual({
       webUrl: 'https://app.service.test',
@@ -54,12 +54,12 @@ describe('configuration', () => {
       overlapSeconds: 2,
       utcOffsetMinutes: 600,
     });
-    const unset = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    const unset = parseConfig(minimal, { env: {}, baseDir: '/srv', source: 'test.json' });
     expect(defaultEngineSettings('https://app.service.test')).toEqual(engineSettings(unset, 0));
   });
 
   it('fills every default of daemon.md and resolves paths against the working folder', () => {
-    const config = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    const config = parseConfig(minimal, { env: {}, baseDir: '/srv', source: 'test.json' });
     expect(config).toMatchObject({
       service: { scope: 'cas', redirectUri: 'http://127.0.0.1:8789/callback' },
       store: { root: '/srv/docs' },
@@ -82,7 +82,7 @@ describe('configuration', () => {
   });
 
   it('is frozen, so no module can change it behind the others', () => {
-    const config = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    const config = parseConfig(minimal, { env: {}, baseDir: '/srv', source: 'test.json' });
     expect(Object.isFrozen(config.queue)).toBe(true);
     expect(() => {
       (config.queue as { concurrency: number }).concurrency = 99;
@@ -101,7 +101,7 @@ describe('configuration', () => {
           DOCSYNC_WEBHOOK_SECRET: 'hook-env',
           DOCSYNC_REFRESH_TOKEN: 'refresh-env',
         },
-        cwd: '/srv',
+        baseDir: '/srv',
         source: 'test.json',
       },
     );
@@ -117,8 +117,8 @@ describe('configuration', () => {
       [
         'service: required',
         'store: required',
-        'webhook.clientCode: required while the webhook receiver is on',
-        'webhook.secret: required while the webhook receiver is on (or set DOCSYNC_WEBHOOK_SECRET)',
+        'webhook.clientCode: required while the webhook receiver is on: the client code the service signs with',
+        'webhook.secret: required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in docsync.env beside the configuration; `docsync init` makes one)',
       ],
     ],
     [
@@ -180,7 +180,9 @@ describe('configuration', () => {
       withChange((c) => {
         c.webhook = { clientCode: 'FIRM' };
       }),
-      ['webhook.secret: required while the webhook receiver is on (or set DOCSYNC_WEBHOOK_SECRET)'],
+      [
+        'webhook.secret: required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in docsync.env beside the configuration; `docsync init` makes one)',
+      ],
     ],
     [
       'a public webhook URL that is no URL and a health age of zero',
@@ -199,7 +201,8 @@ describe('configuration', () => {
   });
 
   it('fills the service URLs from service.environment, and an explicit URL still wins', () => {
-    const parse = (raw: unknown) => parseConfig(raw, { env: {}, cwd: '/srv', source: 'test.json' });
+    const parse = (raw: unknown) =>
+      parseConfig(raw, { env: {}, baseDir: '/srv', source: 'test.json' });
     const production = parse(
       withChange((c) => {
         c.service = { environment: 'production', clientId: 'client', clientSecret: 'secret' };
@@ -252,7 +255,7 @@ describe('configuration', () => {
       withChange((c) => {
         c.service.routes = { statusTypes: '/cas/statusTypes', token: '/oauth2/token' };
       }),
-      { env: {}, cwd: '/srv', source: 'test.json' },
+      { env: {}, baseDir: '/srv', source: 'test.json' },
     );
     expect(config.service.routes).toEqual({
       statusTypes: '/cas/statusTypes',
@@ -281,7 +284,8 @@ describe('configuration', () => {
   });
 
   it('authenticates the client with HTTP Basic unless told to post its credentials', () => {
-    const parse = (raw: unknown) => parseConfig(raw, { env: {}, cwd: '/srv', source: 'test.json' });
+    const parse = (raw: unknown) =>
+      parseConfig(raw, { env: {}, baseDir: '/srv', source: 'test.json' });
     expect(parse(minimal).service.clientAuth).toBe('client_secret_basic');
     const post = parse(withChange((c) => (c.service.clientAuth = 'client_secret_post')));
     expect(post.service.clientAuth).toBe('client_secret_post');
@@ -296,20 +300,20 @@ describe('configuration', () => {
         c.webhook.publicUrl = 'https://docsync.firm.test/hooks/doc';
         c.status = { healthMaxAgeSeconds: 600 };
       }),
-      { env: {}, cwd: '/srv', source: 'test.json' },
+      { env: {}, baseDir: '/srv', source: 'test.json' },
     );
     expect(config.webhook.publicUrl).toBe('https://docsync.firm.test/hooks/doc');
     expect(config.status.healthMaxAgeSeconds).toBe(600);
-    const defaults = parseConfig(minimal, { env: {}, cwd: '/srv', source: 'test.json' });
+    const defaults = parseConfig(minimal, { env: {}, baseDir: '/srv', source: 'test.json' });
     expect(defaults.webhook.publicUrl).toBeUndefined();
     expect(defaults.status.healthMaxAgeSeconds).toBeUndefined();
   });
 
   it('takes status.publicUrl only while the status listener, which serves its links, is on', () => {
     const on = withChange((c) => (c.status = { publicUrl: 'https://docsync.firm.test' }));
-    expect(parseConfig(on, { env: {}, cwd: '/srv', source: 'test.json' }).status.publicUrl).toBe(
-      'https://docsync.firm.test',
-    );
+    expect(
+      parseConfig(on, { env: {}, baseDir: '/srv', source: 'test.json' }).status.publicUrl,
+    ).toBe('https://docsync.firm.test');
     const off = withChange(
       (c) => (c.status = { enabled: false, publicUrl: 'https://docsync.firm.test' }),
     );
@@ -339,7 +343,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ path: bad, env: { DOCSYNC_CONFIG: good } })).toThrow(
       new RegExp(`Invalid configuration \\(${bad}\\):\\n  - not valid JSON`),
     );
-    expect(() => loadConfig({ path: path.join(dir, 'missing.json') })).toThrow(/file not found/);
+    expect(() => loadConfig({ path: path.join(dir, 'missing.json') })).toThrow(
+      /missing\.json does not exist; write one there with `docsync init --config /,
+    );
   });
 
   it('documents every key in config/docsync.example.json, which is valid once its placeholders are filled', () => {
@@ -362,7 +368,7 @@ describe('configuration', () => {
     raw.status.publicUrl = 'https://docsync.firm.test';
     const config = parseConfig(raw, {
       env: { DOCSYNC_CLIENT_SECRET: 'from-env', DOCSYNC_WEBHOOK_SECRET: 'hook-env' },
-      cwd: '/srv',
+      baseDir: '/srv',
       source: example,
     });
     // Listen addresses are parsed into { host, port }; compare at the key the user writes.
@@ -393,7 +399,7 @@ describe('configuration', () => {
     );
     expect(problems).toEqual([
       `service.clientId: "your-client-id" is the example's placeholder: write your own value here`,
-      `service.clientSecret: "set DOCSYNC_CLIENT_SECRET instead of writing it here" is the example's placeholder: set DOCSYNC_CLIENT_SECRET in docsync's environment and remove this key, or write the value here`,
+      `service.clientSecret: "set DOCSYNC_CLIENT_SECRET instead of writing it here" is the example's placeholder: set DOCSYNC_CLIENT_SECRET (in docsync.env beside the configuration) and remove this key, or write the value here`,
       `webhook.clientCode: "YOUR_CLIENT_CODE" is the example's placeholder: write your own value here`,
       `webhook.publicUrl: "https://docsync.example.com/webhooks/document-change" is the example's placeholder: write your own URL here, or remove the key`,
       `webhook.resourceUrlTemplate: "https://example.org/open?path={path}" is the example's placeholder: write your own URL here, or remove the key`,

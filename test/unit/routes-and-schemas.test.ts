@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/remote/api-error.js';
 import { expandPath, ROUTES, routeLabel, routeTable } from '../../src/remote/routes.js';
@@ -190,25 +188,5 @@ describe('response parsing', () => {
     });
     const { company: _company, ...withoutCompany } = item;
     expect(() => parse.unlodged(withoutCompany, route)).toThrow(/company: required/);
-  });
-});
-
-describe('the README route table', () => {
-  it('lists every route by the name service.routes takes, with its built-in path and source', () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const rows = [...readme.matchAll(/^\| `(\w+)` \| `(GET|POST|DELETE) ([^`]+)` \| (.+) \|$/gm)];
-    const listed = Object.fromEntries(
-      rows.map(([, name, method, routePath, source]) => [
-        name,
-        { method, path: routePath, source: source!.replace(/[*[\]]/g, '') },
-      ]),
-    );
-    const table = Object.fromEntries(
-      Object.entries(ROUTES).map(([name, r]) => [
-        name,
-        { method: r.method, path: r.path, source: r.source },
-      ]),
-    );
-    expect(listed).toEqual(table);
   });
 });
