@@ -63,7 +63,7 @@ function configLine(file: string, config: Config): CheckLine {
   );
 }
 
-const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
+const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', untried: '--  ' } as const;
 
 export function renderText(file: string, lines: readonly CheckLine[]): string {
   const out = [`docsync check (${file})`, ''];
@@ -74,7 +74,7 @@ export function renderText(file: string, lines: readonly CheckLine[]): string {
   const counts = checkCounts(lines);
   out.push(
     '',
-    `${counts.ok} ok, ${counts.warn} ${counts.warn === 1 ? 'warning' : 'warnings'}, ${counts.fail} failed` +
+    `${counts.ok} ok, ${counts.untried > 0 ? `${counts.untried} not tried, ` : ''}${counts.warn} ${counts.warn === 1 ? 'warning' : 'warnings'}, ${counts.fail} failed` +
       (counts.fail > 0 ? ': docsync cannot work as configured (exit 1)' : ''),
   );
   return `${out.join('\n')}\n`;

@@ -6,8 +6,8 @@
  */
 import { got } from 'got';
 import { clientOptions } from '../compose.js';
-import type { Config } from '../config/schema.js';
-import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
+import { type Config, oauthScope } from '../config/schema.js';
+import { type CheckLine, fail, ok, untried, warn } from '../domain/check-lines.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError, StateSchemaError } from '../domain/errors.js';
 import { otherService, serviceKey } from '../domain/service-identity.js';
@@ -94,6 +94,9 @@ async function withState(config: Config, state: StateStore): Promise<ServiceChec
   const remote = createRemote({
     ...clientOptions(config),
     tokenStore: state.tokens,
+    // A document list that answers 404 finds its prefix here as the first run would, and the
+    // prefix found is kept for the run (remote/document-prefixes.ts).
+    prefixStore: state.settings,
     retry: ONE_ATTEMPT,
     timeoutMs: 15_000,
     onResponse: (info) => {
@@ -106,7 +109,15 @@ async function withState(config: Config, state: StateStore): Promise<ServiceChec
     lines.push(...token.lines);
     if (token.ok) {
       const { service } = config;
-      lines.push(...(await probeRoutes({ http: remote.http, lastAnswer: () => last, ...service })));
+      lines.push(
+        ...(await probeRoutes({
+          http: remote.http,
+          lastAnswer: () => last,
+          ...service,
+          scope: oauthScope(service.scope),
+          granted: token.granted,
+        })),
+      );
       lines.push(clockLine(config, remote, answered));
       lines.push(await webLine(config.service.webUrl));
     }
@@ -160,7 +171,7 @@ async function tokenLines(
   config: Config,
   remote: Remote,
   state: StateStore,
-): Promise<{ ok: boolean; lines: CheckLine[] }> {
+): Promise<{ ok: boolean; lines: CheckLine[]; granted?: readonly string[] | null }> {
   const before = state.tokens.read();
   if (!before) {
     return {
@@ -205,16 +216,36 @@ async function tokenLines(
       { refreshed, expiresAt: after.accessTokenExpiresAt, scope: after.scope },
     ),
   ];
-  if (after.scope && !after.scope.split(' ').includes(config.service.scope)) {
-    lines.push(
-      warn(
-        'token scope',
-        `the service granted scope "${after.scope}"; docsync asks for "${config.service.scope}"`,
-        'Set service.scope to the scope the application is approved for, then run `docsync auth login`.',
-      ),
+  const granted = after.scope ? after.scope.split(/\s+/).filter((s) => s !== '') : null;
+  lines.push(scopeLine(config.service.scope, granted));
+  return { ok: true, lines, granted };
+}
+
+/** The scopes asked for against the scopes granted, as sets: order and spacing do not matter. */
+function scopeLine(asked: readonly string[], granted: readonly string[] | null): CheckLine {
+  const quoted = (list: readonly string[]) => list.map((s) => `"${s}"`).join(', ');
+  const data = { asked, granted };
+  if (granted === null) {
+    return untried(
+      'token scope',
+      `the service did not say which scopes it granted; docsync asks for ${quoted(asked)}`,
+      undefined,
+      data,
     );
   }
-  return { ok: true, lines };
+  const missing = asked.filter((s) => !granted.includes(s));
+  if (missing.length === 0) {
+    return ok('token scope', `granted ${quoted(granted)}, every scope docsync asks for`, data);
+  }
+  return warn(
+    'token scope',
+    `the service granted ${quoted(granted)}; docsync asks for ${quoted(asked)}, so ${quoted(missing)} ${missing.length === 1 ? 'is' : 'are'} not granted`,
+    'Set service.scope to the scopes the application is approved for (a list), then run `docsync auth login`.' +
+      (missing.includes('cas')
+        ? ' "cas" is docsync\'s assumption: the public pages name audit, investment, smsf_partner, identity_provider and screening_provider.'
+        : ''),
+    data,
+  );
 }
 
 /**

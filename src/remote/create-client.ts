@@ -5,6 +5,7 @@
  */
 import { got } from 'got';
 import { USER_AGENT } from './api-wire.js';
+import { DocumentPrefixes, type PrefixFound, type PrefixStore } from './document-prefixes.js';
 import type { RequestQueueOptions } from './request-queue.js';
 import { RequestQueue } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
@@ -29,6 +30,10 @@ export interface ClientOptions extends RequestQueueOptions {
   readonly random?: () => number;
   readonly timeoutMs?: number;
   readonly onResponse?: (info: ResponseInfo) => void;
+  /** Where the document routes' prefix found on first contact is kept (the state). */
+  readonly prefixStore?: PrefixStore;
+  /** Told once when a prefix is found (the log). */
+  readonly onPrefixFound?: (found: PrefixFound) => void;
 }
 
 export interface Remote {
@@ -68,6 +73,7 @@ export function createRemote(options: ClientOptions): Remote {
     ...(options.random ? { random: options.random } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.onResponse ? { onResponse: options.onResponse } : {}),
+    prefixes: new DocumentPrefixes(options.prefixStore ?? null, options.onPrefixFound),
   });
   const transfers = new Transfers({
     http,
