@@ -146,6 +146,14 @@ function addSimulatorCommands(program: Command): void {
     .option('--webhook-url <url>', 'send Document Change webhooks to this URL')
     .option('--webhook-secret <secret>', 'secret that signs the webhooks')
     .option('--client-code <code>', 'client code in the webhook Authorization header')
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        "which reading of the service to speak: api.md's, or the public pages' where they differ",
+      )
+        .choices(['api', 'public-docs'])
+        .default('api'),
+    )
     .action((_options, command: Command) => commands.simulator(command.optsWithGlobals()));
 
   program

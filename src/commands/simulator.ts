@@ -4,7 +4,14 @@
  * config snippet), so a demo or a benchmark needs no browser.
  */
 import { DocsyncError } from '../domain/errors.js';
-import { type SeedOption, type SimulatorOptions, startSimulator } from '../simulator/index.js';
+import {
+  isSimProfile,
+  type SeedOption,
+  SIM_PROFILES,
+  type SimProfile,
+  type SimulatorOptions,
+  startSimulator,
+} from '../simulator/index.js';
 
 export interface SimulatorCommandOptions {
   readonly port?: string;
@@ -15,6 +22,8 @@ export interface SimulatorCommandOptions {
   readonly webhookUrl?: string;
   readonly webhookSecret?: string;
   readonly clientCode?: string;
+  /** `api` (api.md) or `public-docs` (the public pages where they differ; simulator/profile.ts). */
+  readonly profile?: string;
 }
 
 export async function runSimulator(options: SimulatorCommandOptions): Promise<void> {
@@ -39,6 +48,7 @@ export async function runSimulator(options: SimulatorCommandOptions): Promise<vo
     `  Client:        ${sim.clientId} / ${sim.clientSecret}`,
     `  Refresh token: ${refreshToken}`,
     `  Documents:     ${summary}`,
+    `  Profile:       ${options.profile ?? 'api'}${options.profile === 'public-docs' ? " (the public pages' shapes and paths where they differ from api.md)" : ''}`,
     '',
     'Configure docsync with (merge into your config file):',
     JSON.stringify(config, null, 2),
@@ -77,7 +87,13 @@ export function toSimulatorOptions(options: SimulatorCommandOptions): SimulatorO
       ? { rateLimitPerSecond: count(options.rateLimit, '--rate-limit') }
       : {}),
     ...(webhook ? { webhook } : {}),
+    ...(options.profile !== undefined ? { profile: profileOf(options.profile) } : {}),
   };
+}
+
+function profileOf(text: string): SimProfile {
+  if (isSimProfile(text)) return text;
+  throw usage(`--profile expects one of ${SIM_PROFILES.join(', ')}, got "${text}"`);
 }
 
 /** `demo`, or a number of documents spread 100 per entity over companies and trusts. */

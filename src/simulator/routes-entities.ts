@@ -1,6 +1,7 @@
 /** Companies, labels, trusts, trust relationships, status types and contacts (read-only). */
 import type { Route } from './http-kit.js';
 import { envelope, parseBoolean, parsePage } from './paging.js';
+import type { SimProfile } from './profile.js';
 import { notFound } from './sim-error.js';
 import type { SimStore } from './store.js';
 import { companyView, contactView, relationshipView, trustView } from './views.js';
@@ -12,8 +13,8 @@ const get = (template: string, handle: Route['handle']): Route => ({
   handle,
 });
 
-export function entityRoutes(store: SimStore): Route[] {
-  return [...companyRoutes(store), ...trustRoutes(store), ...contactRoutes(store)];
+export function entityRoutes(store: SimStore, profile: SimProfile): Route[] {
+  return [...companyRoutes(store), ...trustRoutes(store, profile), ...contactRoutes(store)];
 }
 
 function companyRoutes(store: SimStore): Route[] {
@@ -46,15 +47,17 @@ function companyRoutes(store: SimStore): Route[] {
   ];
 }
 
-function trustRoutes(store: SimStore): Route[] {
+function trustRoutes(store: SimStore, profile: SimProfile): Route[] {
   return [
     get('/trusts', ({ query }) => ({
       status: 200,
-      body: envelope('trusts', store.trusts.values(), parsePage(query), trustView),
+      body: envelope('trusts', store.trusts.values(), parsePage(query), (t) =>
+        trustView(t, profile),
+      ),
     })),
     get('/trusts/{trustId}', ({ params }) => ({
       status: 200,
-      body: trustView(store.requireTrust(params.trustId!)),
+      body: trustView(store.requireTrust(params.trustId!), profile),
     })),
     get('/trusts/{trustId}/relationships', ({ params, query }) => {
       const trust = store.requireTrust(params.trustId!);

@@ -51,7 +51,9 @@ type Sequence =
   | 'unitTransaction'
   | 'trace'
   | 'label'
-  | 'fund';
+  | 'fund'
+  /** The contacts (Other Entity) that name trusts, apart from the people's. */
+  | 'trustName';
 
 const FIRST_IDS: Record<Sequence, number> = {
   trust: 20_000,
@@ -65,6 +67,7 @@ const FIRST_IDS: Record<Sequence, number> = {
   trace: 100,
   label: 10,
   fund: 80_000,
+  trustName: 568_900,
 };
 
 export class SimStore {
