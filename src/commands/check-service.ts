@@ -4,7 +4,7 @@
  * reads, and the service's clock. The state database is opened as it is: a missing one is never
  * created, an older one never migrated.
  */
-import { got } from 'got';
+import type { Got } from 'got';
 import { clientOptions } from '../compose.js';
 import { type Config, oauthScope } from '../config/schema.js';
 import { type CheckLine, fail, ok, untried, warn } from '../domain/check-lines.js';
@@ -18,6 +18,7 @@ import { probeRoutes } from '../remote/probe-routes.js';
 import { routeTable } from '../remote/routes.js';
 import { serviceAdvice } from '../remote/service-advice.js';
 import type { ResponseInfo } from '../remote/service-http.js';
+import type { Transcript } from '../remote/transcript.js';
 import { schemaVersion } from '../state/open-database.js';
 import { StateStore } from '../state/state-store.js';
 import { MAX_DATE_SKEW_MS } from '../triggers/verify-signature.js';
@@ -33,7 +34,7 @@ export interface ServiceCheck {
   readonly initialSyncDone: boolean | null;
 }
 
-export async function checkService(config: Config): Promise<ServiceCheck> {
+export async function checkService(config: Config, transcript?: Transcript): Promise<ServiceCheck> {
   const file = config.state.path;
   let state: StateStore;
   try {
@@ -44,7 +45,7 @@ export async function checkService(config: Config): Promise<ServiceCheck> {
     return { lines: [unusableState(error)], initialSyncDone: null };
   }
   try {
-    return await withState(config, state);
+    return await withState(config, state, transcript);
   } finally {
     state.close();
   }
@@ -80,7 +81,11 @@ function unusableState(error: DocsyncError): CheckLine {
   );
 }
 
-async function withState(config: Config, state: StateStore): Promise<ServiceCheck> {
+async function withState(
+  config: Config,
+  state: StateStore,
+  transcript: Transcript | undefined,
+): Promise<ServiceCheck> {
   const file = config.state.path;
   const lines = [stateLine(file, schemaVersion(state.db))];
   const service = serviceLine(config, state);
@@ -91,7 +96,12 @@ async function withState(config: Config, state: StateStore): Promise<ServiceChec
   if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
   let last: ResponseInfo | undefined;
   let answered = false;
+  // Whatever login the state holds is a secret of the transcript, before any request is made.
+  const stored = state.tokens.read();
+  transcript?.secret(stored?.accessToken);
+  transcript?.secret(stored?.refreshToken);
   const remote = createRemote({
+    transcript,
     ...clientOptions(config),
     tokenStore: state.tokens,
     // A document list that answers 404 finds its prefix here as the first run would, and the
@@ -116,10 +126,11 @@ async function withState(config: Config, state: StateStore): Promise<ServiceChec
           ...service,
           scope: oauthScope(service.scope),
           granted: token.granted,
+          got: remote.got,
         })),
       );
       lines.push(clockLine(config, remote, answered));
-      lines.push(await webLine(config.service.webUrl));
+      lines.push(await webLine(config.service.webUrl, remote.got));
     }
   } finally {
     remote.queue.clear();
@@ -253,12 +264,12 @@ function scopeLine(asked: readonly string[], granted: readonly string[] | null):
  * URL is our assumption for the known environments ([ours]), so it is opened once; the part
  * after `#` never reaches the server, so any entity's link would ask for this same page.
  */
-async function webLine(webUrl: string): Promise<CheckLine> {
+async function webLine(webUrl: string, client: Got): Promise<CheckLine> {
   const page = entityDeepLink(webUrl, { kind: 'company', id: 'check' }).replace(/#.*$/, '');
   const hint =
     'Deep links in .entity.json and the shortcuts point there: set service.webUrl to the address users open the service at.';
   try {
-    const { statusCode } = await got(page, {
+    const { statusCode } = await client(page, {
       headers: { 'user-agent': USER_AGENT },
       followRedirect: false,
       throwHttpErrors: false,
