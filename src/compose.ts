@@ -133,7 +133,7 @@ export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore'>
 }
 
 /** The folder adapter on `store.root`; it remembers the `.document.json` contents in the state. */
-export function localStore(app: App): FsLocalStore {
+export function localStore(app: Pick<App, 'config' | 'state'>): FsLocalStore {
   return new FsLocalStore({
     root: app.config.store.root,
     ignore: [...app.config.ignore],
