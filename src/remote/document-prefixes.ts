@@ -32,16 +32,21 @@ export function otherPrefix(prefix: DocumentPrefix): DocumentPrefix {
   return prefix === '' ? '/cas' : '';
 }
 
-/** The log's line, and check's: where a kind's documents answered, and for which routes. */
+/** The log's line: where a kind's documents answered, and what follows from it. */
 export function prefixFoundLine(found: PrefixFound): string {
-  const kinds = found.kind === 'company' ? 'companies' : 'trusts';
-  const where = found.prefix === '' ? 'without a prefix' : `under ${found.prefix}`;
   const how = found.refused
     ? `${found.refused} answered 404, ${found.answered} answered`
     : `${found.answered} answered`;
+  return `${prefixSentence(found.kind, found.prefix)} (${how}; recorded in the state)`;
+}
+
+/** "The documents of trusts are under /cas: …", for the log and for check. */
+export function prefixSentence(kind: OwnerKind, prefix: DocumentPrefix): string {
+  const kinds = kind === 'company' ? 'companies' : 'trusts';
+  const where = prefix === '' ? 'without a prefix' : `under ${prefix}`;
   return (
-    `the documents of ${kinds} are ${where} (${how}); recorded in the state, and used for every ` +
-    `document route of ${kinds} whose path service.routes does not set`
+    `the documents of ${kinds} are ${where}: every route of their documents is called so, but ` +
+    'assigning a status (under /cas for both kinds) and a path set in service.routes'
   );
 }
 

@@ -8,9 +8,10 @@
  * here (`docsync check --write` does, on staging). Each line says what its route answered, or
  * that it was not tried and why.
  */
+import type { Got } from 'got';
 import { type CheckLine, ok, untried, warn } from '../domain/check-lines.js';
 import type { Company, OwnerKind, OwnerRef } from '../domain/types.js';
-import { prefixFoundLine } from './document-prefixes.js';
+import { prefixSentence } from './document-prefixes.js';
 import { probeAuthorize } from './probe-authorize.js';
 import { counted, Prober, type ProberOptions, plural } from './route-prober.js';
 import { OWNER_ROUTE_NAMES, ROUTE_NAMES, ROUTES, routeLabel } from './routes.js';
@@ -25,6 +26,8 @@ export interface RouteProbeOptions extends ProberOptions {
   readonly redirectUri: string;
   /** The scopes the token was granted, when the service said (for the pension summary's line). */
   readonly granted?: readonly string[] | null;
+  /** The got the authorise route is opened on (the client's). */
+  readonly got?: Got;
 }
 
 /** The scopes the pension summary needs one of (api.md, public). */
@@ -38,7 +41,7 @@ const KINDS = { company: 'companies', trust: 'trusts' } as const;
 
 export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine[]> {
   const p = new Prober(options);
-  p.lines.push(await probeAuthorize(options, options.http.route('authorize')));
+  p.lines.push(await probeAuthorize(options, options.http.route('authorize'), options.got));
   await p.call('statusTypes', {}, (body, label) => {
     const types = parse.statusTypes(body, label);
     return counted(types, null, 'status type');
@@ -215,8 +218,7 @@ function prefixLines(http: ServiceHttp, before: Prefixes): CheckLine[] {
       });
     }
     const when = before[kind] === null ? 'found now' : 'found on an earlier first contact';
-    const answered = routeLabel(list);
-    return ok(topic, `${prefixFoundLine({ kind, prefix, answered, refused: null })} (${when})`, {
+    return ok(topic, `${prefixSentence(kind, prefix)} (${when}; recorded in the state)`, {
       kind,
       prefix,
     });

@@ -23,13 +23,14 @@ function companyRoutes(store: SimStore): Route[] {
       const details = parseBoolean(query, 'details');
       const page = parsePage(query);
       const body = envelope('companies', store.companies.values(), page, (c) =>
-        companyView(c, store, details),
+        patched(store, 'company', c.id, companyView(c, store, details)),
       );
       return { status: 200, body };
     }),
     get('/companies/{companyId}', ({ params, query }) => {
       const company = store.requireCompany(params.companyId!);
-      return { status: 200, body: companyView(company, store, parseBoolean(query, 'details')) };
+      const view = companyView(company, store, parseBoolean(query, 'details'));
+      return { status: 200, body: patched(store, 'company', company.id, view) };
     }),
     get('/labels/{labelId}/companies', ({ params, query }) => {
       const details = parseBoolean(query, 'details');
@@ -52,13 +53,13 @@ function trustRoutes(store: SimStore, profile: SimProfile): Route[] {
     get('/trusts', ({ query }) => ({
       status: 200,
       body: envelope('trusts', store.trusts.values(), parsePage(query), (t) =>
-        trustView(t, profile),
+        patched(store, 'trust', t.id, trustView(t, profile)),
       ),
     })),
-    get('/trusts/{trustId}', ({ params }) => ({
-      status: 200,
-      body: trustView(store.requireTrust(params.trustId!), profile),
-    })),
+    get('/trusts/{trustId}', ({ params }) => {
+      const trust = store.requireTrust(params.trustId!);
+      return { status: 200, body: patched(store, 'trust', trust.id, trustView(trust, profile)) };
+    }),
     get('/trusts/{trustId}/relationships', ({ params, query }) => {
       const trust = store.requireTrust(params.trustId!);
       const history = parseBoolean(query, 'includeHistory');
@@ -97,4 +98,10 @@ function contactRoutes(store: SimStore): Route[] {
       return { status: 200, body: contactView(contact, parseBoolean(query, 'details')) };
     }),
   ];
+}
+
+/** A record as sent: the view, with what admin.patchRecord put over it. */
+function patched<T extends object>(store: SimStore, kind: string, id: string | number, view: T) {
+  const patch = store.recordPatches.get(`${kind}:${id}`);
+  return patch ? { ...view, ...patch } : view;
 }

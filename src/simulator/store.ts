@@ -80,6 +80,8 @@ export class SimStore {
   readonly unitTransactions = new Map<number, Map<number, UnitTransactionRecord>>();
   readonly funds = new Map<number, FundRecord>();
   readonly documents = new Map<number, DocumentRecord>();
+  /** What is sent over a company's or trust's record, by `kind:id` (admin.patchRecord). */
+  readonly recordPatches = new Map<string, Readonly<Record<string, unknown>>>();
   private readonly byOwner = new Map<string, Map<number, DocumentRecord>>();
   private readonly sequences = { ...FIRST_IDS };
   private readonly listeners: ((event: ChangeEvent) => void)[] = [];
