@@ -113,7 +113,7 @@ export async function proveWrites(deps: WriteProofDeps, entity: Entity): Promise
       );
     } else steps.skip('assignStatus', 'the service listed no status type');
 
-    const read = await steps.run(
+    await steps.run(
       'documentDetails',
       () => deps.client.document(steps.owner, created.id),
       (d) =>
@@ -124,7 +124,8 @@ export async function proveWrites(deps: WriteProofDeps, entity: Entity): Promise
       await steps.run(
         'deleteAttachment',
         async () => {
-          await keepCopy(deps, steps.owner, read ?? created, folder, attachment.id);
+          const now = await deps.client.document(steps.owner, created.id);
+          await keepCopy(deps, steps.owner, now, folder, attachment.id);
           await deps.client.deleteAttachment(steps.owner, created.id, attachment.id);
         },
         () => `attachment ${attachment.id} deleted (its copy is in .docsync/trash/)`,
@@ -234,14 +235,21 @@ class Steps {
         ),
       );
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        this.lines.push(
-          ok(label, `answered 404: the test document is gone, as deleted`, {
-            ...data,
-            status: 404,
-          }),
-        );
-      } else throw error;
+      if (!(error instanceof DocsyncError)) throw error;
+      const gone = error instanceof ApiError && error.status === 404;
+      this.lines.push(
+        gone
+          ? ok(label, 'answered 404: the test document is gone, as deleted', {
+              ...data,
+              status: 404,
+            })
+          : fail(
+              label,
+              `reading the deleted test document back failed: ${error.message}`,
+              'Look for the test document in the service, and delete it there if it is still listed.',
+              data,
+            ),
+      );
     }
   }
 
@@ -275,6 +283,12 @@ async function keepCopy(
   types: readonly StatusType[] = [],
 ): Promise<void> {
   const attachments = doc.attachments.filter((a) => attachmentId === null || a.id === attachmentId);
+  if (attachmentId !== null && attachments.length === 0) {
+    throw new DocsyncError(
+      'CHECK_NO_COPY',
+      `attachment ${attachmentId} is not on the test document, so no copy of it could be kept; it was not deleted`,
+    );
+  }
   const files = attachments.map((a) => ({
     key: a.id,
     desiredName: a.name,
