@@ -6,13 +6,14 @@
 
 import type { DestinationStream } from 'pino';
 import { loadConfig } from './config/load-config.js';
-import type { Config, LogLevel } from './config/schema.js';
+import { type Config, type LogLevel, oauthScope } from './config/schema.js';
 import { otherService, serviceKey } from './domain/service-identity.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
 import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
 import { type ClientOptions, createRemote, type Remote } from './remote/create-client.js';
+import { prefixFoundLine } from './remote/document-prefixes.js';
 import { routeTable } from './remote/routes.js';
 import type { ResponseInfo } from './remote/service-http.js';
 import { explainStateFailure } from './state/state-failure.js';
@@ -93,6 +94,8 @@ export function openApp(options: AppOptions = {}): App {
   const remote = createRemote({
     ...clientOptions(config),
     tokenStore: state.tokens,
+    prefixStore: state.settings,
+    onPrefixFound: (found) => logger.info(found, prefixFoundLine(found)),
     onResponse: (info) => {
       logger.trace(info, 'service answered');
       options.onResponse?.(info);
@@ -121,7 +124,7 @@ export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore'>
     baseUrl: service.baseUrl,
     clientId: service.clientId,
     clientSecret: service.clientSecret,
-    scope: service.scope,
+    scope: oauthScope(service.scope),
     clientAuth: service.clientAuth,
     routes: routeTable(service.routes),
     requestsPerSecond: queue.requestsPerSecond,
@@ -130,7 +133,7 @@ export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore'>
 }
 
 /** The folder adapter on `store.root`; it remembers the `.document.json` contents in the state. */
-export function localStore(app: App): FsLocalStore {
+export function localStore(app: Pick<App, 'config' | 'state'>): FsLocalStore {
   return new FsLocalStore({
     root: app.config.store.root,
     ignore: [...app.config.ignore],

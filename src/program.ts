@@ -121,9 +121,19 @@ function addServiceCommands(program: Command): void {
   program
     .command('check')
     .description(
-      'check the configuration, the login, every route that reads, the clock, the folder and the webhook URL; changes nothing (exit 1 when a check fails)',
+      'check the configuration, the login, every route that reads, the clock, the folder and the webhook URL; changes nothing but with --write (exit 1 when a check fails)',
     )
     .option('--json', 'machine-readable output')
+    .option(
+      '--write <entity>',
+      'on staging: prove every route that writes, with a test document in this company or trust (id or name), deleted again',
+    )
+    .option('--yes', 'with --write: go on without asking')
+    .option('--allow-production', 'with --write: run against production too')
+    .option(
+      '--save <file>',
+      'write every request and answer of the check to this file, secrets removed, for whoever supports the firm',
+    )
     .action((_options, command: Command) => commands.check(command.optsWithGlobals()));
 
   program
@@ -178,6 +188,14 @@ function addSimulatorCommands(program: Command): void {
     .option('--webhook-url <url>', 'send Document Change webhooks to this URL')
     .option('--webhook-secret <secret>', 'secret that signs the webhooks')
     .option('--client-code <code>', 'client code in the webhook Authorization header')
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        "which reading of the service to speak: api.md's, or the public pages' where they differ",
+      )
+        .choices(['api', 'public-docs'])
+        .default('api'),
+    )
     .action((_options, command: Command) => commands.simulator(command.optsWithGlobals()));
 
   program

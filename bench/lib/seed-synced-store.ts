@@ -145,7 +145,10 @@ function detailsFromDump(remote: RemoteStore, byId: ReadonlyMap<string, DumpDocu
         creationDate: a.creationDate,
       })),
     };
-    return parse.document(details, route, owner);
+    return {
+      ...parse.document(details, route, owner),
+      lastUpdatedTimestamp: details.lastUpdatedTimestamp,
+    };
   };
   // Every other call goes to the real client, on the real client: its methods use private
   // members, which a prototype-based stand-in (Object.create) cannot reach.

@@ -5,7 +5,7 @@
  */
 import { openApp } from '../compose.js';
 import { DocsyncError } from '../domain/errors.js';
-import { ApiError } from '../remote/api-error.js';
+import { ApiError, serviceErrorOf } from '../remote/api-error.js';
 import { type ApiCall, resolveOperation } from './api-operations.js';
 import { JsonOutput } from './api-output.js';
 import type { GlobalOptions } from './index.js';
@@ -54,8 +54,9 @@ function refusal(error: unknown): DocsyncError | null {
   if (!(error instanceof ApiError) || error.code !== 'HTTP_ERROR') return null;
   const status = error.status ?? 0;
   if (status < 400 || status >= 500 || error.route.startsWith('GET ')) return null;
-  const detail = (error.responseBody as { error?: { message?: unknown } } | null)?.error?.message;
-  const said = typeof detail === 'string' ? `: ${detail}` : '';
+  // Either shape of error body (api.md's, or OAuth's `error_description`).
+  const detail = serviceErrorOf(error.responseBody).text;
+  const said = detail ? `: ${detail}` : '';
   return new DocsyncError(
     'REFUSED',
     `the service refused ${error.route} (${status}${error.serviceCode ? ` ${error.serviceCode}` : ''})${said}; nothing was changed`,

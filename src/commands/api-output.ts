@@ -8,6 +8,7 @@
  * say that it failed. A reader that goes away (`| head`) ends the output quietly.
  */
 import { ApiError } from '../remote/api-error.js';
+import type { MalformedEntry } from '../remote/remote-store.js';
 
 export class JsonOutput {
   #listOpen = false;
@@ -28,7 +29,10 @@ export class JsonOutput {
   }
 
   item(value: unknown): void {
-    this.#write(`${this.#items === 0 ? '[\n' : ',\n'}${JSON.stringify(value)}`);
+    const shown = isMalformed(value)
+      ? { malformed: { id: value.id, error: errorJson(value.error) } }
+      : value;
+    this.#write(`${this.#items === 0 ? '[\n' : ',\n'}${JSON.stringify(shown)}`);
     this.#listOpen = true;
     this.#items++;
   }
@@ -56,6 +60,13 @@ export class JsonOutput {
     this.#written = true;
     this.out.write(text);
   }
+}
+
+/** A list item the client could not read (remote-store.ts, MalformedEntry): said, not dropped. */
+function isMalformed(value: unknown): value is MalformedEntry {
+  return (
+    typeof value === 'object' && value !== null && (value as MalformedEntry).malformed === true
+  );
 }
 
 function errorJson(error: unknown) {

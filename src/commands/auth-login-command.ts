@@ -5,6 +5,7 @@
  * instructions say so, and how to finish there (`--code`, or an SSH tunnel).
  */
 import { openApp } from '../compose.js';
+import { oauthScope } from '../config/schema.js';
 import { authorizeUrl, LOGIN_WAIT_MS, listenForRedirect, newState } from '../remote/auth-login.js';
 import { routeTable } from '../remote/routes.js';
 import type { GlobalOptions } from './index.js';
@@ -24,7 +25,10 @@ export async function authLoginCommand(options: GlobalOptions & { code?: string 
       const state = newState();
       const listener = await listenForRedirect(service.redirectUri, state);
       const authorizePath = routeTable(service.routes).authorize.path;
-      const url = authorizeUrl({ ...service, authorizePath }, state);
+      const url = authorizeUrl(
+        { ...service, scope: oauthScope(service.scope), authorizePath },
+        state,
+      );
       process.stdout.write(instructions(url, service.redirectUri));
       code = await listener.code;
     }

@@ -3,40 +3,69 @@
  * the state database and its login, every route of the service that reads, the service's clock,
  * the folder (permissions, filesystem, inotify watches) and the webhook URL, one line each: ok,
  * warn or fail, with what to do. It changes nothing: no route that writes is called, no folder
- * is created. The only writes are those any docsync command makes to its login (a
- * DOCSYNC_REFRESH_TOKEN stored, a refreshed token stored, since the old one then stops working),
- * and so, before the first run, the state database that keeps such a login (check-service.ts).
- * Exit 1 when a line fails, 0 otherwise.
+ * or database is created, but before the first run, the state database that keeps a login
+ * (check-service.ts). The only writes are those any docsync command makes to its state (a
+ * DOCSYNC_REFRESH_TOKEN stored, a refreshed token stored, since the old one then stops working;
+ * the document routes' prefix found on first contact). Exit 1 when a line fails, 0 otherwise.
+ *
+ * `--write ENTITY` instead proves the routes that write, on staging (check-write.ts); `--save
+ * FILE` writes down every request and answer, secrets removed (remote/transcript.ts).
  */
 
+import { open, rename } from 'node:fs/promises';
+import { got } from 'got';
 import { loadConfig, resolveConfigPath } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
 import { SERVICE_ENVIRONMENTS } from '../config/service-environments.js';
 import { type CheckLine, checkCounts, checkExitCode, fail, ok } from '../domain/check-lines.js';
 import { ConfigError } from '../domain/errors.js';
 import { checkStore } from '../local/store-checks.js';
+import { Transcript } from '../remote/transcript.js';
 import { checkService } from './check-service.js';
 import { checkWebhook } from './check-webhook.js';
+import { checkWrites } from './check-write.js';
 
-export async function checkCommand(options: {
-  config?: string | undefined;
-  json?: boolean;
-}): Promise<void> {
-  const file = resolveConfigPath(options.config, process.env);
-  const lines = await runChecks(file, options.config);
-  process.stdout.write(options.json ? renderJson(file, lines) : renderText(file, lines));
-  process.exitCode = checkExitCode(lines);
+export interface CheckCommandOptions {
+  readonly config?: string | undefined;
+  readonly json?: boolean;
+  /** `--write ENTITY`: prove the routes that write, in that company or trust (check-write.ts). */
+  readonly write?: string | undefined;
+  readonly yes?: boolean;
+  readonly allowProduction?: boolean;
+  /** `--save FILE`: every request and answer, secrets removed (remote/transcript.ts). */
+  readonly save?: string | undefined;
 }
 
-export async function runChecks(file: string, flag: string | undefined): Promise<CheckLine[]> {
-  let config: Config;
-  try {
-    config = loadConfig({ path: flag });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return configProblemLines(file, error);
+export async function checkCommand(options: CheckCommandOptions): Promise<void> {
+  const file = resolveConfigPath(options.config, process.env);
+  const transcript = options.save ? new Transcript() : undefined;
+  const lines =
+    options.write !== undefined
+      ? await runWriteCheck(file, options, transcript)
+      : await runChecks(file, options.config, transcript);
+  const text = renderText(file, lines);
+  process.stdout.write(options.json ? renderJson(file, lines) : text);
+  process.exitCode = checkExitCode(lines);
+  if (options.save && transcript) {
+    const header = [
+      `docsync check${options.write !== undefined ? ` --write ${options.write}` : ''} transcript, ${new Date().toISOString()}`,
+      `configuration ${file}`,
+    ];
+    await saveTranscript(options.save, transcript.render(header, text));
+    process.stderr.write(
+      `docsync: the check's requests and answers are in ${options.save} (secrets removed)\n`,
+    );
   }
-  const service = await checkService(config);
+}
+
+export async function runChecks(
+  file: string,
+  flag: string | undefined,
+  transcript?: Transcript,
+): Promise<CheckLine[]> {
+  const config = loaded(file, flag, transcript);
+  if (!('service' in config)) return [config];
+  const service = await checkService(config, transcript);
   const store = await checkStore({
     root: config.store.root,
     ignore: config.ignore,
@@ -44,19 +73,72 @@ export async function runChecks(file: string, flag: string | undefined): Promise
     baseUrl: config.service.baseUrl,
     scanIntervalSeconds: config.watcher.scanIntervalSeconds,
   });
-  return [configLine(file, config), ...service.lines, ...store, ...(await checkWebhook(config))];
+  const webhook = await checkWebhook(
+    config,
+    transcript ? got.extend({ hooks: transcript.hooks() }) : got,
+  );
+  return [configLine(file, config), ...service.lines, ...store, ...webhook];
+}
+
+async function runWriteCheck(
+  file: string,
+  options: CheckCommandOptions,
+  transcript: Transcript | undefined,
+): Promise<CheckLine[]> {
+  const config = loaded(file, options.config, transcript);
+  if (!('service' in config)) return [config];
+  return [
+    configLine(file, config),
+    ...(await checkWrites(config, {
+      entity: options.write ?? '',
+      yes: options.yes ?? false,
+      allowProduction: options.allowProduction ?? false,
+      transcript,
+    })),
+  ];
+}
+
+/** The configuration, or the line that says why it does not load. */
+function loaded(
+  file: string,
+  flag: string | undefined,
+  transcript?: Transcript,
+): Config | CheckLine {
+  let config: Config;
+  try {
+    config = loadConfig({ path: flag });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return configProblemLine(file, error);
+  }
+  // The configuration's secrets never reach a transcript, wherever they might show up.
+  transcript?.secret(config.service.clientSecret);
+  transcript?.secret(config.service.refreshToken);
+  transcript?.secret(config.webhook.secret);
+  return config;
+}
+
+/** Written whole or not at all, readable by its owner only: it still names the firm's clients. */
+async function saveTranscript(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
 }
 
 /** Each problem on a line of its own, as `docsync run` lists them. */
-function configProblemLines(file: string, error: ConfigError): CheckLine[] {
+function configProblemLine(file: string, error: ConfigError): CheckLine {
   const hint = 'Nothing else can be checked until the configuration loads: correct what is named.';
-  if (error.code === 'CONFIG_MISSING') return [fail('configuration', error.message, hint)];
+  if (error.code === 'CONFIG_MISSING') return fail('configuration', error.message, hint);
   const problems = error.problems.map((p) => `- ${p.key ? `${p.key}: ` : ''}${p.message}`);
-  return [
-    fail('configuration', [`${file} is not valid:`, ...problems].join('\n'), hint, {
-      problems: error.problems,
-    }),
-  ];
+  return fail('configuration', [`${file} is not valid:`, ...problems].join('\n'), hint, {
+    problems: error.problems,
+  });
 }
 
 function configLine(file: string, config: Config): CheckLine {
@@ -83,7 +165,7 @@ function configLine(file: string, config: Config): CheckLine {
   );
 }
 
-const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
+const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', untried: '--  ' } as const;
 
 export function renderText(file: string, lines: readonly CheckLine[]): string {
   const out = [`docsync check (${file})`, ''];
@@ -95,7 +177,7 @@ export function renderText(file: string, lines: readonly CheckLine[]): string {
   const counts = checkCounts(lines);
   out.push(
     '',
-    `${counts.ok} ok, ${counts.warn} ${counts.warn === 1 ? 'warning' : 'warnings'}, ${counts.fail} failed` +
+    `${counts.ok} ok, ${counts.untried > 0 ? `${counts.untried} not tried, ` : ''}${counts.warn} ${counts.warn === 1 ? 'warning' : 'warnings'}, ${counts.fail} failed` +
       (counts.fail > 0 ? ': docsync cannot work as configured (exit 1)' : ''),
   );
   return `${out.join('\n')}\n`;

@@ -4,10 +4,10 @@
  * reads, and the service's clock. The state database is opened as it is: a missing one is never
  * created, an older one never migrated.
  */
-import { got } from 'got';
+import type { Got } from 'got';
 import { clientOptions } from '../compose.js';
-import type { Config } from '../config/schema.js';
-import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
+import { type Config, oauthScope } from '../config/schema.js';
+import { type CheckLine, fail, ok, untried, warn } from '../domain/check-lines.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError, StateSchemaError } from '../domain/errors.js';
 import { otherService, serviceKey } from '../domain/service-identity.js';
@@ -18,6 +18,7 @@ import { probeRoutes } from '../remote/probe-routes.js';
 import { routeTable } from '../remote/routes.js';
 import { serviceAdvice } from '../remote/service-advice.js';
 import type { ResponseInfo } from '../remote/service-http.js';
+import type { Transcript } from '../remote/transcript.js';
 import { schemaVersion } from '../state/open-database.js';
 import { StateStore } from '../state/state-store.js';
 import { MAX_DATE_SKEW_MS } from '../triggers/verify-signature.js';
@@ -33,11 +34,11 @@ export interface ServiceCheck {
   readonly initialSyncDone: boolean | null;
 }
 
-export async function checkService(config: Config): Promise<ServiceCheck> {
+export async function checkService(config: Config, transcript?: Transcript): Promise<ServiceCheck> {
   const opened = openForCheck(config);
   if (!('state' in opened)) return { lines: opened.lines, initialSyncDone: null };
   try {
-    return await withState(config, opened.state, opened.created);
+    return await withState(config, opened.state, opened.created, transcript);
   } finally {
     opened.state.close();
   }
@@ -113,6 +114,7 @@ async function withState(
   config: Config,
   state: StateStore,
   created: boolean,
+  transcript: Transcript | undefined,
 ): Promise<ServiceCheck> {
   const file = config.state.path;
   const lines = [stateLine(file, schemaVersion(state.db), created)];
@@ -124,9 +126,17 @@ async function withState(
   if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
   let last: ResponseInfo | undefined;
   let answered = false;
+  // Whatever login the state holds is a secret of the transcript, before any request is made.
+  const stored = state.tokens.read();
+  transcript?.secret(stored?.accessToken);
+  transcript?.secret(stored?.refreshToken);
   const remote = createRemote({
+    transcript,
     ...clientOptions(config),
     tokenStore: state.tokens,
+    // A document list that answers 404 finds its prefix here as the first run would, and the
+    // prefix found is kept for the run (remote/document-prefixes.ts).
+    prefixStore: state.settings,
     retry: ONE_ATTEMPT,
     timeoutMs: 15_000,
     onResponse: (info) => {
@@ -139,9 +149,18 @@ async function withState(
     lines.push(...token.lines);
     if (token.ok) {
       const { service } = config;
-      lines.push(...(await probeRoutes({ http: remote.http, lastAnswer: () => last, ...service })));
+      lines.push(
+        ...(await probeRoutes({
+          http: remote.http,
+          lastAnswer: () => last,
+          ...service,
+          scope: oauthScope(service.scope),
+          granted: token.granted,
+          got: remote.got,
+        })),
+      );
       lines.push(clockLine(config, remote, answered));
-      lines.push(await webLine(config.service.webUrl));
+      lines.push(await webLine(config.service.webUrl, remote.got));
     }
   } finally {
     remote.queue.clear();
@@ -198,7 +217,7 @@ async function tokenLines(
   config: Config,
   remote: Remote,
   state: StateStore,
-): Promise<{ ok: boolean; lines: CheckLine[] }> {
+): Promise<{ ok: boolean; lines: CheckLine[]; granted?: readonly string[] | null }> {
   const before = state.tokens.read();
   if (!before) {
     return {
@@ -243,16 +262,36 @@ async function tokenLines(
       { refreshed, expiresAt: after.accessTokenExpiresAt, scope: after.scope },
     ),
   ];
-  if (after.scope && !after.scope.split(' ').includes(config.service.scope)) {
-    lines.push(
-      warn(
-        'token scope',
-        `the service granted scope "${after.scope}"; docsync asks for "${config.service.scope}"`,
-        'Set service.scope to the scope the application is approved for, then run `docsync auth login`.',
-      ),
+  const granted = after.scope ? after.scope.split(/\s+/).filter((s) => s !== '') : null;
+  lines.push(scopeLine(config.service.scope, granted));
+  return { ok: true, lines, granted };
+}
+
+/** The scopes asked for against the scopes granted, as sets: order and spacing do not matter. */
+function scopeLine(asked: readonly string[], granted: readonly string[] | null): CheckLine {
+  const quoted = (list: readonly string[]) => list.map((s) => `"${s}"`).join(', ');
+  const data = { asked, granted };
+  if (granted === null) {
+    return untried(
+      'token scope',
+      `the service did not say which scopes it granted; docsync asks for ${quoted(asked)}`,
+      undefined,
+      data,
     );
   }
-  return { ok: true, lines };
+  const missing = asked.filter((s) => !granted.includes(s));
+  if (missing.length === 0) {
+    return ok('token scope', `granted ${quoted(granted)}, every scope docsync asks for`, data);
+  }
+  return warn(
+    'token scope',
+    `the service granted ${quoted(granted)}; docsync asks for ${quoted(asked)}, so ${quoted(missing)} ${missing.length === 1 ? 'is' : 'are'} not granted`,
+    'Set service.scope to the scopes the application is approved for (a list), then run `docsync auth login`.' +
+      (missing.includes('cas')
+        ? ' "cas" is docsync\'s assumption: the public pages name audit, investment, smsf_partner, identity_provider and screening_provider.'
+        : ''),
+    data,
+  );
 }
 
 /**
@@ -260,12 +299,12 @@ async function tokenLines(
  * URL is our assumption for the known environments ([ours]), so it is opened once; the part
  * after `#` never reaches the server, so any entity's link would ask for this same page.
  */
-async function webLine(webUrl: string): Promise<CheckLine> {
+async function webLine(webUrl: string, client: Got): Promise<CheckLine> {
   const page = entityDeepLink(webUrl, { kind: 'company', id: 'check' }).replace(/#.*$/, '');
   const hint =
     'Deep links in .entity.json and the shortcuts point there: set service.webUrl to the address users open the service at.';
   try {
-    const { statusCode } = await got(page, {
+    const { statusCode } = await client(page, {
       headers: { 'user-agent': USER_AGENT },
       followRedirect: false,
       throwHttpErrors: false,

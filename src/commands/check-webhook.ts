@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { got } from 'got';
+import { type Got, got } from 'got';
 import type { Config } from '../config/schema.js';
 import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
 import { USER_AGENT } from '../remote/api-wire.js';
@@ -17,7 +17,7 @@ const TOPIC = 'webhook URL';
 const NONCE_HEADER = 'x-docsync-check';
 const LOOPBACK = /^(127\.|::1$|localhost$)/;
 
-export async function checkWebhook(config: Config): Promise<CheckLine[]> {
+export async function checkWebhook(config: Config, client: Got = got): Promise<CheckLine[]> {
   const hook = config.webhook;
   if (!hook.enabled) {
     return [
@@ -27,7 +27,7 @@ export async function checkWebhook(config: Config): Promise<CheckLine[]> {
       ),
     ];
   }
-  const lines: CheckLine[] = [];
+  const lines: CheckLine[] = [documentLinkLine(config)];
   const { host, port } = hook.listen;
   // A service on this machine (the simulator) reaches a receiver on the loopback address.
   const serviceHere = LOOPBACK.test(
@@ -53,10 +53,10 @@ export async function checkWebhook(config: Config): Promise<CheckLine[]> {
       ),
     );
   } else if (standIn === 'in-use') {
-    lines.push(await probe(urlOf(config, port), null));
+    lines.push(await probe(client, urlOf(config, port), null));
   } else {
     try {
-      lines.push(await probe(urlOf(config, standIn.port), nonce));
+      lines.push(await probe(client, urlOf(config, standIn.port), nonce));
     } finally {
       await close(standIn.server);
     }
@@ -73,11 +73,11 @@ function urlOf(config: Config, port: number): string {
 }
 
 /** Null `nonce`: the daemon (or something) holds the port, and docsync's receiver should answer. */
-async function probe(url: string, nonce: string | null): Promise<CheckLine> {
+async function probe(client: Got, url: string, nonce: string | null): Promise<CheckLine> {
   const data = { url, via: nonce ? 'stand-in' : 'running receiver' };
   let response: { statusCode: number; headers: Record<string, unknown>; body: string };
   try {
-    response = await got(url, {
+    response = await client(url, {
       headers: { 'user-agent': USER_AGENT },
       followRedirect: false,
       throwHttpErrors: false,
@@ -162,4 +162,36 @@ function close(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/**
+ * What the service keeps as a document's link: the `resourceUrl` of docsync's answer to the
+ * first webhook about it. That answer comes before docsync has the document's folder, so
+ * without the stable link of the status listener it can only point into the service itself,
+ * and the service keeps that link for good.
+ */
+export function documentLinkLine(config: Config): CheckLine {
+  const topic = 'document links';
+  const stable = config.status.enabled ? config.status.publicUrl : undefined;
+  const template = config.webhook.resourceUrlTemplate;
+  if (stable) {
+    return ok(
+      topic,
+      `the service is given ${stable.replace(/\/+$/, '')}/documents/{documentId} for each document: a stable link that leads to its folder once docsync has it, wherever it moves`,
+      { stable: true },
+    );
+  }
+  if (!template) {
+    return ok(
+      topic,
+      'the webhook answers carry no link (neither status.publicUrl nor webhook.resourceUrlTemplate is set): the service shows none beside a document',
+      { stable: false },
+    );
+  }
+  return warn(
+    topic,
+    `status.publicUrl is not set: the first answer about a new document comes before docsync has its folder, so its link is the service's own page of the entity (under ${config.service.webUrl}), and the service keeps that link, not the folder's`,
+    "Set status.publicUrl to the address the firm's browsers reach the status listener at (and keep status.enabled): each answer then carries a stable link, /documents/{documentId}, that leads to the document's folder.",
+    { stable: false },
+  );
 }

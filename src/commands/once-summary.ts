@@ -26,6 +26,16 @@ export function summaryText(report: CycleReport, durationMs: number): string {
     ['deleted', counts.deleted, ''],
     ['conflicts', counts.conflicts, ''],
     ['errors', report.documentsFailed, ''],
+    // Only when there are some: a company or trust docsync could not read (`docsync status`).
+    ...(report.recordsInError > 0
+      ? [
+          ['skipped', report.recordsInError, 'records of the service in error'] as [
+            string,
+            number,
+            string,
+          ],
+        ]
+      : []),
   ];
   const width = Math.max(...rows.map(([, n]) => String(n).length));
   const lines = rows.map(([label, n, extra]) =>
@@ -44,6 +54,7 @@ export function summaryLogLine(report: CycleReport, durationMs: number): string 
     `deleted ${counts.deleted}`,
     `conflicts ${counts.conflicts}`,
     `errors ${report.documentsFailed}`,
+    ...(report.recordsInError > 0 ? [`records skipped ${report.recordsInError}`] : []),
   ].join(', ');
   return `run finished: ${OUTCOME[report.result]} after ${formatDuration(durationMs)}: ${tally}`;
 }
@@ -58,6 +69,7 @@ export function summaryJson(report: CycleReport, durationMs: number) {
     actions: report.actions,
     ...report.counts,
     errors: report.documentsFailed,
+    recordsInError: report.recordsInError,
     rails: report.tripped,
     unmatchedFolders: report.unmatchedFolders,
     settling: report.settling,

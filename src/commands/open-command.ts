@@ -42,7 +42,8 @@ export async function openCommand(options: OpenCommandOptions): Promise<void> {
 async function findInService(app: App, kind: OwnerKind, query: string): Promise<EntityMatch> {
   const listed: Entity[] = [];
   const list = kind === 'company' ? app.remote.client.companies() : app.remote.client.trusts();
-  for await (const entity of list) listed.push(entity);
+  // A record docsync cannot read is no entity to open (`docsync status` names it).
+  for await (const entry of list) if (!('malformed' in entry)) listed.push(entry);
   return findEntity(listed, query);
 }
 

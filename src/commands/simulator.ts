@@ -5,7 +5,14 @@
  */
 import { DEFAULT_SIMULATOR_URL } from '../config/init-plan.js';
 import { DocsyncError } from '../domain/errors.js';
-import { type SeedOption, type SimulatorOptions, startSimulator } from '../simulator/index.js';
+import {
+  isSimProfile,
+  type SeedOption,
+  SIM_PROFILES,
+  type SimProfile,
+  type SimulatorOptions,
+  startSimulator,
+} from '../simulator/index.js';
 import { selfCommand } from './self-command.js';
 
 export interface SimulatorCommandOptions {
@@ -17,6 +24,8 @@ export interface SimulatorCommandOptions {
   readonly webhookUrl?: string;
   readonly webhookSecret?: string;
   readonly clientCode?: string;
+  /** `api` (api.md) or `public-docs` (the public pages where they differ; simulator/profile.ts). */
+  readonly profile?: string;
 }
 
 export async function runSimulator(options: SimulatorCommandOptions): Promise<void> {
@@ -32,6 +41,7 @@ export async function runSimulator(options: SimulatorCommandOptions): Promise<vo
     `  Client:        ${sim.clientId} / ${sim.clientSecret}`,
     `  Refresh token: ${refreshToken}`,
     `  Documents:     ${summary}`,
+    `  Profile:       ${options.profile ?? 'api'}${options.profile === 'public-docs' ? " (the public pages' shapes and paths where they differ from docs/api-contract.md)" : ''}`,
     '',
     'Write a configuration of docsync for it (in another terminal, in the folder to keep',
     "docsync's config/ in), then run what that prints next:",
@@ -70,7 +80,13 @@ export function toSimulatorOptions(options: SimulatorCommandOptions): SimulatorO
       ? { rateLimitPerSecond: count(options.rateLimit, '--rate-limit') }
       : {}),
     ...(webhook ? { webhook } : {}),
+    ...(options.profile !== undefined ? { profile: profileOf(options.profile) } : {}),
   };
+}
+
+function profileOf(text: string): SimProfile {
+  if (isSimProfile(text)) return text;
+  throw usage(`--profile expects one of ${SIM_PROFILES.join(', ')}, got "${text}"`);
 }
 
 /** `demo`, or a number of documents spread 100 per entity over companies and trusts. */

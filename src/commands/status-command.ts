@@ -89,6 +89,13 @@ export function renderStatus(report: StatusReport, statePath: string): string {
       `  ${label(i.owner)} ${i.path ?? i.documentId ?? ''}: ${i.reason} (attempt ${i.attempts}, next ${i.nextAttemptAt})`,
     );
   }
+  if (report.recordsInError.length > 0) {
+    lines.push(`Records of the service in error: ${report.recordsInError.length}`);
+    for (const r of report.recordsInError)
+      lines.push(
+        `  ${r.level === 'error' ? 'skipped' : 'warning'}: ${r.reason} (since ${r.firstSeenAt})`,
+      );
+  }
   lines.push(`Unmatched local folders: ${report.unmatchedFolders.length}`);
   for (const u of report.unmatchedFolders) lines.push(`  ${u.folder} (${u.kind}): ${u.reason}`);
   lines.push(`Not synced: ${report.notSynced.length}`);

@@ -4,7 +4,7 @@
  */
 import { validate as isValidCron } from 'node-cron';
 import * as z from 'zod';
-import { routeOverrideProblem } from '../remote/routes.js';
+import { type RouteOverride, routeSettingProblems } from '../remote/routes.js';
 import { SERVICE_ENVIRONMENT_NAMES } from './service-environments.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
@@ -33,19 +33,44 @@ const serviceUrl = z.url({
 });
 
 /**
- * `service.routes`: corrected paths of the route table (remote/routes.ts), by route name. An
- * unknown name or a path without the route's placeholders is reported with its key at load,
- * not as a 404 in the middle of a sync.
+ * `service.routes`: corrected paths of the route table (remote/routes.ts), by route name; a
+ * route of an owner's documents also takes `{"company": path, "trust": path}`. An unknown name
+ * or a path without the route's placeholders is reported with its key at load, not as a 404 in
+ * the middle of a sync.
  */
 const routeOverrides = z.record(z.string(), z.unknown()).transform((routes, ctx) => {
   // One pass over every entry (a record schema would stop at the first mistyped value).
-  for (const [name, path] of Object.entries(routes)) {
-    const problem =
-      typeof path === 'string' ? routeOverrideProblem(name, path) : 'expected a path (a string)';
-    if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem, input: path });
+  for (const [name, value] of Object.entries(routes)) {
+    for (const problem of routeSettingProblems(name, value)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: problem.key.split('.'),
+        message: problem.message,
+        input: value,
+      });
+    }
   }
-  return routes as Record<string, string>;
+  return routes as Record<string, RouteOverride>;
 });
+
+/**
+ * `service.scope`: the OAuth scopes to ask for, as a list or as OAuth writes them (separated by
+ * spaces). The public pages name `audit`, `investment`, `smsf_partner`, `identity_provider` and
+ * `screening_provider`; `cas` is our assumption for the document API (docs/real-service.md).
+ */
+const scopes = z
+  .union([z.string(), z.array(z.string())], {
+    error: 'expected a scope, or a list of scopes (e.g. ["cas", "audit"])',
+  })
+  .transform((value, ctx) => {
+    const list = (Array.isArray(value) ? value : [value]).flatMap((s) => s.split(/\s+/));
+    const named = [...new Set(list.filter((s) => s !== ''))];
+    if (named.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'expected at least one scope', input: value });
+      return z.NEVER;
+    }
+    return named;
+  });
 
 /** `host:port` (IPv6 hosts in brackets), parsed once here into its parts. */
 const listenAddress = z
@@ -86,7 +111,7 @@ export const configSchema = z.strictObject({
     webUrl: serviceUrl,
     clientId: nonEmpty,
     clientSecret: secret('DOCSYNC_CLIENT_SECRET'),
-    scope: nonEmpty.default('cas'),
+    scope: scopes.default(['cas']),
     /** How the client authenticates at the token endpoint (remote/token-manager.ts). */
     clientAuth: z
       .enum(['client_secret_basic', 'client_secret_post'])
@@ -200,6 +225,11 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
 });
+
+/** The scopes as OAuth sends them: one string, separated by spaces (RFC 6749 3.3). */
+export function oauthScope(scopes: readonly string[]): string {
+  return scopes.join(' ');
+}
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = DeepReadonly<z.output<typeof configSchema>>;

@@ -104,7 +104,8 @@ async function onDocumentChange(
   app: DaemonHost,
   event: DocumentChangeEvent,
 ): Promise<void> {
-  const find = () => app.state.entities.list().find((r) => r.entity.id === event.entityId);
+  // Any spelling of the id (the public example has a company's without dashes): domain/ids.ts.
+  const find = () => app.state.entities.findById(event.entityId) ?? undefined;
   let record = find();
   if (!record) {
     await daemon.refreshEntities();

@@ -1,9 +1,10 @@
 /**
- * Finds the entity a person means by "id or name" (`docsync open company acme`): the id exactly,
- * else the whole name in any letter case, else a part of the name. Each step stops at the first
- * that finds anything, so an exact name wins over names that merely contain it; two or more
- * hits at that step are ambiguous and are listed, never guessed between.
+ * Finds the entity a person means by "id or name" (`docsync open company acme`): the id in any
+ * spelling (domain/ids.ts), else the whole name in any letter case, else a part of the name.
+ * Each step stops at the first that finds anything, so an exact name wins over names that merely
+ * contain it; two or more hits at that step are ambiguous and are listed, never guessed between.
  */
+import { sameId } from './ids.js';
 import type { Entity } from './types.js';
 
 export type EntityMatch =
@@ -15,7 +16,7 @@ export function findEntity(entities: Iterable<Entity>, query: string): EntityMat
   const all = [...entities];
   const wanted = fold(query);
   const steps: ((e: Entity) => boolean)[] = [
-    (e) => e.id === query.trim(),
+    (e) => sameId(e.id, query),
     (e) => fold(e.name) === wanted,
     (e) => wanted !== '' && fold(e.name).includes(wanted),
   ];

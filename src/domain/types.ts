@@ -31,6 +31,13 @@ export interface Trust {
   readonly abn: string | null;
   readonly type: string | null;
   readonly raw: Readonly<Record<string, unknown>>;
+  /**
+   * Where `name` came from when the record had none (the public examples carry only
+   * `trustNameId`): the contact it names, or the trust's id ("Trust 17337"); absent: `name`.
+   */
+  readonly nameFrom?: 'contact' | 'id';
+  /** Why the trust is named by its id: said as a warning wherever records in error are. */
+  readonly unnamed?: string;
 }
 
 export type Entity = Company | Trust;

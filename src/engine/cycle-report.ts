@@ -1,7 +1,8 @@
 /**
  * What a cycle says when it ends: the result `docsync status` shows and the exit code `--once`
  * ends with (daemon.md): a rail that held deletes back is a safety stop (2), a signal that
- * stopped it is interrupted (4), an item in error makes it partial (3), otherwise in sync (0).
+ * stopped it is interrupted (4), an item in error or a record of the service that could not be
+ * read makes it partial (3), otherwise in sync (0).
  */
 import type { TrippedRail } from '../domain/check-safety.js';
 import { ExitCode } from '../domain/exit-codes.js';
@@ -14,6 +15,8 @@ export interface CycleReport {
   readonly entities: number;
   readonly actions: number;
   readonly documentsFailed: number;
+  /** Companies and trusts the service sent that could not be read, so were not synced. */
+  readonly recordsInError: number;
   /** What the cycle moved, by direction. */
   readonly counts: SyncCounts;
   readonly tripped: readonly TrippedRail[];
@@ -26,6 +29,7 @@ export interface ReportParts {
   readonly entities: number;
   readonly actions?: number;
   readonly failed?: number;
+  readonly recordsInError?: number;
   readonly tripped?: readonly TrippedRail[];
   readonly unmatched?: readonly string[];
   readonly settling?: readonly OwnerRef[];
@@ -36,13 +40,14 @@ export interface ReportParts {
 
 export function cycleReport(parts: ReportParts): CycleReport {
   const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
+  const { recordsInError = 0 } = parts;
   const { counts = NO_COUNTS } = parts;
   const result =
     tripped.length > 0
       ? 'safety-stop'
       : parts.interrupted
         ? 'interrupted'
-        : failed > 0
+        : failed > 0 || recordsInError > 0
           ? 'partial'
           : 'ok';
   const exitCode = {
@@ -57,6 +62,7 @@ export function cycleReport(parts: ReportParts): CycleReport {
     entities: parts.entities,
     actions,
     documentsFailed: failed,
+    recordsInError,
     counts,
     tripped,
     unmatchedFolders: unmatched,

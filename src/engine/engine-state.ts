@@ -15,6 +15,7 @@ import type { HeldDeleteRepo } from '../state/held-delete-repo.js';
 import type { MetaFileRepo } from '../state/meta-file-repo.js';
 import type { OutboxRepo } from '../state/outbox-repo.js';
 import type { ProblemRepo } from '../state/problem-repo.js';
+import type { RecordErrorRepo } from '../state/record-errors-repo.js';
 import type { SettingsRepo } from '../state/settings-repo.js';
 import type { SkippedRepo } from '../state/skipped-repo.js';
 import type { PushCompletion } from '../state/state-store.js';
@@ -42,6 +43,8 @@ export interface EngineState {
     | 'supersede'
   >;
   readonly problems: Pick<ProblemRepo, 'record' | 'clear' | 'clearKeys' | 'list'>;
+  /** The companies and trusts the service sent that could not be read whole. */
+  readonly recordErrors: Pick<RecordErrorRepo, 'replace' | 'list'>;
   readonly conflicts: Pick<ConflictRepo, 'record'>;
   readonly cycles: Pick<CycleRepo, 'start' | 'finish'>;
   readonly settings: Pick<SettingsRepo, 'initialSyncDone' | 'markInitialSyncDone'>;

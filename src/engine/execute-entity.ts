@@ -24,7 +24,7 @@ import type { ActionContext } from './execute-action.js';
 import { executeDocument } from './execute-document.js';
 import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
 import { mapLimit } from './map-limit.js';
-import type { EntityJob } from './plan-entity.js';
+import { type EntityJob, malformedItem } from './plan-entity.js';
 import { ProblemBook } from './problem-book.js';
 
 export interface EntityOutcome {
@@ -111,6 +111,7 @@ export class EntityExecution {
     );
     for (const documentId of job.detailFailures.keys())
       this.#problems.stillFailing({ owner: job.owner, documentId });
+    for (const entry of job.malformed) this.#problems.stillFailing(malformedItem(job.owner, entry));
     this.#startedAt = deps.now();
     this.#ctx = {
       deps,

@@ -30,7 +30,9 @@ export async function learnPushedTimestamps(
     if ('malformed' in entry || !pushed.has(entry.id)) continue;
     const base = deps.state.base.get(entry.id);
     if (!base || base.lastUpdatedTimestamp === entry.lastUpdatedTimestamp) continue;
-    const doc = await deps.remote.document(owner, entry.id);
+    const doc = await deps.remote.document(owner, entry.id, {
+      listedAt: entry.lastUpdatedTimestamp,
+    });
     const changes = documentChanges(base, doc).filter((c) => c.kind !== 'remote-touched');
     if (changes.length > 0) continue;
     // Row 27, now rather than in the next cycle's plan.

@@ -4,14 +4,17 @@
  * the folder scanned with the base as hints (so unchanged files are not read), then planSync.
  */
 
+import { idKey } from '../domain/ids.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
+import { ownerKey } from '../domain/owner-key.js';
 import { planSync } from '../domain/plan-sync.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
 import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import type { MalformedEntry } from '../remote/remote-store.js';
 import type { EntityRecord } from '../state/entity-repo.js';
+import type { ProblemItem } from '../state/problem-repo.js';
 import type { EngineDeps } from './engine-deps.js';
 import { readStoredState, type StoredEntityState } from './read-ahead.js';
 import { verifyDeletions } from './verify-deletions.js';
@@ -83,13 +86,15 @@ export async function planEntity(
       ? NOTHING_LISTED
       : await listChanges(deps, owner, base, options.fullReconcile ? null : cursor);
   const { listed, malformed, fullListing } = listing;
+  for (const entry of malformed) reportMalformed(deps, owner, entry);
   const verified = await verifyDeletions(deps, owner, {
     // An empty listing is judged by its own rail, which holds every deletion it implies.
     unlisted:
       fullListing && malformed.length === 0 && listed.size > 0
         ? [...base.keys()].filter((id) => !listed.has(id))
         : null,
-    announced: new Set([...(options.deletedIds ?? [])].filter((id) => base.has(id))),
+    announced: knownIds(base, options.deletedIds),
+    listed,
   });
   const alive = new Map(verified.alive.map((d) => [d.id, d]));
   const { remoteDocs, detailFailures } = await readDetails(
@@ -158,6 +163,32 @@ export async function planEntity(
   };
 }
 
+/** Where a list item the service sent broken is recorded: its document, else its entity. */
+export function malformedItem(owner: OwnerRef, entry: MalformedEntry): ProblemItem {
+  return entry.id === null ? { owner, path: '' } : { owner, documentId: entry.id };
+}
+
+/**
+ * A document the service listed in a shape docsync cannot read: an item in error (status, page,
+ * log) while the service sends it so; the rest of the entity syncs, and no deletion is judged.
+ */
+function reportMalformed(deps: EngineDeps, owner: OwnerRef, entry: MalformedEntry): void {
+  const which = entry.id === null ? 'a document without a readable id' : `document ${entry.id}`;
+  const reason = `the service listed ${which}: ${entry.error.message}; not synced until the service sends it whole`;
+  deps.state.problems.record(malformedItem(owner, entry), reason, deps.now(), { backoff: false });
+  deps.logger.warn({ owner: ownerKey(owner), documentId: entry.id }, reason);
+}
+
+/**
+ * The base's ids among `ids` (a webhook's, a person's decision): matched in any spelling
+ * (domain/ids.ts), returned as the base holds them, which is how the service is asked.
+ */
+function knownIds(base: ReadonlyMap<string, unknown>, ids: ReadonlySet<string> | undefined) {
+  if (!ids || ids.size === 0) return new Set<string>();
+  const wanted = new Set([...ids].map(idKey));
+  return new Set([...base.keys()].filter((id) => wanted.has(idKey(id))));
+}
+
 interface Listing {
   /** Listed documents and their timestamps, for the cursor. */
   readonly listed: ReadonlyMap<string, string>;
@@ -213,7 +244,7 @@ async function readDetails(
   await Promise.all(
     ids.map(async (id) => {
       try {
-        const doc = await deps.remote.document(owner, id);
+        const doc = await deps.remote.document(owner, id, { listedAt: listed.get(id) });
         remoteDocs.set(id, withListTimestamp(doc, listed.get(id)));
       } catch (error) {
         detailFailures.set(id, listed.get(id)!);

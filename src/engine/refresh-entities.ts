@@ -8,7 +8,9 @@ import { entityDeepLink } from '../domain/deep-links.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
 import type { LocalEntityFolder } from '../local/local-store.js';
+import type { MalformedEntry } from '../remote/remote-store.js';
 import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
+import type { NewRecordError } from '../state/record-errors-repo.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isDocumentFolder } from './held-folders.js';
 
@@ -44,11 +46,13 @@ export function matchFolder(
 }
 
 export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
-  const entities: Entity[] = [];
+  const read = new CatalogueRead(deps);
   // With details: `.entity.json` promises the company's labels, client number and super funds
   // (daemon.md), and the same list request returns them.
-  for await (const company of deps.remote.companies({ details: true })) entities.push(company);
-  for await (const trust of deps.remote.trusts()) entities.push(trust);
+  for await (const entry of deps.remote.companies({ details: true })) read.take('company', entry);
+  for await (const entry of deps.remote.trusts()) read.take('trust', entry);
+  read.report();
+  const { entities } = read;
 
   const folders = await deps.local.listEntityFolders();
   // Links in place of an entity folder are never followed: said, not silently passed over.
@@ -92,7 +96,7 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
     deps.state.entities.upsert(record);
     records.push(record);
   }
-  forgetVanished(deps, entities);
+  forgetVanished(deps, entities, read.unreadable);
   // Held document folders (held-folders.ts) share the list; only entity rows are replaced here.
   const heldRows = deps.state.entities
     .listUnmatchedFolders()
@@ -109,19 +113,88 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
   return records;
 }
 
-/** Entities the service no longer lists: their folders stay; docsync stops syncing them. */
-function forgetVanished(deps: EngineDeps, listed: readonly Entity[]) {
+/**
+ * Entities the service no longer lists: their folders stay; docsync stops syncing them. A record
+ * the service sent but docsync could not read is not gone: it is kept, by its id, or, when even
+ * its id could not be read, every entity of its kind is.
+ */
+function forgetVanished(deps: EngineDeps, listed: readonly Entity[], unreadable: Unreadable) {
   // An empty listing is more likely a service fault than a firm with no clients left.
   if (listed.length === 0) return;
-  const ids = new Set(listed.map(ownerKey));
+  const ids = new Set([...listed.map(ownerKey), ...unreadable.owners]);
   for (const record of deps.state.entities.list()) {
     const { kind, id } = record.entity;
+    if (unreadable.withoutId.has(kind)) continue;
     if (!ids.has(ownerKey(record.entity))) {
       deps.logger.warn(
         { owner: { kind, id }, folder: record.folder },
         'entity no longer in the service; its folder is kept',
       );
       deps.state.forgetEntity({ kind, id });
+    }
+  }
+}
+
+/** Records in error that still name an entity (by `ownerKey`), and kinds with one naming none. */
+interface Unreadable {
+  readonly owners: ReadonlySet<string>;
+  readonly withoutId: ReadonlySet<OwnerKind>;
+}
+
+/**
+ * One read of the catalogue: the entities to sync, and the records that are not (or not whole):
+ * one bad record never stops the rest. Each is said in the log, and kept for `docsync status`
+ * and the page until the service sends it right.
+ */
+class CatalogueRead {
+  readonly entities: Entity[] = [];
+  readonly #errors: NewRecordError[] = [];
+  readonly #owners = new Set<string>();
+  readonly #withoutId = new Set<OwnerKind>();
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  get unreadable(): Unreadable {
+    return { owners: this.#owners, withoutId: this.#withoutId };
+  }
+
+  take(kind: OwnerKind, entry: Entity | MalformedEntry): void {
+    if ('malformed' in entry) {
+      if (entry.id === null) this.#withoutId.add(kind);
+      else this.#owners.add(ownerKey({ kind, id: entry.id }));
+      const which = entry.id === null ? `a ${kind} without a readable id` : `${kind} ${entry.id}`;
+      this.#errors.push({
+        kind,
+        id: entry.id,
+        level: 'error',
+        reason: `${which}: ${entry.error.message}; not synced until the service sends it whole`,
+      });
+      return;
+    }
+    if (entry.kind === 'trust' && entry.unnamed) {
+      // A name read before (from the service) beats "Trust <id>": the folder keeps its name.
+      const known = this.deps.state.entities.get(entry)?.entity.name;
+      const name = known && known !== entry.name ? known : entry.name;
+      this.#errors.push({
+        kind,
+        id: entry.id,
+        level: 'warning',
+        reason: `trust ${entry.id}: ${entry.unnamed}; named "${name}"`,
+      });
+      this.entities.push({ ...entry, name });
+      return;
+    }
+    this.entities.push(entry);
+  }
+
+  /** Into the log, and into the state for `docsync status` and the page. */
+  report(): void {
+    const { deps } = this;
+    deps.state.recordErrors.replace(['company', 'trust'], this.#errors, deps.now());
+    for (const e of this.#errors) {
+      const owner = e.id === null ? null : ownerKey({ kind: e.kind, id: e.id });
+      if (e.level === 'error') deps.logger.error({ owner }, `service record in error: ${e.reason}`);
+      else deps.logger.warn({ owner }, `service record incomplete: ${e.reason}`);
     }
   }
 }

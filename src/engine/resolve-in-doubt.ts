@@ -158,7 +158,9 @@ async function checkCreate(
     if ('malformed' in entry || agreed.has(entry.id)) continue;
     if (entry.name !== name || entry.documentDate !== documentDate) continue;
     if (serviceTimeToLocalMs(entry.lastUpdatedTimestamp, deps.clockOffsetMs()) < since) continue;
-    const doc = await deps.remote.document(item.owner, entry.id);
+    const doc = await deps.remote.document(item.owner, entry.id, {
+      listedAt: entry.lastUpdatedTimestamp,
+    });
     const created = {
       kind: 'document-created',
       document: doc,

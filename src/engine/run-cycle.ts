@@ -306,6 +306,12 @@ function recordCycle(
   // Only a cycle over every entity ends the first sync: one entity's says nothing of the rest.
   if (c.initial && !c.options.owners && failed === 0 && tripped.length === 0)
     state.settings.markInitialSyncDone();
+  // The companies and trusts the service sent that could not be read: their documents were not
+  // synced, so a cycle over every entity is not whole (but the first sync still counts as done:
+  // what was read is synced, and such a record is matched like a new one once it reads).
+  const recordsInError = c.options.owners
+    ? 0
+    : state.recordErrors.list().filter((e) => e.level === 'error').length;
   const unmatched = outcomes.flatMap((o) => o.unmatchedFolders);
   const covered = jobs.flatMap((j) => (j.snapshot.folder ? [j.snapshot.folder] : []));
   recordHeldFolders(state, covered, unmatched, c.deps.now());
@@ -313,6 +319,7 @@ function recordCycle(
     entities: jobs.length,
     actions: outcomes.reduce((n, o) => n + o.actionsDone, 0),
     failed,
+    recordsInError,
     tripped,
     unmatched,
     settling: outcomes.filter((o) => o.settling).map((o) => o.owner),

@@ -60,6 +60,8 @@ function combine(first: CycleReport, next: CycleReport): CycleReport {
     entities: first.entities,
     actions: first.actions + next.actions,
     documentsFailed: first.documentsFailed + next.documentsFailed,
+    // The follow-up cycles are over some entities only: the catalogue was read by the first.
+    recordsInError: first.recordsInError,
     counts: addCounts(first.counts, next.counts),
     tripped: [...first.tripped, ...next.tripped],
     unmatchedFolders: first.unmatchedFolders,

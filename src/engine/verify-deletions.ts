@@ -14,6 +14,8 @@ export interface DeletionClaims {
   readonly unlisted: readonly string[] | null;
   /** Base documents a `deleteDocument` webhook named. */
   readonly announced: ReadonlySet<string>;
+  /** The listing's change times: a document's when its details carry none. */
+  readonly listed?: ReadonlyMap<string, string>;
 }
 
 export interface VerifiedDeletions {
@@ -37,7 +39,7 @@ export async function verifyDeletions(
   await Promise.all(
     [...candidates].map(async (id) => {
       try {
-        alive.push(await deps.remote.document(owner, id));
+        alive.push(await deps.remote.document(owner, id, { listedAt: claims.listed?.get(id) }));
       } catch (error) {
         if (isGone(error)) deleted.add(id);
         else unsure = true;

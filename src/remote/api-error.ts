@@ -102,17 +102,16 @@ export function tokenRefused(status: number, body: string, grantType: string): A
   );
 }
 
-/** `{"error": "invalid_grant", "error_description": "…"}` (RFC 6749) or `{"error": {code, message}}` (api.md). */
-function oauthError(body: string): { code?: string; text?: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return {};
-  }
-  const error = (parsed as { error?: unknown } | null)?.error;
+/**
+ * The service's code and message from an error body of either shape: api.md's
+ * `{"error": {"code", "message"}}`, or OAuth's `{"error": "invalid_token", "error_description":
+ * "…"}` (RFC 6749 5.2, RFC 6750 3.1), which a resource server in front of the API may answer
+ * with too. Anything else gives neither.
+ */
+export function serviceErrorOf(body: unknown): { code?: string; text?: string } {
+  const error = (body as { error?: unknown } | null | undefined)?.error;
   if (typeof error === 'string') {
-    const description = (parsed as { error_description?: unknown }).error_description;
+    const description = (body as { error_description?: unknown }).error_description;
     return { code: error, ...(typeof description === 'string' ? { text: description } : {}) };
   }
   const nested = error as { code?: unknown; message?: unknown } | null | undefined;
@@ -120,4 +119,12 @@ function oauthError(body: string): { code?: string; text?: string } {
     ...(typeof nested?.code === 'string' ? { code: nested.code } : {}),
     ...(typeof nested?.message === 'string' ? { text: nested.message } : {}),
   };
+}
+
+function oauthError(body: string): { code?: string; text?: string } {
+  try {
+    return serviceErrorOf(JSON.parse(body));
+  } catch {
+    return {};
+  }
 }

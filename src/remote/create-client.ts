@@ -3,8 +3,9 @@
  * instances: one for the API (every request, api-wire.ts, and the OAuth exchange), one for
  * download links that never carries a token.
  */
-import { got } from 'got';
+import { type Got, got } from 'got';
 import { USER_AGENT } from './api-wire.js';
+import { DocumentPrefixes, type PrefixFound, type PrefixStore } from './document-prefixes.js';
 import type { RequestQueueOptions } from './request-queue.js';
 import { RequestQueue } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
@@ -13,6 +14,7 @@ import { ServerClock } from './server-clock.js';
 import { ServiceClient } from './service-client.js';
 import { type ResponseInfo, ServiceHttp } from './service-http.js';
 import { type ClientAuth, TokenManager, type TokenStore } from './token-manager.js';
+import type { Transcript } from './transcript.js';
 import { Transfers } from './transfers.js';
 
 export interface ClientOptions extends RequestQueueOptions {
@@ -29,6 +31,12 @@ export interface ClientOptions extends RequestQueueOptions {
   readonly random?: () => number;
   readonly timeoutMs?: number;
   readonly onResponse?: (info: ResponseInfo) => void;
+  /** Where the document routes' prefix found on first contact is kept (the state). */
+  readonly prefixStore?: PrefixStore;
+  /** Told once when a prefix is found (the log). */
+  readonly onPrefixFound?: (found: PrefixFound) => void;
+  /** Records every request and answer, secrets removed (`docsync check --save`). */
+  readonly transcript?: Transcript | undefined;
 }
 
 export interface Remote {
@@ -38,12 +46,22 @@ export interface Remote {
   readonly tokens: TokenManager;
   readonly queue: RequestQueue;
   readonly clock: ServerClock;
+  /** The got instance the API's requests go out on, for requests made outside the client. */
+  readonly got: Got;
 }
 
 export function createRemote(options: ClientOptions): Remote {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const apiGot = got.extend({ headers: { 'user-agent': USER_AGENT } });
-  const linkGot = got.extend({ headers: { 'user-agent': USER_AGENT } });
+  const transcript = options.transcript;
+  transcript?.secret(options.clientSecret);
+  const apiGot = got.extend({
+    headers: { 'user-agent': USER_AGENT },
+    ...(transcript ? { hooks: transcript.hooks() } : {}),
+  });
+  const linkGot = got.extend({
+    headers: { 'user-agent': USER_AGENT },
+    ...(transcript ? { hooks: transcript.hooks({ links: true }) } : {}),
+  });
   const routes = options.routes ?? ROUTES;
   const queue = new RequestQueue(options);
   const clock = new ServerClock();
@@ -68,6 +86,7 @@ export function createRemote(options: ClientOptions): Remote {
     ...(options.random ? { random: options.random } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.onResponse ? { onResponse: options.onResponse } : {}),
+    prefixes: new DocumentPrefixes(options.prefixStore ?? null, options.onPrefixFound),
   });
   const transfers = new Transfers({
     http,
@@ -76,5 +95,5 @@ export function createRemote(options: ClientOptions): Remote {
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
-  return { client: new ServiceClient(http, transfers), http, tokens, queue, clock };
+  return { client: new ServiceClient(http, transfers), http, tokens, queue, clock, got: apiGot };
 }

@@ -3,7 +3,7 @@
  * token and without following the redirect. A refusal of the client id, the scope or the
  * redirect URI shows here, before anyone tries to log in.
  */
-import { got } from 'got';
+import { type Got, got } from 'got';
 import { type CheckLine, fail, ok } from '../domain/check-lines.js';
 import { USER_AGENT } from './api-wire.js';
 import { authorizeUrl } from './auth-login.js';
@@ -20,7 +20,12 @@ export interface AuthorizeProbe {
 const HINT =
   'Check service.clientId, service.scope and service.redirectUri (it must be one of the redirect URLs registered for the application).';
 
-export async function probeAuthorize(params: AuthorizeProbe, route: Route): Promise<CheckLine> {
+export async function probeAuthorize(
+  params: AuthorizeProbe,
+  route: Route,
+  /** The got to send it on (the client's, so `check --save` records it). */
+  client: Got = got,
+): Promise<CheckLine> {
   const label = routeLabel(route);
   const data = {
     route: 'authorize',
@@ -35,7 +40,7 @@ export async function probeAuthorize(params: AuthorizeProbe, route: Route): Prom
   let location: string | undefined;
   let body: string;
   try {
-    const response = await got(url, {
+    const response = await client(url, {
       headers: { 'user-agent': USER_AGENT },
       followRedirect: false,
       throwHttpErrors: false,

@@ -39,9 +39,13 @@ export interface DownloadResult {
 }
 
 export interface RemoteStore {
-  /** With `details`, each company carries `details` (labels, clientNumber, ...; api.md). */
-  companies(options?: { details?: boolean }): AsyncIterable<Company>;
-  trusts(): AsyncIterable<Trust>;
+  /**
+   * With `details`, each company carries `details` (labels, clientNumber, ...; api.md). A record
+   * that breaks the contract is a MalformedEntry: reported and skipped, never the list's end.
+   */
+  companies(options?: { details?: boolean }): AsyncIterable<Company | MalformedEntry>;
+  /** Named from `name`, else the `trustNameId` contact, else "Trust <id>" (`Trust.unnamed`). */
+  trusts(): AsyncIterable<Trust | MalformedEntry>;
   statusTypes(): Promise<StatusType[]>;
   documents(owner: OwnerRef, options?: { updatedAfter?: string }): AsyncIterable<DocumentListEntry>;
   /** The same listing, only each document's id and `lastUpdatedTimestamp` (what a plan reads). */
@@ -49,7 +53,12 @@ export interface RemoteStore {
     owner: OwnerRef,
     options?: { updatedAfter?: string },
   ): AsyncIterable<DocumentVersionEntry>;
-  document(owner: OwnerRef, documentId: string): Promise<RemoteDocument>;
+  /** `listedAt`: the list item's change time, used when the details carry none. */
+  document(
+    owner: OwnerRef,
+    documentId: string,
+    options?: { listedAt?: string | undefined },
+  ): Promise<RemoteDocument>;
   createDocument(owner: OwnerRef, doc: NewDocument): Promise<RemoteDocument>;
   deleteDocument(owner: OwnerRef, documentId: string): Promise<void>;
   assignStatus(

@@ -3,13 +3,14 @@
  * and write its line (what it answered, how many items, how long), or say why it was not tried.
  * After the service proved unreachable or refused the token, nothing more is called.
  */
-import { type CheckLine, ok, warn } from '../domain/check-lines.js';
+import { type CheckLine, ok, untried } from '../domain/check-lines.js';
 import { DocsyncError } from '../domain/errors.js';
+import type { OwnerKind } from '../domain/types.js';
 import { plural } from '../domain/words.js';
 import { ApiError } from './api-error.js';
 import { PAGE_LIMIT } from './paging.js';
 import { type Failure, failureLine } from './probe-failure.js';
-import { type RouteName, routeLabel } from './routes.js';
+import { type KindRoute, type Route, type RouteName, routeLabel } from './routes.js';
 import { parse } from './schemas.js';
 import type { RequestSpec, ResponseInfo, ServiceHttp } from './service-http.js';
 
@@ -69,22 +70,24 @@ export class Prober {
     spec: RequestSpec,
     read: (body: unknown, label: string) => Read<T>,
   ): Promise<T | null> {
-    const route = this.o.http.route(name);
-    const label = routeLabel(route);
+    const kind = spec.owner?.kind;
     if (this.#stopped) {
-      this.untried(name, this.#stopped);
+      this.untried(name, this.#stopped, undefined, kind);
       return null;
     }
     const before = this.o.lastAnswer();
     try {
       const body = await this.o.http.request(name, spec);
+      // As called: a first document list of a kind may have found its prefix just now.
+      const route = this.o.http.route(name, kind);
+      const label = routeLabel(route);
       const answer = this.#answer(before);
       const { value, what } = read(body, label);
       const status = answer?.status ?? 200;
       const time = answer ? ` in ${answer.durationMs} ms` : '';
       this.lines.push(
         ok(label, `answered ${status}: ${what}${time}${pathNote(name, route)}`, {
-          ...routeData(name, this.o.http),
+          ...routeData(name, route),
           status,
           ...(answer ? { durationMs: answer.durationMs } : {}),
         }),
@@ -93,10 +96,11 @@ export class Prober {
     } catch (error) {
       if (!(error instanceof DocsyncError)) throw error;
       const answer = this.#answer(before);
+      const route = this.o.http.route(name, kind);
       if (!(error instanceof ApiError)) this.#stopped = 'no access token';
       else if (error.code === 'NETWORK') this.#stopped = 'the service could not be reached';
       const failure: Failure = { name, route, error, answer, needed: SYNC_ROUTES.has(name) };
-      this.lines.push(failureLine(failure, this.o.baseUrl, routeData(name, this.o.http)));
+      this.lines.push(failureLine(failure, this.o.baseUrl, routeData(name, route)));
       return null;
     }
   }
@@ -121,24 +125,24 @@ export class Prober {
     });
   }
 
-  /** A route with nothing to call it with: a warning when the sync needs it. */
-  untried(
-    name: RouteName,
-    why: string,
-    hint = 'docsync syncs with this route; run `docsync check` again once there is something to try it on.',
-  ): void {
-    const label = routeLabel(this.o.http.route(name));
-    const data = { ...routeData(name, this.o.http), status: null };
+  /**
+   * A route with nothing to call it with: not tried, so not known to work. When the sync needs
+   * it, the hint says so and how to try it.
+   */
+  untried(name: RouteName, why: string, hint?: string, kind?: OwnerKind): void {
+    const route = this.o.http.route(name, kind);
+    const data = { ...routeData(name, route), status: null };
+    let how =
+      hint ??
+      (SYNC_ROUTES.has(name)
+        ? 'docsync syncs with this route; run `docsync check` again once there is something to try it on.'
+        : undefined);
     if (this.#stopped) {
       // Whatever else kept it from being tried, this came first.
       why = this.#stopped;
-      hint = 'See the first failure above.';
+      how = 'See the first failure above.';
     }
-    this.lines.push(
-      SYNC_ROUTES.has(name)
-        ? warn(label, `not tried: ${why}`, hint, data)
-        : ok(label, `not tried: ${why}`, data),
-    );
+    this.lines.push(untried(routeLabel(route), `not tried: ${why}`, how, data));
   }
 
   #answer(before: ResponseInfo | undefined): ResponseInfo | undefined {
@@ -147,12 +151,20 @@ export class Prober {
   }
 }
 
-function routeData(name: RouteName, http: ServiceHttp) {
-  const { method, path, source, overridden } = http.route(name);
-  return { route: name, method, path, source, overridden };
+export function routeData(name: RouteName, route: Route) {
+  const { method, path, source, overridden } = route;
+  const kind = isKindRoute(route) ? { kind: route.kind, setting: route.setting } : {};
+  return { route: name, method, path, source, overridden, ...kind };
 }
 
-function pathNote(name: RouteName, route: { source: string; overridden: boolean }): string {
-  if (route.overridden) return ` (path from service.routes.${name})`;
+export function isKindRoute(route: Route): route is KindRoute {
+  return 'kind' in route;
+}
+
+function pathNote(name: RouteName, route: Route): string {
+  if (route.overridden) {
+    return ` (path from ${isKindRoute(route) && route.byKind?.[route.kind] !== undefined ? route.setting : `service.routes.${name}`})`;
+  }
+  if (isKindRoute(route) && route.prefixFound) return ' (prefix found on first contact)';
   return route.source === 'ours' ? ' ([ours] path, now seen to work)' : '';
 }

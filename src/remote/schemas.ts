@@ -16,7 +16,6 @@ import type {
   RemoteDocumentSummary,
   RemoteStatus,
   StatusType,
-  Trust,
   UnlodgedDocument,
 } from '../domain/types.js';
 import { ApiError } from './api-error.js';
@@ -61,35 +60,51 @@ const documentItem = z.looseObject({
  */
 const documentVersion = z.looseObject({ id, lastUpdatedTimestamp: serviceTimestamp });
 
-const documentDetails = documentItem.extend({ attachments: z.array(attachment) });
+/**
+ * A document's details. The public company example has no `lastUpdatedTimestamp` (its list item
+ * has one): the client then takes the list's (service-client.ts, withChangeTime).
+ */
+const documentDetails = documentItem.extend({
+  lastUpdatedTimestamp: serviceTimestamp.nullish(),
+  attachments: z.array(attachment),
+});
 
 const nullableText = z
   .string()
   .nullish()
   .transform((v) => v ?? null);
 
-/** The public item of the `unlodged` lists (types.ts, UnlodgedDocument). */
-const unlodgedItem = z.looseObject({
-  id,
-  traceNumber: optionalText,
-  asicDocNumber: optionalText,
-  name: z.string(),
-  documentDate: date,
-  status: status.nullish(),
-  lodgementDetails: z
-    .looseObject({
-      lodgementDeadlineDate: nullableText,
-      preparedBy: nullableText,
-      changesSummary: nullableText,
-      lodgementURL: nullableText,
-      electronic: z
-        .boolean()
-        .nullish()
-        .transform((v) => v ?? null),
-    })
-    .nullish(),
-  company: z.looseObject({ id, name: z.string() }),
-});
+/**
+ * An item of the `unlodged` lists (types.ts, UnlodgedDocument). The public pages give its
+ * company as an object, api.md's other lists an owner's id: either names the company.
+ */
+const unlodgedItem = z
+  .looseObject({
+    id,
+    traceNumber: optionalText,
+    asicDocNumber: optionalText,
+    name: z.string(),
+    documentDate: date,
+    status: status.nullish(),
+    lodgementDetails: z
+      .looseObject({
+        lodgementDeadlineDate: nullableText,
+        preparedBy: nullableText,
+        changesSummary: nullableText,
+        lodgementURL: nullableText,
+        electronic: z
+          .boolean()
+          .nullish()
+          .transform((v) => v ?? null),
+      })
+      .nullish(),
+    company: z.looseObject({ id, name: z.string() }).nullish(),
+    companyId: id.nullish(),
+  })
+  .refine((item) => item.company || item.companyId, {
+    error: 'expected a `company` object or a `companyId`, got neither',
+    path: ['company'],
+  });
 
 const company = z.looseObject({
   id,
@@ -98,7 +113,20 @@ const company = z.looseObject({
   businessNumber: optionalText,
 });
 
-const trust = z.looseObject({ id, name: z.string(), abn: optionalText, type: optionalText });
+/**
+ * api.md gives a trust a `name`; the public examples give only `trustNameId`, the contact that
+ * names it. Either may be missing here: the client finds the name (service-client.ts).
+ */
+const trust = z.looseObject({
+  id,
+  name: z
+    .string()
+    .nullish()
+    .transform((v) => (v?.trim() ? v : null)),
+  trustNameId: id.nullish().transform((v) => v ?? null),
+  abn: optionalText,
+  type: optionalText,
+});
 
 const statusType = z.looseObject({ id, name: z.string() });
 const statusTypeList = z.looseObject({ statusTypes: z.array(statusType) });
@@ -149,7 +177,33 @@ function toAttachment(raw: z.output<typeof attachment>): RemoteAttachment {
   };
 }
 
-function toSummary(raw: z.output<typeof documentItem>, owner: OwnerRef): RemoteDocumentSummary {
+/** A trust as read, before its name is found (service-client.ts). */
+export interface TrustRead {
+  readonly id: string;
+  readonly name: string | null;
+  readonly trustNameId: string | null;
+  readonly abn: string | null;
+  readonly type: string | null;
+  readonly raw: Record<string, unknown>;
+}
+
+/** A document's details as read: the change time may be missing (documentDetails). */
+export type DocumentRead = Omit<RemoteDocument, 'lastUpdatedTimestamp'> & {
+  readonly lastUpdatedTimestamp: string | null;
+};
+
+/** The fields of a list item or details that a summary takes. */
+interface SummaryFields {
+  readonly id: string;
+  readonly traceNumber: string | null;
+  readonly name: string;
+  readonly documentDate: string;
+  readonly asicDocNumber: string | null;
+  readonly lastUpdatedTimestamp: string;
+  readonly status: z.output<typeof status> | null;
+}
+
+function toSummary(raw: SummaryFields, owner: OwnerRef): RemoteDocumentSummary {
   return {
     id: raw.id,
     owner,
@@ -170,16 +224,22 @@ export const parse = {
     const raw = check(documentVersion, value, route);
     return { id: raw.id, lastUpdatedTimestamp: raw.lastUpdatedTimestamp };
   },
-  document: (value: unknown, route: string, owner: OwnerRef): RemoteDocument => {
+  document: (value: unknown, route: string, owner: OwnerRef): DocumentRead => {
     const raw = check(documentDetails, value, route);
-    return { ...toSummary(raw, owner), attachments: raw.attachments.map(toAttachment) };
+    const changedAt = raw.lastUpdatedTimestamp ?? null;
+    return {
+      ...toSummary({ ...raw, lastUpdatedTimestamp: changedAt ?? '' }, owner),
+      lastUpdatedTimestamp: changedAt,
+      attachments: raw.attachments.map(toAttachment),
+    };
   },
   unlodged: (value: unknown, route: string): UnlodgedDocument => {
     const raw = check(unlodgedItem, value, route);
     const details = raw.lodgementDetails;
+    const companyId = raw.company?.id ?? raw.companyId!;
     return {
       id: raw.id,
-      owner: { kind: 'company', id: raw.company.id },
+      owner: { kind: 'company', id: companyId },
       traceNumber: raw.traceNumber,
       asicDocNumber: raw.asicDocNumber,
       name: raw.name,
@@ -194,7 +254,9 @@ export const parse = {
             electronic: details.electronic,
           }
         : null,
-      company: normaliseValue(raw.company) as Record<string, unknown>,
+      company: raw.company
+        ? (normaliseValue(raw.company) as Record<string, unknown>)
+        : { id: companyId },
     };
   },
   status: (value: unknown, route: string): RemoteStatus => toStatus(check(status, value, route))!,
@@ -211,12 +273,12 @@ export const parse = {
       raw: value as Record<string, unknown>,
     };
   },
-  trust: (value: unknown, route: string): Trust => {
+  trust: (value: unknown, route: string): TrustRead => {
     const raw = check(trust, value, route);
     return {
-      kind: 'trust',
       id: raw.id,
       name: raw.name,
+      trustNameId: raw.trustNameId,
       abn: raw.abn,
       type: raw.type,
       raw: value as Record<string, unknown>,

@@ -7,7 +7,7 @@
  */
 import { assertNever } from '../domain/assert-never.js';
 import type { ApiError } from './api-error.js';
-import type { Route, RouteName } from './routes.js';
+import type { KindRoute, Route, RouteName } from './routes.js';
 
 export interface AdviceContext {
   /** `service.baseUrl`, when the caller knows it: the address that could not be reached. */
@@ -17,7 +17,7 @@ export interface AdviceContext {
 }
 
 export function serviceAdvice(
-  error: Pick<ApiError, 'code' | 'status'>,
+  error: Pick<ApiError, 'code' | 'status'> & { readonly responseBody?: unknown },
   context: AdviceContext = {},
 ): string | null {
   const code = error.code;
@@ -25,11 +25,13 @@ export function serviceAdvice(
     case 'NETWORK':
       return unreachedAdvice(context.baseUrl);
     case 'MALFORMED_RESPONSE':
-      return (
-        'Check that service.baseUrl is the address of the API, not of the web application; if ' +
-        'it is, the answer differs from the shape in docs/api-contract.md, so docsync cannot read it: send ' +
-        'it (`docsync check --json` shows it) to whoever maintains docsync.'
-      );
+      // Text that is not JSON (a web page) comes from somewhere else than the API; JSON of
+      // another shape comes from the API, whose answer docsync does not read yet.
+      return typeof error.responseBody === 'string'
+        ? 'Check that service.baseUrl is the address of the API, not of the web application: ' +
+            'the answer is not JSON.'
+        : 'The service answered, but not in the shape docsync reads (the field is named above): ' +
+            'send the answer (`docsync check --save FILE` writes it down) to whoever maintains docsync.';
     case 'HTTP_ERROR':
       return httpAdvice(error.status ?? 0, context);
     case 'TRUNCATED':
@@ -71,10 +73,27 @@ function httpAdvice(status: number, context: AdviceContext): string | null {
 
 /** A route's path the service does not know: the advice depends on where the path came from. */
 function missingPath({ name, route }: NonNullable<AdviceContext['route']>): string {
+  if ('kind' in route) return missingKindPath(name, route as KindRoute);
   if (route.overridden) {
     return `The path set in service.routes.${name} is not on the service: correct it, or remove it to use the built-in one.`;
   }
   return route.source === 'ours'
     ? `This path is our assumption ([ours] in docs/api-contract.md): find the service's path and set it as service.routes.${name}.`
     : `Check service.baseUrl (or service.environment); if the service has moved this path, set service.routes.${name}.`;
+}
+
+/**
+ * A document route of one owner kind the service does not know: its own setting corrects it
+ * for that kind alone (the public pages put companies' and trusts' documents under different
+ * prefixes).
+ */
+function missingKindPath(name: RouteName, route: KindRoute): string {
+  const kinds = route.kind === 'company' ? 'companies' : 'trusts';
+  const id = route.kind === 'company' ? '{companyId}' : '{trustId}';
+  const set = `set it as ${route.setting} (a path with {owner} or ${id})`;
+  if (route.overridden) {
+    return `The path set for the ${kinds}' documents is not on the service: correct it, or ${set}.`;
+  }
+  const tried = name === 'listDocuments' ? ' (it was tried with and without the /cas prefix)' : '';
+  return `The service does not know this path for the ${kinds}' documents${tried}: find the service's path and ${set}.`;
 }

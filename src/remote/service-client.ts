@@ -3,6 +3,7 @@
  * engine's RemoteStore port and what `docsync api` calls. Parsing happens here, at the edge:
  * what leaves this file is domain types with string ids.
  */
+import { sameId } from '../domain/ids.js';
 import type {
   Company,
   OwnerRef,
@@ -23,9 +24,10 @@ import type {
   NewDocument,
 } from './remote-store.js';
 import type { RouteName } from './routes.js';
-import { normaliseIds, parse } from './schemas.js';
+import { type DocumentRead, normaliseIds, parse } from './schemas.js';
 import type { ServiceHttp } from './service-http.js';
 import type { Transfers } from './transfers.js';
+import { TrustNames } from './trust-names.js';
 
 export type {
   DocumentListEntry,
@@ -37,19 +39,26 @@ export type {
 export type Json = Record<string, unknown>;
 
 export class ServiceClient {
+  // Plain private members, not #private: a stand-in made with Object.create (a test's recording
+  // wrapper) calls these methods with itself as `this`.
+  private readonly trustNames: TrustNames;
+
   constructor(
     private readonly http: ServiceHttp,
     private readonly transfers: Transfers,
-  ) {}
+  ) {
+    this.trustNames = new TrustNames((contactId) => this.contact(contactId));
+  }
 
   private label(name: RouteName): string {
     return this.http.label(name);
   }
 
-  async *companies(options: { details?: boolean } = {}): AsyncGenerator<Company> {
+  /** Every company; one whose record breaks the contract is an entry saying so, not an end. */
+  async *companies(options: { details?: boolean } = {}): AsyncGenerator<Company | MalformedEntry> {
     const query = { details: options.details };
     for await (const item of paged(this.http, 'listCompanies', { query }, 'companies')) {
-      yield parse.company(item, this.label('listCompanies'));
+      yield parseEntry(() => parse.company(item, this.label('listCompanies')), item);
     }
   }
 
@@ -71,17 +80,17 @@ export class ServiceClient {
     }
   }
 
-  async *trusts(): AsyncGenerator<Trust> {
+  /** Every trust, named (trust-names.ts); a record that breaks the contract is an entry saying so. */
+  async *trusts(): AsyncGenerator<Trust | MalformedEntry> {
     for await (const item of paged(this.http, 'listTrusts', {}, 'trusts')) {
-      yield parse.trust(item, this.label('listTrusts'));
+      const read = parseEntry(() => parse.trust(item, this.label('listTrusts')), item);
+      yield 'malformed' in read ? read : await this.trustNames.named(read);
     }
   }
 
   async trust(trustId: string): Promise<Trust> {
-    return parse.trust(
-      await this.http.request('trustDetails', { params: { trustId } }),
-      this.label('trustDetails'),
-    );
+    const body = await this.http.request('trustDetails', { params: { trustId } });
+    return this.trustNames.named(parse.trust(body, this.label('trustDetails')));
   }
 
   trustRelationships(
@@ -129,9 +138,18 @@ export class ServiceClient {
     }
   }
 
-  async document(owner: OwnerRef, documentId: string): Promise<RemoteDocument> {
+  /**
+   * A document's details. `listedAt` is its list item's `lastUpdatedTimestamp`, when the caller
+   * has it: the change time when the details carry none (withChangeTime).
+   */
+  async document(
+    owner: OwnerRef,
+    documentId: string,
+    options: { listedAt?: string | undefined } = {},
+  ): Promise<RemoteDocument> {
     const body = await this.http.request('documentDetails', { owner, params: { documentId } });
-    return parse.document(body, this.label('documentDetails'), owner);
+    const read = parse.document(body, this.label('documentDetails'), owner);
+    return this.withChangeTime(owner, read, options.listedAt, 'documentDetails');
   }
 
   async createDocument(owner: OwnerRef, doc: NewDocument): Promise<RemoteDocument> {
@@ -142,7 +160,38 @@ export class ServiceClient {
       ...(doc.statusTypeId ? { status: { typeId: sendId(doc.statusTypeId) } } : {}),
     };
     const body = await this.http.request('createDocument', { owner, json });
-    return parse.document(withAttachments(body), this.label('createDocument'), owner);
+    const read = parse.document(withAttachments(body), this.label('createDocument'), owner);
+    return this.withChangeTime(owner, read, undefined, 'createDocument');
+  }
+
+  /**
+   * The change time of a document whose details have none (the public company example): its
+   * list item's, given or looked up in the owner's list (one request for most entities).
+   */
+  private async withChangeTime(
+    owner: OwnerRef,
+    read: DocumentRead,
+    listedAt: string | undefined,
+    name: RouteName,
+  ): Promise<RemoteDocument> {
+    const changedAt =
+      read.lastUpdatedTimestamp ?? listedAt ?? (await this.changeTimeInList(owner, read.id));
+    if (changedAt === null) {
+      throw new ApiError(
+        'MALFORMED_RESPONSE',
+        `${this.label(name)}: document ${read.id} has no lastUpdatedTimestamp, and the document list does not show one either`,
+        { route: this.label(name) },
+      );
+    }
+    return { ...read, lastUpdatedTimestamp: changedAt };
+  }
+
+  private async changeTimeInList(owner: OwnerRef, documentId: string): Promise<string | null> {
+    for await (const entry of this.documentVersions(owner)) {
+      if (!('malformed' in entry) && sameId(entry.id, documentId))
+        return entry.lastUpdatedTimestamp;
+    }
+    return null;
   }
 
   async deleteDocument(owner: OwnerRef, documentId: string): Promise<void> {

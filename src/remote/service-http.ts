@@ -11,12 +11,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Got } from 'got';
 import { DocsyncError } from '../domain/errors.js';
-import type { OwnerRef } from '../domain/types.js';
-import { ApiError } from './api-error.js';
+import type { OwnerKind, OwnerRef } from '../domain/types.js';
+import { ApiError, serviceErrorOf } from './api-error.js';
 import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
+import { type DocumentPrefix, DocumentPrefixes, otherPrefix } from './document-prefixes.js';
 import type { RequestQueue } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
-import { expandPath, type Route, type RouteName, type RouteTable, routeLabel } from './routes.js';
+import {
+  expandPath,
+  isOwnerRoute,
+  kindRoute,
+  type Route,
+  type RouteName,
+  type RouteTable,
+  routeIsSet,
+  routeLabel,
+} from './routes.js';
 import type { ServerClock } from './server-clock.js';
 import type { TokenManager } from './token-manager.js';
 
@@ -44,6 +54,8 @@ export interface ServiceHttpOptions {
   readonly random?: () => number;
   readonly timeoutMs?: number;
   readonly onResponse?: (info: ResponseInfo) => void;
+  /** The document routes' prefix per owner kind, found on first contact (document-prefixes.ts). */
+  readonly prefixes?: DocumentPrefixes;
 }
 
 export interface RequestSpec {
@@ -60,25 +72,93 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 export class ServiceHttp {
   readonly #o: ServiceHttpOptions;
   readonly #wire: ApiWire;
+  readonly #prefixes: DocumentPrefixes;
+  /** A first contact under way per owner kind: the other lists of that kind wait for it. */
+  readonly #finding = new Map<OwnerKind, Promise<unknown>>();
 
   constructor(options: ServiceHttpOptions) {
     this.#o = options;
     this.#wire = gotWire(options.http, { timeoutMs: options.timeoutMs ?? 60_000 });
+    this.#prefixes = options.prefixes ?? new DocumentPrefixes();
   }
 
-  /** The route as this client calls it: the built-in one or the configuration's. */
-  route(name: RouteName): Route {
-    return this.#o.routes[name];
+  /**
+   * The route as this client calls it: the built-in one or the configuration's; for a route of
+   * an owner's documents and a `kind`, as called for that kind (routes.ts, kindRoute).
+   */
+  route(name: RouteName, kind?: OwnerKind): Route {
+    return this.#route(name, kind, kind ? this.#prefixes.known(kind) : null);
   }
 
   /** `GET /cas/companies`: the route as called, for logs, metrics and error messages. */
-  label(name: RouteName): string {
-    return routeLabel(this.#o.routes[name]);
+  label(name: RouteName, kind?: OwnerKind): string {
+    return routeLabel(this.route(name, kind));
+  }
+
+  /** The prefix found for `kind`'s document routes on first contact; null before it. */
+  documentPrefix(kind: OwnerKind): DocumentPrefix | null {
+    return this.#prefixes.known(kind);
+  }
+
+  #route(name: RouteName, kind: OwnerKind | undefined, prefix: DocumentPrefix | null): Route {
+    const route = this.#o.routes[name];
+    if (kind === undefined || !isOwnerRoute(name)) return route;
+    return kindRoute(name, route, kind, prefix);
   }
 
   /** The parsed JSON body of a successful answer (null for 204). */
   async request(name: RouteName, spec: RequestSpec = {}): Promise<unknown> {
-    const route = this.#o.routes[name];
+    const kind = spec.owner?.kind;
+    if (name === 'listDocuments' && kind && !routeIsSet(this.#o.routes[name], kind)) {
+      const finding = this.#finding.get(kind);
+      if (finding) await finding.catch(() => undefined);
+      if (this.#prefixes.known(kind) === null) return this.#firstContact(name, kind, spec);
+    }
+    return this.#request(this.#route(name, kind, kind ? this.#prefixes.known(kind) : null), spec);
+  }
+
+  /**
+   * The first document list of an owner kind: the built-in path, and on a 404 the same with
+   * `/cas` added or removed. The one that answers is recorded (document-prefixes.ts); when both
+   * answer 404, the error says so and nothing is recorded.
+   */
+  #firstContact(name: 'listDocuments', kind: OwnerKind, spec: RequestSpec): Promise<unknown> {
+    const builtIn: DocumentPrefix = this.#o.routes[name].path.startsWith('/cas/') ? '/cas' : '';
+    const attempt = async () => {
+      const first = this.#route(name, kind, builtIn);
+      try {
+        const body = await this.#request(first, spec);
+        this.#prefixes.record({
+          kind,
+          prefix: builtIn,
+          answered: routeLabel(first),
+          refused: null,
+        });
+        return body;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 404) throw error;
+        const other = this.#route(name, kind, otherPrefix(builtIn));
+        const body = await this.#request(other, spec).catch((second: unknown) => {
+          throw second instanceof ApiError && second.status === 404
+            ? bothRefused(error, routeLabel(other))
+            : second;
+        });
+        this.#prefixes.record({
+          kind,
+          prefix: otherPrefix(builtIn),
+          answered: routeLabel(other),
+          refused: routeLabel(first),
+        });
+        return body;
+      }
+    };
+    const finding = attempt();
+    this.#finding.set(kind, finding);
+    void finding.finally(() => this.#finding.delete(kind)).catch(() => undefined);
+    return finding;
+  }
+
+  async #request(route: Route, spec: RequestSpec): Promise<unknown> {
     const label = routeLabel(route);
     const url =
       this.#o.baseUrl + expandPath(route.path, spec.params ?? {}, spec.owner) + queryOf(spec.query);
@@ -178,6 +258,16 @@ async function buildBody(body: NonNullable<RequestSpec['body']>, label: string) 
   }
 }
 
+/** A 404 on both prefixes: the error names both paths, so neither is taken for the only one. */
+function bothRefused(first: ApiError, other: string): ApiError {
+  return new ApiError('HTTP_ERROR', `${first.message}; ${other} answered 404 too`, {
+    route: first.route,
+    status: 404,
+    serviceCode: first.serviceCode,
+    responseBody: first.responseBody,
+  });
+}
+
 function parseBody(response: ApiResponse, label: string): unknown {
   const body = response.body ? tryJson(response.body) : null;
   if (response.statusCode >= 400 || response.statusCode < 200)
@@ -194,9 +284,8 @@ function parseBody(response: ApiResponse, label: string): unknown {
 }
 
 function httpError(response: ApiResponse, body: unknown, label: string): ApiError {
-  const detail = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  const serviceCode = typeof detail?.code === 'string' ? detail.code : undefined;
-  const text = typeof detail?.message === 'string' ? `: ${detail.message}` : '';
+  const { code: serviceCode, text: message } = serviceErrorOf(body);
+  const text = message ? `: ${message}` : '';
   return new ApiError(
     'HTTP_ERROR',
     `${label} answered ${response.statusCode}${serviceCode ? ` ${serviceCode}` : ''}${text}`,

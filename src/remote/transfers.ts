@@ -51,7 +51,7 @@ export class Transfers {
         return form;
       },
     });
-    return parse.attachment(body, 'POST /{owner}/documents/{documentId}/attachments');
+    return parse.attachment(body, this.#o.http.label('uploadAttachment', owner.kind));
   }
 
   async download(
@@ -67,7 +67,7 @@ export class Transfers {
         owner,
         params: { documentId, attachmentId },
       });
-      const link = parse.downloadLink(body, 'GET …/attachments/{attachmentId}/download');
+      const link = parse.downloadLink(body, this.#o.http.label('attachmentLink', owner.kind));
       try {
         return (await this.#linkQueue.add(() =>
           fetchLink(this.#o.linkHttp, link.url, dest),

@@ -114,6 +114,21 @@ export class SimulatorAdmin {
     this.deps.ops.deleteAttachment(doc, attachmentId, SERVICE_USER);
   }
 
+  /**
+   * Makes the service send a company's or trust's record otherwise than it holds it, in its list
+   * and its details: `patch` is merged over the answer (`{name: 42}` breaks the contract,
+   * `{trustNameId: null}` leaves a trust of the public reading without a name). Null undoes it.
+   */
+  patchRecord(
+    kind: 'company' | 'trust',
+    id: string | number,
+    patch: Readonly<Record<string, unknown>> | null,
+  ): void {
+    const key = `${kind}:${id}`;
+    if (patch === null) this.deps.store.recordPatches.delete(key);
+    else this.deps.store.recordPatches.set(key, { ...patch });
+  }
+
   deleteDocument(documentId: string | number): void {
     this.deps.ops.delete(this.deps.store.requireDocument(null, String(documentId)), SERVICE_USER);
   }

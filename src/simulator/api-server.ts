@@ -17,6 +17,7 @@ import {
 } from './http-kit.js';
 import type { OAuthServer } from './oauth.js';
 import { FIRM_USER } from './oauth.js';
+import { type SimProfile, servesPath } from './profile.js';
 import type { RateLimiter } from './rate-limit.js';
 import { SimError } from './sim-error.js';
 
@@ -27,13 +28,15 @@ export interface ApiServerDeps {
   readonly faults: Faults;
   readonly rateLimiter: RateLimiter;
   readonly counters: RequestCounters;
+  readonly profile: SimProfile;
 }
 
 export function createApiServer(deps: ApiServerDeps): Server {
   return createServer((req, res) => {
     handleRequest(deps, req, res).catch((error: unknown) => {
       // A bug in a handler: answer 500 rather than leave the client hanging.
-      if (!res.headersSent) sendReply(res, errorReply(internal(error)), deps.clock.nowMs());
+      if (!res.headersSent)
+        sendReply(res, errorReply(internal(error), undefined, deps.profile), deps.clock.nowMs());
       else res.destroy();
     });
   });
@@ -47,7 +50,13 @@ async function handleRequest(
   const url = new URL(req.url ?? '/', 'http://simulator');
   const path = stripCasPrefix(url.pathname);
   const method = req.method ?? 'GET';
-  const match = matchRoute(deps.routes, method, path);
+  const found = matchRoute(deps.routes, method, path);
+  // The public pages' reading has one prefix per route (profile.ts): the other is a 404.
+  const withCas = path !== url.pathname;
+  const match =
+    found && found !== 'method' && !servesPath(deps.profile, found.route.template, withCas)
+      ? null
+      : found;
   const template = match && match !== 'method' ? match.route.template : '(unknown)';
   // The admin API and the stand-in web page are tools, not the contract: never faulted or counted.
   const admin = path.startsWith('/_admin/') || path.startsWith('/web/');
@@ -62,7 +71,7 @@ async function handleRequest(
   if (!admin && (await deps.faults.before(req, res, false, matched)) === 'handled') return;
   let reply: Reply;
   try {
-    if (match === null) throw new SimError(404, 'not_found', `No route for ${path}`);
+    if (match === null) throw new SimError(404, 'not_found', `No route for ${url.pathname}`);
     if (match === 'method')
       throw new SimError(405, 'method_not_allowed', `${method} is not allowed on ${path}`);
     let actor = FIRM_USER;
@@ -83,6 +92,7 @@ async function handleRequest(
     reply = errorReply(
       error,
       error instanceof RateLimitError ? { 'Retry-After': String(error.retryAfter) } : undefined,
+      deps.profile,
     );
   }
   if (reply) sendReply(res, reply, deps.clock.nowMs());

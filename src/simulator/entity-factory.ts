@@ -62,6 +62,17 @@ export function makeTrust(store: SimStore, random: Random, input: TrustInput): T
   if (!input.name) throw unprocessable('A trust needs a name');
   const abn = input.abn === undefined ? abnFor(digits(random, 9)) : input.abn;
   if (abn !== null && !/^\d{11}$/.test(abn)) throw unprocessable('An ABN has 11 digits');
+  // The service names a trust by a contact of type Other Entity (`trustNameId`, api.md).
+  const trustNameId = store.nextId('trustName');
+  store.contacts.set(trustNameId, {
+    id: trustNameId,
+    contactType: 'Other Entity',
+    name: input.name,
+    firstName: null,
+    lastName: null,
+    email: null,
+    superFundContactIds: [],
+  });
   const trust: TrustRecord = {
     id: store.nextId('trust'),
     name: input.name,
@@ -71,8 +82,10 @@ export function makeTrust(store: SimStore, random: Random, input: TrustInput): T
     jurisdiction: input.jurisdiction ?? 'NSW',
     vestingDate: '2095-06-30',
     meetingAddressId: 500 + Math.floor(random() * 100),
-    trustNameId: 900 + Math.floor(random() * 100),
+    trustNameId,
   };
+  // Once drawn for a made-up trustNameId: still drawn, so every seed builds the firm it built.
+  random();
   store.trusts.set(trust.id, trust);
   return trust;
 }

@@ -3,10 +3,12 @@
  * connection resets, truncated downloads (link host only) and added latency. Each kind has a
  * probability from 0 to 1 per request; the admin API changes them while the simulator runs.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimClock } from './clock.js';
 import { errorReply, sendReply } from './http-kit.js';
+import type { SimProfile } from './profile.js';
 import { type Random, seededRandom } from './random.js';
 import { SimError } from './sim-error.js';
 
@@ -42,6 +44,8 @@ export class Faults {
   constructor(
     private readonly clock: SimClock,
     options: FaultOptions = {},
+    /** How its error bodies are written (profile.ts). */
+    private readonly profile: SimProfile = 'api',
   ) {
     this.set(options);
   }
@@ -69,7 +73,7 @@ export class Faults {
     const broken = template === null ? undefined : o.routes?.[template];
     if (broken !== undefined) {
       const error = new SimError(broken, 'injected_fault', `Injected failure of ${template}`);
-      sendReply(res, errorReply(error), this.clock.nowMs());
+      sendReply(res, errorReply(error, undefined, this.profile), this.clock.nowMs());
       return 'handled';
     }
     if (o.latencyMs && this.roll(o.latencyProbability ?? 1)) await sleep(o.latencyMs);
@@ -81,14 +85,18 @@ export class Faults {
       const status = SERVER_ERRORS[Math.floor(this.random() * SERVER_ERRORS.length)]!;
       sendReply(
         res,
-        errorReply(new SimError(status, 'injected_fault', 'Injected server error')),
+        errorReply(
+          new SimError(status, 'injected_fault', 'Injected server error'),
+          undefined,
+          this.profile,
+        ),
         this.clock.nowMs(),
       );
       return 'handled';
     }
     if (this.roll(o.tooManyRequests)) {
       const error = new SimError(429, 'rate_limited', 'Injected rate limit');
-      sendReply(res, errorReply(error, { 'Retry-After': '1' }), this.clock.nowMs());
+      sendReply(res, errorReply(error, { 'Retry-After': '1' }, this.profile), this.clock.nowMs());
       return 'handled';
     }
     return linkHost && this.roll(o.truncatedDownload) ? 'truncate' : null;

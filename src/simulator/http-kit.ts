@@ -3,7 +3,8 @@
  * JSON replies with the shifted `Date` header, and bounded JSON bodies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, errorBody, SimError } from './sim-error.js';
+import { errorBodyIn, type SimProfile } from './profile.js';
+import { badRequest, SimError } from './sim-error.js';
 import type { Actor } from './store.js';
 
 export interface RequestContext {
@@ -76,7 +77,10 @@ function matchTemplate(
   return params;
 }
 
-/** The public docs disagree on a `/cas` prefix; every path is served with and without it. */
+/**
+ * The public docs disagree on a `/cas` prefix; every path is matched without it (and served with
+ * and without it, unless the profile says otherwise: profile.ts).
+ */
 export function stripCasPrefix(path: string): string {
   return path === '/cas' ? '/' : path.startsWith('/cas/') ? path.slice(4) : path;
 }
@@ -96,8 +100,13 @@ export function sendReply(res: ServerResponse, reply: NonNullable<Reply>, dateMs
   res.writeHead(reply.status, headers).end(text);
 }
 
-export function errorReply(error: SimError, headers?: Record<string, string>): NonNullable<Reply> {
-  return { status: error.status, body: errorBody(error), ...(headers ? { headers } : {}) };
+export function errorReply(
+  error: SimError,
+  headers?: Record<string, string>,
+  profile: SimProfile = 'api',
+): NonNullable<Reply> {
+  const body = errorBodyIn(profile, error.code, error.message);
+  return { status: error.status, body, ...(headers ? { headers } : {}) };
 }
 
 const MAX_JSON_BYTES = 1024 * 1024;

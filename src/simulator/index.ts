@@ -15,6 +15,7 @@ import { DocumentOps } from './document-ops.js';
 import { type FaultOptions, Faults } from './faults.js';
 import { LinkHost } from './link-host.js';
 import { OAuthServer } from './oauth.js';
+import type { SimProfile } from './profile.js';
 import { RateLimiter } from './rate-limit.js';
 import { adminRoutes } from './routes-admin.js';
 import { attachmentRoutes } from './routes-attachments.js';
@@ -35,6 +36,7 @@ export type {
 } from './admin.js';
 export type { CompanyInput, TrustInput } from './entity-factory.js';
 export type { FaultOptions } from './faults.js';
+export { isSimProfile, SIM_PROFILES, type SimProfile } from './profile.js';
 export type { GeneratedSeed, SeedOption, SeedSummary } from './seed.js';
 export type { StateDump } from './state-dump.js';
 export type { WebhookAttempt, WebhookOptions, WebhookTarget } from './webhooks.js';
@@ -65,6 +67,8 @@ export interface SimulatorOptions {
   readonly webhookDelivery?: WebhookOptions;
   /** Where uploaded bytes go; default a fresh temp folder, removed on close. */
   readonly dataDir?: string;
+  /** Which reading of the service to speak (profile.ts); default `api`, api.md's. */
+  readonly profile?: SimProfile;
 }
 
 export interface Simulator {
@@ -119,17 +123,18 @@ function compose(
   clientSecret: string,
   dataDir: string,
 ) {
+  const profile = options.profile ?? 'api';
   const clock = new SimClock(options.clockOffsetMs ?? 0);
   const store = new SimStore();
   seedBase(store);
   const ops = new DocumentOps(store, clock);
   const oauth = new OAuthServer(options.accessTokenTtlSeconds ?? 3600);
   oauth.registerClient(clientId, clientSecret);
-  const faults = new Faults(clock, options.faults);
+  const faults = new Faults(clock, options.faults, profile);
   const links = new LinkHost(store, clock, faults, options.linkTtlSeconds ?? 300);
   const counters = new RequestCounters();
   const rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 20);
-  const webhooks = new WebhookSender(clock, options.webhookDelivery);
+  const webhooks = new WebhookSender(clock, options.webhookDelivery, profile);
   webhooks.target = options.webhook ?? null;
   store.onChange((event) => webhooks.send(event));
   const deps = {
@@ -149,12 +154,12 @@ function compose(
   const routes = [
     ...adminRoutes(admin),
     ...oauthRoutes(oauth),
-    ...entityRoutes(store),
-    ...documentRoutes(store, ops),
+    ...entityRoutes(store, profile),
+    ...documentRoutes(store, ops, profile),
     ...attachmentRoutes(store, ops, links, dataDir),
     ...otherRoutes(store),
   ];
-  const api = createApiServer({ routes, clock, oauth, faults, rateLimiter, counters });
+  const api = createApiServer({ routes, clock, oauth, faults, rateLimiter, counters, profile });
   return { deps, admin, api };
 }
 

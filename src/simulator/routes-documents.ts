@@ -6,6 +6,7 @@ import { isDate, parseUpdatedAfter } from './clock.js';
 import type { DocumentOps } from './document-ops.js';
 import { type Reply, type RequestContext, type Route, readJson } from './http-kit.js';
 import { envelope, parsePage } from './paging.js';
+import type { SimProfile } from './profile.js';
 import type { DocumentRecord, OwnerKey, OwnerKind } from './records.js';
 import { badRequest, unprocessable } from './sim-error.js';
 import type { SimStore } from './store.js';
@@ -20,7 +21,7 @@ export function ownerOf(kind: OwnerKind, ctx: RequestContext): OwnerKey {
   return { kind, id: ctx.params.ownerId! };
 }
 
-export function documentRoutes(store: SimStore, ops: DocumentOps): Route[] {
+export function documentRoutes(store: SimStore, ops: DocumentOps, profile: SimProfile): Route[] {
   return [
     ...unlodgedRoutes(store),
     ...OWNER_PATHS.flatMap(([kind, base]): Route[] => {
@@ -38,11 +39,12 @@ export function documentRoutes(store: SimStore, ops: DocumentOps): Route[] {
         route('GET', '/documents', ({ query }, owner) => listDocuments(store, owner, query)),
         route('GET', '/documents/{documentId}', ({ params }, owner) => ({
           status: 200,
-          body: documentDetails(store.requireDocument(owner, params.documentId!)),
+          body: documentDetails(store.requireDocument(owner, params.documentId!), profile),
         })),
         route('POST', '/documents', async (ctx, owner) => {
           const input = parseNewDocument(await readJson(ctx.req));
-          return { status: 201, body: documentDetails(ops.create(owner, input, ctx.actor)) };
+          const created = ops.create(owner, input, ctx.actor);
+          return { status: 201, body: documentDetails(created, profile) };
         }),
         route('DELETE', '/documents/{documentId}', (ctx, owner) => {
           ops.delete(requireOwnedDocument(store, owner, ctx), ctx.actor);

@@ -1,6 +1,7 @@
 /** Companies, labels, trusts, trust relationships, status types and contacts (read-only). */
 import type { Route } from './http-kit.js';
 import { envelope, parseBoolean, parsePage } from './paging.js';
+import type { SimProfile } from './profile.js';
 import { notFound } from './sim-error.js';
 import type { SimStore } from './store.js';
 import { companyView, contactView, relationshipView, trustView } from './views.js';
@@ -12,8 +13,8 @@ const get = (template: string, handle: Route['handle']): Route => ({
   handle,
 });
 
-export function entityRoutes(store: SimStore): Route[] {
-  return [...companyRoutes(store), ...trustRoutes(store), ...contactRoutes(store)];
+export function entityRoutes(store: SimStore, profile: SimProfile): Route[] {
+  return [...companyRoutes(store), ...trustRoutes(store, profile), ...contactRoutes(store)];
 }
 
 function companyRoutes(store: SimStore): Route[] {
@@ -22,13 +23,14 @@ function companyRoutes(store: SimStore): Route[] {
       const details = parseBoolean(query, 'details');
       const page = parsePage(query);
       const body = envelope('companies', store.companies.values(), page, (c) =>
-        companyView(c, store, details),
+        patched(store, 'company', c.id, companyView(c, store, details)),
       );
       return { status: 200, body };
     }),
     get('/companies/{companyId}', ({ params, query }) => {
       const company = store.requireCompany(params.companyId!);
-      return { status: 200, body: companyView(company, store, parseBoolean(query, 'details')) };
+      const view = companyView(company, store, parseBoolean(query, 'details'));
+      return { status: 200, body: patched(store, 'company', company.id, view) };
     }),
     get('/labels/{labelId}/companies', ({ params, query }) => {
       const details = parseBoolean(query, 'details');
@@ -46,16 +48,18 @@ function companyRoutes(store: SimStore): Route[] {
   ];
 }
 
-function trustRoutes(store: SimStore): Route[] {
+function trustRoutes(store: SimStore, profile: SimProfile): Route[] {
   return [
     get('/trusts', ({ query }) => ({
       status: 200,
-      body: envelope('trusts', store.trusts.values(), parsePage(query), trustView),
+      body: envelope('trusts', store.trusts.values(), parsePage(query), (t) =>
+        patched(store, 'trust', t.id, trustView(t, profile)),
+      ),
     })),
-    get('/trusts/{trustId}', ({ params }) => ({
-      status: 200,
-      body: trustView(store.requireTrust(params.trustId!)),
-    })),
+    get('/trusts/{trustId}', ({ params }) => {
+      const trust = store.requireTrust(params.trustId!);
+      return { status: 200, body: patched(store, 'trust', trust.id, trustView(trust, profile)) };
+    }),
     get('/trusts/{trustId}/relationships', ({ params, query }) => {
       const trust = store.requireTrust(params.trustId!);
       const history = parseBoolean(query, 'includeHistory');
@@ -94,4 +98,10 @@ function contactRoutes(store: SimStore): Route[] {
       return { status: 200, body: contactView(contact, parseBoolean(query, 'details')) };
     }),
   ];
+}
+
+/** A record as sent: the view, with what admin.patchRecord put over it. */
+function patched<T extends object>(store: SimStore, kind: string, id: string | number, view: T) {
+  const patch = store.recordPatches.get(`${kind}:${id}`);
+  return patch ? { ...view, ...patch } : view;
 }

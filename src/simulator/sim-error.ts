@@ -1,6 +1,6 @@
 /**
- * An error the simulator answers with: an HTTP status and the error body of api.md,
- * `{"error": {"code", "message"}}`. Admin operations throw the same errors in-process.
+ * An error the simulator answers with: an HTTP status, a code and a message, written as the
+ * profile's error body (profile.ts). Admin operations throw the same errors in-process.
  */
 import { DocsyncError } from '../domain/errors.js';
 
@@ -16,7 +16,3 @@ export class SimError extends DocsyncError {
 export const badRequest = (message: string) => new SimError(400, 'bad_request', message);
 export const notFound = (message: string) => new SimError(404, 'not_found', message);
 export const unprocessable = (message: string) => new SimError(422, 'validation_failed', message);
-
-export function errorBody(error: SimError): { error: { code: string; message: string } } {
-  return { error: { code: error.code, message: error.message } };
-}

@@ -31,7 +31,8 @@ export interface DumpDocument {
 
 export interface StateDump {
   readonly companies: ReturnType<typeof companyView>[];
-  readonly trusts: ReturnType<typeof trustView>[];
+  /** With `name` whatever the profile: the dump is a test's view, not the service's answer. */
+  readonly trusts: (ReturnType<typeof trustView> & { readonly name: string })[];
   readonly statusTypes: { id: number; name: string }[];
   readonly contacts: ReturnType<typeof contactView>[];
   readonly relationships: (ReturnType<typeof relationshipView> & { trustId: number })[];
@@ -68,7 +69,7 @@ export async function dumpState(store: SimStore): Promise<StateDump> {
   }
   return {
     companies: [...store.companies.values()].map((c) => companyView(c, store, true)),
-    trusts: [...store.trusts.values()].map(trustView),
+    trusts: [...store.trusts.values()].map((t) => ({ ...trustView(t), name: t.name })),
     statusTypes: [...store.statusTypes.values()].map((t) => ({ ...t })),
     contacts: [...store.contacts.values()].map((c) => contactView(c, true)),
     relationships: [...store.relationships.values()]

@@ -51,7 +51,9 @@ type Sequence =
   | 'unitTransaction'
   | 'trace'
   | 'label'
-  | 'fund';
+  | 'fund'
+  /** The contacts (Other Entity) that name trusts, apart from the people's. */
+  | 'trustName';
 
 const FIRST_IDS: Record<Sequence, number> = {
   trust: 20_000,
@@ -65,6 +67,7 @@ const FIRST_IDS: Record<Sequence, number> = {
   trace: 100,
   label: 10,
   fund: 80_000,
+  trustName: 568_900,
 };
 
 export class SimStore {
@@ -77,6 +80,8 @@ export class SimStore {
   readonly unitTransactions = new Map<number, Map<number, UnitTransactionRecord>>();
   readonly funds = new Map<number, FundRecord>();
   readonly documents = new Map<number, DocumentRecord>();
+  /** What is sent over a company's or trust's record, by `kind:id` (admin.patchRecord). */
+  readonly recordPatches = new Map<string, Readonly<Record<string, unknown>>>();
   private readonly byOwner = new Map<string, Map<number, DocumentRecord>>();
   private readonly sequences = { ...FIRST_IDS };
   private readonly listeners: ((event: ChangeEvent) => void)[] = [];

@@ -4,6 +4,7 @@
  * attachment ids, microseconds in lists and seconds in details) live in one place.
  */
 import { formatMicros, formatSeconds } from './clock.js';
+import type { SimProfile } from './profile.js';
 import {
   type AttachmentRecord,
   attachmentId,
@@ -46,10 +47,11 @@ export function companyView(company: CompanyRecord, store: SimStore, details: bo
   };
 }
 
-export function trustView(trust: TrustRecord) {
+/** A trust; the public pages' examples give no `name`, only the `trustNameId` contact. */
+export function trustView(trust: TrustRecord, profile: SimProfile = 'api') {
   return {
     id: trust.id,
-    name: trust.name,
+    ...(profile === 'api' ? { name: trust.name } : {}),
     abn: trust.abn,
     type: trust.type,
     formedDate: trust.formedDate,
@@ -94,9 +96,13 @@ export function documentListItem(doc: DocumentRecord) {
   return documentFields(doc, formatMicros(doc.updatedMicros));
 }
 
-export function documentDetails(doc: DocumentRecord) {
+/** Details; the public company example carries no `lastUpdatedTimestamp` (its list item does). */
+export function documentDetails(doc: DocumentRecord, profile: SimProfile = 'api') {
+  const { lastUpdatedTimestamp, ...fields } = documentFields(doc, formatSeconds(doc.updatedMicros));
+  const untimed = profile === 'public-docs' && doc.owner.kind === 'company';
   return {
-    ...documentFields(doc, formatSeconds(doc.updatedMicros)),
+    ...fields,
+    ...(untimed ? {} : { lastUpdatedTimestamp }),
     attachments: doc.attachments.map(attachmentView),
   };
 }

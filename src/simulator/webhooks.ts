@@ -8,6 +8,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { formatWebhookDate, type SimClock } from './clock.js';
+import { type SimProfile, webhookEntityId } from './profile.js';
 import type { ChangeEvent } from './store.js';
 
 export interface WebhookTarget {
@@ -63,6 +64,8 @@ export class WebhookSender {
   constructor(
     private readonly clock: SimClock,
     options: WebhookOptions = {},
+    /** How ids, the client code and the date are written (profile.ts). */
+    private readonly profile: SimProfile = 'api',
   ) {
     this.schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -74,7 +77,10 @@ export class WebhookSender {
     const target = this.target;
     if (!target || this.closing.signal.aborted) return;
     const body = JSON.stringify({
-      entityId: event.owner.id,
+      entityId:
+        event.owner.kind === 'company'
+          ? webhookEntityId(this.profile, event.owner.id)
+          : event.owner.id,
       eventId: randomUUID(),
       eventType: 'documentChange',
       eventSubType: event.subType,
@@ -108,8 +114,13 @@ export class WebhookSender {
   }
 
   private async attempt(target: WebhookTarget, body: string, attempt: number): Promise<void> {
-    const utcDate = formatWebhookDate(this.clock.nowMs());
-    const authorization = `${target.clientCode} ${utcDate} ${signWebhook(target.secret, utcDate, target.url, body)}`;
+    const api = this.profile === 'api';
+    // The public reading: microseconds, as the service's other timestamps, and the page's case.
+    const utcDate = api
+      ? formatWebhookDate(this.clock.nowMs())
+      : formatWebhookDate(this.clock.nowMs()).replace(/Z$/, '417Z');
+    const clientCode = api ? target.clientCode : target.clientCode.toLowerCase();
+    const authorization = `${clientCode} ${utcDate} ${signWebhook(target.secret, utcDate, target.url, body)}`;
     const at = new Date().toISOString();
     const answer = await this.post(target.url, authorization, body);
     if (this.closing.signal.aborted) return;

@@ -3,10 +3,7 @@
  * its base row (owner and folder) once it is synced, else its entity, named by the service.
  */
 import type { DocumentPlace } from '../domain/document-link.js';
-import type { OwnerKind } from '../domain/types.js';
 import type { StateStore } from './state-store.js';
-
-const KINDS: readonly OwnerKind[] = ['company', 'trust'];
 
 export function documentPlace(
   state: Pick<StateStore, 'base' | 'entities'>,
@@ -17,9 +14,8 @@ export function documentPlace(
   if (base)
     return { documentId, ownerKind: base.owner.kind, ownerId: base.owner.id, path: base.folder };
   if (entityId === undefined) return { documentId };
-  for (const kind of KINDS) {
-    if (state.entities.get({ kind, id: entityId }))
-      return { documentId, ownerKind: kind, ownerId: entityId };
-  }
+  // The service may spell the id otherwise than its lists do (domain/ids.ts): the stored one.
+  const entity = state.entities.findById(entityId)?.entity;
+  if (entity) return { documentId, ownerKind: entity.kind, ownerId: entity.id };
   return { documentId, ownerId: entityId };
 }

@@ -4,6 +4,7 @@
  * mix their documents. Local folders that match no entity are kept apart, in `unmatched_folders`:
  * they have no service id, and daemon.md wants them listed by `docsync status`, never uploaded.
  */
+import { idKey } from '../domain/ids.js';
 import type { Entity, OwnerKind, OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
 
@@ -49,6 +50,7 @@ interface UnmatchedRow {
 export class EntityRepo {
   readonly #upsert;
   readonly #get;
+  readonly #ids;
   readonly #list;
   readonly #count;
   readonly #byFolder;
@@ -71,6 +73,9 @@ export class EntityRepo {
     );
     this.#get = db.prepare<[OwnerKind, string], EntityRow>(
       'SELECT * FROM entities WHERE kind = ? AND id = ?',
+    );
+    this.#ids = db.prepare<[], Pick<EntityRow, 'kind' | 'id'>>(
+      'SELECT kind, id FROM entities ORDER BY kind, id',
     );
     this.#list = db.prepare<[], EntityRow>('SELECT * FROM entities ORDER BY kind, name, id');
     this.#count = db.prepare<[], number>('SELECT count(*) FROM entities').pluck();
@@ -109,6 +114,21 @@ export class EntityRepo {
   get(owner: OwnerRef): EntityRecord | null {
     const row = this.#get.get(owner.kind, owner.id);
     return row ? toRecord(row) : null;
+  }
+
+  /**
+   * The entity an id from elsewhere names (a webhook's `entityId`, a link's `?entity=`): the id
+   * as stored, else any spelling of it (domain/ids.ts). Companies first, as a list would be.
+   */
+  findById(id: string, kind?: OwnerKind): EntityRecord | null {
+    const kinds: readonly OwnerKind[] = kind ? [kind] : ['company', 'trust'];
+    for (const k of kinds) {
+      const exact = this.#get.get(k, id);
+      if (exact) return toRecord(exact);
+    }
+    const wanted = idKey(id);
+    const hit = this.#ids.all().find((row) => kinds.includes(row.kind) && idKey(row.id) === wanted);
+    return hit ? this.get(hit) : null;
   }
 
   list(): EntityRecord[] {

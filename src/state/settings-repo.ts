@@ -2,6 +2,8 @@
  * Key/value settings (the `settings` table of migration 1). The keys docsync uses are listed in
  * `SettingKey` so a typo is a type error; typed accessors below cover the ones with a meaning.
  */
+import type { OwnerKind } from '../domain/types.js';
+import type { DocumentPrefix } from '../remote/document-prefixes.js';
 import type { Database } from './open-database.js';
 
 export type SettingKey =
@@ -14,7 +16,15 @@ export type SettingKey =
    * The service (`serviceKey` of `service.baseUrl`) the state is synced with, recorded by the
    * first `docsync run` that uses it (domain/service-identity.ts).
    */
-  | 'serviceUrl';
+  | 'serviceUrl'
+  /** The service's records docsync could not read whole (record-errors-repo.ts), as JSON. */
+  | 'recordsInError'
+  /**
+   * The document routes' prefix the service answered to, per owner kind, found on first contact
+   * (remote/document-prefixes.ts): '' or '/cas'.
+   */
+  | 'documentPrefix.company'
+  | 'documentPrefix.trust';
 
 export class SettingsRepo {
   readonly #get;
@@ -56,6 +66,16 @@ export class SettingsRepo {
 
   recordServiceUrl(serviceKey: string): void {
     this.set('serviceUrl', serviceKey);
+  }
+
+  /** The document routes' prefix found for `kind` on first contact; null before it. */
+  documentPrefix(kind: OwnerKind): DocumentPrefix | null {
+    const value = this.get(`documentPrefix.${kind}`);
+    return value === '' || value === '/cas' ? value : null;
+  }
+
+  recordDocumentPrefix(kind: OwnerKind, prefix: DocumentPrefix): void {
+    this.set(`documentPrefix.${kind}`, prefix);
   }
 
   /** When housekeeping last ran (epoch ms); null when it never has. */

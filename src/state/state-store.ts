@@ -23,6 +23,7 @@ import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
 import { OutboxRepo } from './outbox-repo.js';
 import { ProblemRepo } from './problem-repo.js';
+import { RecordErrorRepo } from './record-errors-repo.js';
 import { SettingsRepo } from './settings-repo.js';
 import { SkippedRepo } from './skipped-repo.js';
 import { explainStateFailure } from './state-failure.js';
@@ -51,6 +52,8 @@ export class StateStore {
   readonly base: BaseRepo;
   readonly outbox: OutboxRepo;
   readonly problems: ProblemRepo;
+  /** Records of the service docsync could not read whole (companies, trusts). */
+  readonly recordErrors: RecordErrorRepo;
   readonly conflicts: ConflictRepo;
   readonly webhookEvents: WebhookEventRepo;
   readonly cycles: CycleRepo;
@@ -82,6 +85,7 @@ export class StateStore {
     this.base = new BaseRepo(db);
     this.outbox = new OutboxRepo(db);
     this.problems = new ProblemRepo(db);
+    this.recordErrors = new RecordErrorRepo(this.settings);
     this.conflicts = new ConflictRepo(db);
     this.webhookEvents = new WebhookEventRepo(db);
     this.cycles = new CycleRepo(db);

@@ -14,6 +14,7 @@ import type { UnmatchedFolder } from './entity-repo.js';
 import type { HeldTally, WaitingDelete } from './held-delete-repo.js';
 import type { Database } from './open-database.js';
 import type { Problem } from './problem-repo.js';
+import type { RecordError } from './record-errors-repo.js';
 import type { SkippedRecord } from './skipped-repo.js';
 import type { StateStore } from './state-store.js';
 import {
@@ -59,6 +60,7 @@ export interface StatusPageData {
   readonly conflicts: { readonly total: number; readonly recent: readonly ConflictRecord[] };
   readonly itemsInError: { readonly total: number; readonly items: readonly Problem[] };
   readonly pushes: StatusReport['pushes'];
+  readonly recordsInError: readonly RecordError[];
   readonly unmatchedFolders: readonly UnmatchedFolder[];
   readonly notSynced: readonly SkippedRecord[];
   readonly entities: EntityPage;
@@ -95,6 +97,7 @@ export function readStatusPage(
         conflicts: { total: store.conflicts.count(), recent: conflicts },
         itemsInError: { total: store.problems.count(), items: problems },
         pushes,
+        recordsInError: store.recordErrors.list(),
         unmatchedFolders: store.entities.listUnmatchedFolders(),
         notSynced: store.skipped.list(),
         entities: listing.page(query.entities),

@@ -80,6 +80,17 @@ export interface StatusReport {
     readonly firstSeenAt: string;
     readonly nextAttemptAt: string;
   }[];
+  /**
+   * Companies and trusts the service sent that docsync could not read whole: `error`, not
+   * synced; `warning`, synced with something filled in (a trust named by its id).
+   */
+  readonly recordsInError: readonly {
+    readonly kind: OwnerKind;
+    readonly id: string | null;
+    readonly level: 'error' | 'warning';
+    readonly reason: string;
+    readonly firstSeenAt: string;
+  }[];
   readonly unmatchedFolders: readonly {
     readonly folder: string;
     readonly kind: OwnerKind;
@@ -149,6 +160,13 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
       attempts: p.attempts,
       firstSeenAt: iso(p.firstSeenAt),
       nextAttemptAt: iso(p.nextAttemptAt),
+    })),
+    recordsInError: store.recordErrors.list().map(({ kind, id, level, reason, firstSeenAt }) => ({
+      kind,
+      id,
+      level,
+      reason,
+      firstSeenAt: iso(firstSeenAt),
     })),
     unmatchedFolders: store.entities
       .listUnmatchedFolders()

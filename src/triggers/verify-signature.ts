@@ -12,8 +12,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** How far the signed date may be from our clock, either way (daemon.md). */
 export const MAX_DATE_SKEW_MS = 5 * 60_000;
 
-/** `yyyy-MM-ddTHH:mm:ss.SSSZ`, as api.md writes `utcDate`. */
-const UTC_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/**
+ * `yyyy-MM-ddTHH:mm:ss.SSSZ`, as api.md writes `utcDate`; with any number of fraction digits
+ * (none, or the microseconds the service's other timestamps carry), since the signature covers
+ * the date as sent and only its instant is ours to judge.
+ */
+const UTC_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 export interface SignatureInput {
   readonly authorization: string | undefined;
@@ -40,18 +44,29 @@ export function verifySignature(input: SignatureInput): SignatureCheck {
     return fail('bad-signature', 'Authorization is not "{clientCode} {utcDate} {signature}"');
   }
   const [clientCode, utcDate, signature] = parts as [string, string, string];
-  if (clientCode !== input.clientCode) return fail('bad-signature', 'unknown client code');
-  if (!UTC_DATE.test(utcDate) || Number.isNaN(Date.parse(utcDate))) {
-    return fail('bad-signature', 'the date is not yyyy-MM-ddTHH:mm:ss.SSSZ');
+  // The public page writes the client code in lower case: one code, whatever its letter case.
+  if (clientCode.toLowerCase() !== input.clientCode.toLowerCase())
+    return fail('bad-signature', 'unknown client code');
+  const signedAt = instantOf(utcDate);
+  if (signedAt === null) {
+    return fail('bad-signature', 'the date is not yyyy-MM-ddTHH:mm:ss[.fraction]Z');
   }
   if (!signatureMatches(input, utcDate, signature)) {
     return fail('bad-signature', 'the signature does not match');
   }
-  const skew = Math.abs(input.nowMs - Date.parse(utcDate));
+  const skew = Math.abs(input.nowMs - signedAt);
   if (skew > MAX_DATE_SKEW_MS) {
     return fail('stale-date', `the signed date is ${Math.round(skew / 1000)} s from our clock`);
   }
   return { ok: true };
+}
+
+/** The date's instant in epoch ms (a fraction beyond milliseconds is cut), or null. */
+function instantOf(utcDate: string): number | null {
+  if (!UTC_DATE.test(utcDate)) return null;
+  const [whole, fraction = ''] = utcDate.slice(0, -1).split('.');
+  const ms = Date.parse(`${whole}.${fraction.padEnd(3, '0').slice(0, 3)}Z`);
+  return Number.isNaN(ms) ? null : ms;
 }
 
 function signatureMatches(input: SignatureInput, utcDate: string, signature: string): boolean {

@@ -54,6 +54,12 @@ export function problemsSection(input: ProblemsInput): Html {
       body: () => itemsInError(input),
     },
     {
+      id: 'records',
+      title: 'Service records in error',
+      total: data.recordsInError.length,
+      body: () => recordsInError(input),
+    },
+    {
       id: 'pushes',
       title: 'Failed pushes',
       total: data.pushes.failed,
@@ -215,6 +221,24 @@ function itemsInError({ data, root }: ProblemsInput): Html {
     data.itemsInError.total,
     rows.length,
     html`<a href="/?show=errors">the entities with errors</a>`,
+  )}`;
+}
+
+/** Companies and trusts the service sent that could not be read whole (record-errors-repo.ts). */
+function recordsInError({ data }: ProblemsInput): Html {
+  const rows = data.recordsInError
+    .slice(0, PROBLEMS_SHOWN)
+    .map((r) => [
+      r.level === 'error' ? 'not synced' : 'synced, with a warning',
+      r.kind,
+      r.id,
+      r.reason,
+      timeOf(r.firstSeenAt),
+    ]);
+  return html`${table(['What', 'Kind', 'Id', 'Reason', 'Since'], rows)}${more(
+    data.recordsInError.length,
+    rows.length,
+    'docsync status lists them all',
   )}`;
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
+import type { MalformedEntry } from '../../src/remote/remote-store.js';
 import type { RetryPolicy } from '../../src/remote/retry-delay.js';
 import { routeTable } from '../../src/remote/routes.js';
 import type { ResponseInfo } from '../../src/remote/service-http.js';
@@ -78,5 +79,17 @@ export function useRemote() {
 export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
+  return out;
+}
+
+/** A list every record of which must be readable: a record in error fails the test. */
+export async function collectRead<T extends object>(
+  items: AsyncIterable<T | MalformedEntry>,
+): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) {
+    if ('malformed' in item) throw item.error;
+    out.push(item);
+  }
   return out;
 }

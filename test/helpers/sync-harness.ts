@@ -4,6 +4,10 @@
  * `runCycle` called directly (fast; the CLI child process is for tests of exit codes). Files
  * count at once (`settleSeconds: 0`: the scanner's "still settling" check is `age < 0`, never
  * true), so every cycle sees exactly what the test wrote.
+ *
+ * The simulator speaks the reading named by DOCSYNC_SIM_PROFILE (`api` by default, or
+ * `public-docs`: the public pages' shapes and paths); the vitest config runs the scenarios once
+ * in each, so every sync scenario proves itself against both readings of the service.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -27,7 +31,9 @@ import { type CycleOptions, type CycleReport, runCycle } from '../../src/engine/
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
 import {
+  isSimProfile,
   type SeedOption,
+  type SimProfile,
   type Simulator,
   type SimulatorOptions,
   type StateDump,
@@ -127,6 +133,7 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
     const seed = options.seed === undefined ? SMALL_FIRM : options.seed;
     const sim = await startSimulator({
       rateLimitPerSecond: 0,
+      profile: simProfile(),
       ...(seed ? { seed } : {}),
       ...options.sim,
     });
@@ -140,6 +147,8 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
       clientSecret: sim.clientSecret,
       scope: 'cas',
       tokenStore: state.tokens,
+      // As docsync itself: the document routes' prefix found on first contact is kept.
+      prefixStore: state.settings,
       requestsPerSecond: Number.POSITIVE_INFINITY,
       concurrency: 4,
       retry: FAST_RETRY,
@@ -157,6 +166,13 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
     };
     return harness({ sim, state, client, deps, root, stateFile, dir });
   };
+}
+
+/** The simulator profile the scenarios run against (vitest.config.ts sets it per project). */
+export function simProfile(): SimProfile {
+  const named = process.env.DOCSYNC_SIM_PROFILE ?? 'api';
+  if (!isSimProfile(named)) throw new Error(`DOCSYNC_SIM_PROFILE: no simulator profile "${named}"`);
+  return named;
 }
 
 function harness(h: {

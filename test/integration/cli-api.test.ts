@@ -168,7 +168,7 @@ describe('docsync api', () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      'docsync: the service refused POST /cas/{owner}/documents/{documentId}/statuses (422 validation_failed): Unknown status type 999; nothing was changed\n',
+      'docsync: the service refused POST /cas/companies/{companyId}/documents/{documentId}/statuses (422 validation_failed): Unknown status type 999; nothing was changed\n',
     );
     expect(refused.stderr).not.toContain('may or may not');
     expect(JSON.parse(refused.stdout).error).toMatchObject({ status: 422 });

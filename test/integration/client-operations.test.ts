@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { OwnerRef, RemoteDocumentSummary } from '../../src/domain/types.js';
 import { ApiError } from '../../src/remote/api-error.js';
 import type { DocumentListEntry } from '../../src/remote/service-client.js';
-import { collect, useRemote } from '../helpers/remote.js';
+import { collect, collectRead, useRemote } from '../helpers/remote.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const start = useRemote();
@@ -21,7 +21,7 @@ describe('API client against the simulator: every operation', () => {
     const { client } = remote;
     const dump = await sim.admin.dump();
 
-    const companies = await collect(client.companies({ details: true }));
+    const companies = await collectRead(client.companies({ details: true }));
     expect(companies.map((c) => c.id).sort()).toEqual(
       dump.companies.map((c) => String(c.id)).sort(),
     );
@@ -33,7 +33,7 @@ describe('API client against the simulator: every operation', () => {
       name: companies[0]!.name,
     });
 
-    const trusts = await collect(client.trusts());
+    const trusts = await collectRead(client.trusts());
     expect(trusts.map((t) => t.id).sort()).toEqual(dump.trusts.map((t) => String(t.id)).sort());
     expect(trusts.some((t) => t.abn === null)).toBe(true);
     expect(await client.trust(trusts[0]!.id)).toMatchObject({ kind: 'trust', id: trusts[0]!.id });
@@ -83,7 +83,7 @@ describe('API client against the simulator: every operation', () => {
   it('creates a document, assigns a status, uploads, downloads and deletes attachments, deletes it', async () => {
     const { sim, remote } = await start({ seed: 'demo' });
     const { client } = remote;
-    const trust = (await collect(client.trusts()))[0]!;
+    const trust = (await collectRead(client.trusts()))[0]!;
     const owner: OwnerRef = { kind: 'trust', id: trust.id };
 
     const created = await client.createDocument(owner, {

@@ -72,6 +72,7 @@ describe('StateStore', () => {
       pushes: { pending: 0, inDoubt: 0, failed: 0, failedItems: [] },
       conflicts: { total: 0, recent: [] },
       itemsInError: [],
+      recordsInError: [],
       unmatchedFolders: [],
       notSynced: [],
       pendingWebhookEvents: 0,

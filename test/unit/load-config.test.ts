@@ -61,7 +61,7 @@ describe('configuration', () => {
   it('fills every default of daemon.md and resolves paths against the working folder', () => {
     const config = parseConfig(minimal, { env: {}, baseDir: '/srv', source: 'test.json' });
     expect(config).toMatchObject({
-      service: { scope: 'cas', redirectUri: 'http://127.0.0.1:8789/callback' },
+      service: { scope: ['cas'], redirectUri: 'http://127.0.0.1:8789/callback' },
       store: { root: '/srv/docs' },
       state: { path: '/srv/state/docsync.db' },
       schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *' },

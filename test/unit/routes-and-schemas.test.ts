@@ -187,6 +187,8 @@ describe('response parsing', () => {
       },
     });
     const { company: _company, ...withoutCompany } = item;
-    expect(() => parse.unlodged(withoutCompany, route)).toThrow(/company: required/);
+    expect(() => parse.unlodged(withoutCompany, route)).toThrow(
+      /company: expected a `company` object or a `companyId`, got neither/,
+    );
   });
 });

@@ -1,0 +1,146 @@
+/**
+ * `docsync check --write ENTITY`: proves every route that writes, on staging, before a firm's
+ * documents depend on them (write-proof.ts). It changes the service, so it asks first (or takes
+ * `--yes`), and it refuses production unless `--allow-production` says so: a test document in a
+ * real client's file is not a thing to make by accident.
+ */
+import { createInterface } from 'node:readline/promises';
+import { clientOptions, localStore, openState } from '../compose.js';
+import type { Config } from '../config/schema.js';
+import { SERVICE_ENVIRONMENTS } from '../config/service-environments.js';
+import { type CheckLine, fail } from '../domain/check-lines.js';
+import { DocsyncError } from '../domain/errors.js';
+import { findEntity } from '../domain/find-entity.js';
+import { serviceKey } from '../domain/service-identity.js';
+import type { Entity } from '../domain/types.js';
+import { createRemote, type Remote } from '../remote/create-client.js';
+import type { ResponseInfo } from '../remote/service-http.js';
+import type { Transcript } from '../remote/transcript.js';
+import type { StateStore } from '../state/state-store.js';
+import { proveWrites } from './write-proof.js';
+
+export interface WriteCheckOptions {
+  /** The company or trust to write in: its id or name (`docsync open`'s rules). */
+  readonly entity: string;
+  /** Go on without asking. */
+  readonly yes: boolean;
+  /** Run against production too. */
+  readonly allowProduction: boolean;
+  readonly transcript?: Transcript | undefined;
+  /** Asks the operator; default a prompt on the terminal. */
+  readonly confirm?: (question: string) => Promise<boolean>;
+}
+
+const TOPIC = 'check --write';
+
+export async function checkWrites(
+  config: Config,
+  options: WriteCheckOptions,
+): Promise<CheckLine[]> {
+  if (isProduction(config) && !options.allowProduction) {
+    return [
+      fail(
+        TOPIC,
+        `refused: ${config.service.baseUrl} is production, and this makes and deletes a test document there`,
+        'Run it against staging (service.environment "staging"); to run it on production anyway, add --allow-production.',
+      ),
+    ];
+  }
+  let state: StateStore;
+  try {
+    state = openState(config, { existing: true, upgrade: false, sameService: true });
+  } catch (error) {
+    if (!(error instanceof DocsyncError)) throw error;
+    return [fail(TOPIC, error.message, 'Run `docsync auth login` first (and `docsync check`).')];
+  }
+  let last: ResponseInfo | undefined;
+  const remote = createRemote({
+    ...clientOptions(config),
+    tokenStore: state.tokens,
+    prefixStore: state.settings,
+    transcript: options.transcript,
+    onResponse: (info) => {
+      last = info;
+    },
+  });
+  try {
+    const entity = await resolveEntity(state, remote, options.entity);
+    if (typeof entity === 'string')
+      return [fail(TOPIC, entity, 'Name one company or trust by its id.')];
+    const where = `${entity.kind} ${entity.name} (${entity.id}) on ${config.service.baseUrl}`;
+    const question =
+      `This creates a test document in ${where}, uploads a file to it, downloads it back, assigns a ` +
+      'status, then deletes the file and the document (their copies kept in .docsync/trash/). Go on? [y/N] ';
+    if (!options.yes && !(await (options.confirm ?? askOnTerminal)(question))) {
+      return [
+        fail(TOPIC, `not confirmed: nothing was written to ${where}`, 'Answer y, or add --yes.'),
+      ];
+    }
+    return await proveWrites(
+      {
+        client: remote.client,
+        http: remote.http,
+        local: localStore({ config, state }),
+        lastAnswer: () => last,
+        baseUrl: config.service.baseUrl,
+        webUrl: config.service.webUrl,
+        entityFolder: state.entities.get(entity)?.folder ?? null,
+        now: () => new Date(),
+      },
+      entity,
+    );
+  } catch (error) {
+    if (!(error instanceof DocsyncError)) throw error;
+    return [
+      fail(TOPIC, error.message, 'See the message; `docsync check` says more about the service.'),
+    ];
+  } finally {
+    remote.queue.clear();
+    state.close();
+  }
+}
+
+/** `service.environment` production, or its base URL. */
+function isProduction(config: Config): boolean {
+  return (
+    config.service.environment === 'production' ||
+    serviceKey(config.service.baseUrl) === serviceKey(SERVICE_ENVIRONMENTS.production.baseUrl)
+  );
+}
+
+/** The entity by id or name: docsync's own list first, then the service's; a sentence if not one. */
+async function resolveEntity(
+  state: StateStore,
+  remote: Remote,
+  query: string,
+): Promise<Entity | string> {
+  let match = findEntity(
+    state.entities.list().map((r) => r.entity),
+    query,
+  );
+  if (match.kind === 'none') {
+    const listed: Entity[] = [];
+    for await (const e of remote.client.companies()) if (!('malformed' in e)) listed.push(e);
+    for await (const e of remote.client.trusts()) if (!('malformed' in e)) listed.push(e);
+    match = findEntity(listed, query);
+  }
+  if (match.kind === 'one') return match.entity;
+  if (match.kind === 'none') return `no company or trust has the id or name "${query}"`;
+  const names = match.candidates.map((e) => `${e.kind} ${e.id} ${e.name}`).join('; ');
+  return `"${query}" names ${match.candidates.length}: ${names}`;
+}
+
+async function askOnTerminal(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    throw new DocsyncError(
+      'CHECK_WRITE_UNCONFIRMED',
+      'check --write changes the service and asks first, but there is no terminal to ask on: add --yes',
+    );
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
