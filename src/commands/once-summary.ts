@@ -26,6 +26,10 @@ export function summaryText(report: CycleReport, durationMs: number): string {
     ['deleted', counts.deleted, ''],
     ['conflicts', counts.conflicts, ''],
     ['errors', report.documentsFailed, ''],
+    // Only a stopped run leaves anything; it is no error, and the next run takes it.
+    ...(report.result === 'interrupted'
+      ? [['left', report.left.documents, leftEntities(report)] as [string, number, string]]
+      : []),
   ];
   const width = Math.max(...rows.map(([, n]) => String(n).length));
   const lines = rows.map(([label, n, extra]) =>
@@ -33,6 +37,12 @@ export function summaryText(report: CycleReport, durationMs: number): string {
   );
   const entities = `${report.entities} ${report.entities === 1 ? 'entity' : 'entities'}`;
   return `docsync: ${OUTCOME[report.result]} after ${formatDuration(durationMs)} (${entities}${exit})\n${lines.join('\n')}\n`;
+}
+
+/** "and 12 entities not reached", beside the documents a stop left. */
+function leftEntities(report: CycleReport): string {
+  const n = report.left.entities;
+  return n === 0 ? '' : `and ${n} ${n === 1 ? 'entity' : 'entities'} not reached`;
 }
 
 /** The same in one line, for the log: "run finished: in sync after 42 s: pulled 3, pushed 1, …". */
@@ -44,6 +54,9 @@ export function summaryLogLine(report: CycleReport, durationMs: number): string 
     `deleted ${counts.deleted}`,
     `conflicts ${counts.conflicts}`,
     `errors ${report.documentsFailed}`,
+    ...(report.result === 'interrupted'
+      ? [`left ${report.left.documents} documents, ${report.left.entities} entities`]
+      : []),
   ].join(', ');
   return `run finished: ${OUTCOME[report.result]} after ${formatDuration(durationMs)}: ${tally}`;
 }
@@ -58,6 +71,7 @@ export function summaryJson(report: CycleReport, durationMs: number) {
     actions: report.actions,
     ...report.counts,
     errors: report.documentsFailed,
+    left: report.left,
     rails: report.tripped,
     unmatchedFolders: report.unmatchedFolders,
     settling: report.settling,

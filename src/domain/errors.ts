@@ -147,6 +147,21 @@ export class PushRejectedError extends DocsyncError {
   }
 }
 
+/**
+ * The run was told to stop (Ctrl-C, SIGTERM during `--once`): a request that was never sent, or
+ * one cut while in flight. It says nothing about the item, so nothing is recorded as in error: the
+ * next run does what this one left. `mayHaveApplied`: the request had left, and a push it carried
+ * stays in doubt, settled by the next run as after a crash.
+ */
+export class RunStoppedError extends DocsyncError {
+  constructor(
+    message: string,
+    readonly mayHaveApplied: boolean,
+  ) {
+    super('RUN_STOPPED', message, { exitCode: ExitCode.Interrupted });
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
 

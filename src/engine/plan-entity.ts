@@ -4,6 +4,7 @@
  * the folder scanned with the base as hints (so unchanged files are not read), then planSync.
  */
 
+import { RunStoppedError } from '../domain/errors.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { planSync } from '../domain/plan-sync.js';
@@ -210,12 +211,18 @@ async function readDetails(
 ) {
   const remoteDocs = new Map<string, RemoteDocument>();
   const detailFailures = new Map<string, string>();
+  let stopped: RunStoppedError | null = null;
   await Promise.all(
     ids.map(async (id) => {
       try {
         const doc = await deps.remote.document(owner, id);
         remoteDocs.set(id, withListTimestamp(doc, listed.get(id)));
       } catch (error) {
+        // A stop is no fault of the document: the entity is left whole for the next run.
+        if (error instanceof RunStoppedError) {
+          stopped = error;
+          return;
+        }
         detailFailures.set(id, listed.get(id)!);
         deps.state.problems.record(
           { owner, documentId: id },
@@ -225,6 +232,7 @@ async function readDetails(
       }
     }),
   );
+  if (stopped) throw stopped;
   return { remoteDocs, detailFailures };
 }
 

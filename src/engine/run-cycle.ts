@@ -8,6 +8,7 @@
 import { railsMayHold, type TrippedRail } from '../domain/check-safety.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { describePlan, summaryLine } from '../domain/describe-plan.js';
+import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
@@ -107,6 +108,12 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
     });
     return report;
   } catch (error) {
+    // Stopped before any entity was planned (the catalogue, pushes in doubt): interrupted.
+    if (error instanceof RunStoppedError && options.signal?.aborted) {
+      const report = cycleReport({ entities: 0, interrupted: true, counts: tally.counts });
+      state.cycles.finish(cycleId, { result: report.result, finishedAt: deps.now(), error: null });
+      return report;
+    }
     state.cycles.finish(cycleId, {
       result: 'error',
       finishedAt: deps.now(),
@@ -199,15 +206,21 @@ async function planAndStart(
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
     const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
+    const stored = readAhead.take(record);
     const job = await planEntity(deps, record, {
-      stored: readAhead.take(record),
+      stored,
       fullReconcile: c.full,
       pullOnly: c.initial && !options.adoptLocal,
       adoptLocal: options.adoptLocal ?? false,
       statusTypes,
       heldFolders: held,
       ...heldDeletePlanning(decisions, record.entity, webhookIds),
+    }).catch((error: unknown) => {
+      // Stopped while it was being read: left whole for the next run, like one not reached.
+      if (error instanceof RunStoppedError) return null;
+      throw error;
     });
+    if (job === null) return null;
     if (options.dryRun) return { job, execution: null };
     if (job.plan.actions.length > 0)
       log.info(
@@ -282,6 +295,10 @@ function recordCycle(
   const failed =
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
+  const left = {
+    documents: outcomes.reduce((n, o) => n + o.documentsLeft, 0),
+    entities: c.tally.entitiesTotal - jobs.length,
+  };
   // Only a cycle over every entity ends the first sync: one entity's says nothing of the rest.
   if (c.initial && !c.options.owners && failed === 0 && tripped.length === 0)
     state.settings.markInitialSyncDone();
@@ -296,6 +313,7 @@ function recordCycle(
     unmatched,
     settling: outcomes.filter((o) => o.settling).map((o) => o.owner),
     interrupted: c.options.signal?.aborted ?? false,
+    left,
     counts: c.tally.counts,
   });
 }
