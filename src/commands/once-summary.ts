@@ -61,8 +61,35 @@ export function summaryLogLine(report: CycleReport, durationMs: number): string 
   return `run finished: ${OUTCOME[report.result]} after ${formatDuration(durationMs)}: ${tally}`;
 }
 
+/**
+ * What the state lists after the run besides its counts, as `docsync status --json` shows it:
+ * folders that match nothing, entries that are not synced. The run's summary says them too, so
+ * a script never reads "nothing unmatched" while `status` lists one.
+ */
+export interface Unsaid {
+  readonly unmatchedFolders: readonly {
+    readonly folder: string;
+    readonly kind: string;
+    readonly reason: string;
+  }[];
+  readonly notSynced: readonly { readonly path: string; readonly reason: string }[];
+}
+
+/** "1 folder matches nothing in the service and 2 entries are not synced", or null for none. */
+export function unsaidSentence(unsaid: Unsaid): string | null {
+  const u = unsaid.unmatchedFolders.length;
+  const n = unsaid.notSynced.length;
+  const parts = [
+    u > 0 ? `${u} ${u === 1 ? 'folder matches' : 'folders match'} nothing in the service` : '',
+    n > 0 ? `${n} ${n === 1 ? 'entry is' : 'entries are'} not synced` : '',
+  ].filter(Boolean);
+  return parts.length === 0
+    ? null
+    : `docsync: ${parts.join(' and ')}; \`docsync status\` lists them with the reason`;
+}
+
 /** `run --once --json`: the run's outcome and counts, one object on stdout. */
-export function summaryJson(report: CycleReport, durationMs: number) {
+export function summaryJson(report: CycleReport, durationMs: number, unsaid: Unsaid) {
   return {
     result: report.result,
     exitCode: report.exitCode,
@@ -73,7 +100,8 @@ export function summaryJson(report: CycleReport, durationMs: number) {
     errors: report.documentsFailed,
     left: report.left,
     rails: report.tripped,
-    unmatchedFolders: report.unmatchedFolders,
+    unmatchedFolders: unsaid.unmatchedFolders,
+    notSynced: unsaid.notSynced,
     settling: report.settling,
   };
 }

@@ -19,7 +19,13 @@ import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
 import { operatorActions } from '../web/operator-actions.js';
 import type { GlobalOptions } from './index.js';
-import { summaryJson, summaryLogLine, summaryText } from './once-summary.js';
+import {
+  summaryJson,
+  summaryLogLine,
+  summaryText,
+  type Unsaid,
+  unsaidSentence,
+} from './once-summary.js';
 import { ProgressDisplay } from './progress-display.js';
 import { VERSION } from './version.js';
 
@@ -139,7 +145,10 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
       say(
         `docsync: stopped by a signal before the run finished${leftText(report.left)}; the next run takes up the rest`,
       );
-    const summary = summaryJson(report, durationMs);
+    const unsaid = unsaidOf(app);
+    const sentence = unsaidSentence(unsaid);
+    if (sentence && !options.dryRun) say(sentence);
+    const summary = summaryJson(report, durationMs, unsaid);
     app.logger.info({ report: summary }, summaryLogLine(report, durationMs));
     // A person at a terminal reads the summary; a timer's run stays quiet on stderr (the log
     // line above has the same numbers), and a script asks for --json.
@@ -154,6 +163,19 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     stopping.dispose();
     lock.release();
   }
+}
+
+/** What `docsync status` lists beside the counts, as it lists it. */
+function unsaidOf(app: App): Unsaid {
+  return {
+    unmatchedFolders: app.state.entities
+      .listUnmatchedFolders()
+      .map(({ folder, kind, reason }) => ({ folder, kind, reason })),
+    notSynced: app.state.skipped
+      .list()
+      .map(({ path, reason }) => ({ path, reason }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  };
 }
 
 /** How long requests in flight may finish after Ctrl-C before they are cut. */

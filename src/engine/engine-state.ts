@@ -46,7 +46,10 @@ export interface EngineState {
   readonly cycles: Pick<CycleRepo, 'start' | 'finish'>;
   readonly settings: Pick<SettingsRepo, 'initialSyncDone' | 'markInitialSyncDone'>;
   readonly statusTypes: Pick<StatusTypeRepo, 'list' | 'replaceAll'>;
-  readonly skipped: Pick<SkippedRepo, 'replaceForOwner' | 'replaceEntityFolders'>;
+  readonly skipped: Pick<
+    SkippedRepo,
+    'replaceForOwner' | 'replaceEntityFolders' | 'listForOwner' | 'note'
+  >;
   readonly metaFiles: MetaFileRepo;
   /** The status page's feed of what the executor changed. */
   readonly activity: Pick<ActivityRepo, 'record'>;

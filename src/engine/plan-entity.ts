@@ -8,6 +8,7 @@ import { RunStoppedError } from '../domain/errors.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { planSync } from '../domain/plan-sync.js';
+import { isRenameNote, renamedFolders } from '../domain/renamed-folders.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
 import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
@@ -106,7 +107,17 @@ export async function planEntity(
     missing.length > 0 && snapshot.folder !== null
       ? await deps.local.locateDocuments(new Set(missing))
       : undefined;
-  for (const entry of deps.state.skipped.replaceForOwner(owner, snapshot.skipped, deps.now()))
+  const renamed = renamedFolders({
+    owner,
+    entityName: record.entity.name,
+    knownFolder: record.folder,
+    folder: snapshot.folder,
+    base,
+    documents: snapshot.documents,
+    noted: notedRenames(deps, owner),
+  });
+  const skipped = [...snapshot.skipped, ...renamed];
+  for (const entry of deps.state.skipped.replaceForOwner(owner, skipped, deps.now()))
     deps.logger.warn({ owner, path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
   const plan = planSync(
     {
@@ -157,6 +168,12 @@ export async function planEntity(
         : new Set([...verified.deleted, ...alive.keys()]),
     plan,
   };
+}
+
+/** Folders an earlier sync noted as renamed (renamed-folders.ts): noted while they stay so. */
+function notedRenames(deps: EngineDeps, owner: OwnerRef): Set<string> {
+  const kept = deps.state.skipped.listForOwner(owner);
+  return new Set(kept.filter((e) => isRenameNote(e.reason)).map((e) => e.path));
 }
 
 interface Listing {
