@@ -102,13 +102,13 @@ describe('nothing unsaid (issue 27, case 7)', () => {
     expect(again.code, again.stderr).toBe(0);
     const movedDoc = renamedDoc.replace(entity, renamedEntity);
     const meta = JSON.parse(readFileSync(at(`${movedDoc}/.document.json`), 'utf8'));
-    const company = dump.companies.find((c) => renamedEntity && c.id === meta.owner.id)!;
+    const company = dump.companies.find((c) => c.id === meta.owner.id)!;
     const listed: NotSynced[] = JSON.parse(again.stdout).notSynced;
     expect(reasonOf(listed, movedDoc)).toBe(
       `renamed here; the service keeps '${meta.name}': a folder's name is not sent to the service, and docsync keeps syncing it by its id`,
     );
     expect(reasonOf(listed, renamedEntity)).toMatch(
-      new RegExp(`^renamed here; the service keeps '${escape(company.name)}'`),
+      new RegExp(`^renamed here; the service keeps '${escapeRegExp(company.name)}'`),
     );
     writeFileSync(at(`${movedDoc}/signed.pdf`), 'signed');
     const third = await runCli(['run', '--once', '--json', '--config', config], { env });
@@ -162,6 +162,6 @@ describe('nothing unsaid (issue 27, case 7)', () => {
   }, 60_000);
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
