@@ -251,6 +251,8 @@ export function createDaemon(
 ): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
+  // Any answer but a 5xx: the service is there (health.ts counts it while a long sync runs).
+  let lastAnswerAt: number | null = null;
   const app = openApp({
     config: options.config,
     logLevel: options.logLevel,
@@ -258,6 +260,7 @@ export function createDaemon(
     onResponse: (info) => {
       rate.tick();
       metrics.serviceResponse(info);
+      if (info.status !== 'network' && info.status < 500) lastAnswerAt = Date.now();
     },
   });
   const local = localStore(app);
@@ -270,6 +273,7 @@ export function createDaemon(
         app,
         metrics,
         requestsPerSecond: () => rate.perSecond(),
+        lastServiceAnswerAt: () => lastAnswerAt,
         version: VERSION,
         // The daemon's own state and folder: a resolution's renames are its own writes, which
         // its watcher ignores, so each action names the entity to sync (`syncAfter`). They

@@ -173,10 +173,20 @@ export class LocalStoreError extends DocsyncError {}
  */
 export class OperatorError extends DocsyncError {
   readonly notFound: boolean;
+  /**
+   * The same refusal in the status page's words, where the message names a command (the page
+   * has buttons, and "run `docsync conflicts resolve 3 keep-both`" is no help there).
+   */
+  readonly onPage: string;
 
-  constructor(code: string, message: string, options: { notFound?: boolean } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { notFound?: boolean; onPage?: string } = {},
+  ) {
     super(code, message);
     this.notFound = options.notFound ?? false;
+    this.onPage = options.onPage ?? message;
   }
 }
 

@@ -10,6 +10,7 @@
  * the note is carried while the name differs (`noted`). A name the service changed is no rename
  * here: the folder keeps its old name, but no move was seen, so nothing is noted. Pure.
  */
+import { renamedReason } from './folder-notes.js';
 import { parseDocumentFolderName } from './local-folder-names.js';
 import { toLocalName } from './local-names.js';
 import type { OwnerRef, SkippedEntry } from './types.js';
@@ -31,14 +32,6 @@ export interface RenameInput {
   /** Paths noted as renamed by an earlier sync. */
   readonly noted: ReadonlySet<string>;
 }
-
-/** The reason a renamed folder is listed with. */
-export function renamedReason(serviceName: string): string {
-  return `renamed here; the service keeps '${serviceName}': a folder's name is not sent to the service, and docsync keeps syncing it by its id`;
-}
-
-/** Whether a "Not synced" reason is a rename's (renamedReason). */
-export const isRenameNote = (reason: string) => reason.startsWith('renamed here;');
 
 export function renamedFolders(input: RenameInput): SkippedEntry[] {
   const notes: SkippedEntry[] = [];

@@ -25,7 +25,7 @@ export interface EngineState {
     BaseRepo,
     'get' | 'put' | 'remove' | 'count' | 'countAll' | 'listByOwner' | 'listByOwners'
   >;
-  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced'>;
+  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced' | 'markFailed'>;
   readonly entities: Pick<
     EntityRepo,
     'get' | 'count' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'

@@ -5,10 +5,11 @@
  */
 
 import { RunStoppedError } from '../domain/errors.js';
+import { isRenameNote } from '../domain/folder-notes.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { planSync } from '../domain/plan-sync.js';
-import { isRenameNote, renamedFolders } from '../domain/renamed-folders.js';
+import { renamedFolders } from '../domain/renamed-folders.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
 import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';

@@ -78,7 +78,10 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
   const tally = new CycleTally(options.onProgress);
   if (options.partOfRound) {
     const log = deps.logger;
-    return cycle({ deps, options, initial, full, log, tally });
+    return cycle({ deps, options, initial, full, log, tally }).catch((error: unknown) => {
+      markFailed(deps, options, error);
+      throw error;
+    });
   }
   const cycleId = state.cycles.start({
     trigger: options.trigger,
@@ -119,8 +122,20 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
       finishedAt: deps.now(),
       error: (error as Error).message,
     });
+    markFailed(deps, options, error);
     throw error;
   }
+}
+
+/**
+ * The sync of these entities failed as a whole (the service unreachable, say): each one's
+ * "Last error" on the status page says so until a sync of it gets through (`markSynced`).
+ */
+function markFailed(deps: EngineDeps, options: CycleOptions, error: unknown): void {
+  if (error instanceof RunStoppedError) return;
+  const message = (error as Error).message;
+  for (const owner of options.owners ?? [])
+    deps.state.cursors.markFailed(owner, message, deps.now());
 }
 
 /** One cycle's inputs, shared by its phases. */

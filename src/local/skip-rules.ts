@@ -3,6 +3,7 @@
  * of the folder is dropped without a word (`SkippedEntry`). Pure, and table-tested on its own
  * (test/unit/skip-rules.test.ts).
  */
+import { keptEditReason } from '../domain/folder-notes.js';
 import type { BaseAttachment, LocalFile, SkippedEntry } from '../domain/types.js';
 
 /**
@@ -39,8 +40,7 @@ export const SKIP_REASONS = {
   subfolder:
     'a folder inside a document folder; a document holds files, not folders: move its files up into the document folder (or zip the folder)',
   /** A `(local edit)` copy docsync kept of a user's edit of a system attachment. */
-  keptEdit: (systemFile: string) =>
-    `your edit of the system form ${JSON.stringify(systemFile)}, kept beside it; system forms are read-only in the service, so it stays here and is not uploaded`,
+  keptEdit: keptEditReason,
 } as const;
 
 const LOOSE_WHERE = {
