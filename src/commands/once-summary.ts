@@ -3,6 +3,7 @@
  * deleted, conflicts and errors, each with its count), or one JSON object for a script
  * (`--json`). Both only show the engine's report (cycle-report.ts), which does the counting.
  */
+import { isNoteOnly } from '../domain/folder-notes.js';
 import type { CycleReport } from '../engine/cycle-report.js';
 
 const OUTCOME: Readonly<Record<CycleReport['result'], string>> = {
@@ -75,10 +76,13 @@ export interface Unsaid {
   readonly notSynced: readonly { readonly path: string; readonly reason: string }[];
 }
 
-/** "1 folder matches nothing in the service and 2 entries are not synced", or null for none. */
+/**
+ * "1 folder matches nothing in the service and 2 entries are not synced", or null for none.
+ * Notes nobody has to act on (a renamed folder, a kept edit) are listed, not announced.
+ */
 export function unsaidSentence(unsaid: Unsaid): string | null {
   const u = unsaid.unmatchedFolders.length;
-  const n = unsaid.notSynced.length;
+  const n = unsaid.notSynced.filter((e) => !isNoteOnly(e.reason)).length;
   const parts = [
     u > 0 ? `${u} ${u === 1 ? 'folder matches' : 'folders match'} nothing in the service` : '',
     n > 0 ? `${n} ${n === 1 ? 'entry is' : 'entries are'} not synced` : '',

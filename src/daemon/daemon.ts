@@ -156,6 +156,7 @@ export class Daemon {
       logger: parts.app.logger,
       now: parts.deps.now,
       refresh: () => this.refreshEntities(),
+      onError: (error) => this.#onError(error, 'looking above the entity folders failed'),
     });
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;

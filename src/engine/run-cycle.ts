@@ -221,9 +221,8 @@ async function planAndStart(
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
     const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
-    const stored = readAhead.take(record);
     const job = await planEntity(deps, record, {
-      stored,
+      stored: readAhead.take(record),
       fullReconcile: c.full,
       pullOnly: c.initial && !options.adoptLocal,
       adoptLocal: options.adoptLocal ?? false,

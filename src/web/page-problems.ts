@@ -183,8 +183,8 @@ function conflicts({ data, root, token }: ProblemsInput): Html {
   )}`;
 }
 
-/** The buttons' words, which the page's refusals use too (operator-actions.ts). */
-export const CHOICE_LABELS: Readonly<Record<ConflictChoice, string>> = {
+/** The buttons' words; the operator's refusals name them (OperatorError.onPage). */
+const CHOICE_LABELS: Readonly<Record<ConflictChoice, string>> = {
   'keep-mine': 'Keep the local version',
   'keep-theirs': "Keep the service's version",
   'keep-both': 'Keep both',
