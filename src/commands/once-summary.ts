@@ -3,6 +3,7 @@
  * deleted, conflicts and errors, each with its count), or one JSON object for a script
  * (`--json`). Both only show the engine's report (cycle-report.ts), which does the counting.
  */
+import { isNoteOnly } from '../domain/folder-notes.js';
 import type { CycleReport } from '../engine/cycle-report.js';
 
 const OUTCOME: Readonly<Record<CycleReport['result'], string>> = {
@@ -36,6 +37,10 @@ export function summaryText(report: CycleReport, durationMs: number): string {
           ],
         ]
       : []),
+    // Only a stopped run leaves anything; it is no error, and the next run takes it.
+    ...(report.result === 'interrupted'
+      ? [['left', report.left.documents, leftEntities(report)] as [string, number, string]]
+      : []),
   ];
   const width = Math.max(...rows.map(([, n]) => String(n).length));
   const lines = rows.map(([label, n, extra]) =>
@@ -43,6 +48,12 @@ export function summaryText(report: CycleReport, durationMs: number): string {
   );
   const entities = `${report.entities} ${report.entities === 1 ? 'entity' : 'entities'}`;
   return `docsync: ${OUTCOME[report.result]} after ${formatDuration(durationMs)} (${entities}${exit})\n${lines.join('\n')}\n`;
+}
+
+/** "and 12 entities not reached", beside the documents a stop left. */
+function leftEntities(report: CycleReport): string {
+  const n = report.left.entities;
+  return n === 0 ? '' : `and ${n} ${n === 1 ? 'entity' : 'entities'} not reached`;
 }
 
 /** The same in one line, for the log: "run finished: in sync after 42 s: pulled 3, pushed 1, …". */
@@ -55,12 +66,45 @@ export function summaryLogLine(report: CycleReport, durationMs: number): string 
     `conflicts ${counts.conflicts}`,
     `errors ${report.documentsFailed}`,
     ...(report.recordsInError > 0 ? [`records skipped ${report.recordsInError}`] : []),
+    ...(report.result === 'interrupted'
+      ? [`left ${report.left.documents} documents, ${report.left.entities} entities`]
+      : []),
   ].join(', ');
   return `run finished: ${OUTCOME[report.result]} after ${formatDuration(durationMs)}: ${tally}`;
 }
 
+/**
+ * What the state lists after the run besides its counts, as `docsync status --json` shows it:
+ * folders that match nothing, entries that are not synced. The run's summary says them too, so
+ * a script never reads "nothing unmatched" while `status` lists one.
+ */
+export interface Unsaid {
+  readonly unmatchedFolders: readonly {
+    readonly folder: string;
+    readonly kind: string;
+    readonly reason: string;
+  }[];
+  readonly notSynced: readonly { readonly path: string; readonly reason: string }[];
+}
+
+/**
+ * "1 folder matches nothing in the service and 2 entries are not synced", or null for none.
+ * Notes nobody has to act on (a renamed folder, a kept edit) are listed, not announced.
+ */
+export function unsaidSentence(unsaid: Unsaid): string | null {
+  const u = unsaid.unmatchedFolders.length;
+  const n = unsaid.notSynced.filter((e) => !isNoteOnly(e.reason)).length;
+  const parts = [
+    u > 0 ? `${u} ${u === 1 ? 'folder matches' : 'folders match'} nothing in the service` : '',
+    n > 0 ? `${n} ${n === 1 ? 'entry is' : 'entries are'} not synced` : '',
+  ].filter(Boolean);
+  return parts.length === 0
+    ? null
+    : `docsync: ${parts.join(' and ')}; \`docsync status\` lists them with the reason`;
+}
+
 /** `run --once --json`: the run's outcome and counts, one object on stdout. */
-export function summaryJson(report: CycleReport, durationMs: number) {
+export function summaryJson(report: CycleReport, durationMs: number, unsaid: Unsaid) {
   return {
     result: report.result,
     exitCode: report.exitCode,
@@ -70,8 +114,10 @@ export function summaryJson(report: CycleReport, durationMs: number) {
     ...report.counts,
     errors: report.documentsFailed,
     recordsInError: report.recordsInError,
+    left: report.left,
     rails: report.tripped,
-    unmatchedFolders: report.unmatchedFolders,
+    unmatchedFolders: unsaid.unmatchedFolders,
+    notSynced: unsaid.notSynced,
     settling: report.settling,
   };
 }

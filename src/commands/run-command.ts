@@ -10,6 +10,7 @@ import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { claimService } from '../daemon/service-claim.js';
 import { ExitCode } from '../domain/exit-codes.js';
+import type { CycleReport } from '../engine/cycle-report.js';
 import type { CycleProgress } from '../engine/cycle-tally.js';
 import { runUntilSettled } from '../engine/run-until-settled.js';
 import { LogRelay } from '../log/log-relay.js';
@@ -18,7 +19,13 @@ import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
 import { operatorActions } from '../web/operator-actions.js';
 import type { GlobalOptions } from './index.js';
-import { summaryJson, summaryLogLine, summaryText } from './once-summary.js';
+import {
+  summaryJson,
+  summaryLogLine,
+  summaryText,
+  type Unsaid,
+  unsaidSentence,
+} from './once-summary.js';
 import { ProgressDisplay } from './progress-display.js';
 import { VERSION } from './version.js';
 
@@ -81,7 +88,12 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
   if (!options.dryRun) app.state.cycles.markInterrupted(Date.now());
   const display = output.progress ? new ProgressDisplay(process.stderr) : undefined;
   const say = (line: string) => (display ? display.print(line) : process.stderr.write(`${line}\n`));
-  const stopping = stopOnSignals(app, say);
+  let progress: CycleProgress | null = null;
+  const stopping = stopOnSignals(app, say, {
+    // The bar stops with the signal: it must not look as if the run went on.
+    onStop: () => display?.stop(),
+    progress: () => progress,
+  });
   const restoreLog = display && output.relay ? output.relay.divert((t) => display.print(t)) : null;
   const startedAt = Date.now();
   const plan: string[] = [];
@@ -110,7 +122,10 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
         adoptLocal: options.adoptLocal ?? false,
         onPlanLine: (line) => (options.json ? plan.push(line) : process.stdout.write(`${line}\n`)),
         signal: stopping.signal,
-        ...(display ? { onProgress: (p: CycleProgress) => display.update(p) } : {}),
+        onProgress: (p: CycleProgress) => {
+          progress = p;
+          if (!stopping.signal.aborted) display?.update(p);
+        },
       },
       { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS },
     );
@@ -127,8 +142,13 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
         'docsync: or, to let every held delete through in one run: docsync run --once --force-deletes',
       );
     if (report.result === 'interrupted')
-      say('docsync: stopped by a signal before the run finished; the next run takes up the rest');
-    const summary = summaryJson(report, durationMs);
+      say(
+        `docsync: stopped by a signal before the run finished${leftText(report.left)}; the next run takes up the rest`,
+      );
+    const unsaid = unsaidOf(app);
+    const sentence = unsaidSentence(unsaid);
+    if (sentence && !options.dryRun) say(sentence);
+    const summary = summaryJson(report, durationMs, unsaid);
     app.logger.info({ report: summary }, summaryLogLine(report, durationMs));
     // A person at a terminal reads the summary; a timer's run stays quiet on stderr (the log
     // line above has the same numbers), and a script asks for --json.
@@ -145,25 +165,54 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
   }
 }
 
+/** What `docsync status` lists beside the counts, as it lists it. */
+function unsaidOf(app: App): Unsaid {
+  return {
+    unmatchedFolders: app.state.entities
+      .listUnmatchedFolders()
+      .map(({ folder, kind, reason }) => ({ folder, kind, reason })),
+    notSynced: app.state.skipped
+      .list()
+      .map(({ path, reason }) => ({ path, reason }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  };
+}
+
+/** How long requests in flight may finish after Ctrl-C before they are cut. */
+const STOP_GRACE_MS = 2_000;
+
+interface StopHooks {
+  /** Called at the first signal (the progress display stops). */
+  readonly onStop: () => void;
+  /** How far the run got, for the second signal's sentence. */
+  readonly progress: () => CycleProgress | null;
+}
+
 /**
- * SIGINT or SIGTERM during `--once`: the documents in flight finish, nothing new starts, the
- * run is recorded as interrupted and exits 4 (a person pressing Ctrl-C, systemd stopping the
- * catch-up). A second signal exits at once, still recording the run as interrupted, so
- * `docsync status` never shows it running for ever.
+ * SIGINT or SIGTERM during `--once` means now (issue 27): nothing new starts, requests waiting
+ * in the queue are dropped, those in flight get STOP_GRACE_MS and are then cut (a partial
+ * download is discarded; a push cut in flight stays in doubt for the next run to settle). The
+ * run is recorded as interrupted and exits 4. A second signal exits at once, still recording the
+ * run as interrupted, so `docsync status` never shows it running for ever, and says what was left.
  */
-function stopOnSignals(app: App, say: (line: string) => void) {
+function stopOnSignals(app: App, say: (line: string) => void, hooks: StopHooks) {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       try {
+        say(`docsync: ${signal} again: stopped at once; ${doneSoFar(hooks.progress())}`);
         app.state.cycles.markInterrupted(Date.now());
       } finally {
         process.exit(ExitCode.Interrupted);
       }
     }
-    say(`docsync: ${signal}: finishing the documents in flight (send it again to stop at once)`);
-    app.logger.info({ signal }, 'stopping: finishing the documents in flight');
+    hooks.onStop();
+    say(
+      `docsync: ${signal}: stopping now: nothing new starts, what is in flight gets ${STOP_GRACE_MS / 1000} s (send it again to stop at once)`,
+    );
+    app.logger.info({ signal }, 'stopping: nothing new starts');
     controller.abort();
+    app.remote.queue.stop(STOP_GRACE_MS);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -176,12 +225,34 @@ function stopOnSignals(app: App, say: (line: string) => void) {
   };
 }
 
+/** " (12 documents and 3 entities left)", or nothing when the stop left nothing countable. */
+function leftText(left: CycleReport['left']): string {
+  const parts = [
+    left.documents > 0 ? plural(left.documents, 'document') : '',
+    left.entities > 0 ? plural(left.entities, 'entity', 'entities') : '',
+  ].filter(Boolean);
+  return parts.length === 0 ? '' : ` (${parts.join(' and ')} left)`;
+}
+
+/** What the second signal says: how far the run got, and that the next run finishes it. */
+function doneSoFar(p: CycleProgress | null): string {
+  const reached =
+    p === null || p.entitiesTotal === 0
+      ? 'no entity was synced yet'
+      : `${p.entitiesDone} of ${plural(p.entitiesTotal, 'entity', 'entities')} and ${p.documentsDone} of ${plural(p.documentsPlanned, 'document')} were done`;
+  return `${reached}; the next run finishes the rest (a push cut in flight is checked with the service first)`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** The daemon as `docsync run` assembles it, with its listeners and metrics, not started. */
 export function createDaemon(
   options: Pick<RunOptions, 'config' | 'logLevel'> & Pick<AppOptions, 'logDestination'>,
 ): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
+  // Any answer but a 5xx: the service is there (health.ts counts it while a long sync runs).
+  let lastAnswerAt: number | null = null;
   const app = openApp({
     config: options.config,
     logLevel: options.logLevel,
@@ -189,6 +260,7 @@ export function createDaemon(
     onResponse: (info) => {
       rate.tick();
       metrics.serviceResponse(info);
+      if (info.status !== 'network' && info.status < 500) lastAnswerAt = Date.now();
     },
   });
   const local = localStore(app);
@@ -201,6 +273,7 @@ export function createDaemon(
         app,
         metrics,
         requestsPerSecond: () => rate.perSecond(),
+        lastServiceAnswerAt: () => lastAnswerAt,
         version: VERSION,
         // The daemon's own state and folder: a resolution's renames are its own writes, which
         // its watcher ignores, so each action names the entity to sync (`syncAfter`). They

@@ -14,6 +14,8 @@ export interface ListenerOptions {
   readonly app: DaemonHost;
   readonly metrics: Metrics;
   readonly requestsPerSecond: () => number;
+  /** When the service last answered (not with a 5xx), for `/healthz`. */
+  readonly lastServiceAnswerAt: () => number | null;
   /** docsync's version, for the status page. */
   readonly version: string;
   /** The status page's "approve held deletes" and "resolve a conflict". */
@@ -58,6 +60,7 @@ export async function startListeners(
           daemon: { version: options.version, startedAt },
           watcherMode: daemon.watcherMode,
           tokenValid: Boolean(tokens?.refreshToken) && !daemon.authLost,
+          lastServiceAnswerAt: options.lastServiceAnswerAt(),
           stateFailure: daemon.stateFailure?.message ?? null,
           work: daemon.workStatus(),
           folderMode: daemon.folderMode,

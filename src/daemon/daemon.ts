@@ -36,6 +36,7 @@ import { longestCronGapMs } from '../web/health.js';
 import type { WorkStatus } from '../web/runtime-status.js';
 import { watchDecisions } from './decision-watch.js';
 import { DeleteHoldTimer } from './delete-hold-timer.js';
+import { EntityRoots } from './entity-roots.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { PollRounds } from './poll-rounds.js';
 import { ScanPass } from './scan-pass.js';
@@ -107,6 +108,8 @@ export class Daemon {
   readonly #cronGapMs: number;
   /** The poll rounds' cycle rows and report lines (poll-rounds.ts). */
   readonly #rounds: PollRounds;
+  /** What lies above the entity folders, looked at between full cycles (entity-roots.ts). */
+  readonly #roots: EntityRoots;
   #lock: InstanceLock | undefined;
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
@@ -160,6 +163,14 @@ export class Daemon {
       // watcher's.
       sync: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
       onError: (error) => this.#onError(error, 'ending the hold time of deletes failed'),
+    });
+    this.#roots = new EntityRoots({
+      local: parts.deps.local,
+      state: parts.app.state,
+      logger: parts.app.logger,
+      now: parts.deps.now,
+      refresh: () => this.refreshEntities(),
+      onError: (error) => this.#onError(error, 'looking above the entity folders failed'),
     });
     this.#done = new Promise((resolve) => {
       this.#resolveDone = resolve;
@@ -341,6 +352,7 @@ export class Daemon {
       onChanged: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
       now: deps.now,
       onError: (error) => this.#onError(error, 'scanning the folder failed'),
+      beforePass: () => this.#roots.check(),
     });
     this.#scanPass.start();
   }
@@ -430,6 +442,13 @@ export class Daemon {
   #touched(touch: EntityTouch): void {
     try {
       const owner: OwnerRef | null = touch.owner ?? this.#ownerOfFolder(touch.entityFolder);
+      // A folder no entity owns (new, renamed, matching nothing): looked at above, at once.
+      if (!owner && touch.reason !== 'poll')
+        this.#roots
+          .check()
+          .catch((error: unknown) =>
+            this.#onError(error, 'looking above the entity folders failed'),
+          );
       // The scanning mode's periodic touches are polls: they take the poll lane, not the
       // watcher's, so they never crowd out a change a user just made.
       const lane = touch.reason === 'poll' ? ('poll' as const) : ('watcher' as const);

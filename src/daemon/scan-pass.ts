@@ -5,7 +5,8 @@
  * fingerprint moved since the pass before, unless the entity synced meanwhile (docsync's own
  * writes move it too, and that sync saw the folder anyway). The OS's change events stay the fast
  * path; this pass catches what they never report: another machine's writes on a network share,
- * events lost to an overflowing queue.
+ * events lost to an overflowing queue. Before each pass but the first, it looks above the entity
+ * folders too (entity-roots.ts): a new folder there has no fingerprint to move.
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
@@ -24,6 +25,8 @@ export interface ScanPassOptions {
   readonly onChanged: (owner: OwnerRef) => void;
   readonly now: () => number;
   readonly onError: (error: unknown) => void;
+  /** A look above the entity folders (entity-roots.ts), before each pass but the first. */
+  readonly beforePass?: () => Promise<void>;
 }
 
 export class ScanPass {
@@ -67,8 +70,13 @@ export class ScanPass {
 
   #schedule(delayMs: number): void {
     if (this.#closed) return;
+    const first = delayMs === 0;
     this.#timer = setTimeout(() => {
-      this.#running = this.pass()
+      // The first look above the entity folders is the start's full round's, like the first pass.
+      const before = first ? Promise.resolve() : (this.options.beforePass?.() ?? Promise.resolve());
+      this.#running = before
+        .catch(this.options.onError)
+        .then(() => this.pass())
         .then(() => undefined, this.options.onError)
         .finally(() => {
           this.#running = null;

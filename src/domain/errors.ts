@@ -155,6 +155,21 @@ export class PushRejectedError extends DocsyncError {
   }
 }
 
+/**
+ * The run was told to stop (Ctrl-C, SIGTERM during `--once`): a request that was never sent, or
+ * one cut while in flight. It says nothing about the item, so nothing is recorded as in error: the
+ * next run does what this one left. `mayHaveApplied`: the request had left, and a push it carried
+ * stays in doubt, settled by the next run as after a crash.
+ */
+export class RunStoppedError extends DocsyncError {
+  constructor(
+    message: string,
+    readonly mayHaveApplied: boolean,
+  ) {
+    super('RUN_STOPPED', message, { exitCode: ExitCode.Interrupted });
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
 
@@ -166,10 +181,20 @@ export class LocalStoreError extends DocsyncError {}
  */
 export class OperatorError extends DocsyncError {
   readonly notFound: boolean;
+  /**
+   * The same refusal in the status page's words, where the message names a command (the page
+   * has buttons, and "run `docsync conflicts resolve 3 keep-both`" is no help there).
+   */
+  readonly onPage: string;
 
-  constructor(code: string, message: string, options: { notFound?: boolean } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { notFound?: boolean; onPage?: string } = {},
+  ) {
     super(code, message);
     this.notFound = options.notFound ?? false;
+    this.onPage = options.onPage ?? message;
   }
 }
 

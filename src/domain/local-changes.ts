@@ -3,7 +3,7 @@
  * Each user action is reported once; the planner (plan-sync.ts) decides what it means.
  */
 import { newDocumentFromFolder } from './file-names.js';
-import { isLocalEditCopy } from './local-folder-names.js';
+import { keptEditOf } from './local-folder-names.js';
 import { indexLocal } from './local-index.js';
 import { isIsoDate } from './timestamps.js';
 import type {
@@ -101,8 +101,10 @@ export function fileChanges(doc: BaseDocument, files: readonly LocalFile[]): Loc
       });
     }
   }
+  const systemFiles = doc.attachments.filter((a) => a.kind === 'system').map((a) => a.file);
   for (const file of files) {
-    if (known.has(file.name) || isLocalEditCopy(file.name)) continue;
+    // docsync's kept edit of a system form stays local (rows 35, 37); a user's file is synced.
+    if (known.has(file.name) || keptEditOf(file.name, systemFiles) !== null) continue;
     changes.push({ kind: 'file-added', documentId: doc.id, file });
   }
   return changes;

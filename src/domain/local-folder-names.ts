@@ -57,6 +57,35 @@ export function isLocalEditCopy(fileName: string): boolean {
   return /\(local edit\)( \(\d+\))?(\.[^.]*)?$/.test(fileName);
 }
 
+/**
+ * The system attachment `fileName` is docsync's kept edit of (`<name> (local edit).<ext>`, with a
+ * ` (2)` when that name was taken), among the document's `systemFiles`; null for any other file.
+ * Only such a copy stays local (rows 35, 37): a user's own file that happens to carry the marker
+ * is synced like any other, since docsync made no copy of a system form by that name.
+ */
+export function keptEditOf(fileName: string, systemFiles: readonly string[]): string | null {
+  const wanted = fileName.normalize('NFC').toLowerCase();
+  for (const file of systemFiles) {
+    for (const copy of new Set([localEditName(file), rawLocalEditName(file)])) {
+      const lower = copy.toLowerCase();
+      if (wanted === lower) return file;
+      const { stem, ext } = splitName(lower, 'file');
+      const numbered = wanted.slice(stem.length, wanted.length - ext.length);
+      if (wanted.startsWith(stem) && wanted.endsWith(ext) && /^ \(\d+\)$/.test(numbered))
+        return file;
+    }
+  }
+  return null;
+}
+
+/** The copy's name as the planner picks it (file-names.ts), before the store makes it legal. */
+function rawLocalEditName(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot <= 0
+    ? `${fileName} (local edit)`
+    : `${fileName.slice(0, dot)} (local edit)${fileName.slice(dot)}`;
+}
+
 function keptCopyName(fileName: string, marker: string): string {
   const { stem, ext } = splitName(toLocalName(fileName), 'file');
   return fitName(stem, marker, ext);

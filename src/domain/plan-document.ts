@@ -7,7 +7,7 @@ import { statusFields } from './apply-action-result.js';
 import { claimName } from './file-names.js';
 import { type DeleteSide, heldKey } from './held-deletes.js';
 import { fileChanges, type LocalChange } from './local-changes.js';
-import { isLocalEditCopy } from './local-folder-names.js';
+import { keptEditOf } from './local-folder-names.js';
 import { planAttachments } from './plan-attachments.js';
 import type { Draft, PlanContext } from './plan-context.js';
 import { planDetails, planStatus } from './plan-status.js';
@@ -180,7 +180,7 @@ function restoreFromFolder(folder: LocalDocumentSnapshot, s: DocumentSides, doc:
     documentDate: doc.documentDate,
     statusTypeId: edit?.statusTypeId ?? doc.statusTypeId,
     // A "(local edit)" copy of a system form is the user's alone, never pushed (row 35).
-    files: folder.files.filter((f) => !isLocalEditCopy(f.name)),
+    files: folder.files.filter((f) => keptEditOf(f.name, systemFilesOf(doc)) === null),
   } as const;
 }
 
@@ -251,4 +251,9 @@ export function planAdopt(
     ...drafts,
     { kind: 'update-base', row: 27, patch: { lastUpdatedTimestamp: remote.lastUpdatedTimestamp } },
   ];
+}
+
+/** The document's system attachments, by file name: their kept edits stay local. */
+function systemFilesOf(doc: BaseDocument): string[] {
+  return doc.attachments.filter((a) => a.kind === 'system').map((a) => a.file);
 }

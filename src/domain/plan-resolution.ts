@@ -93,7 +93,7 @@ export function planResolution(c: ConflictToResolve, choice: ConflictChoice): Re
       );
     case 'status':
       if (kept === 'both')
-        return refuse('a document has one status: choose keep-mine or keep-theirs');
+        return refuse('a document has one status, so both cannot be kept: keep one of the two');
       if (winnerKept) return plan('the status stays as it is on both sides');
       if (s.lost === null)
         return refuse(
@@ -114,4 +114,19 @@ export function planResolution(c: ConflictToResolve, choice: ConflictChoice): Re
     default:
       return assertNever(s);
   }
+}
+
+/**
+ * The choices that can be carried out for a conflict, which are all the status page offers: a
+ * button that can only be refused ("Keep both" on a status) is not drawn. A conflict recorded
+ * before docsync kept its subject can only be closed as it is (keep-both).
+ */
+export function possibleChoices(
+  winner: ConflictToResolve['winner'],
+  subject: ConflictSubject | null,
+): ConflictChoice[] {
+  if (subject === null) return ['keep-both'];
+  // Where the folder and copy are changes the steps, never whether a choice is refused.
+  const at = { winner, subject, folder: '.', copy: 'copy' };
+  return CONFLICT_CHOICES.filter((choice) => planResolution(at, choice).ok);
 }

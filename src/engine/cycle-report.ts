@@ -14,9 +14,12 @@ export interface CycleReport {
   readonly exitCode: number;
   readonly entities: number;
   readonly actions: number;
+  /** Documents in error: what `docsync status` lists as items in error. */
   readonly documentsFailed: number;
   /** Companies and trusts the service sent that could not be read, so were not synced. */
   readonly recordsInError: number;
+  /** What a stop left for the next run: documents not done, entities not reached. */
+  readonly left: Left;
   /** What the cycle moved, by direction. */
   readonly counts: SyncCounts;
   readonly tripped: readonly TrippedRail[];
@@ -24,6 +27,13 @@ export interface CycleReport {
   /** Entities with local files left for a later cycle (EntityOutcome.settling). */
   readonly settling: readonly OwnerRef[];
 }
+
+export interface Left {
+  readonly documents: number;
+  readonly entities: number;
+}
+
+export const NOTHING_LEFT: Left = { documents: 0, entities: 0 };
 
 export interface ReportParts {
   readonly entities: number;
@@ -35,13 +45,14 @@ export interface ReportParts {
   readonly settling?: readonly OwnerRef[];
   /** Stopped by a signal: what was left is the next run's. */
   readonly interrupted?: boolean;
+  readonly left?: Left;
   readonly counts?: SyncCounts;
 }
 
 export function cycleReport(parts: ReportParts): CycleReport {
   const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
   const { recordsInError = 0 } = parts;
-  const { counts = NO_COUNTS } = parts;
+  const { counts = NO_COUNTS, left = NOTHING_LEFT } = parts;
   const result =
     tripped.length > 0
       ? 'safety-stop'
@@ -63,6 +74,7 @@ export function cycleReport(parts: ReportParts): CycleReport {
     actions,
     documentsFailed: failed,
     recordsInError,
+    left,
     counts,
     tripped,
     unmatchedFolders: unmatched,

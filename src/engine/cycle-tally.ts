@@ -67,6 +67,11 @@ export class CycleTally {
     return this.#counts;
   }
 
+  /** The entities the cycle set out to sync. */
+  get entitiesTotal(): number {
+    return this.#entitiesTotal;
+  }
+
   entities(total: number): void {
     this.#entitiesTotal = total;
     this.#report();

@@ -26,7 +26,7 @@ export interface EngineState {
     BaseRepo,
     'get' | 'put' | 'remove' | 'count' | 'countAll' | 'listByOwner' | 'listByOwners'
   >;
-  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced'>;
+  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced' | 'markFailed'>;
   readonly entities: Pick<
     EntityRepo,
     'get' | 'count' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'
@@ -49,7 +49,10 @@ export interface EngineState {
   readonly cycles: Pick<CycleRepo, 'start' | 'finish'>;
   readonly settings: Pick<SettingsRepo, 'initialSyncDone' | 'markInitialSyncDone'>;
   readonly statusTypes: Pick<StatusTypeRepo, 'list' | 'replaceAll'>;
-  readonly skipped: Pick<SkippedRepo, 'replaceForOwner' | 'replaceEntityFolders'>;
+  readonly skipped: Pick<
+    SkippedRepo,
+    'replaceForOwner' | 'replaceEntityFolders' | 'listForOwner' | 'note'
+  >;
   readonly metaFiles: MetaFileRepo;
   /** The status page's feed of what the executor changed. */
   readonly activity: Pick<ActivityRepo, 'record'>;

@@ -7,7 +7,7 @@
 import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { describeDone, documentLabel } from '../domain/describe-done.js';
-import { PushRejectedError } from '../domain/errors.js';
+import { PushRejectedError, RunStoppedError } from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js';
@@ -52,6 +52,8 @@ export interface DocumentOutcome {
   readonly pushedTo: string | null;
   /** A conflict copy was made, which the next cycle uploads (row 42). */
   readonly leftForNextCycle: boolean;
+  /** Stopped (a signal) before its last action: left for the next run, not in error. */
+  readonly stopped: boolean;
 }
 
 /** Actions that change only docsync's own record, not the folder or the service. */
@@ -82,6 +84,7 @@ class DocumentRun {
   #leftForNextCycle = false;
   #done = 0;
   #ok = true;
+  #stopped = false;
 
   constructor(private readonly work: DocumentWork) {
     const id = work.plan.documentId;
@@ -94,7 +97,7 @@ class DocumentRun {
       const clashes = await identicalClashes(ctx.deps, plan, filesOf);
       for (const action of plan.actions) {
         if (this.work.signal?.aborted) {
-          this.#ok = false; // not in step: the cursor waits, and no problem is recorded
+          this.#stop(); // not in step: the cursor waits, and no problem is recorded
           break;
         }
         await this.#step(action, clashes);
@@ -105,6 +108,13 @@ class DocumentRun {
       // The state cannot be written: not this document's fault, and recording it as one would
       // hide it. The daemon stops on it (docs/state.md "When the state cannot be used").
       if (isStateFailure(error)) throw error;
+      if (error instanceof RunStoppedError) {
+        // Cut by the stop, not failed: each action done committed its base, and the next run
+        // carries on from there (a push cut in flight is settled first, as after a crash).
+        this.work.log.debug({ reason: error.message }, `${this.#who(plan.actions[0])}: stopped`);
+        this.#stop();
+        return this.#outcome();
+      }
       this.work.log.warn(
         { err: error },
         `${this.#who(plan.actions[0])}: failed, tried again later: ${(error as Error).message}`,
@@ -215,12 +225,20 @@ class DocumentRun {
     if (this.#ok) this.work.problems.solved(this.work.item);
   }
 
+  /** Left for the next run: its problem, if it had one, stays as it was. */
+  #stop(): void {
+    this.#ok = false;
+    this.#stopped = true;
+    this.work.problems.untouched(this.work.item);
+  }
+
   #outcome(): DocumentOutcome {
     return {
       ok: this.#ok,
       done: this.#done,
       pushedTo: this.#ok && this.#pushed && this.#base ? this.#base.id : null,
       leftForNextCycle: this.#leftForNextCycle,
+      stopped: this.#stopped,
     };
   }
 }

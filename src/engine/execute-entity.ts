@@ -5,6 +5,7 @@
  * failed (it must be listed again).
  */
 import { entityDeepLink } from '../domain/deep-links.js';
+import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { DocumentPlan } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
@@ -38,7 +39,10 @@ export interface EntityOutcome {
   readonly settling: boolean;
   /** The listing was whole (a full reconcile), as `cursors.markSynced` records. */
   readonly fullListing: boolean;
+  /** Documents in error: failed, refused, waiting out a backoff, or held back in doubt. */
   readonly documentsFailed: number;
+  /** Documents a stop left (not started, or cut between actions): the next run's, not errors. */
+  readonly documentsLeft: number;
   /** The documents not in step after the sync (failed, or not started before a stop). */
   readonly notInStep: ReadonlySet<string>;
   /** Actions that changed the folder or the service. */
@@ -72,8 +76,10 @@ export class EntityExecution {
   readonly #problems: ProblemBook;
   /** Documents not in step: the cursor waits for them. */
   readonly #failed = new Set<string>();
-  /** Folders without a document yet (a new folder, a held entity) that did not get through. */
-  #otherFailures = 0;
+  /** Documents (and refused files) in error this cycle. */
+  #errors = 0;
+  /** Documents a stop left for the next run. */
+  #left = 0;
   readonly #unmatched: string[] = [];
   readonly #pushed = new Set<string>();
   #leftForNextCycle = false;
@@ -122,7 +128,7 @@ export class EntityExecution {
       metaFor,
       refused: (relPath, error) => {
         this.#problems.found({ owner: job.owner, path: relPath }, error.message);
-        if (error.fresh) this.#otherFailures++;
+        if (error.fresh) this.#errors++;
         this.log.warn(
           { file: relPath, retryAt: new Date(error.retryAt).toISOString() },
           `${job.record.entity.name} / ${relPath}: not pushed, ${error.message}`,
@@ -147,8 +153,14 @@ export class EntityExecution {
       // A push the service could not be asked about yet: acting on the document now could send
       // it twice, or pull back as new what it already made.
       const inDoubt = plan.documentId !== null && this.#inDoubt.has(plan.documentId);
-      if (signal?.aborted || inDoubt || this.#problems.waiting(item, plan)) {
-        this.#notInStep(plan);
+      if (signal?.aborted) {
+        this.#problems.untouched(item);
+        this.#notInStep(plan, 'left');
+        this.#tally.documentDone();
+        return;
+      }
+      if (inDoubt || this.#problems.waiting(item, plan)) {
+        this.#notInStep(plan, 'error');
         this.#tally.documentDone();
         return;
       }
@@ -166,15 +178,17 @@ export class EntityExecution {
       });
       this.#tally.documentDone();
       this.#actionsDone += result.done;
-      if (!result.ok) this.#notInStep(plan);
+      if (!result.ok) this.#notInStep(plan, result.stopped ? 'left' : 'error');
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
       this.#leftForNextCycle ||= result.leftForNextCycle;
     });
   }
 
-  #notInStep(plan: DocumentPlan): void {
+  /** The document is behind (the cursor waits for it): in error, or left by a stop. */
+  #notInStep(plan: DocumentPlan, why: 'error' | 'left'): void {
     if (plan.documentId) this.#failed.add(plan.documentId);
-    else this.#otherFailures++;
+    if (why === 'left') this.#left++;
+    else this.#errors++;
   }
 
   /** The entity's logger, made when first needed: most entities of a cycle log nothing. */
@@ -192,17 +206,19 @@ export class EntityExecution {
     if (!this.job.plan.held) advanceCursor(deps, this.job, this.#failed);
     await learnPushedTimestamps(deps, this.job.owner, this.#pushed, this.#startedAt, (base, doc) =>
       this.#ctx.writeMeta(base.folder, base, doc),
-    ).catch((error: unknown) =>
+    ).catch((error: unknown) => {
       // Not learnt now, learnt by the next cycle's plan (row 27): a cost, not a loss.
-      this.log.warn({ err: error }, 'could not read back the pushed documents'),
-    );
+      if (!(error instanceof RunStoppedError))
+        this.log.warn({ err: error }, 'could not read back the pushed documents');
+    });
     this.#problems.settle();
     return {
       owner: this.job.owner,
       held: this.job.plan.held,
       settling: this.job.snapshot.unsettled > 0 || this.#leftForNextCycle,
       fullListing: this.job.fullListing,
-      documentsFailed: this.#failed.size + this.#otherFailures,
+      documentsFailed: this.#errors,
+      documentsLeft: this.#left,
       notInStep: this.#failed,
       actionsDone: this.#actionsDone,
       unmatchedFolders: this.#unmatched,

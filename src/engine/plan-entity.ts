@@ -5,10 +5,13 @@
  */
 
 import { idKey } from '../domain/ids.js';
+import { RunStoppedError } from '../domain/errors.js';
+import { isRenameNote } from '../domain/folder-notes.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { planSync } from '../domain/plan-sync.js';
+import { renamedFolders } from '../domain/renamed-folders.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
 import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
@@ -110,7 +113,17 @@ export async function planEntity(
     missing.length > 0 && snapshot.folder !== null
       ? await deps.local.locateDocuments(new Set(missing))
       : undefined;
-  for (const entry of deps.state.skipped.replaceForOwner(owner, snapshot.skipped, deps.now()))
+  const renamed = renamedFolders({
+    owner,
+    entityName: record.entity.name,
+    knownFolder: record.folder,
+    folder: snapshot.folder,
+    base,
+    documents: snapshot.documents,
+    noted: notedRenames(deps, owner),
+  });
+  const skipped = [...snapshot.skipped, ...renamed];
+  for (const entry of deps.state.skipped.replaceForOwner(owner, skipped, deps.now()))
     deps.logger.warn({ owner, path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
   const plan = planSync(
     {
@@ -189,6 +202,12 @@ function knownIds(base: ReadonlyMap<string, unknown>, ids: ReadonlySet<string> |
   return new Set([...base.keys()].filter((id) => wanted.has(idKey(id))));
 }
 
+/** Folders an earlier sync noted as renamed (renamed-folders.ts): noted while they stay so. */
+function notedRenames(deps: EngineDeps, owner: OwnerRef): Set<string> {
+  const kept = deps.state.skipped.listForOwner(owner);
+  return new Set(kept.filter((e) => isRenameNote(e.reason)).map((e) => e.path));
+}
+
 interface Listing {
   /** Listed documents and their timestamps, for the cursor. */
   readonly listed: ReadonlyMap<string, string>;
@@ -241,12 +260,18 @@ async function readDetails(
 ) {
   const remoteDocs = new Map<string, RemoteDocument>();
   const detailFailures = new Map<string, string>();
+  let stopped: RunStoppedError | null = null;
   await Promise.all(
     ids.map(async (id) => {
       try {
         const doc = await deps.remote.document(owner, id, { listedAt: listed.get(id) });
         remoteDocs.set(id, withListTimestamp(doc, listed.get(id)));
       } catch (error) {
+        // A stop is no fault of the document: the entity is left whole for the next run.
+        if (error instanceof RunStoppedError) {
+          stopped = error;
+          return;
+        }
         detailFailures.set(id, listed.get(id)!);
         deps.state.problems.record(
           { owner, documentId: id },
@@ -256,6 +281,7 @@ async function readDetails(
       }
     }),
   );
+  if (stopped) throw stopped;
   return { remoteDocs, detailFailures };
 }
 

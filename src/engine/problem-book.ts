@@ -46,6 +46,14 @@ export class ProblemBook {
     this.#seen.add(problemKey(item));
   }
 
+  /**
+   * Not tried this cycle (a stop came first): a problem it had stays, since nothing showed it
+   * gone. Clearing it made an item in error vanish from `docsync status` after a Ctrl-C.
+   */
+  untouched(item: ProblemItem): void {
+    this.#seen.add(problemKey(item));
+  }
+
   /** True while the item waits out its backoff and its plan is the one that failed. */
   waiting(item: ProblemItem, plan: DocumentPlan): boolean {
     const key = problemKey(item);

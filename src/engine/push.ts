@@ -4,7 +4,7 @@
  * unknown keeps the push `sent` (in doubt) for resolve-in-doubt.ts to settle by reading the
  * service; a definite failure marks it failed. Nothing here ever sends a push twice blindly.
  */
-import { DocsyncError, PushRejectedError } from '../domain/errors.js';
+import { DocsyncError, PushRejectedError, RunStoppedError } from '../domain/errors.js';
 import { nextAttemptDelay } from '../domain/next-attempt-delay.js';
 import type { OwnerRef } from '../domain/types.js';
 import { ApiError } from '../remote/api-error.js';
@@ -85,6 +85,12 @@ export async function sendPush<T>(
     return await inLane('push', send);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'OUTCOME_UNKNOWN') throw error;
+    // Stopping: a push never sent is closed (the next plan makes it again); one cut in flight
+    // stays in doubt, settled by the next run as after a crash. Neither is a failure.
+    if (error instanceof RunStoppedError) {
+      if (!error.mayHaveApplied) outbox.dropUnsent(id, deps.now());
+      throw error;
+    }
     const message = (error as Error).message;
     if (isRefusal(error)) {
       const retryAt = deps.now() + nextAttemptDelay(outbox.get(id)?.attempts ?? 1);

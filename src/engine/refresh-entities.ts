@@ -6,6 +6,7 @@
  */
 import { entityDeepLink } from '../domain/deep-links.js';
 import { ownerKey } from '../domain/owner-key.js';
+import { renamedFolders } from '../domain/renamed-folders.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
 import type { LocalEntityFolder } from '../local/local-store.js';
 import type { MalformedEntry } from '../remote/remote-store.js';
@@ -87,6 +88,8 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
       records.push(known);
       continue;
     }
+    if (tied && known?.folder && tied !== known.folder)
+      noteRename(deps, entity, known.folder, tied);
     const link = entityDeepLink(deps.settings.webUrl, entity);
     // The listing above is the search: a folder it found, or none (null), never a second look.
     const folder = await deps.local.ensureEntityFolder(entity, link, tied ?? taken ?? null);
@@ -98,19 +101,38 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
   }
   forgetVanished(deps, entities, read.unreadable);
   // Held document folders (held-folders.ts) share the list; only entity rows are replaced here.
-  const heldRows = deps.state.entities
-    .listUnmatchedFolders()
-    .filter((f) => isDocumentFolder(f.folder));
-  deps.state.entities.replaceUnmatchedFolders([
-    ...heldRows,
-    ...free.map((f) => ({
-      folder: f.folder,
-      kind: kindOf(f.folder),
-      reason: 'no company or trust in the service matches this folder',
-      seenAt: deps.now(),
-    })),
-  ]);
+  const before = deps.state.entities.listUnmatchedFolders();
+  const heldRows = before.filter((f) => isDocumentFolder(f.folder));
+  const listed = new Set(before.map((f) => f.folder));
+  const unmatched = free.map((f) => ({
+    folder: f.folder,
+    kind: kindOf(f.folder),
+    reason: UNMATCHED_REASON,
+    seenAt: deps.now(),
+  }));
+  deps.state.entities.replaceUnmatchedFolders([...heldRows, ...unmatched]);
+  // Said once, when first seen; `docsync status` and the page keep listing it.
+  for (const u of unmatched.filter((f) => !listed.has(f.folder)))
+    deps.logger.warn({ folder: u.folder }, `unmatched folder: ${u.folder}: ${u.reason}`);
   return records;
+}
+
+/**
+ * The entity's folder is found under a new name (by its `.entity.json`): it keeps syncing there,
+ * and the new name, which the service cannot take, is said (renamed-folders.ts).
+ */
+function noteRename(deps: EngineDeps, entity: Entity, from: string, to: string): void {
+  deps.logger.info({ owner: ownerKey(entity), from, to }, `entity folder renamed: ${from} → ${to}`);
+  const [note] = renamedFolders({
+    owner: entity,
+    entityName: entity.name,
+    knownFolder: from,
+    folder: to,
+    base: new Map(),
+    documents: [],
+    noted: new Set(),
+  });
+  if (note) deps.state.skipped.note(entity, note, deps.now());
 }
 
 /**
@@ -198,6 +220,8 @@ class CatalogueRead {
     }
   }
 }
+const UNMATCHED_REASON =
+  "no company or trust in the service matches this folder (by its .entity.json, the number in its name, or a trust's name); nothing in it is synced";
 
 const kindOf = (folder: string): OwnerKind =>
   folder.startsWith('Companies/') ? 'company' : 'trust';

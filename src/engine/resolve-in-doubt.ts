@@ -6,6 +6,7 @@
  */
 import { type ActionResult, applyActionResult } from '../domain/apply-action-result.js';
 import { assertNever } from '../domain/assert-never.js';
+import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { serviceTimeToLocalMs } from '../domain/timestamps.js';
 import type { BaseDocument, OwnerRef, RemoteAttachment, RemoteDocument } from '../domain/types.js';
@@ -53,7 +54,9 @@ export async function resolveInDoubt(
     } catch (error) {
       if (isStateFailure(error)) throw error;
       if (item.documentId) unresolved.add(item.documentId);
-      log.warn({ err: error, push: item.kind, key: item.idempotencyKey }, 'push still in doubt');
+      // A stop is no news about the push: it stays in doubt for the next run, quietly.
+      if (!(error instanceof RunStoppedError))
+        log.warn({ err: error, push: item.kind, key: item.idempotencyKey }, 'push still in doubt');
     }
   }
   return unresolved;

@@ -8,6 +8,7 @@
 import { railsMayHold, type TrippedRail, withoutDeletes } from '../domain/check-safety.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { describePlan, summaryLine } from '../domain/describe-plan.js';
+import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { type DocumentPlan, type SyncPlan, summariseActions } from '../domain/sync-actions.js';
 import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
@@ -85,7 +86,10 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
   const tally = new CycleTally(options.onProgress);
   if (options.partOfRound) {
     const log = deps.logger;
-    return cycle({ deps, options, initial, full, log, tally });
+    return cycle({ deps, options, initial, full, log, tally }).catch((error: unknown) => {
+      markFailed(deps, options, error);
+      throw error;
+    });
   }
   const cycleId = state.cycles.start({
     trigger: options.trigger,
@@ -115,13 +119,31 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
     });
     return report;
   } catch (error) {
+    // Stopped before any entity was planned (the catalogue, pushes in doubt): interrupted.
+    if (error instanceof RunStoppedError && options.signal?.aborted) {
+      const report = cycleReport({ entities: 0, interrupted: true, counts: tally.counts });
+      state.cycles.finish(cycleId, { result: report.result, finishedAt: deps.now(), error: null });
+      return report;
+    }
     state.cycles.finish(cycleId, {
       result: 'error',
       finishedAt: deps.now(),
       error: (error as Error).message,
     });
+    markFailed(deps, options, error);
     throw error;
   }
+}
+
+/**
+ * The sync of these entities failed as a whole (the service unreachable, say): each one's
+ * "Last error" on the status page says so until a sync of it gets through (`markSynced`).
+ */
+function markFailed(deps: EngineDeps, options: CycleOptions, error: unknown): void {
+  if (error instanceof RunStoppedError) return;
+  const message = (error as Error).message;
+  for (const owner of options.owners ?? [])
+    deps.state.cursors.markFailed(owner, message, deps.now());
 }
 
 /** One cycle's inputs, shared by its phases. */
@@ -215,7 +237,12 @@ async function planAndStart(
       statusTypes,
       heldFolders: held,
       ...heldDeletePlanning(decisions, record.entity, webhookIds),
+    }).catch((error: unknown) => {
+      // Stopped while it was being read: left whole for the next run, like one not reached.
+      if (error instanceof RunStoppedError) return null;
+      throw error;
     });
+    if (job === null) return null;
     if (options.dryRun) return { job, execution: null };
     // Under the daemon a document delete waits for the rails, often for its hold time too: the
     // summary says what goes now, and the deletes are told once judged (runDeletes, logHolds).
@@ -303,6 +330,10 @@ function recordCycle(
   const failed =
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
+  const left = {
+    documents: outcomes.reduce((n, o) => n + o.documentsLeft, 0),
+    entities: c.tally.entitiesTotal - jobs.length,
+  };
   // Only a cycle over every entity ends the first sync: one entity's says nothing of the rest.
   if (c.initial && !c.options.owners && failed === 0 && tripped.length === 0)
     state.settings.markInitialSyncDone();
@@ -324,6 +355,7 @@ function recordCycle(
     unmatched,
     settling: outcomes.filter((o) => o.settling).map((o) => o.owner),
     interrupted: c.options.signal?.aborted ?? false,
+    left,
     counts: c.tally.counts,
   });
 }

@@ -18,7 +18,7 @@ export interface SettleWait {
   /** The most the run waits, over all its rounds. */
   readonly maxWaitMs: number;
   /** Test seam. */
-  readonly wait?: (ms: number) => Promise<unknown>;
+  readonly wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
 }
 
 /** A little past the settle time, so a file written at the scan's instant has surely settled. */
@@ -33,11 +33,16 @@ export async function runUntilSettled(
   // The follow-ups are the tail of the same run: no second progress bar from zero.
   const { onProgress: _shownOnce, ...followUp } = options;
   let waited = 0;
-  const wait = settle.wait ?? sleep;
+  // A stop ends the wait at once (and the loop after it), as it ends everything else.
+  const wait =
+    settle.wait ??
+    ((ms: number, signal?: AbortSignal) =>
+      sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined));
   while (report.settling.length > 0 && !options.dryRun && !options.signal?.aborted) {
     const pause = settle.settleMs + MARGIN_MS;
     if (waited + pause > settle.maxWaitMs) break;
-    await wait(pause);
+    await wait(pause, options.signal);
+    if (options.signal?.aborted) break;
     waited += pause;
     const again = await runCycle(deps, {
       ...followUp,
@@ -62,6 +67,10 @@ function combine(first: CycleReport, next: CycleReport): CycleReport {
     documentsFailed: first.documentsFailed + next.documentsFailed,
     // The follow-up cycles are over some entities only: the catalogue was read by the first.
     recordsInError: first.recordsInError,
+    left: {
+      documents: first.left.documents + next.left.documents,
+      entities: first.left.entities + next.left.entities,
+    },
     counts: addCounts(first.counts, next.counts),
     tripped: [...first.tripped, ...next.tripped],
     unmatchedFolders: first.unmatchedFolders,

@@ -8,7 +8,14 @@ import { companyFolderName, trustFolderName } from '../domain/local-folder-names
 import type { Entity, OwnerRef, SkippedEntry } from '../domain/types.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { isIgnored } from './ignore.js';
-import { ENTITY_META, ENTITY_ROOTS, type LocalEntityFolder, SHORTCUT_FILE } from './local-store.js';
+import {
+  ENTITY_META,
+  ENTITY_ROOTS,
+  type LocalEntityFolder,
+  MARKER_FILE,
+  SHORTCUT_FILE,
+  STATE_DIR,
+} from './local-store.js';
 import { formatEntityMeta, formatShortcut, parseEntityMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
 import { undecodableNames } from './scan.js';
@@ -26,16 +33,52 @@ export async function listEntityFolders(
   return found;
 }
 
+/** The entity folders' paths (`Companies/Acme …`), from the listings alone: no file is read. */
+export async function entityFolderPaths(
+  root: string,
+  ignore: readonly string[],
+): Promise<string[]> {
+  return (await entityRootEntries(root, ignore)).filter((e) => e.listed).map((e) => e.folder);
+}
+
 /**
- * Entries under `Companies/` and `Trusts/` that could be entity folders but are not synced:
- * links (and those two folders themselves as links), special files, names that are not UTF-8.
- * Loose files there were never synced and are not reported.
+ * Entries above the entity folders that are not synced, each with its reason: under `Companies/`
+ * and `Trusts/`, links (and those two folders themselves as links), special files, names that
+ * are not UTF-8 and loose files; at the root, anything but docsync's own entries.
  */
 export async function skippedEntityFolders(
   root: string,
   ignore: readonly string[],
 ): Promise<SkippedEntry[]> {
-  return (await entityRootEntries(root, ignore)).flatMap((entry) => entry.skipped);
+  const under = (await entityRootEntries(root, ignore)).flatMap((entry) => entry.skipped);
+  return [...(await skippedAtRoot(root, ignore)), ...under];
+}
+
+/** What the root holds besides the marker, `.docsync/`, `Companies/` and `Trusts/`. */
+const ROOT_ENTRIES: ReadonlySet<string> = new Set([
+  MARKER_FILE,
+  STATE_DIR,
+  ...Object.values(ENTITY_ROOTS),
+]);
+
+async function skippedAtRoot(root: string, ignore: readonly string[]): Promise<SkippedEntry[]> {
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const skipped: SkippedEntry[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (ROOT_ENTRIES.has(entry.name) || isIgnored(entry.name, ignore)) continue;
+    const reason = entry.isFile()
+      ? SKIP_REASONS.loose('root')
+      : entry.isDirectory()
+        ? SKIP_REASONS.outsideFolder
+        : entry.isSymbolicLink()
+          ? SKIP_REASONS.link('folder')
+          : SKIP_REASONS.special(specialKind(entry));
+    const names = undecodableNames(root, [entry.name]).get(entry.name) ?? [
+      escapeControls(entry.name),
+    ];
+    for (const name of names) skipped.push({ path: name, reason });
+  }
+  return skipped;
 }
 
 interface EntityRootEntry {
@@ -46,7 +89,7 @@ interface EntityRootEntry {
    * followed: listed, either could be matched to an entity and written into.
    */
   readonly listed: boolean;
-  /** Why it is not synced; empty for a listed folder or a loose file. */
+  /** Why it is not synced; empty for a listed folder. */
   readonly skipped: readonly SkippedEntry[];
 }
 
@@ -75,7 +118,7 @@ async function entityRootEntries(
       seen.add(entry.name);
       const shown = undecodable.get(entry.name);
       const reason = entry.isFile()
-        ? null
+        ? SKIP_REASONS.loose('top')
         : shown
           ? SKIP_REASONS.notUtf8
           : entry.isSymbolicLink()

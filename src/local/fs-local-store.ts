@@ -27,6 +27,7 @@ import {
 } from './atomic-write.js';
 import {
   ensureEntityFolder,
+  entityFolderPaths,
   findEntityFolder,
   listEntityFolders,
   skippedEntityFolders,
@@ -147,6 +148,10 @@ export class FsLocalStore implements LocalStore {
 
   skippedEntityFolders(): Promise<SkippedEntry[]> {
     return skippedEntityFolders(this.root, this.#ignore);
+  }
+
+  entityFolderPaths(): Promise<string[]> {
+    return entityFolderPaths(this.root, this.#ignore);
   }
 
   async ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string> {

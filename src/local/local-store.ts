@@ -86,8 +86,13 @@ export interface LocalStore {
    * names that are not UTF-8 are left out: they are never matched to an entity, nor written into.
    */
   listEntityFolders(): Promise<LocalEntityFolder[]>;
-  /** What listEntityFolders left out and will not sync, and why, for `docsync status`. */
+  /**
+   * What listEntityFolders left out and will not sync, and why, for `docsync status`; and what
+   * lies loose beside the entity folders or at the root.
+   */
   skippedEntityFolders(): Promise<SkippedEntry[]>;
+  /** The entity folders' paths (`Companies/Acme …`), from the listings alone: no file is read. */
+  entityFolderPaths(): Promise<string[]>;
   /**
    * The entity's folder, found by id (a user may have renamed it), else created under its
    * daemon.md name. Rewrites `.entity.json` and `Open in compliance service.url` when they

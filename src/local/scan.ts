@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { keptEditOf } from '../domain/local-folder-names.js';
 import type {
   BaseAttachment,
   DocumentMeta,
@@ -28,7 +29,7 @@ import type {
 } from '../domain/types.js';
 import type { FsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
-import { DOCUMENT_META, type ScanHint } from './local-store.js';
+import { DOCUMENT_META, ENTITY_META, type ScanHint, SHORTCUT_FILE } from './local-store.js';
 import { type CachedMeta, type MetaFileCache, stampOf } from './meta-file-cache.js';
 import { isDocsyncFile, type ParseResult, parseDocumentMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
@@ -51,6 +52,9 @@ export interface ScanOptions {
   readonly metaCache: MetaFileCache;
   readonly fs: FsCalls;
 }
+
+/** docsync's own files in an entity folder: never a loose file of the user's. */
+const ENTITY_FILES: ReadonlySet<string> = new Set([ENTITY_META, SHORTCUT_FILE]);
 
 /** What a scan counts besides the documents (LocalEntitySnapshot). */
 interface Tally {
@@ -79,8 +83,16 @@ export async function scanEntityFolder(
   for (const entry of entries) {
     const relPath = `${folder}/${entry.name}`;
     if (isIgnored(relPath, options.ignore)) continue;
-    // Loose files beside the document folders are no documents, and never were synced.
-    if (entry.isFile()) continue;
+    // Loose files beside the document folders are no documents: said, never synced.
+    if (entry.isFile()) {
+      if (ENTITY_FILES.has(entry.name)) continue;
+      for (const name of undecodable.get(entry.name) ?? [escapeControls(entry.name)])
+        tally.skipped.push({
+          path: `${escapeControls(folder)}/${name}`,
+          reason: SKIP_REASONS.loose('entity'),
+        });
+      continue;
+    }
     const unreadable = undecodable.get(entry.name);
     const reason = unreadable ? SKIP_REASONS.notUtf8 : entryProblem(entry, 'folder');
     if (reason === null) {
@@ -149,14 +161,22 @@ async function scanDocumentFolder(
   // change" and would always lose to a service change (rows 23, 24).
   const metaMtimeMs = metaStats ? { metaMtimeMs: metaStats.mtimeMs } : {};
   const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
+  const systemFiles = hints.filter((h) => h.kind === 'system').map((h) => h.file);
   const files: LocalFile[] = [];
   for (const name of names) {
     if (isDocsyncFile(name) || isIgnored(`${folder}/${name}`, options.ignore)) continue;
     const hint = hints.find((h) => h.file === name);
     const unreadable = undecodable.get(name);
     const stats = unreadable ? null : await options.fs.lstat(`${dir}/${name}`).catch(() => null);
-    // Gone since the listing, or a folder: subfolders are not synced (a document is flat).
-    if (!unreadable && (stats === null || stats.isDirectory())) continue;
+    if (!unreadable && stats === null) continue; // gone since the listing
+    // A document is flat: a folder in it is said, never synced.
+    if (!unreadable && stats!.isDirectory()) {
+      tally.skipped.push({
+        path: escapeControls(`${folder}/${name}`),
+        reason: SKIP_REASONS.subfolder,
+      });
+      continue;
+    }
     const reason = unreadable
       ? SKIP_REASONS.notUtf8
       : hasControlCharacter(name)
@@ -166,6 +186,13 @@ async function scanDocumentFolder(
       const scanned = await scanFile(options, `${folder}/${name}`, name, hint, stats!);
       if (scanned.unsettled) tally.unsettled += 1;
       if (scanned.file) files.push(scanned.file);
+      // docsync's copy of an edited system form: the planner leaves it local, and says so here.
+      const form = hint ? null : keptEditOf(name, systemFiles);
+      if (form !== null)
+        tally.skipped.push({
+          path: escapeControls(`${folder}/${name}`),
+          reason: SKIP_REASONS.keptEdit(form),
+        });
       continue;
     }
     for (const shown of unreadable ?? [escapeControls(name)]) {

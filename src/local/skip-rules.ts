@@ -3,6 +3,7 @@
  * of the folder is dropped without a word (`SkippedEntry`). Pure, and table-tested on its own
  * (test/unit/skip-rules.test.ts).
  */
+import { keptEditReason } from '../domain/folder-notes.js';
 import type { BaseAttachment, LocalFile, SkippedEntry } from '../domain/types.js';
 
 /**
@@ -29,6 +30,23 @@ export const SKIP_REASONS = {
     `a name with ${describeControl(name)}, which the service cannot store: rename it without it`,
   special: (kind: string) =>
     `${kind}, not a file; docsync syncs only regular files: put the file itself here`,
+  /** A regular file directly in an entity folder, under `Companies/` or `Trusts/`, or at the root. */
+  loose: (where: 'entity' | 'top' | 'root') =>
+    `a loose file ${LOOSE_WHERE[where]}; only files inside a document folder are synced: move it into one (or into a new folder, which becomes a new document)`,
+  /** A folder at the root besides docsync's own. */
+  outsideFolder:
+    'a folder outside Companies/ and Trusts/; only those two are synced: move what it holds into an entity folder',
+  /** A folder inside a document folder. */
+  subfolder:
+    'a folder inside a document folder; a document holds files, not folders: move its files up into the document folder (or zip the folder)',
+  /** A `(local edit)` copy docsync kept of a user's edit of a system attachment. */
+  keptEdit: keptEditReason,
+} as const;
+
+const LOOSE_WHERE = {
+  entity: "in a company's or trust's folder",
+  top: 'beside the entity folders',
+  root: 'at the top of the store',
 } as const;
 
 /**

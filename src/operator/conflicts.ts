@@ -87,12 +87,17 @@ export async function resolveConflict(
     throw new OperatorError(
       'CONFLICT_UNKNOWN_SUBJECT',
       `Conflict ${id} was recorded by an older docsync, which did not keep what resolving it needs: look at ${record.copyPath}, change the folder by hand, then close it with \`docsync conflicts resolve ${id} keep-both\`.`,
+      {
+        onPage: `An older docsync recorded this conflict without what resolving it needs: look at ${record.copyPath}, change the folder by hand, then close it with "Keep both".`,
+      },
     );
   const planned = record.subject
     ? planResolution({ winner: record.winner, subject: record.subject, ...where }, choice)
     : ({ ok: true, steps: [], next: 'the folder stays as it is' } as const);
   if (!planned.ok)
-    throw new OperatorError('CONFLICT_CHOICE', `Conflict ${id}: ${planned.why}; nothing changed.`);
+    throw new OperatorError('CONFLICT_CHOICE', `Conflict ${id}: ${planned.why}; nothing changed.`, {
+      onPage: `This conflict cannot be resolved that way: ${planned.why}; nothing changed.`,
+    });
   // Claimed before any file moves: a second resolution of the same conflict at the same time
   // (a double click, the page beside the command line) finds it resolved and stops, instead of
   // carrying out its own steps on the same files, which could put both versions in the trash.
@@ -115,6 +120,9 @@ function alreadyResolved(id: number, resolution: ConflictResolution | null): Ope
   return new OperatorError(
     'CONFLICT_RESOLVED',
     `Conflict ${id} was already resolved (${resolution ?? 'just now'}); \`docsync conflicts list --all\` shows it.`,
+    {
+      onPage: `This conflict was already resolved (${resolution ?? 'just now'}); reload the page to see what is still open.`,
+    },
   );
 }
 
@@ -124,7 +132,7 @@ function conflictOf(deps: OperatorDeps, id: number): ConflictRecord {
     throw new OperatorError(
       'CONFLICT_NOT_FOUND',
       `No conflict has the id ${id}; \`docsync conflicts list\` shows their ids.`,
-      { notFound: true },
+      { notFound: true, onPage: 'This conflict is no longer recorded; reload the page.' },
     );
   return record;
 }
@@ -235,6 +243,9 @@ async function checkSteps(deps: OperatorDeps, id: number, steps: readonly Resolu
       throw new OperatorError(
         'CONFLICT_FILE_GONE',
         `Conflict ${id}: ${needed} is no longer there, so nothing changed; change the folder by hand, then close the conflict with \`docsync conflicts resolve ${id} keep-both\`.`,
+        {
+          onPage: `${needed} is no longer there, so nothing changed; change the folder by hand, then close the conflict with "Keep both".`,
+        },
       );
   }
 }

@@ -82,7 +82,11 @@ function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision
       rows.length === 0
         ? 'No delete is held; nothing to decide.'
         : 'No held delete is waiting for a decision; to change one already decided, name it by document id (`docsync deletes list` shows them).',
-      { notFound: true },
+      {
+        notFound: true,
+        onPage:
+          'No delete is waiting for a decision any more; reload the page to see what is held now.',
+      },
     );
   deps.state.heldDeletes.decide(chosen, decision, deps.now());
   const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
@@ -106,7 +110,11 @@ function pick(rows: readonly HeldDelete[], ids: readonly string[]): HeldDelete[]
     throw new OperatorError(
       'NOT_HELD',
       `No held delete is for document ${unknown.join(', ')}; \`docsync deletes list\` shows the held ones (nothing decided).`,
-      { notFound: true },
+      {
+        notFound: true,
+        onPage:
+          'Those deletes are no longer held (nothing decided); reload the page to see what is held now.',
+      },
     );
   return rows.filter((r) => wanted.has(r.documentId));
 }

@@ -27,6 +27,8 @@ export interface ApiRequest {
   readonly json?: string;
   /** A multipart body (an upload); got encodes it and streams each file with its length. */
   readonly form?: FormData;
+  /** Cuts the request (docsync is stopping). */
+  readonly signal?: AbortSignal;
 }
 
 /** What the service answered; `body` is the whole body as UTF-8 text. */
@@ -66,6 +68,7 @@ export function gotWire(got: Got, options: ApiWireOptions): ApiWire {
     const response = await client(request.url, {
       method: request.method,
       headers: json ? { ...request.headers, 'content-type': 'application/json' } : request.headers,
+      ...(request.signal ? { signal: request.signal } : {}),
       ...(json ? { body: request.json } : request.form ? { body: request.form } : {}),
     });
     return { statusCode: response.statusCode, headers: response.headers, body: response.body };

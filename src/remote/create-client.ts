@@ -92,6 +92,7 @@ export function createRemote(options: ClientOptions): Remote {
     http,
     linkHttp: linkGot,
     concurrency: options.concurrency,
+    stop: queue,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
   });

@@ -21,7 +21,7 @@ export async function fetchLink(
   linkHttp: Got,
   url: string,
   dest: string,
-  timeoutMs = 300_000,
+  options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
 ): Promise<DownloadResult> {
   const hash = createHash('sha256');
   let bytes = 0;
@@ -32,7 +32,8 @@ export async function fetchLink(
       headers: { accept: '*/*' },
       throwHttpErrors: false,
       retry: { limit: 0 },
-      timeout: { request: timeoutMs },
+      timeout: { request: options.timeoutMs ?? 300_000 },
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     source.once('response', (response: { statusCode: number; headers: Record<string, string> }) => {
       if (response.statusCode >= 400) {

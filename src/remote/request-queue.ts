@@ -16,8 +16,15 @@
  * the 11th for the rest of the second, so the first webhook after a quiet spell waited ~0.9 s
  * for the window, and the first local change took 2 s to reach the service (bench 9). Spaced,
  * a slot frees every tenth of the window, and an urgent request waits at most that long.
+ *
+ * `stop` is Ctrl-C during `--once` (issue 27): at 10 requests a second the queue held half a
+ * minute of requests, and finishing them made a person wait 34 s. From the stop nothing waiting
+ * starts (each is refused with RunStoppedError), and what is in flight gets a short grace, then
+ * is cut through the signal each task is given.
  */
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
+import { RunStoppedError } from '../domain/errors.js';
 import { LANE_PRIORITY, LANES, type Lane } from '../domain/lanes.js';
 import { currentLane } from './request-lane.js';
 
@@ -55,8 +62,16 @@ export class RequestQueue {
   ) as Record<Lane, LaneStats>;
   #resumeTimer: NodeJS.Timeout | undefined;
   #resumeAt = 0;
+  /** Aborted by `stop`: nothing starts after it. */
+  readonly #stopping = new AbortController();
+  /** Aborted the grace after `stop`: what is still in flight is cut. */
+  readonly #cut = new AbortController();
+  /** What drops each request still waiting in the queue. */
+  readonly #waiting = new Set<AbortController>();
 
   constructor(options: RequestQueueOptions) {
+    // Every request in flight listens on `cut`, every wait on `stopping`: many, by design.
+    setMaxListeners(0, this.#stopping.signal, this.#cut.signal);
     const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
     this.#window = { interval, cap: intervalCap };
     this.#queue = new PQueue({
@@ -67,40 +82,89 @@ export class RequestQueue {
     });
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` when the rate, the concurrency and its lane allow. The task is given the signal
+   * that cuts it when the run stops (`stop`); a request still waiting then is refused.
+   */
+  async run<T>(task: (cut: AbortSignal) => Promise<T>): Promise<T> {
+    this.#refuseIfStopping();
     const lane = currentLane();
     const stats = this.#lanes[lane];
     const queuedAt = Date.now();
     stats.waiting++;
-    if (lane === 'poll') {
-      await new Promise<void>((enter) => {
-        this.#pollGate.push(enter);
-        this.#openGate();
-      });
-    } else {
-      this.#lastUrgentAt = queuedAt;
+    let started = false;
+    const dropped = new AbortController();
+    try {
+      if (lane === 'poll') {
+        await new Promise<void>((enter) => {
+          this.#pollGate.push(enter);
+          this.#openGate();
+        });
+        this.#refuseIfStopping();
+      } else {
+        this.#lastUrgentAt = queuedAt;
+      }
+      this.#waiting.add(dropped);
+      return (await this.#queue.add(
+        () => {
+          started = true;
+          this.#waiting.delete(dropped);
+          const now = Date.now();
+          if (lane === 'poll') {
+            this.#pollEntered--;
+            this.#spacePolls(now);
+            queueMicrotask(() => this.#openGate()); // the next poll may wait its turn in the queue
+          }
+          if (this.#window.interval > 0) {
+            this.#started.push(now);
+            if (this.#started.length > 4 * this.#window.cap)
+              this.#started.splice(0, this.#window.cap);
+          }
+          stats.waiting--;
+          stats.started++;
+          stats.waitedMs += now - queuedAt;
+          stats.lastWaitedMs = now - queuedAt;
+          return task(this.#cut.signal).finally(() => this.#openGate());
+        },
+        { priority: LANE_PRIORITY[lane], signal: dropped.signal },
+      )) as T;
+    } finally {
+      this.#waiting.delete(dropped);
+      if (!started) stats.waiting--;
     }
-    return this.#queue.add(
-      () => {
-        const now = Date.now();
-        if (lane === 'poll') {
-          this.#pollEntered--;
-          this.#spacePolls(now);
-          queueMicrotask(() => this.#openGate()); // the next poll may wait its turn in the queue
-        }
-        if (this.#window.interval > 0) {
-          this.#started.push(now);
-          if (this.#started.length > 4 * this.#window.cap)
-            this.#started.splice(0, this.#window.cap);
-        }
-        stats.waiting--;
-        stats.started++;
-        stats.waitedMs += now - queuedAt;
-        stats.lastWaitedMs = now - queuedAt;
-        return task().finally(() => this.#openGate());
-      },
-      { priority: LANE_PRIORITY[lane] },
-    ) as Promise<T>;
+  }
+
+  /**
+   * The run stops (Ctrl-C, SIGTERM during `--once`): requests waiting are refused at once and no
+   * new one starts; those in flight get `graceMs` to finish (a push that gets its answer is not
+   * left in doubt), then are cut. Only a process about to end calls it: the queue stays stopped.
+   */
+  stop(graceMs: number): void {
+    if (this.#stopping.signal.aborted) return;
+    const refused = () => new RunStoppedError('not sent: docsync is stopping', false);
+    this.#stopping.abort(refused());
+    for (const dropped of this.#waiting) dropped.abort(refused());
+    this.#waiting.clear();
+    clearTimeout(this.#gateTimer);
+    // Poll requests waiting at the gate find the queue stopping when they pass it.
+    for (const enter of this.#pollGate.splice(0)) enter();
+    const cut = () => this.#cut.abort(new RunStoppedError('cut: docsync is stopping', true));
+    if (graceMs <= 0) cut();
+    else setTimeout(cut, graceMs).unref();
+  }
+
+  /** Aborted once the run stops: waits (retries, downloads queued elsewhere) end with it. */
+  get stopping(): AbortSignal {
+    return this.#stopping.signal;
+  }
+
+  /** Aborted when what is still in flight is cut, the grace after `stop`. */
+  get cut(): AbortSignal {
+    return this.#cut.signal;
+  }
+
+  #refuseIfStopping(): void {
+    if (this.#stopping.signal.aborted) throw this.#stopping.signal.reason;
   }
 
   /** Lets the next poll request into the queue, if nothing else waits and the window allows. */

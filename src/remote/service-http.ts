@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Got } from 'got';
-import { DocsyncError } from '../domain/errors.js';
+import { DocsyncError, RunStoppedError } from '../domain/errors.js';
 import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import { ApiError, serviceErrorOf } from './api-error.js';
 import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
@@ -165,6 +165,7 @@ export class ServiceHttp {
     const idempotent = route.method !== 'POST';
     const random = this.#o.random ?? Math.random;
     let refreshed = false;
+    let sent = false;
 
     for (let attempt = 1; ; attempt++) {
       try {
@@ -172,11 +173,12 @@ export class ServiceHttp {
         // The token is taken when the request leaves the queue, not when it joins it: at the
         // service's rate a request can wait longer than a short-lived token lives (8 s tokens
         // at 4 requests/s failed items with 401 token_expired, issue 16).
-        const { response, token } = await this.#o.queue.run(async () => {
+        const { response, token } = await this.#o.queue.run(async (cut) => {
+          sent = true;
           const current = await this.#o.tokens.accessToken();
           return {
             token: current,
-            response: await this.#send(url, label, route.method, current, spec, queuedAt),
+            response: await this.#send(url, label, route.method, current, spec, queuedAt, cut),
           };
         });
         if (response.statusCode === 401 && !refreshed) {
@@ -188,6 +190,8 @@ export class ServiceHttp {
         }
         return parseBody(response, label);
       } catch (caught) {
+        // Stopping: no retry, and what was sent may have been applied (a push stays in doubt).
+        if (this.#o.queue.stopping.aborted) throw stopped(label, sent && route.method !== 'GET');
         // Our own errors (no grant: AuthRequiredError) are decisions, not failures to retry.
         if (caught instanceof DocsyncError && !(caught instanceof ApiError)) throw caught;
         const error = toApiError(caught, label);
@@ -197,7 +201,9 @@ export class ServiceHttp {
         if (!idempotent && !surelyNotApplied(error)) throw outcomeUnknown(error, label);
         const delay = retryDelay(error, attempt, random(), this.#o.retry ?? DEFAULT_RETRY_POLICY);
         if (delay === 0) throw error;
-        await sleep(delay);
+        await sleep(delay, undefined, { signal: this.#o.queue.stopping }).catch(() => {
+          throw stopped(label, sent && route.method !== 'GET');
+        });
       }
     }
   }
@@ -209,6 +215,7 @@ export class ServiceHttp {
     token: string,
     spec: RequestSpec,
     queuedAt: number,
+    cut: AbortSignal,
   ) {
     const form = spec.body ? await buildBody(spec.body, label) : undefined;
     const started = Date.now();
@@ -218,6 +225,7 @@ export class ServiceHttp {
         method,
         url,
         headers: { authorization },
+        signal: cut,
         ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
         ...(form ? { form } : {}),
       });
@@ -317,6 +325,16 @@ export function toApiError(error: unknown, label: string): ApiError {
 function surelyNotApplied(error: ApiError): boolean {
   if (error.code === 'HTTP_ERROR') return error.status !== undefined && error.status < 500;
   return error.code === 'NETWORK' && NEVER_SENT.has(error.networkCode ?? '');
+}
+
+/** `GET /cas/trusts` was not sent, or was cut, because docsync is stopping. */
+function stopped(label: string, mayHaveApplied: boolean): RunStoppedError {
+  return new RunStoppedError(
+    mayHaveApplied
+      ? `${label}: cut while in flight, docsync is stopping; it may have been applied`
+      : `${label}: not sent, docsync is stopping`,
+    mayHaveApplied,
+  );
 }
 
 function outcomeUnknown(error: ApiError, label: string): ApiError {

@@ -9,6 +9,7 @@ import { openAsBlob } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Got } from 'got';
 import PQueue from 'p-queue';
+import { RunStoppedError } from '../domain/errors.js';
 import type { OwnerRef, RemoteAttachment } from '../domain/types.js';
 import { ApiError } from './api-error.js';
 import { fetchLink } from './download.js';
@@ -24,7 +25,13 @@ export interface TransfersOptions {
   readonly concurrency: number;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
+  /** The API queue's stop (request-queue.ts): downloads from links stop with it. */
+  readonly stop?: { readonly stopping: AbortSignal; readonly cut: AbortSignal };
 }
+
+const NEVER = new AbortController().signal;
+
+const LINK = 'GET <download link>';
 
 export class Transfers {
   readonly #o: TransfersOptions;
@@ -68,17 +75,25 @@ export class Transfers {
         params: { documentId, attachmentId },
       });
       const link = parse.downloadLink(body, this.#o.http.label('attachmentLink', owner.kind));
+      const { stopping, cut } = this.#o.stop ?? { stopping: NEVER, cut: NEVER };
       try {
-        return (await this.#linkQueue.add(() =>
-          fetchLink(this.#o.linkHttp, link.url, dest),
-        )) as DownloadResult;
+        return (await this.#linkQueue.add(() => {
+          // Waiting for a free download slot when the run stopped: not started at all.
+          if (stopping.aborted)
+            throw new RunStoppedError(`${LINK}: not started, docsync is stopping`, false);
+          return fetchLink(this.#o.linkHttp, link.url, dest, { signal: cut });
+        })) as DownloadResult;
       } catch (error) {
+        // Cut: the caller discards the partial file, as after any failed download.
+        if (stopping.aborted) throw new RunStoppedError(`${LINK}: cut, docsync is stopping`, false);
         // An expired link answers 403: a new link, at once, is the cure.
         const expired = error instanceof ApiError && (error.status === 403 || error.status === 410);
         if (expired && attempt < policy.maxAttempts) continue;
         const delay = retryDelay(error, attempt, random(), policy);
         if (delay === 0) throw error;
-        await sleep(delay);
+        await sleep(delay, undefined, { signal: stopping }).catch(() => {
+          throw new RunStoppedError(`${LINK}: not retried, docsync is stopping`, false);
+        });
       }
     }
   }

@@ -24,6 +24,8 @@ export interface FaultOptions {
   /** Delay added before answering, with `latencyProbability` (default 1 when latencyMs is set). */
   readonly latencyMs?: number;
   readonly latencyProbability?: number;
+  /** Link host: send each download at this many bytes a second (a slow line). */
+  readonly linkBytesPerSecond?: number;
   /** Seed of the fault generator; the same seed and requests give the same faults. */
   readonly seed?: number;
   /**
@@ -31,6 +33,8 @@ export interface FaultOptions {
    * `/documents/statusTypes`), with the status they answer: a route broken on the service.
    */
   readonly routes?: Readonly<Record<string, number>>;
+  /** Routes that answer only after this many milliseconds, by the same template as `routes`. */
+  readonly slowRoutes?: Readonly<Record<string, number>>;
 }
 
 export type FaultOutcome = 'handled' | 'truncate' | null;
@@ -77,6 +81,8 @@ export class Faults {
       return 'handled';
     }
     if (o.latencyMs && this.roll(o.latencyProbability ?? 1)) await sleep(o.latencyMs);
+    const slow = template === null ? undefined : o.slowRoutes?.[template];
+    if (slow) await sleep(slow);
     if (this.roll(o.reset)) {
       res.socket?.destroy();
       return 'handled';

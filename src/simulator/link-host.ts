@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type Readable, Transform } from 'node:stream';
 import { blobStream, generatedBytes, readBlob } from './blobs.js';
 import type { SimClock } from './clock.js';
 import type { Faults } from './faults.js';
@@ -94,7 +95,7 @@ export class LinkHost {
     res.writeHead(200, headers);
     if (fault === 'truncate') await this.sendTruncated(res, link.attachment);
     else if (req.method === 'HEAD') res.end();
-    else blobStream(link.attachment.blob).pipe(res);
+    else this.send(blobStream(link.attachment.blob), res);
     this.count(res);
   }
 
@@ -108,6 +109,32 @@ export class LinkHost {
     if (!doc?.attachments.includes(link.attachment))
       return new SimError(404, 'not_found', 'The attachment is gone');
     return null;
+  }
+
+  /** The bytes, at the `linkBytesPerSecond` fault's pace when it is set. */
+  private send(bytes: Readable, res: ServerResponse): void {
+    const rate = this.faults.get().linkBytesPerSecond;
+    if (!rate) {
+      bytes.pipe(res);
+      return;
+    }
+    const slow = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        // A tenth of a second's worth at a time, so a cut connection is seen within 100 ms.
+        const step = Math.max(1, Math.floor(rate / 10));
+        const parts: Buffer[] = [];
+        for (let at = 0; at < chunk.length; at += step) parts.push(chunk.subarray(at, at + step));
+        const next = () => {
+          const part = parts.shift();
+          if (part === undefined || res.destroyed) return done();
+          this.push(part);
+          setTimeout(next, (1000 * part.length) / rate);
+        };
+        next();
+      },
+    });
+    res.on('close', () => bytes.destroy());
+    bytes.pipe(slow).pipe(res);
   }
 
   /** The `truncatedDownload` fault: fewer bytes than Content-Length, then the socket closes. */

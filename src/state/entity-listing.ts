@@ -1,7 +1,8 @@
 /**
  * The status page's list of entities, searched, filtered, sorted and paged in SQL: a firm of
  * 5,000 entities sends the browser one page of rows, never the whole list. Each entity comes
- * with its cursor's last sync and error and its count of items in error.
+ * with its cursor's last sync and error and its count of items in error. The bare `reason`
+ * beside `max(last_seen_at)` is SQLite's documented min/max rule: the newest problem's.
  */
 import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
@@ -29,6 +30,7 @@ export interface EntityRow {
   readonly name: string;
   readonly folder: string | null;
   readonly lastSuccessAt: number | null;
+  /** The entity's last sync's error, else the newest of its items in error (issue 27). */
   readonly lastError: string | null;
   readonly itemsInError: number;
 }
@@ -60,8 +62,8 @@ interface Params {
 const FROM = `
   FROM entities AS e
   LEFT JOIN cursors AS c ON c.owner_kind = e.kind AND c.owner_id = e.id
-  LEFT JOIN (SELECT owner_kind, owner_id, count(*) AS n FROM problems
-             GROUP BY owner_kind, owner_id) AS p
+  LEFT JOIN (SELECT owner_kind, owner_id, count(*) AS n, reason, max(last_seen_at)
+             FROM problems GROUP BY owner_kind, owner_id) AS p
     ON p.owner_kind = e.kind AND p.owner_id = e.id
   WHERE (@kind IS NULL OR e.kind = @kind)
     AND (@like IS NULL OR e.name LIKE @like ESCAPE '\\' OR e.id LIKE @like ESCAPE '\\'
@@ -80,7 +82,8 @@ const ORDER: Readonly<Record<EntitySort, string>> = {
 
 function prepareSorted(db: Database, sort: EntitySort) {
   return db.prepare<[Params & { limit: number; offset: number }], Row>(
-    `SELECT e.kind, e.id, e.name, e.folder, c.last_success_at, c.last_error,
+    `SELECT e.kind, e.id, e.name, e.folder, c.last_success_at,
+       coalesce(c.last_error, p.reason) AS last_error,
        coalesce(p.n, 0) AS items_in_error ${FROM}
      ORDER BY ${ORDER[sort]} LIMIT @limit OFFSET @offset`,
   );

@@ -92,14 +92,37 @@ export class SkippedRepo {
     return added;
   }
 
-  /** Like replaceForOwner, for the entries beside the entity folders (no entity's). */
+  /**
+   * Like replaceForOwner, for the entries beside the entity folders (no entity's): those under
+   * `Trusts/` are kept as the trusts', the rest (under `Companies/`, and at the root, which has
+   * no kind) as the companies'.
+   */
   replaceEntityFolders(entries: readonly SkippedEntry[], now: number = Date.now()): SkippedEntry[] {
     const added: SkippedEntry[] = [];
-    for (const [kind, top] of Object.entries(ENTITY_ROOTS) as [OwnerKind, string][]) {
-      const under = entries.filter((e) => e.path === top || e.path.startsWith(`${top}/`));
+    const trusts = ENTITY_ROOTS.trust;
+    const isTrusts = (e: SkippedEntry) => e.path === trusts || e.path.startsWith(`${trusts}/`);
+    for (const kind of Object.keys(ENTITY_ROOTS) as OwnerKind[]) {
+      const under = entries.filter((e) => isTrusts(e) === (kind === 'trust'));
       added.push(...this.replaceForOwner({ kind, id: NO_ENTITY }, under, now));
     }
     return added;
+  }
+
+  /** What is kept for `owner`'s folder; no statement when it has nothing (the usual case). */
+  listForOwner(owner: OwnerRef): SkippedEntry[] {
+    if (!this.#owners().has(ownerKey(owner))) return [];
+    return this.#forOwner
+      .all(owner.kind, owner.id)
+      .map((r) => ({ path: r.path, reason: r.reason }));
+  }
+
+  /**
+   * One entry added to what is kept for `owner`, the rest left as it is: something seen between
+   * its scans (a renamed entity folder, found when the companies are read again).
+   */
+  note(owner: OwnerRef, entry: SkippedEntry, now: number = Date.now()): void {
+    const kept = this.listForOwner(owner).filter((e) => e.path !== entry.path);
+    this.replaceForOwner(owner, [...kept, entry], now);
   }
 
   /** The entity is gone: what was kept for its folder goes too. */

@@ -1,20 +1,29 @@
 /**
- * `/healthz`: healthy only when sync is really happening, so systemd watchers and monitoring
- * can alert on a daemon that runs but no longer syncs. Healthy means: the state database can be
- * written, the last finished cycle did not fail, the last good one finished recently, and the
- * service token is valid. A cycle with some items in error (`partial`) counts as good: one bad
- * file must not mark the whole daemon down forever; those items are on the status page.
+ * `/healthz`: 503 only when docsync cannot sync (issue 27, case 9), so a monitor pages for an
+ * outage and for nothing else: the state database cannot be used, the service will not let
+ * docsync in (`docsync auth login`), or no sync has reached the service for longer than the
+ * grace (`status.healthMaxAgeSeconds`: the service unreachable, every sync failing, a daemon
+ * stuck). A sync held by a safety rail, a conflict, an item in error are things a person should
+ * look at while docsync syncs everything else: `/healthz` answers 200 and lists them
+ * (attention.ts), as the status page's header does. While deletes were held, a monitor used to
+ * page as if docsync were down.
  */
 import { createTask } from 'node-cron';
 import type { StatusReport } from '../state/status-report.js';
+import type { AttentionItem } from './attention.js';
 import type { RuntimeStatus } from './runtime-status.js';
 
-const FAILED_RESULTS = new Set(['error', 'safety-stop', 'interrupted']);
+/** Cycles that did not get through: the only ones that do not count as reaching the service. */
+const FAILED = 'error';
 const FLOOR_MS = 30 * 60_000;
 
 export interface Health {
+  /** docsync can sync; false means it cannot, and `reasons` say why. */
   readonly healthy: boolean;
   readonly reasons: readonly string[];
+  /** What waits for a person meanwhile (never a reason to be unhealthy). */
+  readonly attention: readonly AttentionItem[];
+  /** When a sync last got through (any result but `error`). */
   readonly lastGoodCycleAt: string | null;
   readonly maxAgeSeconds: number;
   readonly tokenValid: boolean;
@@ -22,55 +31,76 @@ export interface Health {
 
 export function checkHealth(
   report: Pick<StatusReport, 'lastCycle' | 'lastSuccessfulCycle'> | null,
-  runtime: Pick<RuntimeStatus, 'tokenValid' | 'stateFailure'>,
+  runtime: Pick<RuntimeStatus, 'tokenValid' | 'stateFailure' | 'daemon' | 'lastServiceAnswerAt'>,
+  attention: readonly AttentionItem[],
   maxAgeMs: number,
   now: number,
 ): Health {
   const reasons: string[] = [];
   // First, because it outranks the rest: nothing can be recorded, and the daemon is stopping.
   if (runtime.stateFailure) reasons.push(runtime.stateFailure);
-  if (report === null) {
-    // The state could not be read to say more; the failure above says why.
-    return {
-      healthy: false,
-      reasons,
-      lastGoodCycleAt: null,
-      maxAgeSeconds: Math.round(maxAgeMs / 1000),
-      tokenValid: runtime.tokenValid,
-    };
-  }
-  const last = report.lastCycle;
-  if (last?.finishedAt && last.result !== null && FAILED_RESULTS.has(last.result)) {
-    reasons.push(`the last cycle ended with ${last.result}${last.error ? `: ${last.error}` : ''}`);
-  }
-  const lastGood = lastGoodCycleAt(report);
-  if (lastGood === null) {
-    reasons.push('no cycle has finished successfully yet');
-  } else if (now - Date.parse(lastGood) > maxAgeMs) {
-    const minutes = Math.round((now - Date.parse(lastGood)) / 60_000);
-    reasons.push(
-      `the last good cycle finished ${minutes} min ago (limit ${Math.round(maxAgeMs / 60_000)} min)`,
-    );
-  }
-  if (!runtime.tokenValid) {
-    reasons.push('the service token is not valid; run `docsync auth login`');
-  }
-  return {
+  const verdict = (lastGood: string | null): Health => ({
     healthy: reasons.length === 0,
     reasons,
+    attention,
     lastGoodCycleAt: lastGood,
     maxAgeSeconds: Math.round(maxAgeMs / 1000),
     tokenValid: runtime.tokenValid,
-  };
+  });
+  // The state could not be read to say more; the failure above says why.
+  if (report === null) return verdict(null);
+  if (!runtime.tokenValid) {
+    reasons.push('the service token is not valid; run `docsync auth login`');
+  }
+  const lastGood = lastGoodCycleAt(report);
+  const reached = lastReached(report, lastGood, runtime, maxAgeMs, now);
+  const last = report.lastCycle;
+  const lastError =
+    last?.result === FAILED && last.error ? `; the last sync ended with error: ${last.error}` : '';
+  if (reached === null) {
+    reasons.push(`no sync has finished yet${lastError}`);
+  } else if (now - reached > maxAgeMs) {
+    const minutes = Math.round((now - reached) / 60_000);
+    reasons.push(
+      `no sync has reached the service for ${minutes} min (limit ${Math.round(maxAgeMs / 60_000)} min)${lastError}`,
+    );
+  }
+  return verdict(lastGood);
 }
 
+/** The newest finished cycle that got through: ok, partial, held by a rail, or stopped. */
 function lastGoodCycleAt(
   report: Pick<StatusReport, 'lastCycle' | 'lastSuccessfulCycle'>,
 ): string | null {
   const times = [report.lastSuccessfulCycle?.finishedAt ?? null];
-  if (report.lastCycle?.result === 'partial') times.push(report.lastCycle.finishedAt);
+  const last = report.lastCycle;
+  if (last?.finishedAt && last.result !== null && last.result !== FAILED)
+    times.push(last.finishedAt);
   const known = times.filter((t): t is string => t !== null).sort();
   return known.at(-1) ?? null;
+}
+
+/**
+ * When docsync last got through to the service, as far as health is concerned: the last good
+ * cycle; or now, while a sync runs and the service answered lately (a first sync of thousands of
+ * entities runs for hours without finishing one cycle); a daemon's start gives it the grace to
+ * get there. Null: nothing ever got through and no daemon start says since when to wait.
+ */
+function lastReached(
+  report: Pick<StatusReport, 'lastCycle'>,
+  lastGood: string | null,
+  runtime: Pick<RuntimeStatus, 'daemon' | 'lastServiceAnswerAt'>,
+  maxAgeMs: number,
+  now: number,
+): number | null {
+  const running = report.lastCycle !== null && report.lastCycle.finishedAt === null;
+  const answered = runtime.lastServiceAnswerAt ?? null;
+  const times = [
+    lastGood === null ? null : Date.parse(lastGood),
+    runtime.daemon?.startedAt ?? null,
+    running && answered !== null && now - answered <= maxAgeMs ? now : null,
+  ].filter((t): t is number => t !== null);
+  return times.length === 0 ? null : Math.max(...times);
 }
 
 /**

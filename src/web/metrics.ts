@@ -5,6 +5,7 @@
  * in here; `/metrics` renders it.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
+import { ATTENTION_KINDS, type AttentionCounts } from './attention.js';
 import { registerProcessMetrics } from './process-metrics.js';
 import type { WorkStatus } from './runtime-status.js';
 
@@ -48,6 +49,7 @@ export class Metrics {
   readonly #coverage;
   readonly #stalest;
   readonly #roundLeft;
+  readonly #attention;
   /** Counters the scheduler keeps as totals: what was already added, per lane. */
   readonly #laneSeen = new Map<string, { started: number; waitedMs: number }>();
 
@@ -78,6 +80,12 @@ export class Metrics {
     this.#railTrips = new Counter({
       name: 'docsync_rail_trips_total',
       help: 'Cycles stopped by a safety rail.',
+      registers,
+    });
+    this.#attention = new Gauge({
+      name: 'docsync_attention_items',
+      help: 'What waits for a person, by kind (held deletes, conflicts, items in error, ...).',
+      labelNames: ['kind'] as const,
       registers,
     });
     this.#webhookEvents = new Counter({
@@ -158,6 +166,11 @@ export class Metrics {
     this.#coverage.set(work.coveragePeriodMs / 1000);
     if (stalestMs !== null) this.#stalest.set(stalestMs / 1000);
     this.#roundLeft.set(work.round?.left ?? 0);
+  }
+
+  /** Every kind, zero included, so an alert can be written on any of them from the start. */
+  setAttention(counts: AttentionCounts): void {
+    for (const kind of ATTENTION_KINDS) this.#attention.set({ kind }, counts[kind]);
   }
 
   setConflicts(count: number): void {

@@ -6,7 +6,7 @@
  * folder watcher does not hear a resolution's renames; each answer names the entity to sync at
  * once instead (`syncAfter`). The operator's refusals become the page's: what names nothing (any
  * more) is `not-found`, anything else it refuses (already resolved, a file gone) `refused`, with
- * its sentence.
+ * its sentence in the page's words (`OperatorError.onPage`: buttons, not commands).
  */
 import { OperatorError } from '../domain/errors.js';
 import type { HeldDelete } from '../domain/held-deletes.js';
@@ -108,7 +108,7 @@ async function answering(act: () => Promise<ActionOutcome> | ActionOutcome) {
   } catch (error) {
     if (!(error instanceof OperatorError)) throw error;
     const kind = error.notFound ? 'not-found' : 'refused';
-    return { kind, message: error.message } satisfies ActionOutcome;
+    return { kind, message: error.onPage } satisfies ActionOutcome;
   }
 }
 

@@ -48,15 +48,19 @@ export function entitiesSection(input: EntitiesInput): Html {
           input.token,
         ),
   ]);
-  const shown =
-    page.matched === 0
-      ? 'none match'
-      : `${first + 1}–${first + page.rows.length} of ${page.matched}${
-          page.matched === page.total ? '' : ` matching (${page.total} in all)`
-        }`;
+  const range =
+    page.total === 0
+      ? 'No company or trust yet: the first sync reads them from the service.'
+      : page.matched === 0
+        ? `No entity matches (${page.total} in all).`
+        : page.rows.length === 0
+          ? `No entity on this page: ${page.matched} match, on the pages before.`
+          : `Showing ${first + 1}–${first + page.rows.length} of ${page.matched}${
+              page.matched === page.total ? '' : ` matching (${page.total} in all)`
+            }.`;
   return html`<section id="entities"><h2>Entities (${page.total})</h2>
 ${searchForm(query)}
-<p id="entity-range">Showing ${shown}.</p>
+<p id="entity-range">${range}</p>
 ${table(['Kind', 'Name', 'Folder', 'Last sync', 'Lag', 'Items in error', 'Last error', ''], rows)}
 ${pager(input)}</section>`;
 }

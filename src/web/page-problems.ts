@@ -5,6 +5,7 @@
  * something are drawn; one line names the empty ones, so a healthy firm sees a short page.
  */
 import { ownerKey } from '../domain/owner-key.js';
+import { type ConflictChoice, possibleChoices } from '../domain/plan-resolution.js';
 import type { OwnerRef } from '../domain/types.js';
 import {
   describeHeldDelete,
@@ -80,12 +81,16 @@ export function problemsSection(input: ProblemsInput): Html {
   ];
   const shown = lists.filter((l) => l.total > 0);
   const empty = lists.filter((l) => l.total === 0).map((l) => l.title.toLowerCase());
+  // The lists with something come first; the empty ones are named after them, in green only
+  // when nothing at all is listed (issue 27: a green "No held deletes…" over two conflicts).
   const quiet =
-    empty.length === 0 ? html`` : html`<p class="ok" id="no-problems">No ${empty.join(', ')}.</p>`;
+    empty.length === 0
+      ? html``
+      : html`<p class="${shown.length === 0 ? 'ok' : 'none'}" id="no-problems">No ${empty.join(', ')}.</p>`;
   const sections = shown.map(
     (l) => html`<section id="${l.id}"><h3>${l.title} (${l.total})</h3>${l.body()}</section>`,
   );
-  return html`<section id="problems"><h2>Problems</h2>${quiet}${inHold(data)}${sections}</section>`;
+  return html`<section id="problems"><h2>Problems</h2>${inHold(data)}${sections}${quiet}</section>`;
 }
 
 /**
@@ -180,26 +185,14 @@ function conflicts({ data, root, token }: ProblemsInput): Html {
     }`,
     token === null
       ? null
-      : html`<div class="acts">${[
+      : html`<div class="acts">${possibleChoices(c.winner, c.subject).map((choice) =>
           postButton(
             '/actions/resolve-conflict',
-            { conflict: String(c.id), resolution: 'keep-mine' },
-            'Keep the local version',
+            { conflict: String(c.id), resolution: choice },
+            CHOICE_LABELS[choice],
             token,
           ),
-          postButton(
-            '/actions/resolve-conflict',
-            { conflict: String(c.id), resolution: 'keep-theirs' },
-            "Keep the service's version",
-            token,
-          ),
-          postButton(
-            '/actions/resolve-conflict',
-            { conflict: String(c.id), resolution: 'keep-both' },
-            'Keep both',
-            token,
-          ),
-        ]}</div>`,
+        )}</div>`,
   ]);
   return html`${table(['When', 'Entity', 'Conflict copy', 'Winner', ''], rows)}${more(
     data.conflicts.total,
@@ -207,6 +200,13 @@ function conflicts({ data, root, token }: ProblemsInput): Html {
     'docsync conflicts lists them all',
   )}`;
 }
+
+/** The buttons' words; the operator's refusals name them (OperatorError.onPage). */
+const CHOICE_LABELS: Readonly<Record<ConflictChoice, string>> = {
+  'keep-mine': 'Keep the local version',
+  'keep-theirs': "Keep the service's version",
+  'keep-both': 'Keep both',
+};
 
 function itemsInError({ data, root }: ProblemsInput): Html {
   const rows = data.itemsInError.items.map((p) => [

@@ -16,8 +16,19 @@ import type { StatusPageQuery } from '../state/status-page-data.js';
 const ENTITIES_PER_PAGE = 50;
 const MAX_SEARCH = 200;
 
+/**
+ * `?show=trusts` and `?show=companies` read as the kind they name (issue 27: a hand-typed
+ * `?show=trusts` showed every entity, since `show` filters by errors and `kind` by kind).
+ */
+const KIND_SHOWN: Readonly<Record<string, OwnerKind>> = {
+  trusts: 'trust',
+  trust: 'trust',
+  companies: 'company',
+  company: 'company',
+};
+
 export function parsePageQuery(params: URLSearchParams): StatusPageQuery {
-  const kind = params.get('kind');
+  const kind = params.get('kind') ?? KIND_SHOWN[params.get('show') ?? ''] ?? null;
   const page = Number.parseInt(params.get('page') ?? '', 10);
   const before = Number.parseInt(params.get('before') ?? '', 10);
   return {

@@ -43,6 +43,11 @@ export interface RuntimeStatus {
   /** Whether docsync holds a token the service accepts; false means `docsync auth login`. */
   readonly tokenValid: boolean;
   /**
+   * When the service last answered a request (any answer but a 5xx): while a long sync runs,
+   * it is what says docsync still gets through. Absent outside the daemon.
+   */
+  readonly lastServiceAnswerAt?: number | null;
+  /**
    * Why the state database cannot be used (disk full, damaged, ...): the sentence naming the file
    * and what to do. Set once the daemon hit it and is stopping; absent or null otherwise.
    */

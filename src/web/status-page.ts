@@ -7,6 +7,7 @@
  */
 import type { LocalDeleteMode } from '../operator/held-deletes.js';
 import type { StatusPageData, StatusPageQuery } from '../state/status-page-data.js';
+import { attentionTotal } from './attention.js';
 import type { Health } from './health.js';
 import { formatAge, Html, html, timeOf } from './html.js';
 import { activitySection } from './page-activity.js';
@@ -63,8 +64,25 @@ function about({ runtime, root, now }: StatusPageInput): Html {
   return html`<p id="about">${who} · store <code>${root}</code> · page of ${timeOf(now)}</p>`;
 }
 
+/**
+ * The header says what a person must know first (issue 27, case 8): "Cannot sync" with why, and
+ * "Needs attention (N)" whenever anything waits for a person, each kind linked to its list
+ * below; "Healthy" only when neither is so. It used to say "Healthy" in green over two
+ * conflicts and an item in error.
+ */
 function healthSection(health: Health): Html {
-  if (health.healthy) return html`<p class="ok" id="health"><strong>Healthy</strong></p>`;
-  const reasons = health.reasons.map((r) => html`<li>${r}</li>`);
-  return html`<div class="bad" id="health"><strong>Unhealthy</strong><ul>${reasons}</ul></div>`;
+  const { attention } = health;
+  const total = attentionTotal(attention);
+  const down = health.healthy
+    ? html``
+    : html`<strong>Cannot sync</strong><ul>${health.reasons.map((r) => html`<li>${r}</li>`)}</ul>`;
+  const waiting =
+    total === 0
+      ? html``
+      : html`<strong>Needs attention (${total})</strong><ul>${attention.map(
+          (a) => html`<li><a href="#${a.section}">${a.says}</a></li>`,
+        )}</ul>`;
+  if (health.healthy && total === 0)
+    return html`<p class="ok" id="health"><strong>Healthy</strong></p>`;
+  return html`<div class="bad" id="health">${down}${waiting}</div>`;
 }

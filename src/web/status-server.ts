@@ -1,6 +1,6 @@
 /**
- * The status server of daemon.md on `status.listen`: `GET /` (the page), `GET /healthz` (200
- * or 503 with the reasons as JSON), `GET /metrics` (Prometheus text), and the page's actions,
+ * The status server of daemon.md on `status.listen`: `GET /` (the page), `GET /healthz` (503
+ * with the reasons as JSON when docsync cannot sync, else 200 with what waits for a person), `GET /metrics` (Prometheus text), and the page's actions,
  * `POST /actions/…` with the page's CSRF token (csrf.ts). Nothing changes on a GET. It keeps no
  * state of its own but the charts' samples: every request reads the state database and the
  * daemon's runtime facts afresh. A failing request answers 500 and is logged; it never stops
@@ -13,6 +13,7 @@ import type { DocumentLinkSettings } from '../domain/document-link.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { StatusReport } from '../state/status-report.js';
+import { attentionItems, pageAttention, stateAttention } from './attention.js';
 import { CsrfGuard } from './csrf.js';
 import { DOCUMENT_LINK_PREFIX, redirectToDocument } from './document-redirect.js';
 import { checkHealth, healthMaxAgeMs } from './health.js';
@@ -74,7 +75,7 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     const data = state.statusPage(query);
     const facts = runtime();
     const at = now();
-    const health = checkHealth(data, facts, maxAgeMs, at);
+    const health = checkHealth(data, facts, attentionItems(pageAttention(data)), maxAgeMs, at);
     const page = renderStatusPage({
       data,
       query,
@@ -90,14 +91,23 @@ const ROUTES: Readonly<Record<string, Handler>> = {
   },
   '/healthz': async ({ state, runtime, maxAgeMs, now }, res) => {
     const facts = runtime();
-    const health = checkHealth(readReport(state, facts, now()), facts, maxAgeMs, now());
-    const body = { status: health.healthy ? 'ok' : 'unhealthy', ...health };
-    send(res, health.healthy ? 200 : 503, 'application/json', JSON.stringify(body));
+    const report = readReport(state, facts, now());
+    const attention = report === null ? [] : attentionItems(stateAttention(state));
+    const health = checkHealth(report, facts, attention, maxAgeMs, now());
+    // 503 only when docsync cannot sync; what waits for a person is 200, with the list.
+    const status = !health.healthy ? 'unhealthy' : attention.length > 0 ? 'needs attention' : 'ok';
+    send(
+      res,
+      health.healthy ? 200 : 503,
+      'application/json',
+      JSON.stringify({ status, ...health }),
+    );
   },
   '/metrics': async ({ state, runtime, metrics, now }, res) => {
     // Gauges read at scrape time, so they are current without the engine pushing them.
     const facts = runtime();
     metrics.setConflicts(state.conflicts.count());
+    metrics.setAttention(stateAttention(state));
     metrics.setQueueDepth(facts.queueDepth);
     if (facts.work) metrics.setWork(facts.work, stalestMs(state, now()));
     if (facts.watcherMode !== 'off') metrics.setWatcherMode(facts.watcherMode);

@@ -49,3 +49,15 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/**
+ * Waits for a daemon's first sync to finish, read from its `/healthz` (`lastGoodCycleAt`): a
+ * daemon is healthy from its start (it can sync), so a 200 alone does not say the catch-up is done.
+ */
+export async function firstSyncDone(healthzUrl: string, ms = 15_000): Promise<void> {
+  await eventually(async () => {
+    const answer = await fetch(healthzUrl);
+    const body = (await answer.json()) as { lastGoodCycleAt?: string | null };
+    return answer.status === 200 && typeof body.lastGoodCycleAt === 'string';
+  }, ms);
+}

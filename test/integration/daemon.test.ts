@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { eventually, firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
@@ -83,7 +83,7 @@ async function daemonWithListeners(logLevel: 'info' | 'debug') {
       urlOf('status page listening') !== undefined,
   );
   const statusUrl = urlOf('status page listening')!;
-  await eventually(async () => (await fetch(`${statusUrl}/healthz`)).status === 200);
+  await firstSyncDone(`${statusUrl}/healthz`);
   return {
     sim,
     daemon,

@@ -135,7 +135,7 @@ describe('scanning', () => {
     expect(files).toEqual([{ name: 'known.pdf', size: 3, mtimeMs: 1, sha256: 'agreed' }]);
   });
 
-  it('reports symlinks and special files inside a document folder, never following them', async () => {
+  it('reports symlinks, special files and folders inside a document folder, never following them', async () => {
     const { store, doc, abs } = await storeWithDocument();
     const outside = tempDir();
     writeFileSync(path.join(outside, 'secret.txt'), 'secret');
@@ -150,6 +150,12 @@ describe('scanning', () => {
     expect(snapshot.skipped).toEqual([
       { path: `${doc}/link.txt`, reason: link },
       { path: `${doc}/linked folder`, reason: link },
+      // A folder in a document is said too (issue 27): a document is flat.
+      {
+        path: `${doc}/nested`,
+        reason:
+          'a folder inside a document folder; a document holds files, not folders: move its files up into the document folder (or zip the folder)',
+      },
       {
         path: `${doc}/pipe`,
         reason:

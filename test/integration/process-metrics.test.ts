@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { Metrics } from '../../src/web/metrics.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -52,7 +52,7 @@ describe('process metrics', () => {
     await daemon.started;
     const statusUrl = /"url":"([^"]+)","msg":"status page listening"/.exec(daemon.output())![1]!;
     // Idle: the start round is over and nothing is scheduled.
-    await eventually(async () => (await fetch(`${statusUrl}/healthz`)).status === 200);
+    await firstSyncDone(`${statusUrl}/healthz`);
     const scrape = async () =>
       parsePrometheusText(await (await fetch(`${statusUrl}/metrics`)).text());
     await scrape(); // starts a fresh window of samples

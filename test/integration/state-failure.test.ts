@@ -16,7 +16,7 @@ import type { Database } from '../../src/state/open-database.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { MAX_BODY_BYTES } from '../../src/triggers/webhook-request.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { eventually } from '../helpers/daemon-process.js';
+import { firstSyncDone } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { CLIENT_CODE, documentChange, postWebhook, SECRET } from '../helpers/webhook-receiver.js';
@@ -133,7 +133,7 @@ describe('a state database on a full disk', () => {
     await daemon.start();
     const urlOf = (msg: string) => p.log().find((l) => l.msg === msg && l.url)?.url;
     const healthz = `${urlOf('status page listening')}/healthz`;
-    await eventually(async () => (await fetch(healthz)).status === 200);
+    await firstSyncDone(healthz);
 
     // A cycle now waits on a slow service while the disk fills up.
     sim!.admin.setFaults({ latencyMs: 3000 });

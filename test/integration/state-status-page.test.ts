@@ -96,8 +96,8 @@ describe('the entity listing', () => {
     state.cursors.markSynced(b, 1000);
     state.cursors.markSynced(c, 2000);
     state.cursors.markFailed(c, 'the service answered 503', 2500);
-    state.problems.record({ owner: a, documentId: '1' }, 'one');
-    state.problems.record({ owner: a, documentId: '2' }, 'two');
+    state.problems.record({ owner: a, documentId: '1' }, 'one', 1000);
+    state.problems.record({ owner: a, documentId: '2' }, 'two', 2000);
 
     expect(namesOf(state, { sort: 'errors' })).toEqual(['Delta', 'Bravo', 'Alpha', 'Charlie']);
     expect(namesOf(state, { sort: 'lag' })).toEqual(['Alpha', 'Charlie', 'Bravo', 'Delta']);
@@ -108,7 +108,8 @@ describe('the entity listing', () => {
     expect([page.total, page.matched]).toEqual([4, 2]);
     expect(page.rows.map((r) => [r.itemsInError, r.lastError])).toEqual([
       [0, 'the service answered 503'],
-      [2, null],
+      // An entity whose sync got through but has items in error shows the newest (issue 27).
+      [2, 'two'],
     ]);
   });
 });

@@ -583,7 +583,11 @@ describe("the page's approve and resolve, as the command line does them", () => 
     expect(again.status).toBe(409);
     expect(JSON.parse(again.body).message).toContain('was already resolved (keep-mine)');
     expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.body).message).toContain('No conflict has the id 999');
+    // The page's own words: no command to type (issue 27).
+    expect(JSON.parse(unknown.body).message).toBe(
+      'This conflict is no longer recorded; reload the page.',
+    );
+    expect(JSON.parse(again.body).message).not.toContain('docsync conflicts');
 
     await h.sync();
     const names = (await h.remoteDoc(id))!.attachments.map((a) => [a.name, a.sha256]);

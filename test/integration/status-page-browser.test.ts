@@ -20,7 +20,7 @@ import { operatorActions } from '../../src/web/operator-actions.js';
 import { startStatusServer } from '../../src/web/status-server.js';
 import { useBrowser } from '../helpers/browser.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { eventually, firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -149,7 +149,7 @@ describe('status page in a browser', () => {
       /"url":"([^"]+)","msg":"status page listening"/.exec(daemon.output())?.[1];
     await eventually(() => statusUrl() !== undefined);
     const url = statusUrl()!;
-    await eventually(async () => (await fetch(`${url}/healthz`)).status === 200);
+    await firstSyncDone(`${url}/healthz`);
 
     const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
     sim.admin.addAttachment(doc.id, { name: 'Sent by the service.pdf', bytes: '%PDF-1.4 new' });

@@ -207,6 +207,13 @@ describe('local action table', () => {
       false,
     );
     expect(h.read(`${folder}/Statement (local edit).pdf`).toString()).toBe('my scribbles');
+    // And it is said (issue 27): listed under "Not synced", with why it stays here.
+    expect(h.state.statusReport().notSynced).toContainEqual(
+      expect.objectContaining({
+        path: `${folder}/Statement (local edit).pdf`,
+        reason: expect.stringMatching(/^your edit of the system form "Statement.pdf"/),
+      }),
+    );
     await expectQuiet(h);
   });
 
