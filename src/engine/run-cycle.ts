@@ -14,6 +14,7 @@ import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
 import { entitiesFor, statusTypesOf } from './catalogue.js';
+import { CycleLeases } from './cycle-leases.js';
 import { judgeRails, markerRails, type RailOptions, withRails } from './cycle-rails.js';
 import { type CycleReport, cycleReport } from './cycle-report.js';
 import { type CycleProgress, CycleTally } from './cycle-tally.js';
@@ -138,22 +139,29 @@ interface Started {
 
 async function cycle(c: Cycle): Promise<CycleReport> {
   if (!(await rootIsReady(c))) return stopped(markerRails(c.deps, c.options), c.log);
-  const inDoubt = c.options.dryRun ? new Set<string>() : await settlePushesInDoubt(c);
   // The catalogue (companies, trusts, status types) is read again by a full cycle over every
-  // entity; one entity's full listing (a poll round's) must not read it 5,000 times.
+  // entity; one entity's full listing (a poll round's) must not read it 5,000 times. It is read
+  // before any entity's lock is taken: reading it may forget an entity, under that one's lock.
   const statusTypes = await statusTypesOf(c.deps, c.full && !c.options.owners);
   const records = await entitiesFor(c.deps, c.options, c.full);
-  const decisions = readDecisions(c.deps);
-  const started = await planAndStart(c, records, statusTypes, inDoubt, decisions);
-  const rails = { ...c.options, approvedDeletes: decisions.approved };
-  const jobs = started.map((s) => s.job);
-  const tripped = judgeRails(c.deps, rails, jobs);
-  if (c.options.dryRun) return printPlan(c, started, tripped, rails);
-  const held = recordHeldDeletes(c.deps, jobs, tripped, rails);
-  for (const rail of tripped) c.log.error({ rail: rail.rail, heldDeletes: held }, rail.message);
-  const outcomes = await runDeletes(c, started, tripped, rails);
-  settleHeldDeletes(c.deps, decisions, jobs, outcomes);
-  return recordCycle(c, started, outcomes, tripped);
+  const leases = new CycleLeases(c.deps.locks, `sync (${c.options.trigger})`);
+  try {
+    const inDoubt = c.options.dryRun ? new Set<string>() : await settlePushesInDoubt(c, leases);
+    const decisions = readDecisions(c.deps);
+    const started = await planAndStart(c, records, statusTypes, inDoubt, decisions, leases);
+    const rails = { ...c.options, approvedDeletes: decisions.approved };
+    const jobs = started.map((s) => s.job);
+    const tripped = judgeRails(c.deps, rails, jobs);
+    if (c.options.dryRun) return printPlan(c, started, tripped, rails);
+    const held = recordHeldDeletes(c.deps, jobs, tripped, rails);
+    for (const rail of tripped) c.log.error({ rail: rail.rail, heldDeletes: held }, rail.message);
+    const outcomes = await runDeletes(c, started, tripped, rails, leases);
+    settleHeldDeletes(c.deps, decisions, jobs, outcomes);
+    for (const o of outcomes) leases.check(o.owner, 'move the cursor');
+    return recordCycle(c, started, outcomes, tripped);
+  } finally {
+    leases.releaseAll();
+  }
 }
 
 /** The root and its `.docsync-root`: the first sync makes them; after it, no marker, no run. */
@@ -164,8 +172,15 @@ async function rootIsReady({ deps, options, initial }: Cycle): Promise<boolean> 
   return true;
 }
 
-/** Pushes a crash left in doubt are read back from the service before anything is planned. */
-function settlePushesInDoubt({ deps, log, options }: Cycle): Promise<Set<string>> {
+/**
+ * Pushes a crash left in doubt are read back from the service before anything is planned, under
+ * the locks of their entities (a cycle of some entities takes all of theirs here).
+ */
+async function settlePushesInDoubt(
+  { deps, log, options }: Cycle,
+  leases: CycleLeases,
+): Promise<Set<string>> {
+  await leases.holdAll(options.owners ?? deps.state.outbox.inDoubt().map((i) => i.owner));
   const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
     deps.local.writeDocumentMeta(
       folder,
@@ -189,6 +204,7 @@ async function planAndStart(
   statusTypes: readonly StatusType[],
   inDoubt: ReadonlySet<string>,
   decisions: CycleDecisions,
+  leases: CycleLeases,
 ): Promise<Started[]> {
   const { deps, options, log, tally } = c;
   const held = heldFolders(deps.state);
@@ -198,6 +214,10 @@ async function planAndStart(
   const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
+    await leases.hold(record.entity);
+    // Stopping while the lock was awaited: the entity is left for the next cycle, untouched.
+    if (options.signal?.aborted) return null;
+    leases.check(record.entity, 'plan');
     const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
@@ -224,6 +244,7 @@ async function planAndStart(
       inDoubt,
       tally,
     });
+    leases.check(record.entity, 'execute');
     await execution.run(
       job.plan.documents.filter((d) => !railsMayHold(d)),
       options.signal,
@@ -253,8 +274,10 @@ function runDeletes(
   started: readonly Started[],
   tripped: readonly TrippedRail[],
   rails: RailOptions,
+  leases: CycleLeases,
 ): Promise<EntityOutcome[]> {
   return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
+    leases.check(job.owner, 'delete');
     const deletes = withRails(job, tripped, rails).plan.documents.filter(railsMayHold);
     // Documents whose deletes a rail holds back are done with, for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);

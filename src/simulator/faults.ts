@@ -29,6 +29,11 @@ export interface FaultOptions {
    * `/documents/statusTypes`), with the status they answer: a route broken on the service.
    */
   readonly routes?: Readonly<Record<string, number>>;
+  /**
+   * Routes that answer late, by the same template, with the delay in ms: a slow listing, a
+   * details answer that arrives while the world moves on.
+   */
+  readonly routeLatencyMs?: Readonly<Record<string, number>>;
 }
 
 export type FaultOutcome = 'handled' | 'truncate' | null;
@@ -72,6 +77,8 @@ export class Faults {
       sendReply(res, errorReply(error), this.clock.nowMs());
       return 'handled';
     }
+    const late = template === null ? undefined : o.routeLatencyMs?.[template];
+    if (late) await sleep(late);
     if (o.latencyMs && this.roll(o.latencyProbability ?? 1)) await sleep(o.latencyMs);
     if (this.roll(o.reset)) {
       res.socket?.destroy();

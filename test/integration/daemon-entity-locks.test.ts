@@ -1,0 +1,103 @@
+/**
+ * Issue 25 at the level a user reaches: the daemon's paths meet on one entity at the same
+ * moment, and each waits its turn (the entity's lock) instead of undoing another's work.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { type DaemonProcess, eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+import { postWebhook } from '../helpers/webhook-receiver.js';
+
+const tempDir = useTempDir();
+const startDaemon = useDaemonProcesses();
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const HOOK = { clientCode: 'FIRM1', secret: 'hook-secret' };
+/** Cycles only when a test asks: no cron round gets in the way. */
+const NEVER = { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' };
+
+/** The URL a listener logs, the moment it does. */
+function loggedUrl(daemon: DaemonProcess, msg: string): Promise<string> {
+  const pattern = new RegExp(`"url":"([^"]+)","msg":"${msg}"`);
+  return new Promise((resolve) => {
+    const look = () => {
+      const url = pattern.exec(daemon.output())?.[1];
+      if (url === undefined) return;
+      daemon.child.stdout!.off('data', look);
+      resolve(url);
+    };
+    daemon.child.stdout!.on('data', look);
+    look();
+  });
+}
+
+describe('case 4: the first start, a slow company list and a webhook at once', () => {
+  it('makes one folder per entity, and the next run finds every document where it is', async () => {
+    sim = await startSimulator({
+      rateLimitPerSecond: 0,
+      seed: { companies: 12, trusts: 4, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 },
+      faults: { routeLatencyMs: { '/companies': 100 } },
+    });
+    const dir = tempDir();
+    const root = path.join(dir, 'documents');
+    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+    const config = writeCliConfig(dir, sim, {
+      log: { level: 'info' },
+      schedule: NEVER,
+      queue: { requestsPerSecond: 200, concurrency: 4 },
+      webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
+    });
+    const dump = await sim.admin.dump();
+    const company = dump.companies[0]!;
+    const daemon = startDaemon(config, env);
+    // As soon as the receiver answers: the catalogue is being read for the first sync.
+    const hook = await loggedUrl(daemon, 'webhook receiver listening');
+    const doc = dump.documents.find((d) => d.owner.id === String(company.id))!;
+    const sent = await postWebhook(
+      hook,
+      {
+        entityId: company.id,
+        eventId: 'first-start',
+        eventType: 'documentChange',
+        eventSubType: 'statusChange',
+        firmId: 'firm-1',
+        tenants: [{ tenantId: doc.id, tenantType: 'documentId' }],
+        userId: 'someone',
+      },
+      HOOK,
+    );
+    expect(sent.status).toBe(200);
+    await daemon.started;
+    await eventually(() => daemon.output().includes('first sync finished'), 30_000);
+    const status = async () =>
+      JSON.parse((await runCli(['status', '--json', '--config', config], { env })).stdout) as {
+        pendingWebhookEvents: number;
+      };
+    await eventually(async () => (await status()).pendingWebhookEvents === 0);
+
+    const folders = ['Companies', 'Trusts'].flatMap((top) =>
+      readdirSync(path.join(root, top)).map((f) => `${top}/${f}`),
+    );
+    expect(folders).toHaveLength(dump.companies.length + dump.trusts.length);
+    expect(folders.filter((f) => / \(2\)$/.test(f))).toEqual([]);
+    const documentFolders = () =>
+      folders.flatMap((f) => readdirSync(path.join(root, f)).filter((d) => d.includes('[')));
+    expect(documentFolders()).toHaveLength(dump.documents.length);
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+
+    const once = await runCli(['run', '--once', '--json', '--config', config], { env });
+    expect(once.code, once.stderr).toBe(0);
+    const summary = JSON.parse(once.stdout) as { actions: number };
+    expect(summary.actions).toBe(0);
+    expect(documentFolders()).toHaveLength(dump.documents.length);
+  }, 60_000);
+});
