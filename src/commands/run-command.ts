@@ -204,7 +204,7 @@ export function createDaemon(
         version: VERSION,
         // The daemon's own state and folder: a resolution's renames are its own writes, which
         // its watcher ignores, so each action names the entity to sync (`syncAfter`). They
-        // run between the entity's syncs, never beside one.
+        // run under the entity's lock, between its syncs, never beside one.
         operator: operatorActions(
           {
             state: app.state,
@@ -213,7 +213,7 @@ export function createDaemon(
             onRemoteDelete: app.config.onRemoteDelete,
             now: Date.now,
           },
-          (owner, job) => d.scheduler.exclusive(owner, job),
+          (owner, job) => d.withEntity(owner, 'status page', job),
         ),
       }),
     onCycle: (result, rails) => {

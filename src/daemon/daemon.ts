@@ -18,6 +18,7 @@ import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
+import type { EntityLocks } from '../engine/entity-locks.js';
 import { refreshEntities } from '../engine/refresh-entities.js';
 import { type CycleOptions, type CycleReport, runCycle } from '../engine/run-cycle.js';
 import type { FilesystemKind } from '../local/filesystem-kind.js';
@@ -39,7 +40,7 @@ import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './
 import { PollRounds } from './poll-rounds.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
-import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
+import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {
   close(): Promise<void> | void;
@@ -136,6 +137,7 @@ export class Daemon {
         pollsPerSecond: config.queue.requestsPerSecond * share,
         pacePolls: share < 1,
         now: parts.deps.now,
+        locks: parts.deps.locks,
       },
       (error) => this.#onError(error, 'cycle bookkeeping failed'),
       { urgent: 8, poll: Math.max(2, config.queue.concurrency) },
@@ -233,14 +235,36 @@ export class Daemon {
     logger.info({ root: local.root, cron: config.schedule.cron }, 'docsync daemon started');
   }
 
-  /** Reads the companies and trusts again, in the webhook lane (a webhook named a new one). */
+  /**
+   * Reads the companies and trusts again, in the webhook lane (a webhook named a new one). A
+   * refresh already under way (a round's) is joined, not repeated beside it.
+   */
   refreshEntities(): Promise<unknown> {
     return inLane('webhook', () => refreshEntities(this.parts.deps));
   }
 
-  /** A targeted cycle (webhook or watcher); resolves when the cycle that includes it is over. */
-  request(request: CycleRequest): Promise<void> {
+  /**
+   * A targeted cycle (webhook or watcher); resolves when the cycle that includes it is over,
+   * with its outcome (a webhook's event is done only when it is `synced`).
+   */
+  request(request: CycleRequest): Promise<SyncOutcome> {
     return this.scheduler.request(request);
+  }
+
+  /**
+   * The entities' locks (engine/entity-locks.ts), which every path working on an entity takes;
+   * `locks.violations` counts work done without one (0 unless the invariant broke).
+   */
+  get locks(): EntityLocks {
+    return this.parts.deps.locks;
+  }
+
+  /**
+   * Runs `job` holding the entity's lock: after the sync of it running now, before any asked for
+   * meanwhile. A person's decision (the status page's, the command line's) runs this way.
+   */
+  withEntity<T>(owner: OwnerRef, holder: string, job: () => Promise<T> | T): Promise<T> {
+    return this.parts.deps.locks.run(owner, holder, job);
   }
 
   /**
@@ -323,6 +347,8 @@ export class Daemon {
             r.folder ? [{ owner: { kind: r.entity.kind, id: r.entity.id }, folder: r.folder }] : [],
           ),
       fs: async () => ((await local.filesystem())?.network ? asyncFsCalls : syncFsCalls),
+      // An entity in a sync is skipped, not waited for: that sync reads its folder anyway.
+      ifFree: (owner, look) => deps.locks.runIfFree(owner, 'scan pass', look),
       syncedAt: (owner) => this.scheduler.syncedAt(owner),
       onChanged: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
       now: deps.now,
@@ -364,11 +390,16 @@ export class Daemon {
       for (const task of this.#tasks) task.stop();
       clearTimeout(this.#housekeepingTimer);
       this.#stopDecisionWatch?.();
+      // The scheduler stops taking work first: nothing starts after the signal, not even a sync
+      // that was waiting while intake drains (a webhook event waits for the sync it asked for).
+      const stopped = this.scheduler.stop();
       this.#shutdown.abort();
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
       await this.#watcher?.close().catch(quietly('closing the watcher'));
       await this.#scanPass?.close().catch(quietly('closing the folder scans'));
-      await this.scheduler.stop();
+      await stopped;
+      // A person's decision under way finishes, so its answer is given and its state written.
+      await this.parts.deps.locks.idle();
       await this.#housekeeping;
       await Promise.allSettled(this.#listeners.observers.map((l) => l.close()));
       if (this.#lock && !this.#lock.release()) {

@@ -2,10 +2,11 @@
  * Issue 25 at the level a user reaches: the daemon's paths meet on one entity at the same
  * moment, and each waits its turn (the entity's lock) instead of undoing another's work.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { type DaemonProcess, eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -99,5 +100,59 @@ describe('case 4: the first start, a slow company list and a webhook at once', (
     const summary = JSON.parse(once.stdout) as { actions: number };
     expect(summary.actions).toBe(0);
     expect(documentFolders()).toHaveLength(dump.documents.length);
+  }, 60_000);
+});
+
+describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
+  it('starts nothing after the signal, and exits once the sync in flight has finished', async () => {
+    sim = await startSimulator({
+      rateLimitPerSecond: 0,
+      seed: { companies: 1, trusts: 1, documentsPerEntity: 2, attachmentsPerDocument: 1, seed: 5 },
+    });
+    const dir = tempDir();
+    const root = path.join(dir, 'documents');
+    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+    const fast = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 4 } });
+    expect((await runCli(['run', '--once', '--config', fast], { env })).code).toBe(0);
+    const config = writeCliConfig(dir, sim, {
+      settleSeconds: 0.3,
+      log: { level: 'debug' },
+      schedule: NEVER,
+      webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
+    });
+    const daemon = startDaemon(config, env);
+    const hook = await loggedUrl(daemon, 'webhook receiver listening');
+    await daemon.started;
+    // The start's catch-up round ends before the webhook's sync is asked for.
+    await eventually(() => daemon.output().includes('poll round finished'));
+    sim.admin.setWebhook({ url: hook, ...HOOK });
+    const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
+    // Every answer 1.5 s late: the webhook's sync takes several seconds.
+    sim.admin.setFaults({ latencyMs: 1500 });
+    sim.admin.addAttachment(doc.id, { name: 'late.pdf', bytes: '%PDF-1.4 late' });
+    await eventually(() => /"trigger":"webhook"[^\n]*"msg":"cycle started"/.test(daemon.output()));
+    // A file dropped into the same company's folder: its sync waits for the webhook's.
+    const company = readdirSync(path.join(root, 'Companies'))[0]!;
+    const folder = readdirSync(path.join(root, 'Companies', company)).find((f) =>
+      f.endsWith(`[${doc.id}]`),
+    )!;
+    writeFileSync(path.join(root, 'Companies', company, folder, 'dropped.txt'), 'waits');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    const signalledAt = Date.now();
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+    const state = StateStore.open(path.join(dir, 'state', 'docsync.db'), { existing: true });
+    try {
+      const cycles = state.db
+        .prepare<[], { trigger: string; started_at: number; result: string | null }>(
+          'SELECT trigger, started_at, result FROM cycles ORDER BY id',
+        )
+        .all();
+      expect(cycles.some((c) => c.trigger === 'webhook')).toBe(true);
+      expect(cycles.filter((c) => c.started_at >= signalledAt)).toEqual([]);
+    } finally {
+      state.close();
+    }
   }, 60_000);
 });
