@@ -13,6 +13,7 @@ import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../doma
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
+import { announcedFor, settleAnnounced } from './announced-deletions.js';
 import { entitiesFor, statusTypesOf } from './catalogue.js';
 import { CycleLeases } from './cycle-leases.js';
 import { judgeRails, markerRails, type RailOptions, withRails } from './cycle-rails.js';
@@ -135,6 +136,8 @@ interface Started {
   readonly job: EntityJob;
   /** Null in a dry run, which carries out nothing. */
   readonly execution: EntityExecution | null;
+  /** The deletions webhooks announced and the state keeps, which this sync may settle. */
+  readonly announced: readonly string[];
 }
 
 async function cycle(c: Cycle): Promise<CycleReport> {
@@ -218,7 +221,12 @@ async function planAndStart(
     // Stopping while the lock was awaited: the entity is left for the next cycle, untouched.
     if (options.signal?.aborted) return null;
     leases.check(record.entity, 'plan');
-    const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
+    const announced = announcedFor(
+      deps,
+      record.entity,
+      options.deletedIds?.get(ownerKey(record.entity)),
+    );
+    const webhookIds = announced.ids;
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
       fullReconcile: c.full,
@@ -228,7 +236,7 @@ async function planAndStart(
       heldFolders: held,
       ...heldDeletePlanning(decisions, record.entity, webhookIds),
     });
-    if (options.dryRun) return { job, execution: null };
+    if (options.dryRun) return { job, execution: null, announced: announced.kept };
     if (job.plan.actions.length > 0)
       log.info(
         { owner: ownerKey(job.owner), summary: job.plan.summary },
@@ -250,7 +258,7 @@ async function planAndStart(
       options.signal,
     );
     tally.entityDone();
-    return { job, execution };
+    return { job, execution, announced: announced.kept };
   });
   return started.filter((s): s is Started => s !== null);
 }
@@ -276,13 +284,15 @@ function runDeletes(
   rails: RailOptions,
   leases: CycleLeases,
 ): Promise<EntityOutcome[]> {
-  return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
+  return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution, announced }) => {
     leases.check(job.owner, 'delete');
     const deletes = withRails(job, tripped, rails).plan.documents.filter(railsMayHold);
     // Documents whose deletes a rail holds back are done with, for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);
-    return execution!.finish();
+    const outcome = await execution!.finish();
+    settleAnnounced(c.deps, job, announced);
+    return outcome;
   });
 }
 

@@ -5,13 +5,14 @@
  * - `completePush`: outbox done + base write, so a base row changes only together with the
  *   recorded success of the action that produced it (style guide §9);
  * - `forgetEntity`: an entity, its cursor, its base rows, its problems, its entries not
- *   synced and its held deletes go together;
+ *   synced, its held deletes and the deletions webhooks announced for it go together;
  * - `transaction`: anything else the engine needs to commit as one.
  *
  * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
  */
 import type { BaseDocument, OwnerRef } from '../domain/types.js';
 import { ActivityRepo } from './activity-repo.js';
+import { AnnouncedDeletionRepo } from './announced-deletion-repo.js';
 import { BaseRepo } from './base-repo.js';
 import { ConflictRepo } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
@@ -60,6 +61,7 @@ export class StateStore {
   readonly activity: ActivityRepo;
   readonly #listing: EntityListing;
   readonly heldDeletes: HeldDeleteRepo;
+  readonly announcedDeletions: AnnouncedDeletionRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -91,6 +93,7 @@ export class StateStore {
     this.activity = new ActivityRepo(db);
     this.#listing = new EntityListing(db);
     this.heldDeletes = new HeldDeleteRepo(db);
+    this.announcedDeletions = new AnnouncedDeletionRepo(db);
   }
 
   /**
@@ -121,6 +124,7 @@ export class StateStore {
       this.problems.clearOwner(owner);
       this.skipped.clearOwner(owner);
       this.heldDeletes.clearOwner(owner);
+      this.announcedDeletions.clearOwner(owner);
     });
   }
 
