@@ -192,28 +192,29 @@ export function createDaemon(
     },
   });
   const local = localStore(app);
+  // The daemon's own state and folder: a decision's renames are its own writes, which its
+  // watcher ignores, so each one names the entities to sync. They run under the entity's lock.
+  const operator = {
+    state: app.state,
+    local,
+    webUrl: app.config.service.webUrl,
+    onRemoteDelete: app.config.onRemoteDelete,
+    now: Date.now,
+  };
   const daemon = new Daemon({
     app,
     deps: engineDeps(app, local),
     local,
+    operator,
     extras: (d) =>
       startListeners(d, {
         app,
         metrics,
         requestsPerSecond: () => rate.perSecond(),
         version: VERSION,
-        // The daemon's own state and folder: a resolution's renames are its own writes, which
-        // its watcher ignores, so each action names the entity to sync (`syncAfter`). They
-        // run under the entity's lock, between its syncs, never beside one.
-        operator: operatorActions(
-          {
-            state: app.state,
-            local,
-            webUrl: app.config.service.webUrl,
-            onRemoteDelete: app.config.onRemoteDelete,
-            now: Date.now,
-          },
-          (owner, job) => d.withEntity(owner, 'status page', job),
+        // Each action names the entity to sync (`syncAfter`).
+        operator: operatorActions(operator, (owner, job) =>
+          d.withEntity(owner, 'status page', job),
         ),
       }),
     onCycle: (result, rails) => {

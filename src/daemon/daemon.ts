@@ -27,6 +27,8 @@ import type { OwnWrites } from '../local/own-writes.js';
 import { checkStoreRoot } from '../local/store-root.js';
 import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
 import type { Logger } from '../log/create-logger.js';
+import { carryOutDecision } from '../operator/decisions.js';
+import type { OperatorDeps } from '../operator/operator-deps.js';
 import { AuthRequiredError } from '../remote/api-error.js';
 import { inLane } from '../remote/request-lane.js';
 import type { CycleResult } from '../state/cycle-repo.js';
@@ -85,6 +87,8 @@ export interface DaemonParts {
   readonly app: DaemonHost;
   readonly deps: EngineDeps;
   readonly local: WatchedFolder;
+  /** What a person's decisions run on (the status page's, and those a command hands over). */
+  readonly operator: OperatorDeps;
   /** Listeners started with the daemon (webhook receiver, status page). */
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
@@ -220,13 +224,20 @@ export class Daemon {
     });
     await this.#watcher.start();
     await this.#startScanPass();
+    const operator = this.parts.operator;
     this.#stopDecisionWatch = watchDecisions({
       state,
       logger,
       // A person decided and waits to see it done, as after "Sync now": the cycle is recorded
       // as `manual`, and takes the webhook lane, ahead of the watcher's and the polls.
-      sync: (owner) => void this.scheduler.request({ trigger: 'manual', owner }),
-      onError: (error) => this.#onError(error, 'reading decisions on held deletes failed'),
+      sync: (owner) => this.scheduler.request({ trigger: 'manual', owner }),
+      // Each entity's part under its lock, between its syncs (as the status page's decisions).
+      carryOut: (request) =>
+        carryOutDecision(operator, request, (owner, job) =>
+          this.withEntity(owner, `decision (${request.kind})`, job),
+        ),
+      now: this.parts.deps.now,
+      onError: (error) => this.#onError(error, 'carrying out a decision failed'),
     });
     this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us

@@ -64,7 +64,11 @@ export function discardHeldDeletes(deps: OperatorDeps, selection: Selection): De
   return decide(deps, selection, 'discard');
 }
 
-function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
+/**
+ * The held deletes a selection names, as a decision would take them; throws OperatorError when
+ * it names none (or an id that is not held). Nothing is decided.
+ */
+export function chooseHeldDeletes(deps: OperatorDeps, selection: Selection): HeldDelete[] {
   const rows = deps.state.heldDeletes.list();
   const chosen =
     selection === 'all' ? rows.filter((r) => r.decision === null) : pick(rows, selection);
@@ -76,6 +80,11 @@ function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision
         : 'No held delete is waiting for a decision; to change one already decided, name it by document id (`docsync deletes list` shows them).',
       { notFound: true },
     );
+  return chosen;
+}
+
+function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
+  const chosen = chooseHeldDeletes(deps, selection);
   deps.state.heldDeletes.decide(chosen, decision, deps.now());
   const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
   const keys = new Set(chosen.map((c) => heldKey(c.side, c.documentId)));

@@ -22,6 +22,7 @@ import { EntityRepo } from './entity-repo.js';
 import { HeldDeleteRepo } from './held-delete-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
+import { OperatorDecisionRepo } from './operator-decision-repo.js';
 import { OutboxRepo } from './outbox-repo.js';
 import { ProblemRepo } from './problem-repo.js';
 import { SettingsRepo } from './settings-repo.js';
@@ -62,6 +63,7 @@ export class StateStore {
   readonly #listing: EntityListing;
   readonly heldDeletes: HeldDeleteRepo;
   readonly announcedDeletions: AnnouncedDeletionRepo;
+  readonly operatorDecisions: OperatorDecisionRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -94,6 +96,7 @@ export class StateStore {
     this.#listing = new EntityListing(db);
     this.heldDeletes = new HeldDeleteRepo(db);
     this.announcedDeletions = new AnnouncedDeletionRepo(db);
+    this.operatorDecisions = new OperatorDecisionRepo(db);
   }
 
   /**

@@ -14,17 +14,8 @@ import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { resolveConflict } from '../operator/conflicts.js';
 import { approveHeldDeletes, type Decided, whatApprovingKeeps } from '../operator/held-deletes.js';
-import type { OperatorDeps } from '../operator/operator-deps.js';
+import { type ExclusiveRunner, type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
 import type { ActionOutcome, HeldSeen, OperatorActions } from './page-actions.js';
-
-/**
- * Runs a job on one entity's folder with the entity to itself: the daemon runs it under the
- * entity's lock (Daemon.withEntity), between that entity's syncs, so a resolution's renames
- * never meet a sync's.
- */
-export type ExclusiveRunner = <T>(owner: OwnerRef, job: () => Promise<T>) => Promise<T>;
-
-const RIGHT_AWAY: ExclusiveRunner = (_owner, job) => job();
 
 export function operatorActions(
   deps: OperatorDeps,

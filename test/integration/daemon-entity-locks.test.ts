@@ -2,7 +2,7 @@
  * Issue 25 at the level a user reaches: the daemon's paths meet on one entity at the same
  * moment, and each waits its turn (the entity's lock) instead of undoing another's work.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
@@ -155,4 +155,88 @@ describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
       state.close();
     }
   }, 60_000);
+});
+
+describe('case 1: `conflicts resolve` while the daemon syncs the same document', () => {
+  it("waits for the sync, prints the resolution, and the person's status reaches the service", async () => {
+    sim = await startSimulator({
+      rateLimitPerSecond: 0,
+      seed: { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1, seed: 6 },
+    });
+    const dir = tempDir();
+    const root = path.join(dir, 'documents');
+    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
+    const once = async () => {
+      const fast = writeCliConfig(dir, sim!, {
+        queue: { requestsPerSecond: 1000, concurrency: 4 },
+      });
+      const run = await runCli(['run', '--once', '--config', fast], { env });
+      expect(run.code, run.stderr).toBe(0);
+    };
+    const doc = (await sim.admin.dump()).documents[0]!;
+    sim.admin.assignStatus(doc.id, { typeId: 10 }); // RECEIVED, on both sides after the first run
+    await once();
+    const company = readdirSync(path.join(root, 'Companies'))[0]!;
+    const folderName = readdirSync(path.join(root, 'Companies', company)).find((f) =>
+      f.endsWith(`[${doc.id}]`),
+    )!;
+    const meta = path.join(root, 'Companies', company, folderName, '.document.json');
+    const status = () => (JSON.parse(readFileSync(meta, 'utf8')) as { status: string }).status;
+    // A status conflict the service won: the folder's CANCELLED, older than its LODGED.
+    writeFileSync(
+      meta,
+      JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), status: 'CANCELLED' }),
+    );
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(meta, hourAgo, hourAgo);
+    sim.admin.assignStatus(doc.id, { typeId: 21 });
+    await once();
+    expect(status()).toBe('LODGED');
+
+    const config = writeCliConfig(dir, sim, {
+      settleSeconds: 0.3,
+      log: { level: 'debug' },
+      schedule: NEVER,
+      webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
+    });
+    const cli = (args: string[]) => runCli([...args, '--config', config], { env });
+    const [conflict] = JSON.parse((await cli(['conflicts', '--json'])).stdout) as {
+      id: number;
+      winner: string;
+    }[];
+    expect(conflict).toMatchObject({ winner: 'remote' });
+    const daemon = startDaemon(config, env);
+    const hook = await loggedUrl(daemon, 'webhook receiver listening');
+    await daemon.started;
+    await eventually(() => daemon.output().includes('poll round finished'));
+    sim.admin.setWebhook({ url: hook, ...HOOK });
+
+    // A new status in the service, whose details answer is 4 s late.
+    sim.admin.setFaults({
+      routeLatencyMs: { '/companies/{ownerId}/documents/{documentId}': 4_000 },
+    });
+    sim.admin.assignStatus(doc.id, { typeId: 3 });
+    await eventually(() => /"trigger":"webhook"[^\n]*"msg":"cycle started"/.test(daemon.output()));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const resolved = await cli(['conflicts', 'resolve', String(conflict!.id), 'keep-mine']);
+
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.stdout).toContain('resolved: keep-mine');
+    // The daemon carried it out after its sync, and its next sync pushed it.
+    await eventually(
+      async () =>
+        (await sim!.admin.dump()).documents.find((d) => d.id === doc.id)!.status?.type ===
+        'CANCELLED',
+      30_000,
+    );
+    expect(status()).toBe('CANCELLED');
+    const all = JSON.parse((await cli(['conflicts', '--all', '--json'])).stdout) as {
+      id: number;
+      resolution: string | null;
+    }[];
+    expect(all.find((c) => c.id === conflict!.id)?.resolution).toBe('keep-mine');
+    expect(daemon.output()).toContain('decision carried out (resolve-conflict)');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  }, 90_000);
 });
