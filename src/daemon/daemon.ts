@@ -14,6 +14,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
 import { StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
+import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
 import { DeleteWindow } from '../engine/delete-window.js';
@@ -275,7 +276,14 @@ export class Daemon {
    * meanwhile. A person's decision (the status page's, the command line's) runs this way.
    */
   withEntity<T>(owner: OwnerRef, holder: string, job: () => Promise<T> | T): Promise<T> {
-    return this.parts.deps.locks.run(owner, holder, job);
+    const { locks } = this.parts.deps;
+    const busy = locks.holderOf(owner);
+    if (busy !== null)
+      this.parts.app.logger.info(
+        { owner: ownerKey(owner), holder, waitsFor: busy },
+        `${holder} waits for the ${busy} of ${owner.kind} ${owner.id} to end`,
+      );
+    return locks.run(owner, holder, job);
   }
 
   /**

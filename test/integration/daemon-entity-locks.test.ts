@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
-import { writeCliConfig } from '../helpers/cli-config.js';
-import { type DaemonProcess, eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { documentFolderOf, firmInStep, HOOK, loggedUrl } from '../helpers/daemon-firm.js';
+import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
@@ -21,41 +21,17 @@ afterEach(async () => {
   sim = undefined;
 });
 
-const HOOK = { clientCode: 'FIRM1', secret: 'hook-secret' };
-/** Cycles only when a test asks: no cron round gets in the way. */
-const NEVER = { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' };
-
-/** The URL a listener logs, the moment it does. */
-function loggedUrl(daemon: DaemonProcess, msg: string): Promise<string> {
-  const pattern = new RegExp(`"url":"([^"]+)","msg":"${msg}"`);
-  return new Promise((resolve) => {
-    const look = () => {
-      const url = pattern.exec(daemon.output())?.[1];
-      if (url === undefined) return;
-      daemon.child.stdout!.off('data', look);
-      resolve(url);
-    };
-    daemon.child.stdout!.on('data', look);
-    look();
-  });
-}
-
 describe('case 4: the first start, a slow company list and a webhook at once', () => {
   it('makes one folder per entity, and the next run finds every document where it is', async () => {
-    sim = await startSimulator({
-      rateLimitPerSecond: 0,
-      seed: { companies: 12, trusts: 4, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 },
-      faults: { routeLatencyMs: { '/companies': 100 } },
-    });
     const dir = tempDir();
-    const root = path.join(dir, 'documents');
-    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-    const config = writeCliConfig(dir, sim, {
-      log: { level: 'info' },
-      schedule: NEVER,
-      queue: { requestsPerSecond: 200, concurrency: 4 },
-      webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
-    });
+    const firm = await firmInStep(
+      dir,
+      { companies: 12, trusts: 4, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 },
+      { inStep: false, sim: { faults: { routeLatencyMs: { '/companies': 100 } } } },
+    );
+    sim = firm.sim;
+    const { root, env } = firm;
+    const config = firm.config({ queue: { requestsPerSecond: 200, concurrency: 4 } });
     const dump = await sim.admin.dump();
     const company = dump.companies[0]!;
     const daemon = startDaemon(config, env);
@@ -105,22 +81,17 @@ describe('case 4: the first start, a slow company list and a webhook at once', (
 
 describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
   it('starts nothing after the signal, and exits once the sync in flight has finished', async () => {
-    sim = await startSimulator({
-      rateLimitPerSecond: 0,
-      seed: { companies: 1, trusts: 1, documentsPerEntity: 2, attachmentsPerDocument: 1, seed: 5 },
-    });
     const dir = tempDir();
-    const root = path.join(dir, 'documents');
-    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-    const fast = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 4 } });
-    expect((await runCli(['run', '--once', '--config', fast], { env })).code).toBe(0);
-    const config = writeCliConfig(dir, sim, {
-      settleSeconds: 0.3,
-      log: { level: 'debug' },
-      schedule: NEVER,
-      webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
+    const firm = await firmInStep(dir, {
+      companies: 1,
+      trusts: 1,
+      documentsPerEntity: 2,
+      attachmentsPerDocument: 1,
+      seed: 5,
     });
-    const daemon = startDaemon(config, env);
+    sim = firm.sim;
+    const config = firm.config({ settleSeconds: 0.3, log: { level: 'debug' } });
+    const daemon = startDaemon(config, firm.env);
     const hook = await loggedUrl(daemon, 'webhook receiver listening');
     await daemon.started;
     // The start's catch-up round ends before the webhook's sync is asked for.
@@ -132,11 +103,8 @@ describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
     sim.admin.addAttachment(doc.id, { name: 'late.pdf', bytes: '%PDF-1.4 late' });
     await eventually(() => /"trigger":"webhook"[^\n]*"msg":"cycle started"/.test(daemon.output()));
     // A file dropped into the same company's folder: its sync waits for the webhook's.
-    const company = readdirSync(path.join(root, 'Companies'))[0]!;
-    const folder = readdirSync(path.join(root, 'Companies', company)).find((f) =>
-      f.endsWith(`[${doc.id}]`),
-    )!;
-    writeFileSync(path.join(root, 'Companies', company, folder, 'dropped.txt'), 'waits');
+    const { folder } = documentFolderOf(firm.root, 'Companies', doc.id);
+    writeFileSync(path.join(folder, 'dropped.txt'), 'waits');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     const signalledAt = Date.now();
@@ -159,53 +127,35 @@ describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
 
 describe('case 1: `conflicts resolve` while the daemon syncs the same document', () => {
   it("waits for the sync, prints the resolution, and the person's status reaches the service", async () => {
-    sim = await startSimulator({
-      rateLimitPerSecond: 0,
-      seed: { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1, seed: 6 },
-    });
     const dir = tempDir();
-    const root = path.join(dir, 'documents');
-    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-    const once = async () => {
-      const fast = writeCliConfig(dir, sim!, {
-        queue: { requestsPerSecond: 1000, concurrency: 4 },
-      });
-      const run = await runCli(['run', '--once', '--config', fast], { env });
-      expect(run.code, run.stderr).toBe(0);
-    };
+    const seed = { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1 };
+    const firm = await firmInStep(dir, { ...seed, seed: 6 });
+    sim = firm.sim;
     const doc = (await sim.admin.dump()).documents[0]!;
-    sim.admin.assignStatus(doc.id, { typeId: 10 }); // RECEIVED, on both sides after the first run
-    await once();
-    const company = readdirSync(path.join(root, 'Companies'))[0]!;
-    const folderName = readdirSync(path.join(root, 'Companies', company)).find((f) =>
-      f.endsWith(`[${doc.id}]`),
-    )!;
-    const meta = path.join(root, 'Companies', company, folderName, '.document.json');
+    sim.admin.assignStatus(doc.id, { typeId: 10 }); // RECEIVED, on both sides after the next run
+    await firm.once();
+    const meta = path.join(
+      documentFolderOf(firm.root, 'Companies', doc.id).folder,
+      '.document.json',
+    );
     const status = () => (JSON.parse(readFileSync(meta, 'utf8')) as { status: string }).status;
     // A status conflict the service won: the folder's CANCELLED, older than its LODGED.
-    writeFileSync(
-      meta,
-      JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), status: 'CANCELLED' }),
-    );
+    const edited = { ...JSON.parse(readFileSync(meta, 'utf8')), status: 'CANCELLED' };
+    writeFileSync(meta, JSON.stringify(edited));
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(meta, hourAgo, hourAgo);
     sim.admin.assignStatus(doc.id, { typeId: 21 });
-    await once();
+    await firm.once();
     expect(status()).toBe('LODGED');
 
-    const config = writeCliConfig(dir, sim, {
-      settleSeconds: 0.3,
-      log: { level: 'debug' },
-      schedule: NEVER,
-      webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
-    });
-    const cli = (args: string[]) => runCli([...args, '--config', config], { env });
+    const config = firm.config({ settleSeconds: 0.3, log: { level: 'debug' } });
+    const cli = (args: string[]) => runCli([...args, '--config', config], { env: firm.env });
     const [conflict] = JSON.parse((await cli(['conflicts', '--json'])).stdout) as {
       id: number;
       winner: string;
     }[];
     expect(conflict).toMatchObject({ winner: 'remote' });
-    const daemon = startDaemon(config, env);
+    const daemon = startDaemon(config, firm.env);
     const hook = await loggedUrl(daemon, 'webhook receiver listening');
     await daemon.started;
     await eventually(() => daemon.output().includes('poll round finished'));
@@ -223,12 +173,9 @@ describe('case 1: `conflicts resolve` while the daemon syncs the same document',
     expect(resolved.code, resolved.stderr).toBe(0);
     expect(resolved.stdout).toContain('resolved: keep-mine');
     // The daemon carried it out after its sync, and its next sync pushed it.
-    await eventually(
-      async () =>
-        (await sim!.admin.dump()).documents.find((d) => d.id === doc.id)!.status?.type ===
-        'CANCELLED',
-      30_000,
-    );
+    const serviceStatus = async () =>
+      (await sim!.admin.dump()).documents.find((d) => d.id === doc.id)!.status?.type;
+    await eventually(async () => (await serviceStatus()) === 'CANCELLED', 30_000);
     expect(status()).toBe('CANCELLED');
     const all = JSON.parse((await cli(['conflicts', '--all', '--json'])).stdout) as {
       id: number;

@@ -7,8 +7,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { writeCliConfig } from '../helpers/cli-config.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { documentFolderOf, firmInStep, HOOK, loggedUrl } from '../helpers/daemon-firm.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -22,36 +22,31 @@ afterEach(async () => {
   sim = undefined;
 });
 
-const HOOK = { clientCode: 'FIRM1', secret: 'hook-secret' };
-
 describe('case 3: a deleteDocument webhook whose sync fails', () => {
   it('is tried again, and the folder goes to the trash once the service recovers', async () => {
-    sim = await startSimulator({
-      rateLimitPerSecond: 0,
-      seed: { companies: 1, trusts: 1, documentsPerEntity: 2, attachmentsPerDocument: 1, seed: 4 },
-    });
     const dir = tempDir();
-    const root = path.join(dir, 'documents');
-    const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-    const fast = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 4 } });
-    expect((await runCli(['run', '--once', '--config', fast], { env })).code).toBe(0);
-    const config = writeCliConfig(dir, sim, {
-      log: { level: 'info' },
-      // No round: only the webhook's own sync (and its retries) can apply the deletion.
-      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
-      webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
+    const firm = await firmInStep(dir, {
+      companies: 1,
+      trusts: 1,
+      documentsPerEntity: 2,
+      attachmentsPerDocument: 1,
+      seed: 4,
     });
+    sim = firm.sim;
+    const { root, env } = firm;
+    // No round: only the webhook's own sync (and its retries) can apply the deletion.
+    const config = firm.config();
     const daemon = startDaemon(config, env);
+    const hook = await loggedUrl(daemon, 'webhook receiver listening');
     await daemon.started;
     await eventually(() => daemon.output().includes('poll round finished'));
-    const hook = /"url":"([^"]+)","msg":"webhook receiver listening"/.exec(daemon.output())![1]!;
 
     const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
-    const company = readdirSync(path.join(root, 'Companies'))[0]!;
-    const folderName = readdirSync(path.join(root, 'Companies', company)).find((f) =>
-      f.endsWith(`[${doc.id}]`),
-    )!;
-    const folder = path.join(root, 'Companies', company, folderName);
+    const {
+      folder,
+      entity: company,
+      name: folderName,
+    } = documentFolderOf(root, 'Companies', doc.id);
     sim.admin.setFaults({
       routes: {
         '/companies/{ownerId}/documents': 503,
