@@ -117,8 +117,8 @@ export class Daemon {
   #filesystem: FilesystemKind | null = null;
   #listeners: DaemonListeners = { intake: [], observers: [] };
   #housekeepingTimer: NodeJS.Timeout | undefined;
-  /** Stops reading decisions on held deletes (decision-watch.ts). */
-  #stopDecisionWatch: (() => void) | undefined;
+  /** Stops reading a person's decisions; resolves once those under way are done (decision-watch.ts). */
+  #stopDecisionWatch: (() => Promise<void>) | undefined;
   #housekeeping: Promise<void> | null = null;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -408,7 +408,7 @@ export class Daemon {
       await this.#starting?.catch(() => undefined);
       for (const task of this.#tasks) task.stop();
       clearTimeout(this.#housekeepingTimer);
-      this.#stopDecisionWatch?.();
+      const decided = this.#stopDecisionWatch?.();
       // The scheduler stops taking work first: nothing starts after the signal, not even a sync
       // that was waiting while intake drains (a webhook event waits for the sync it asked for).
       const stopped = this.scheduler.stop();
@@ -417,7 +417,8 @@ export class Daemon {
       await this.#watcher?.close().catch(quietly('closing the watcher'));
       await this.#scanPass?.close().catch(quietly('closing the folder scans'));
       await stopped;
-      // A person's decision under way finishes, so its answer is given and its state written.
+      // A person's decision under way finishes, so its answer is given and its outcome written.
+      await decided;
       await this.parts.deps.locks.idle();
       await this.#housekeeping;
       await Promise.allSettled(this.#listeners.observers.map((l) => l.close()));

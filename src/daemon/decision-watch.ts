@@ -39,30 +39,40 @@ export interface DecisionWatchOptions {
   readonly onError: (error: unknown) => void;
 }
 
-/** Starts watching; the returned function stops it (a decision under way still finishes). */
-export function watchDecisions(options: DecisionWatchOptions): () => void {
+/**
+ * Starts watching; the returned function stops it, resolving once the decisions under way have
+ * written their outcome (the daemon closes the state after).
+ */
+export function watchDecisions(options: DecisionWatchOptions): () => Promise<void> {
   const watch = new DecisionWatch(options);
   const timer = setInterval(() => watch.tick(), DECISION_POLL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    return watch.settled();
+  };
 }
 
 class DecisionWatch {
   /** Held-delete decisions acted on, by `side:document:decidedAt`. */
   #seen = new Set<string>();
-  /** Handed-over decisions being carried out now. */
-  readonly #inFlight = new Set<number>();
+  /** Handed-over decisions being carried out now, by id. */
+  readonly #inFlight = new Map<number, Promise<void>>();
 
   constructor(private readonly options: DecisionWatchOptions) {}
+
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight.values()]);
+  }
 
   tick(): void {
     try {
       for (const row of this.options.state.operatorDecisions.open()) {
         if (this.#inFlight.has(row.id)) continue;
-        this.#inFlight.add(row.id);
-        void this.#carryOut(row.id, row.kind, row.requestJson)
+        const work = this.#carryOut(row.id, row.kind, row.requestJson)
           .catch(this.options.onError)
           .finally(() => this.#inFlight.delete(row.id));
+        this.#inFlight.set(row.id, work);
       }
       this.#syncDecidedHolds();
     } catch (error) {

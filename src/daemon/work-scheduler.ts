@@ -42,8 +42,6 @@ export interface CycleRequest {
   /** Absent: every entity (a poll round). */
   readonly owner?: OwnerRef;
   readonly fullReconcile?: boolean;
-  /** A document the service said it deleted (webhook `deleteDocument`). */
-  readonly deletedId?: string;
   /** Read the entity list again first. */
   readonly refreshEntities?: boolean;
   /** The lane, when the trigger does not say it (the watcher's scanning mode polls). */
@@ -100,7 +98,6 @@ interface Work {
   lane: Lane;
   full: boolean;
   refresh: boolean;
-  readonly deleted: Set<string>;
   readonly waiters: ((outcome: SyncOutcome) => void)[];
   /** Part of the first sync: what it pulls is catching up, not a sign the entity is active. */
   readonly firstSync?: boolean;
@@ -220,7 +217,6 @@ export class WorkScheduler {
         lane,
         full: false,
         refresh: false,
-        deleted: new Set(),
         waiters: [],
       };
       this.#queued.set(key, work);
@@ -231,7 +227,6 @@ export class WorkScheduler {
     }
     work.full ||= request.fullReconcile ?? false;
     work.refresh ||= request.refreshEntities ?? false;
-    if (request.deletedId) work.deleted.add(request.deletedId);
     work.waiters.push(resolve);
   }
 
@@ -264,7 +259,6 @@ export class WorkScheduler {
       trigger: work.trigger,
       fullReconcile: work.full,
       owners: [work.owner],
-      ...(work.deleted.size > 0 ? { deletedIds: new Map([[key, work.deleted]]) } : {}),
       ...(work.refresh ? { refreshEntities: true } : {}),
       ...(onReport ? { partOfRound: true } : {}),
     };
@@ -430,7 +424,6 @@ export class WorkScheduler {
       lane: 'poll',
       full: inRound ? round.full : false,
       refresh: false,
-      deleted: new Set(),
       waiters: [],
       firstSync: inRound && round.firstSync,
     };

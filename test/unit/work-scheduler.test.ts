@@ -130,12 +130,12 @@ describe('WorkScheduler', () => {
     await sleep(5);
     const merged = Promise.all([
       h.scheduler.request({ trigger: 'watcher', owner: owner('a') }),
-      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), deletedId: '7' }),
-      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), deletedId: '8' }),
+      h.scheduler.request({ trigger: 'webhook', owner: owner('a') }),
+      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), fullReconcile: true }),
     ]);
     await Promise.all([first, merged]);
     expect(h.runs.map((r) => r.lane)).toEqual(['watcher', 'webhook']);
-    expect([...(h.runs[1]!.options.deletedIds?.get('company:a') ?? [])]).toEqual(['7', '8']);
+    expect(h.runs[1]!.options.fullReconcile).toBe(true);
   });
 
   it("runs a person's job under an entity's lock between its syncs, and other entities' syncs beside it", async () => {
