@@ -22,6 +22,7 @@ import {
   encodeOutcome,
   ownersOf,
 } from '../operator/decisions.js';
+import { isStateFailure } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import type { SyncOutcome } from './work-scheduler.js';
 
@@ -95,7 +96,17 @@ class DecisionWatch {
       return;
     }
     logger.info({ decision: id, kind }, `carrying out a decision from the command line (${kind})`);
-    let outcome = await this.options.carryOut(request);
+    let outcome: DecisionOutcome;
+    try {
+      outcome = await this.options.carryOut(request);
+    } catch (error) {
+      // A state failure stops the daemon (the decision stays open for the next start); any other
+      // failure is the outcome, or the decision would be tried again every half second.
+      if (isStateFailure(error)) throw error;
+      logger.error({ err: error, decision: id, kind }, 'carrying out a decision failed');
+      const message = `Carrying it out failed: ${(error as Error).message}. The daemon's log has the details; look at the folder before trying again.`;
+      outcome = { ok: false, code: 'DECISION_FAILED', message, notFound: false };
+    }
     const owners = ownersOf(outcome);
     if (outcome.ok && 'held' in outcome.result) outcome = await this.#afterHeld(outcome, owners);
     else for (const owner of owners) void this.options.sync(owner);

@@ -11,17 +11,16 @@
  *   encode / decodeRequest / decodeOutcome                          to and from the state
  */
 import * as z from 'zod';
+import { assertNever } from '../domain/assert-never.js';
 import type { DecisionKind } from '../domain/decision-kinds.js';
 import { OperatorError } from '../domain/errors.js';
-import { ownerKey } from '../domain/owner-key.js';
 import { CONFLICT_CHOICES } from '../domain/plan-resolution.js';
 import type { OwnerRef } from '../domain/types.js';
 import { type ResolvedConflict, resolveConflict } from './conflicts.js';
 import {
-  approveHeldDeletes,
   chooseHeldDeletes,
   type Decided,
-  discardHeldDeletes,
+  decideEachEntity,
   type HeldDeleteView,
 } from './held-deletes.js';
 import type { ExclusiveRunner, OperatorDeps } from './operator-deps.js';
@@ -180,31 +179,11 @@ async function carryOut(
       const owner = await trashItemOwner(deps, request.itemId);
       return under(owner, () => restoreFromTrash(deps, request.itemId));
     }
-    case 'decide-held-deletes':
-      return decideByEntity(deps, request, exclusive);
+    case 'decide-held-deletes': {
+      const rows = chooseHeldDeletes(deps, request.selection);
+      return decideEachEntity(deps, rows, request.decision, exclusive);
+    }
+    default:
+      return assertNever(request);
   }
-}
-
-/** Each entity's held deletes decided under its own lock, one entity after the other. */
-async function decideByEntity(
-  deps: OperatorDeps,
-  request: Extract<DecisionRequest, { kind: 'decide-held-deletes' }>,
-  exclusive: ExclusiveRunner,
-): Promise<Decided> {
-  const byOwner = new Map<string, { owner: OwnerRef; ids: string[] }>();
-  for (const row of chooseHeldDeletes(deps, request.selection)) {
-    const group = byOwner.get(ownerKey(row.owner)) ?? { owner: row.owner, ids: [] };
-    group.ids.push(row.documentId);
-    byOwner.set(ownerKey(row.owner), group);
-  }
-  const decide = request.decision === 'approve' ? approveHeldDeletes : discardHeldDeletes;
-  const parts: Decided[] = [];
-  for (const { owner, ids } of byOwner.values())
-    parts.push(await exclusive(owner, async () => decide(deps, ids)));
-  return {
-    decision: request.decision,
-    held: parts.flatMap((p) => p.held),
-    owners: parts.flatMap((p) => p.owners),
-    next: parts[0]!.next,
-  };
 }

@@ -13,7 +13,7 @@ import type { HeldDelete } from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { resolveConflict } from '../operator/conflicts.js';
-import { approveHeldDeletes, type Decided, whatApprovingKeeps } from '../operator/held-deletes.js';
+import { decideEachEntity, whatApprovingKeeps } from '../operator/held-deletes.js';
 import { type ExclusiveRunner, type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
 import type { ActionOutcome, HeldSeen, OperatorActions } from './page-actions.js';
 
@@ -69,19 +69,7 @@ async function approve(
       message: `The held deletes${name ? ` of ${name}` : ''} changed since the page was drawn (${seen.count} then, ${waiting.length} waiting now); nothing was approved: reload the page and decide on what is held now.`,
     };
   }
-  // Each entity's decisions under its own lock, one entity after the other: a decision never
-  // lands in the middle of that entity's sync, and no two locks are held at once.
-  const byOwner = new Map<string, { owner: OwnerRef; ids: string[] }>();
-  for (const h of waiting) {
-    const group = byOwner.get(ownerKey(h.owner)) ?? { owner: h.owner, ids: [] };
-    group.ids.push(h.documentId);
-    byOwner.set(ownerKey(h.owner), group);
-  }
-  const decided: Decided[] = [];
-  for (const group of byOwner.values())
-    decided.push(await exclusive(group.owner, async () => approveHeldDeletes(deps, group.ids)));
-  const held = decided.flatMap((d) => d.held);
-  const owners = decided.flatMap((d) => d.owners);
+  const { held, owners } = await decideEachEntity(deps, waiting, 'approve', exclusive);
   const [only, ...others] = owners;
   const kept = whatApprovingKeeps(
     held.map((h) => h.side),

@@ -87,5 +87,5 @@ describe('docsync deletes beside the daemon', () => {
 
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
-  });
+  }, 60_000);
 });

@@ -28,9 +28,12 @@ describe('a decision handed over to whoever has the store', () => {
     // Another docsync (this test, standing in for a daemon that then stops) holds the state.
     const lock = InstanceLock.acquire(h.state.db);
     const resolving = h.cli(['conflicts', 'resolve', String(conflict!.id), 'keep-mine']);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    while (h.state.operatorDecisions.open().length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const [waiting] = h.state.operatorDecisions.open();
     expect(waiting).toMatchObject({ kind: 'resolve-conflict' });
+    // Long enough for the command to say what it waits for; nothing changed meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(h.meta(folder).status).toBe('LODGED');
     lock.release();
 
@@ -41,7 +44,7 @@ describe('a decision handed over to whoever has the store', () => {
     expect(h.meta(folder).status).toBe('CANCELLED');
     expect(h.state.operatorDecisions.open()).toEqual([]);
     expect(h.state.operatorDecisions.get(waiting!.id)?.outcomeJson).toContain('"ok":true');
-  });
+  }, 60_000);
 
   it('prints a refusal recorded as the outcome as the command line would have (exit 1)', async () => {
     const h = await start();
