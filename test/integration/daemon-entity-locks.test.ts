@@ -161,9 +161,11 @@ describe('case 1: `conflicts resolve` while the daemon syncs the same document',
     await eventually(() => daemon.output().includes('poll round finished'));
     sim.admin.setWebhook({ url: hook, ...HOOK });
 
-    // A new status in the service, whose details answer is 4 s late.
+    // A new status in the service, whose details answer is late: 4 s in the issue's account,
+    // 8 s here, so the command (which takes a second or two to start on a busy machine) still
+    // comes in while the sync waits for it.
     sim.admin.setFaults({
-      routeLatencyMs: { '/companies/{ownerId}/documents/{documentId}': 4_000 },
+      routeLatencyMs: { '/companies/{ownerId}/documents/{documentId}': 8_000 },
     });
     sim.admin.assignStatus(doc.id, { typeId: 3 });
     await eventually(() => /"trigger":"webhook"[^\n]*"msg":"cycle started"/.test(daemon.output()));
