@@ -22,6 +22,7 @@ import {
   encodeOutcome,
   ownersOf,
 } from '../operator/decisions.js';
+import type { Decided } from '../operator/held-deletes.js';
 import { isStateFailure } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import type { SyncOutcome } from './work-scheduler.js';
@@ -108,7 +109,8 @@ class DecisionWatch {
       outcome = { ok: false, code: 'DECISION_FAILED', message, notFound: false };
     }
     const owners = ownersOf(outcome);
-    if (outcome.ok && 'held' in outcome.result) outcome = await this.#afterHeld(outcome, owners);
+    if (outcome.ok && 'held' in outcome.result)
+      outcome = { ok: true, result: await this.#afterHeld(outcome.result, owners) };
     else for (const owner of owners) void this.options.sync(owner);
     state.operatorDecisions.finish(id, encodeOutcome(kind, outcome), now());
     logger.info(
@@ -121,11 +123,7 @@ class DecisionWatch {
    * Held deletes decided: their entities' syncs carry the decision out, and the outcome says
    * what became of them once those syncs ended.
    */
-  async #afterHeld(
-    outcome: Extract<DecisionOutcome, { ok: true }>,
-    owners: readonly OwnerRef[],
-  ): Promise<DecisionOutcome> {
-    const result = outcome.result as Extract<typeof outcome.result, { held: unknown }>;
+  async #afterHeld(result: Decided, owners: readonly OwnerRef[]): Promise<Decided> {
     // Acted on here: the watch of decided holds need not ask for the same syncs again.
     for (const h of result.held) {
       if (h.decidedAt) this.#seen.add(`${h.side}:${h.documentId}:${Date.parse(h.decidedAt)}`);
@@ -141,7 +139,7 @@ class DecisionWatch {
       left === 0
         ? `carried out now by the running daemon's sync of ${owners.length === 1 ? 'that company or trust' : `those ${owners.length} companies and trusts`}`
         : `${result.held.length - left} carried out now by the running daemon; ${left} wait for a later sync${failed > 0 ? ` (${failed} of its syncs failed; they are tried again)` : ''}: \`docsync deletes list\` shows them`;
-    return { ok: true, result: { ...result, next } };
+    return { ...result, next };
   }
 
   #syncDecidedHolds(): void {
