@@ -4,9 +4,9 @@
  * the folder scanned with the base as hints (so unchanged files are not read), then planSync.
  */
 
-import { idKey } from '../domain/ids.js';
 import { RunStoppedError } from '../domain/errors.js';
 import { isRenameNote } from '../domain/folder-notes.js';
+import { idKey } from '../domain/ids.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { ownerKey } from '../domain/owner-key.js';
