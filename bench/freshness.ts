@@ -16,6 +16,7 @@
 import { type SchedulerHost, WorkScheduler } from '../src/daemon/work-scheduler.js';
 import { coveragePeriodMs, HOT_WINDOW_MS, MIN_HOT_INTERVAL_MS } from '../src/domain/poll-policy.js';
 import type { OwnerRef } from '../src/domain/types.js';
+import { EntityLocks } from '../src/engine/entity-locks.js';
 import type { CycleReport } from '../src/engine/run-cycle.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { median, percentile, sleep } from './lib/stats.js';
@@ -107,6 +108,7 @@ async function poll(adaptive: boolean, changes: Map<string, number[]>): Promise<
       hotWindowMs: HOT_WINDOW_MS / SCALE,
       minHotIntervalMs: MIN_HOT_INTERVAL_MS / SCALE,
     },
+    locks: new EntityLocks(),
   };
   const scheduler = new WorkScheduler(host, (error) => {
     throw error;

@@ -10,6 +10,7 @@ import { type Config, type LogLevel, oauthScope } from './config/schema.js';
 import { otherService, serviceKey } from './domain/service-identity.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
+import { EntityLocks } from './engine/entity-locks.js';
 import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger } from './log/create-logger.js';
 import { type ClientOptions, createRemote, type Remote } from './remote/create-client.js';
@@ -153,5 +154,8 @@ export function engineDeps(app: App, local: FsLocalStore = localStore(app)): Eng
     now: Date.now,
     clockOffsetMs: () => app.remote.clock.offsetMs,
     settings: engineSettings(app.config),
+    locks: new EntityLocks((violation) =>
+      app.logger.error({ violation }, 'an entity was worked on without its lock'),
+    ),
   };
 }

@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { serviceKey } from '../../src/domain/service-identity.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
 import { defaultEngineSettings } from '../../src/engine/engine-settings.js';
+import { EntityLocks } from '../../src/engine/entity-locks.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
 import type { ResponseInfo } from '../../src/remote/service-http.js';
@@ -63,6 +64,7 @@ export async function openEngine(
     now: Date.now,
     clockOffsetMs: () => remote.clock.offsetMs,
     settings: defaultEngineSettings(sim.webUrl, { concurrency }),
+    locks: new EntityLocks(),
   };
   return {
     deps,

@@ -6,13 +6,8 @@
 import { OperatorError } from '../domain/errors.js';
 import { CONFLICT_CHOICES, type ConflictChoice } from '../domain/plan-resolution.js';
 import type { OwnerRef } from '../domain/types.js';
-import {
-  type ConflictView,
-  listConflicts,
-  openConflict,
-  resolveConflict,
-} from '../operator/conflicts.js';
-import { nameOf, print, printJson, withOperator } from './operator-app.js';
+import { type ConflictView, listConflicts, openConflict } from '../operator/conflicts.js';
+import { decide, nameOf, print, printJson, withOperator } from './operator-app.js';
 
 interface Common {
   readonly config?: string | undefined;
@@ -57,19 +52,22 @@ export function conflictsOpenCommand(options: Common & { id: string }): Promise<
   });
 }
 
-export function conflictsResolveCommand(
+/**
+ * Carried out where the store is (operator-app.ts, `decide`): by the running daemon under the
+ * entity's lock, between its syncs, or here when none runs.
+ */
+export async function conflictsResolveCommand(
   options: Common & { id: string; choice: string },
 ): Promise<void> {
-  return withOperator(options.config, async (deps) => {
-    const choice = choiceOf(options.choice);
-    const result = await resolveConflict(deps, idOf(options.id), choice);
-    if (options.json) return printJson(result);
-    print([
-      `Conflict ${result.id} resolved: ${result.choice}.`,
-      ...result.done.map((d) => `  ${d}`),
-      `Next: ${result.next}.`,
-    ]);
-  });
+  const choice = choiceOf(options.choice);
+  const conflictId = idOf(options.id);
+  const result = await decide(options.config, { kind: 'resolve-conflict', conflictId, choice });
+  if (options.json) return printJson(result);
+  print([
+    `Conflict ${result.id} resolved: ${result.choice}.`,
+    ...result.done.map((d) => `  ${d}`),
+    `Next: ${result.next}.`,
+  ]);
 }
 
 function summaryLine(c: ConflictView, name: (owner: OwnerRef) => string): string {

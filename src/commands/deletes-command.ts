@@ -7,14 +7,8 @@
 import { OperatorError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import { plural } from '../domain/words.js';
-import {
-  approveHeldDeletes,
-  type Decided,
-  discardHeldDeletes,
-  type HeldDeleteView,
-  listHeldDeletes,
-} from '../operator/held-deletes.js';
-import { nameOf, print, printJson, withOperator } from './operator-app.js';
+import { type HeldDeleteView, listHeldDeletes } from '../operator/held-deletes.js';
+import { decide, nameOf, print, printJson, withOperator } from './operator-app.js';
 
 interface Common {
   readonly config?: string | undefined;
@@ -40,30 +34,33 @@ export function deletesListCommand(options: Common): Promise<void> {
   });
 }
 
-export function deletesDecideCommand(
+/**
+ * Carried out where the store is: by the running daemon, each entity's under its lock, which
+ * then syncs those entities and says what became of the deletes; or here, for the next run.
+ */
+export async function deletesDecideCommand(
   decision: 'approve' | 'discard',
   options: Common & { ids: readonly string[]; all?: boolean },
 ): Promise<void> {
-  return withOperator(options.config, (deps) => {
-    if ((options.all ?? false) === options.ids.length > 0)
-      throw new OperatorError(
-        'BAD_SELECTION',
-        `Name the held deletes to ${decision} by document id, or give --all (not both); \`docsync deletes list\` shows them.`,
-      );
-    const selection = options.all ? 'all' : options.ids;
-    const decided: Decided =
-      decision === 'approve'
-        ? approveHeldDeletes(deps, selection)
-        : discardHeldDeletes(deps, selection);
-    if (options.json) return printJson(decided);
-    print([
-      `${decision === 'approve' ? 'Approved' : 'Discarded'} ${plural(decided.held.length, 'held delete')}:`,
-      ...decided.held.map(
-        (h) => `  ${h.documentId}  ${decision === 'approve' ? h.ifApproved : h.ifDiscarded}`,
-      ),
-      `When: ${decided.next}.`,
-    ]);
+  if ((options.all ?? false) === options.ids.length > 0)
+    throw new OperatorError(
+      'BAD_SELECTION',
+      `Name the held deletes to ${decision} by document id, or give --all (not both); \`docsync deletes list\` shows them.`,
+    );
+  const selection = options.all ? ('all' as const) : [...options.ids];
+  const decided = await decide(options.config, {
+    kind: 'decide-held-deletes',
+    decision,
+    selection,
   });
+  if (options.json) return printJson(decided);
+  print([
+    `${decision === 'approve' ? 'Approved' : 'Discarded'} ${plural(decided.held.length, 'held delete')}:`,
+    ...decided.held.map(
+      (h) => `  ${h.documentId}  ${decision === 'approve' ? h.ifApproved : h.ifDiscarded}`,
+    ),
+    `When: ${decided.next}.`,
+  ]);
 }
 
 function describe(h: HeldDeleteView, name: (owner: OwnerRef) => string): string[] {

@@ -264,10 +264,20 @@ export function createDaemon(
     },
   });
   const local = localStore(app);
+  // The daemon's own state and folder: a decision's renames are its own writes, which its
+  // watcher ignores, so each one names the entities to sync. They run under the entity's lock.
+  const operator = {
+    state: app.state,
+    local,
+    webUrl: app.config.service.webUrl,
+    onRemoteDelete: app.config.onRemoteDelete,
+    now: Date.now,
+  };
   const daemon = new Daemon({
     app,
     deps: engineDeps(app, local),
     local,
+    operator,
     extras: (d) =>
       startListeners(d, {
         app,
@@ -275,18 +285,9 @@ export function createDaemon(
         requestsPerSecond: () => rate.perSecond(),
         lastServiceAnswerAt: () => lastAnswerAt,
         version: VERSION,
-        // The daemon's own state and folder: a resolution's renames are its own writes, which
-        // its watcher ignores, so each action names the entity to sync (`syncAfter`). They
-        // run between the entity's syncs, never beside one.
-        operator: operatorActions(
-          {
-            state: app.state,
-            local,
-            webUrl: app.config.service.webUrl,
-            onRemoteDelete: app.config.onRemoteDelete,
-            now: Date.now,
-          },
-          (owner, job) => d.scheduler.exclusive(owner, job),
+        // Each action names the entity to sync (`syncAfter`).
+        operator: operatorActions(operator, (owner, job) =>
+          d.withEntity(owner, 'status page', job),
         ),
       }),
     onCycle: (result, rails) => {

@@ -4,8 +4,8 @@
  * (operator/trash.ts does the work; the status page can call the same functions).
  */
 import { plural } from '../domain/words.js';
-import { listTrash, restoreFromTrash, type TrashView } from '../operator/trash.js';
-import { print, printJson, withOperator } from './operator-app.js';
+import { listTrash, type TrashView } from '../operator/trash.js';
+import { decide, print, printJson, withOperator } from './operator-app.js';
 
 interface Common {
   readonly config?: string | undefined;
@@ -25,12 +25,11 @@ export function trashListCommand(options: Common): Promise<void> {
   });
 }
 
-export function trashRestoreCommand(options: Common & { id: string }): Promise<void> {
-  return withOperator(options.config, async (deps) => {
-    const restored = await restoreFromTrash(deps, options.id);
-    if (options.json) return printJson(restored);
-    print([`Restored ${restored.id} to ${restored.restoredTo}.`, `Next: ${restored.next}.`]);
-  });
+/** Carried out where the store is: by the running daemon under the entity's lock, or here. */
+export async function trashRestoreCommand(options: Common & { id: string }): Promise<void> {
+  const restored = await decide(options.config, { kind: 'restore-trash', itemId: options.id });
+  if (options.json) return printJson(restored);
+  print([`Restored ${restored.id} to ${restored.restoredTo}.`, `Next: ${restored.next}.`]);
 }
 
 function describe(item: TrashView): string[] {

@@ -2,6 +2,7 @@
  * The daemon's two listeners: the webhook receiver, whose events become targeted cycles, and
  * the status server, which reads the state database and the daemon's runtime view.
  */
+import { SyncNotDoneError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { DocumentChangeEvent } from '../triggers/webhook-event.js';
 import { startWebhookReceiver } from '../triggers/webhook-receiver.js';
@@ -99,38 +100,54 @@ function pageActions(daemon: Daemon, app: DaemonHost, operator: OperatorActions)
 
 /**
  * api.md 6.3: every event means "sync this document's entity"; a deletion also names the
- * document, because a listing filtered by time can never show it. An entity docsync does not
- * know yet (a new company) makes it read the entity list first.
+ * document, because a listing filtered by time can never show it. The deletion is kept in the
+ * state until a sync of the entity applies it (any sync, not only this one). An entity docsync
+ * does not know yet (a new company) makes it read the entity list first.
+ *
+ * Resolves only when the sync succeeded: a failed one rejects, and the event is tried again.
  */
 async function onDocumentChange(
   daemon: Daemon,
   app: DaemonHost,
   event: DocumentChangeEvent,
 ): Promise<void> {
+  const owner = await ownerNamed(daemon, app, event.entityId);
+  if (!owner) {
+    app.logger.warn(
+      { entityId: event.entityId },
+      'a webhook named an entity the service does not list; ignored',
+    );
+    return;
+  }
+  if (event.subType === 'deleteDocument')
+    app.state.announcedDeletions.add(owner, event.documentIds, event.eventId, Date.now());
+  const outcome = await daemon.request({ trigger: 'webhook', owner });
+  if (outcome === 'failed')
+    throw new SyncNotDoneError(
+      'SYNC_FAILED',
+      `the sync of ${owner.kind} ${owner.id} this event asked for failed`,
+    );
+  if (outcome === 'stopped')
+    throw new SyncNotDoneError('SYNC_STOPPED', 'docsync stopped before the sync was done');
+}
+
+/**
+ * The company or trust an event names. One not known yet makes docsync read the list again (or
+ * join the reading already under way: two at once made every entity folder twice).
+ */
+async function ownerNamed(
+  daemon: Daemon,
+  app: DaemonHost,
+  entityId: string,
+): Promise<OwnerRef | null> {
   // Any spelling of the id (the public example has a company's without dashes): domain/ids.ts.
-  const find = () => app.state.entities.findById(event.entityId) ?? undefined;
+  const find = () => app.state.entities.findById(entityId) ?? undefined;
   let record = find();
   if (!record) {
     await daemon.refreshEntities();
     record = find();
-    if (!record) {
-      app.logger.warn(
-        { entityId: event.entityId },
-        'a webhook named an entity the service does not list; ignored',
-      );
-      return;
-    }
   }
-  const owner: OwnerRef = { kind: record.entity.kind, id: record.entity.id };
-  if (event.subType === 'deleteDocument') {
-    await Promise.all(
-      event.documentIds.map((deletedId) =>
-        daemon.request({ trigger: 'webhook', owner, deletedId }),
-      ),
-    );
-    return;
-  }
-  await daemon.request({ trigger: 'webhook', owner });
+  return record ? { kind: record.entity.kind, id: record.entity.id } : null;
 }
 
 /** The stored tokens, or none when the state cannot be read (its failure is reported apart). */

@@ -14,10 +14,12 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
 import { StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
+import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
+import type { EntityLocks } from '../engine/entity-locks.js';
 import { refreshEntities } from '../engine/refresh-entities.js';
 import { type CycleOptions, type CycleReport, runCycle } from '../engine/run-cycle.js';
 import type { FilesystemKind } from '../local/filesystem-kind.js';
@@ -26,6 +28,8 @@ import type { OwnWrites } from '../local/own-writes.js';
 import { checkStoreRoot } from '../local/store-root.js';
 import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
 import type { Logger } from '../log/create-logger.js';
+import { carryOutDecision } from '../operator/decisions.js';
+import type { OperatorDeps } from '../operator/operator-deps.js';
 import { AuthRequiredError } from '../remote/api-error.js';
 import { inLane } from '../remote/request-lane.js';
 import type { CycleResult } from '../state/cycle-repo.js';
@@ -41,7 +45,7 @@ import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './
 import { PollRounds } from './poll-rounds.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
-import { type CycleRequest, WorkScheduler } from './work-scheduler.js';
+import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {
   close(): Promise<void> | void;
@@ -86,6 +90,8 @@ export interface DaemonParts {
   readonly app: DaemonHost;
   readonly deps: EngineDeps;
   readonly local: WatchedFolder;
+  /** What a person's decisions run on (the status page's, and those a command hands over). */
+  readonly operator: OperatorDeps;
   /** Listeners started with the daemon (webhook receiver, status page). */
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
@@ -117,8 +123,8 @@ export class Daemon {
   #filesystem: FilesystemKind | null = null;
   #listeners: DaemonListeners = { intake: [], observers: [] };
   #housekeepingTimer: NodeJS.Timeout | undefined;
-  /** Stops reading decisions on held deletes (decision-watch.ts). */
-  #stopDecisionWatch: (() => void) | undefined;
+  /** Stops reading a person's decisions; resolves once those under way are done (decision-watch.ts). */
+  #stopDecisionWatch: (() => Promise<void>) | undefined;
   #housekeeping: Promise<void> | null = null;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -142,6 +148,7 @@ export class Daemon {
         pollsPerSecond: config.queue.requestsPerSecond * share,
         pacePolls: share < 1,
         now: parts.deps.now,
+        locks: parts.deps.locks,
       },
       (error) => this.#onError(error, 'cycle bookkeeping failed'),
       { urgent: 8, poll: Math.max(2, config.queue.concurrency) },
@@ -243,13 +250,20 @@ export class Daemon {
     });
     await this.#watcher.start();
     await this.#startScanPass();
+    const operator = this.parts.operator;
     this.#stopDecisionWatch = watchDecisions({
       state,
       logger,
       // A person decided and waits to see it done, as after "Sync now": the cycle is recorded
       // as `manual`, and takes the webhook lane, ahead of the watcher's and the polls.
-      sync: (owner) => void this.scheduler.request({ trigger: 'manual', owner }),
-      onError: (error) => this.#onError(error, 'reading decisions on held deletes failed'),
+      sync: (owner) => this.scheduler.request({ trigger: 'manual', owner }),
+      // Each entity's part under its lock, between its syncs (as the status page's decisions).
+      carryOut: (request) =>
+        carryOutDecision(operator, request, (owner, job) =>
+          this.withEntity(owner, `decision (${request.kind})`, job),
+        ),
+      now: this.parts.deps.now,
+      onError: (error) => this.#onError(error, 'carrying out a decision failed'),
     });
     this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
@@ -258,14 +272,43 @@ export class Daemon {
     logger.info({ root: local.root, cron: config.schedule.cron }, 'docsync daemon started');
   }
 
-  /** Reads the companies and trusts again, in the webhook lane (a webhook named a new one). */
+  /**
+   * Reads the companies and trusts again, in the webhook lane (a webhook named a new one). A
+   * refresh already under way (a round's) is joined, not repeated beside it.
+   */
   refreshEntities(): Promise<unknown> {
     return inLane('webhook', () => refreshEntities(this.parts.deps));
   }
 
-  /** A targeted cycle (webhook or watcher); resolves when the cycle that includes it is over. */
-  request(request: CycleRequest): Promise<void> {
+  /**
+   * A targeted cycle (webhook or watcher); resolves when the cycle that includes it is over,
+   * with its outcome (a webhook's event is done only when it is `synced`).
+   */
+  request(request: CycleRequest): Promise<SyncOutcome> {
     return this.scheduler.request(request);
+  }
+
+  /**
+   * The entities' locks (engine/entity-locks.ts), which every path working on an entity takes;
+   * `locks.violations` counts work done without one (0 unless the invariant broke).
+   */
+  get locks(): EntityLocks {
+    return this.parts.deps.locks;
+  }
+
+  /**
+   * Runs `job` holding the entity's lock: after the sync of it running now, before any asked for
+   * meanwhile. A person's decision (the status page's, the command line's) runs this way.
+   */
+  withEntity<T>(owner: OwnerRef, holder: string, job: () => Promise<T> | T): Promise<T> {
+    const { locks } = this.parts.deps;
+    const busy = locks.holderOf(owner);
+    if (busy !== null)
+      this.parts.app.logger.info(
+        { owner: ownerKey(owner), holder, waitsFor: busy },
+        `${holder} waits for the ${busy} of ${owner.kind} ${owner.id} to end`,
+      );
+    return locks.run(owner, holder, job);
   }
 
   /**
@@ -348,6 +391,8 @@ export class Daemon {
             r.folder ? [{ owner: { kind: r.entity.kind, id: r.entity.id }, folder: r.folder }] : [],
           ),
       fs: async () => ((await local.filesystem())?.network ? asyncFsCalls : syncFsCalls),
+      // An entity in a sync is skipped, not waited for: that sync reads its folder anyway.
+      ifFree: (owner, look) => deps.locks.runIfFree(owner, 'scan pass', look),
       syncedAt: (owner) => this.scheduler.syncedAt(owner),
       onChanged: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
       now: deps.now,
@@ -390,12 +435,18 @@ export class Daemon {
       for (const task of this.#tasks) task.stop();
       clearTimeout(this.#housekeepingTimer);
       this.#holdTimer.close();
-      this.#stopDecisionWatch?.();
+      const decided = this.#stopDecisionWatch?.();
+      // The scheduler stops taking work first: nothing starts after the signal, not even a sync
+      // that was waiting while intake drains (a webhook event waits for the sync it asked for).
+      const stopped = this.scheduler.stop();
       this.#shutdown.abort();
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
       await this.#watcher?.close().catch(quietly('closing the watcher'));
       await this.#scanPass?.close().catch(quietly('closing the folder scans'));
-      await this.scheduler.stop();
+      await stopped;
+      // A person's decision under way finishes, so its answer is given and its outcome written.
+      await decided;
+      await this.parts.deps.locks.idle();
       await this.#housekeeping;
       await Promise.allSettled(this.#listeners.observers.map((l) => l.close()));
       if (this.#lock && !this.#lock.release()) {

@@ -20,6 +20,11 @@ export interface ScanPassOptions {
   /** The entities with a folder, as the state knows them. */
   readonly entities: () => readonly { readonly owner: OwnerRef; readonly folder: string }[];
   readonly fs: () => Promise<FsCalls>;
+  /**
+   * Runs `look` holding the entity's lock if it is free now; null when the entity is busy (in a
+   * sync, which reads the folder anyway): the fingerprint is then not taken this pass.
+   */
+  readonly ifFree: <T>(owner: OwnerRef, look: () => Promise<T>) => Promise<T | null>;
   /** When the entity's last sync finished (0: not since the start). */
   readonly syncedAt: (owner: OwnerRef) => number;
   readonly onChanged: (owner: OwnerRef) => void;
@@ -56,7 +61,10 @@ export class ScanPass {
     for (const { owner, folder } of options.entities()) {
       if (this.#closed) break;
       const key = ownerKey(owner);
-      const signature = await entityFolderSignature(options.root, folder, options.ignore, fs);
+      const signature = await options.ifFree(owner, () =>
+        entityFolderSignature(options.root, folder, options.ignore, fs),
+      );
+      if (signature === null) continue;
       const before = this.#seen.get(key);
       const now = options.now();
       this.#seen.set(key, { signature, at: now });

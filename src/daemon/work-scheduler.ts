@@ -12,8 +12,14 @@
  *
  * Requests for an entity that is already waiting merge into its one sync (a burst of watcher
  * events costs one sync); a request for an entity in a sync now waits for it to end, then runs.
- * A person's change to an entity's folder from the status page (resolving a conflict) is a job
- * of that entity too (`exclusive`): it waits for the sync running now, and holds back the next.
+ *
+ * The exclusion itself is the entity's lock (engine/entity-locks.ts), which every sync takes and
+ * so does everything else that works on an entity (a person's decision, forgetting it). The
+ * scheduler only keeps from starting a sync whose entity is busy, so no slot waits on a lock:
+ * it asks the lock table, and pumps again when a lock comes free.
+ *
+ * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
+ * event is done only when its sync succeeded.
  */
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -27,6 +33,7 @@ import {
   type PollTimes,
 } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
+import type { EntityLocks } from '../engine/entity-locks.js';
 import type { CycleOptions, CycleReport } from '../engine/run-cycle.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
 
@@ -35,12 +42,23 @@ export interface CycleRequest {
   /** Absent: every entity (a poll round). */
   readonly owner?: OwnerRef;
   readonly fullReconcile?: boolean;
-  /** A document the service said it deleted (webhook `deleteDocument`). */
-  readonly deletedId?: string;
   /** Read the entity list again first. */
   readonly refreshEntities?: boolean;
   /** The lane, when the trigger does not say it (the watcher's scanning mode polls). */
   readonly lane?: Lane;
+}
+
+/**
+ * What became of the sync a request asked for: `synced` (it ran to its end), `failed` (it
+ * threw: the service or the folder could not be read), `stopped` (the daemon stopped before it
+ * ran, or while it ran).
+ */
+export type SyncOutcome = 'synced' | 'failed' | 'stopped';
+
+/** The outcome of a sync from its report: null when it failed. */
+export function outcomeOf(report: CycleReport | null): SyncOutcome {
+  if (report === null) return 'failed';
+  return report.result === 'interrupted' ? 'stopped' : 'synced';
 }
 
 /** What the scheduler runs work on: the daemon. */
@@ -63,6 +81,8 @@ export interface SchedulerHost {
   readonly now: () => number;
   /** The policy's times (default POLL_TIMES); a benchmark scaling time down scales them too. */
   readonly pollTimes?: PollTimes;
+  /** The entities' locks: a busy entity's sync waits in the queue, not in a slot. */
+  readonly locks: Pick<EntityLocks, 'isBusy' | 'onFree'>;
 }
 
 export interface SchedulerLimits {
@@ -78,8 +98,7 @@ interface Work {
   lane: Lane;
   full: boolean;
   refresh: boolean;
-  readonly deleted: Set<string>;
-  readonly waiters: (() => void)[];
+  readonly waiters: ((outcome: SyncOutcome) => void)[];
   /** Part of the first sync: what it pulls is catching up, not a sign the entity is active. */
   readonly firstSync?: boolean;
 }
@@ -87,7 +106,7 @@ interface Work {
 interface Round {
   readonly full: boolean;
   readonly firstSync: boolean;
-  readonly waiters: (() => void)[];
+  readonly waiters: ((outcome: SyncOutcome) => void)[];
   keys: string[];
   inFlight: number;
   readonly reports: (CycleReport | null)[];
@@ -99,8 +118,6 @@ const RECENT_MS = 60_000;
 export class WorkScheduler {
   readonly #queued = new Map<string, Work>();
   readonly #running = new Map<string, Promise<void>>();
-  /** Entities a job has to itself, or waits to (exclusive): the last one's end. */
-  readonly #jobs = new Map<string, Promise<void>>();
   readonly #owners = new Map<string, OwnerRef>();
   readonly #listedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
@@ -109,20 +126,25 @@ export class WorkScheduler {
   #pollInUse = 0;
   #round: Round | null = null;
   #roundStarting: Promise<void> | null = null;
-  #nextRound: { full: boolean; waiters: (() => void)[] } | null = null;
+  #nextRound: { full: boolean; waiters: ((outcome: SyncOutcome) => void)[] } | null = null;
   #pollTimer: NodeJS.Timeout | undefined;
   #nextPollAt = 0;
   #stopped = false;
+
+  readonly #unsubscribe: () => void;
 
   constructor(
     private readonly host: SchedulerHost,
     private readonly onError: (error: unknown) => void,
     private readonly limits: SchedulerLimits = { urgent: 8, poll: 4 },
-  ) {}
+  ) {
+    // A lock a person's decision (or a whole cycle) held comes free: what waits for it can start.
+    this.#unsubscribe = host.locks.onFree(() => this.#pump());
+  }
 
-  /** Resolves when the sync (or round) that includes this request has finished. */
-  request(request: CycleRequest): Promise<void> {
-    if (this.#stopped) return Promise.resolve();
+  /** Resolves, when the sync (or round) that includes this request has ended, with its outcome. */
+  request(request: CycleRequest): Promise<SyncOutcome> {
+    if (this.#stopped) return Promise.resolve('stopped');
     if (!request.owner) return this.#requestRound(request.fullReconcile ?? false);
     const owner = request.owner;
     const key = ownerKey(owner);
@@ -130,31 +152,11 @@ export class WorkScheduler {
     const lane = request.lane ?? laneOf(request.trigger);
     // A webhook or a user's change says the entity is active: poll it more often for a while.
     if (lane === 'webhook' || lane === 'watcher') this.#changedAt.set(key, this.host.now());
-    const done = new Promise<void>((resolve) => this.#enqueue(key, owner, request, lane, resolve));
+    const done = new Promise<SyncOutcome>((resolve) =>
+      this.#enqueue(key, owner, request, lane, resolve),
+    );
     this.#pump();
     return done;
-  }
-
-  /**
-   * Runs `job` with the entity to itself: after its sync running now (and any job before it),
-   * and before any sync of it that waits or is asked for meanwhile. A job takes no slot: it is
-   * a few renames and a state write, made while a person waits for the answer. It runs after
-   * `stop()` too (nothing else does then), so a page's request that came in time is answered.
-   */
-  exclusive<T>(owner: OwnerRef, job: () => Promise<T>): Promise<T> {
-    const key = ownerKey(owner);
-    const before = [this.#running.get(key), this.#jobs.get(key)];
-    const result = Promise.allSettled(before).then(job);
-    const ended = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#jobs.set(key, ended);
-    void ended.then(() => {
-      if (this.#jobs.get(key) === ended) this.#jobs.delete(key);
-      this.#pump();
-    });
-    return result;
   }
 
   /** When the entity's last sync in this daemon finished (0: none yet). */
@@ -176,26 +178,37 @@ export class WorkScheduler {
     };
   }
 
-  /** Starts nothing more; what waits is dropped (its waiters resolve); resolves when what runs ends. */
+  /**
+   * Starts nothing more, from the moment it is called: what waits is dropped (its waiters hear
+   * `stopped`), and no poll is picked again. Resolves when what runs has ended.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribe();
     clearTimeout(this.#pollTimer);
-    for (const work of this.#queued.values()) for (const resolve of work.waiters) resolve();
+    for (const work of this.#queued.values())
+      for (const resolve of work.waiters) resolve('stopped');
     this.#queued.clear();
-    for (const resolve of this.#nextRound?.waiters ?? []) resolve();
+    for (const resolve of this.#nextRound?.waiters ?? []) resolve('stopped');
     this.#nextRound = null;
     await this.#roundStarting;
-    await Promise.allSettled([...this.#running.values(), ...this.#jobs.values()]);
+    await Promise.allSettled([...this.#running.values()]);
     const round = this.#round;
     this.#round = null;
     if (round) {
       // The round ends here, recorded with what it did: not left "running" until the next start.
       this.#finishQuietly(round.full, round.reports);
-      for (const resolve of round.waiters) resolve();
+      for (const resolve of round.waiters) resolve('stopped');
     }
   }
 
-  #enqueue(key: string, owner: OwnerRef, request: CycleRequest, lane: Lane, resolve: () => void) {
+  #enqueue(
+    key: string,
+    owner: OwnerRef,
+    request: CycleRequest,
+    lane: Lane,
+    resolve: (outcome: SyncOutcome) => void,
+  ) {
     let work = this.#queued.get(key);
     if (!work) {
       work = {
@@ -204,7 +217,6 @@ export class WorkScheduler {
         lane,
         full: false,
         refresh: false,
-        deleted: new Set(),
         waiters: [],
       };
       this.#queued.set(key, work);
@@ -215,7 +227,6 @@ export class WorkScheduler {
     }
     work.full ||= request.fullReconcile ?? false;
     work.refresh ||= request.refreshEntities ?? false;
-    if (request.deletedId) work.deleted.add(request.deletedId);
     work.waiters.push(resolve);
   }
 
@@ -223,7 +234,7 @@ export class WorkScheduler {
   #pump(): void {
     if (this.#stopped) return;
     const waiting = [...this.#queued.entries()]
-      .filter(([key]) => !this.#running.has(key) && !this.#jobs.has(key))
+      .filter(([key]) => !this.#running.has(key) && !this.host.locks.isBusy(key))
       .sort(([, a], [, b]) => LANE_PRIORITY[b.lane] - LANE_PRIORITY[a.lane]);
     for (const [key, work] of waiting) {
       const poll = work.lane === 'poll';
@@ -248,7 +259,6 @@ export class WorkScheduler {
       trigger: work.trigger,
       fullReconcile: work.full,
       owners: [work.owner],
-      ...(work.deleted.size > 0 ? { deletedIds: new Map([[key, work.deleted]]) } : {}),
       ...(work.refresh ? { refreshEntities: true } : {}),
       ...(onReport ? { partOfRound: true } : {}),
     };
@@ -265,14 +275,15 @@ export class WorkScheduler {
         if (slot === 'poll-slot') this.#pollInUse--;
         else this.#urgentInUse--;
         this.#running.delete(key);
-        for (const resolve of work.waiters) resolve();
+        const outcome = outcomeOf(report);
+        for (const resolve of work.waiters) resolve(outcome);
         onReport?.(report);
         this.#pump();
       });
     this.#running.set(key, running);
   }
 
-  #requestRound(full: boolean): Promise<void> {
+  #requestRound(full: boolean): Promise<SyncOutcome> {
     return new Promise((resolve) => {
       if (this.#round || this.#roundStarting) {
         // A tick while a round runs is kept as one round to follow, never more.
@@ -287,7 +298,7 @@ export class WorkScheduler {
     });
   }
 
-  async #beginRound(full: boolean, waiters: (() => void)[]): Promise<void> {
+  async #beginRound(full: boolean, waiters: ((outcome: SyncOutcome) => void)[]): Promise<void> {
     let start: Awaited<ReturnType<SchedulerHost['startRound']>>;
     try {
       start = await this.host.startRound(full);
@@ -298,10 +309,11 @@ export class WorkScheduler {
     if (this.#stopped) {
       // Stopped while the round was being set up: it ends here, having listed nothing.
       if (start !== 'whole') this.#finishQuietly(full, []);
-      for (const resolve of waiters) resolve();
+      for (const resolve of waiters) resolve('stopped');
       return;
     }
     if (start === 'whole') {
+      // One cycle over every entity, which takes each entity's lock as it reaches it.
       await this.host.run({ trigger: 'cron', fullReconcile: full }, 'poll').catch(this.onError);
       this.#round = { full, firstSync: false, waiters, keys: [], inFlight: 0, reports: [] };
       this.#endRoundIfDone(false);
@@ -325,7 +337,7 @@ export class WorkScheduler {
     if (!round || round.keys.length > 0 || round.inFlight > 0) return;
     this.#round = null;
     if (record) this.#finishQuietly(round.full, round.reports);
-    for (const resolve of round.waiters) resolve();
+    for (const resolve of round.waiters) resolve('synced');
     const next = this.#nextRound;
     this.#nextRound = null;
     if (next && !this.#stopped) {
@@ -366,7 +378,11 @@ export class WorkScheduler {
   #pick(now: number): PollPick {
     this.#recent = this.#recent.filter((r) => now - r.at < RECENT_MS);
     const hot = this.#hot(now);
-    const busy = new Set([...this.#running.keys(), ...this.#queued.keys(), ...this.#jobs.keys()]);
+    // Busy: in a sync, waiting for one, or its lock held (a person's decision, a whole cycle).
+    const busy = {
+      has: (key: string) =>
+        this.#running.has(key) || this.#queued.has(key) || this.host.locks.isBusy(key),
+    };
     return choosePoll({
       now,
       round: this.#round?.keys ?? [],
@@ -408,7 +424,6 @@ export class WorkScheduler {
       lane: 'poll',
       full: inRound ? round.full : false,
       refresh: false,
-      deleted: new Set(),
       waiters: [],
       firstSync: inRound && round.firstSync,
     };

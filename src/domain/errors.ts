@@ -170,6 +170,17 @@ export class RunStoppedError extends DocsyncError {
   }
 }
 
+/**
+ * The sync a webhook event asked for did not succeed: it failed (`SYNC_FAILED`: the event is
+ * tried again later) or the daemon stopped before it ran or while it ran (`SYNC_STOPPED`: the
+ * event stays pending for the next start, no attempt counted).
+ */
+export class SyncNotDoneError extends DocsyncError {
+  constructor(code: 'SYNC_FAILED' | 'SYNC_STOPPED', message: string) {
+    super(code, message);
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
 

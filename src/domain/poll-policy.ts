@@ -44,8 +44,8 @@ export interface PollView {
   readonly hotIntervalMs: number;
   /** Polls started lately, by kind (the poller keeps a sliding count). */
   readonly recent: { readonly hot: number; readonly round: number };
-  /** Entities in a sync now, in any lane. */
-  readonly busy: ReadonlySet<string>;
+  /** Entities in a sync now (any lane), waiting for one, or with their lock held. */
+  readonly busy: Pick<ReadonlySet<string>, 'has'>;
 }
 
 export type PollPick =

@@ -7,6 +7,7 @@ import type { LocalStore } from '../local/local-store.js';
 import type { Logger } from '../log/create-logger.js';
 import type { RemoteStore } from '../remote/remote-store.js';
 import type { EngineState } from './engine-state.js';
+import type { EntityLocks } from './entity-locks.js';
 
 export interface EngineSettings {
   /** For deep links in `.entity.json`, `.document.json` and the shortcut. */
@@ -31,4 +32,9 @@ export interface EngineDeps {
   readonly now: () => number;
   /** The service's clock minus ours (from its Date headers). */
   readonly clockOffsetMs: () => number;
+  /**
+   * The entities' locks (entity-locks.ts): one table per process and store, shared by every
+   * path that works on an entity. A cycle takes the lock of each entity it works on.
+   */
+  readonly locks: EntityLocks;
 }

@@ -6,6 +6,7 @@
  */
 import type { OwnerRef } from '../domain/types.js';
 import type { ActivityRepo } from '../state/activity-repo.js';
+import type { AnnouncedDeletionRepo } from '../state/announced-deletion-repo.js';
 import type { BaseRepo } from '../state/base-repo.js';
 import type { ConflictRepo } from '../state/conflict-repo.js';
 import type { CursorRepo } from '../state/cursor-repo.js';
@@ -60,6 +61,8 @@ export interface EngineState {
     HeldDeleteRepo,
     'hold' | 'wait' | 'holdWaiting' | 'undecided' | 'inHold' | 'list' | 'remove'
   >;
+  /** Deletions webhooks announced, until a sync of their entity settles them. */
+  readonly announcedDeletions: Pick<AnnouncedDeletionRepo, 'forOwner' | 'remove'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
   /** The push is done and the document's base changes with it, in one commit. */

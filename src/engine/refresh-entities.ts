@@ -46,7 +46,27 @@ export function matchFolder(
   return null;
 }
 
-export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+/**
+ * The refresh in flight, per state store: a second caller (a webhook naming a new company while
+ * the first sync reads the catalogue) waits for the first one's result rather than reading the
+ * catalogue beside it. Two refreshes at once each found no folder and each made one: every
+ * entity got a `… (2)` twin (issue 25, case 4).
+ */
+const inFlight = new WeakMap<EngineDeps['state'], Promise<EntityRecord[]>>();
+
+/**
+ * Reads the companies and trusts again and ties each to its folder; single-flight (see
+ * `inFlight`). Takes no entity lock itself but to forget an entity, so a caller must not hold one.
+ */
+export function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+  const running = inFlight.get(deps.state);
+  if (running) return running;
+  const refresh = readCatalogue(deps).finally(() => inFlight.delete(deps.state));
+  inFlight.set(deps.state, refresh);
+  return refresh;
+}
+
+async function readCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
   const read = new CatalogueRead(deps);
   // With details: `.entity.json` promises the company's labels, client number and super funds
   // (daemon.md), and the same list request returns them.
@@ -99,7 +119,7 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
     deps.state.entities.upsert(record);
     records.push(record);
   }
-  forgetVanished(deps, entities, read.unreadable);
+  await forgetVanished(deps, entities, read.unreadable);
   // Held document folders (held-folders.ts) share the list; only entity rows are replaced here.
   const before = deps.state.entities.listUnmatchedFolders();
   const heldRows = before.filter((f) => isDocumentFolder(f.folder));
@@ -136,11 +156,12 @@ function noteRename(deps: EngineDeps, entity: Entity, from: string, to: string):
 }
 
 /**
- * Entities the service no longer lists: their folders stay; docsync stops syncing them. A record
+ * Entities the service no longer lists: their folders stay; docsync stops syncing them. Each is
+ * forgotten under its lock, after a sync of it in flight, never in the middle of one. A record
  * the service sent but docsync could not read is not gone: it is kept, by its id, or, when even
  * its id could not be read, every entity of its kind is.
  */
-function forgetVanished(deps: EngineDeps, listed: readonly Entity[], unreadable: Unreadable) {
+async function forgetVanished(deps: EngineDeps, listed: readonly Entity[], unreadable: Unreadable) {
   // An empty listing is more likely a service fault than a firm with no clients left.
   if (listed.length === 0) return;
   const ids = new Set([...listed.map(ownerKey), ...unreadable.owners]);
@@ -152,7 +173,7 @@ function forgetVanished(deps: EngineDeps, listed: readonly Entity[], unreadable:
         { owner: { kind, id }, folder: record.folder },
         'entity no longer in the service; its folder is kept',
       );
-      deps.state.forgetEntity({ kind, id });
+      await deps.locks.run({ kind, id }, 'forget', () => deps.state.forgetEntity({ kind, id }));
     }
   }
 }

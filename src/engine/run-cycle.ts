@@ -15,7 +15,9 @@ import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../doma
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
+import { announcedFor, settleAnnounced } from './announced-deletions.js';
 import { entitiesFor, statusTypesOf } from './catalogue.js';
+import { CycleLeases } from './cycle-leases.js';
 import {
   judgeRails,
   markerRails,
@@ -164,26 +166,35 @@ interface Started {
   readonly job: EntityJob;
   /** Null in a dry run, which carries out nothing. */
   readonly execution: EntityExecution | null;
+  /** The deletions webhooks announced and the state keeps, which this sync may settle. */
+  readonly announced: readonly string[];
 }
 
 async function cycle(c: Cycle): Promise<CycleReport> {
   if (!(await rootIsReady(c))) return stopped(markerRails(c.deps, c.options), c.log);
-  const inDoubt = c.options.dryRun ? new Set<string>() : await settlePushesInDoubt(c);
   // The catalogue (companies, trusts, status types) is read again by a full cycle over every
-  // entity; one entity's full listing (a poll round's) must not read it 5,000 times.
+  // entity; one entity's full listing (a poll round's) must not read it 5,000 times. It is read
+  // before any entity's lock is taken: reading it may forget an entity, under that one's lock.
   const statusTypes = await statusTypesOf(c.deps, c.full && !c.options.owners);
   const records = await entitiesFor(c.deps, c.options, c.full);
-  const decisions = readDecisions(c.deps);
-  const started = await planAndStart(c, records, statusTypes, inDoubt, decisions);
-  const rails = { ...c.options, approvedDeletes: decisions.approved };
-  const jobs = started.map((s) => s.job);
-  const verdict = judgeRails(c.deps, rails, jobs);
-  if (c.options.dryRun) return printPlan(c, started, verdict, rails);
-  const kept = recordHeldDeletes(c.deps, jobs, verdict, rails);
-  logHolds(c.log, verdict, kept, c.options.deleteWindow);
-  const outcomes = await runDeletes(c, started, verdict, rails);
-  settleHeldDeletes(c.deps, decisions, jobs, outcomes);
-  return recordCycle(c, started, outcomes, verdict.tripped);
+  const leases = new CycleLeases(c.deps.locks, `sync (${c.options.trigger})`);
+  try {
+    const inDoubt = c.options.dryRun ? new Set<string>() : await settlePushesInDoubt(c, leases);
+    const decisions = readDecisions(c.deps);
+    const started = await planAndStart(c, records, statusTypes, inDoubt, decisions, leases);
+    const rails = { ...c.options, approvedDeletes: decisions.approved };
+    const jobs = started.map((s) => s.job);
+    const verdict = judgeRails(c.deps, rails, jobs);
+    if (c.options.dryRun) return printPlan(c, started, verdict, rails);
+    const kept = recordHeldDeletes(c.deps, jobs, verdict, rails);
+    logHolds(c.log, verdict, kept, c.options.deleteWindow);
+    const outcomes = await runDeletes(c, started, verdict, rails, leases);
+    settleHeldDeletes(c.deps, decisions, jobs, outcomes);
+    for (const o of outcomes) leases.check(o.owner, 'move the cursor');
+    return recordCycle(c, started, outcomes, verdict.tripped);
+  } finally {
+    leases.releaseAll();
+  }
 }
 
 /** The root and its `.docsync-root`: the first sync makes them; after it, no marker, no run. */
@@ -194,8 +205,15 @@ async function rootIsReady({ deps, options, initial }: Cycle): Promise<boolean> 
   return true;
 }
 
-/** Pushes a crash left in doubt are read back from the service before anything is planned. */
-function settlePushesInDoubt({ deps, log, options }: Cycle): Promise<Set<string>> {
+/**
+ * Pushes a crash left in doubt are read back from the service before anything is planned, under
+ * the locks of their entities (a cycle of some entities takes all of theirs here).
+ */
+async function settlePushesInDoubt(
+  { deps, log, options }: Cycle,
+  leases: CycleLeases,
+): Promise<Set<string>> {
+  await leases.holdAll(options.owners ?? deps.state.outbox.inDoubt().map((i) => i.owner));
   const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
     deps.local.writeDocumentMeta(
       folder,
@@ -219,6 +237,7 @@ async function planAndStart(
   statusTypes: readonly StatusType[],
   inDoubt: ReadonlySet<string>,
   decisions: CycleDecisions,
+  leases: CycleLeases,
 ): Promise<Started[]> {
   const { deps, options, log, tally } = c;
   const held = heldFolders(deps.state);
@@ -228,7 +247,16 @@ async function planAndStart(
   const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
-    const webhookIds = options.deletedIds?.get(ownerKey(record.entity));
+    await leases.hold(record.entity);
+    // Stopping while the lock was awaited: the entity is left for the next cycle, untouched.
+    if (options.signal?.aborted) return null;
+    leases.check(record.entity, 'plan');
+    const announced = announcedFor(
+      deps,
+      record.entity,
+      options.deletedIds?.get(ownerKey(record.entity)),
+    );
+    const webhookIds = announced.ids;
     const job = await planEntity(deps, record, {
       stored: readAhead.take(record),
       fullReconcile: c.full,
@@ -243,7 +271,7 @@ async function planAndStart(
       throw error;
     });
     if (job === null) return null;
-    if (options.dryRun) return { job, execution: null };
+    if (options.dryRun) return { job, execution: null, announced: announced.kept };
     // Under the daemon a document delete waits for the rails, often for its hold time too: the
     // summary says what goes now, and the deletes are told once judged (runDeletes, logHolds).
     logSummary(log, options.deleteWindow ? withoutDeletes(job.plan) : job.plan, record.entity.name);
@@ -257,12 +285,13 @@ async function planAndStart(
       inDoubt,
       tally,
     });
+    leases.check(record.entity, 'execute');
     await execution.run(
       job.plan.documents.filter((d) => !railsMayHold(d)),
       options.signal,
     );
     tally.entityDone();
-    return { job, execution };
+    return { job, execution, announced: announced.kept };
   });
   return started.filter((s): s is Started => s !== null);
 }
@@ -287,8 +316,10 @@ function runDeletes(
   started: readonly Started[],
   verdict: RailVerdict,
   rails: RailOptions,
+  leases: CycleLeases,
 ): Promise<EntityOutcome[]> {
-  return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution }) => {
+  return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution, announced }) => {
+    leases.check(job.owner, 'delete');
     const deletes = withRails(job, verdict, rails).plan.documents.filter(railsMayHold);
     if (c.options.deleteWindow && deletes.length > 0)
       logSummary(c.log, withDocuments(job.plan, deletes), job.record.entity.name);
@@ -296,7 +327,9 @@ function runDeletes(
     // for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);
-    return execution!.finish();
+    const outcome = await execution!.finish();
+    settleAnnounced(c.deps, job, announced);
+    return outcome;
   });
 }
 

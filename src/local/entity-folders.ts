@@ -176,7 +176,8 @@ export async function ensureEntityFolder(
   };
   // Searching reads every entity's `.entity.json`: once per entity of a firm, that was n² reads.
   const existing =
-    known !== undefined ? known : await findEntityFolder(options.root, options.ignore, entity);
+    (known !== undefined ? known : await findEntityFolder(options.root, options.ignore, entity)) ??
+    (await madeAlready(options.root, entity));
   if (existing === null) {
     const top = ENTITY_ROOTS[entity.kind];
     return createFolderAtomically(options, top, entityFolderName(entity), files);
@@ -185,6 +186,21 @@ export async function ensureEntityFolder(
     await writeIfChanged(options, `${existing}/${name}`, content);
   }
   return existing;
+}
+
+/**
+ * The folder docsync would make for the entity, when it is there already and its `.entity.json`
+ * names the entity: made by an earlier call whose record was not kept (a crash, a listing taken
+ * before it). Making the folder again would put a `… (2)` twin beside it, so making an entity
+ * folder is idempotent.
+ */
+async function madeAlready(root: string, entity: Entity): Promise<string | null> {
+  const folder = `${ENTITY_ROOTS[entity.kind]}/${entityFolderName(entity)}`;
+  // A link there is never followed (nor taken for the folder), as the listing does not.
+  const stats = await lstat(resolveInside(root, folder)).catch(() => null);
+  if (!stats?.isDirectory()) return null;
+  const found = await readEntityFolder(root, folder);
+  return found.owner?.kind === entity.kind && found.owner.id === entity.id ? folder : null;
 }
 
 /** Rewrites one of our own files only when its content differs, to spare the watcher. */

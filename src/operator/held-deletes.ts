@@ -1,15 +1,16 @@
 /**
  * Deletes a safety rail holds, for the operator (`docsync deletes`, the status page):
  *
- *   listHeldDeletes(deps)                → HeldDeleteView[]  oldest hold first
- *   approveHeldDeletes(deps, selection)  → Decided           they go through once, past the rails
- *   discardHeldDeletes(deps, selection)  → Decided           they are not done; both sides kept whole
+ *   listHeldDeletes(deps)                                → HeldDeleteView[]  oldest hold first
+ *   chooseHeldDeletes(deps, selection)                   → HeldDelete[]      what a decision takes
+ *   decideEachEntity(deps, rows, decision, exclusive)    → Decided           approve: they go
+ *        through once, past the rails; discard: they are not done, both sides kept whole
  *
  * `selection` is a list of document ids, or `'all'` for those waiting for a person (changing a
- * decision takes its id; so does deciding on a delete still in its hold time under the daemon). A decision is only written to the state database, which works beside
- * a running daemon (it holds the instance lock, WAL lets another process write): the daemon
- * reads decisions every few seconds and syncs those entities, and a `docsync run --once` acts
- * on them too. An id that names no held delete throws OperatorError, and nothing is decided.
+ * decision takes its id; so does deciding on a delete still in its hold time under the daemon).
+ * A decision is only written to the state database, each entity's under its lock: the entity's
+ * next sync acts on it (the daemon syncs those entities at once, and a `docsync run --once` acts
+ * on them too). An id that names no held delete throws OperatorError, and nothing is decided.
  * What a delete does to a folder the service deleted follows `onRemoteDelete`, and so do the
  * words for it.
  */
@@ -23,7 +24,7 @@ import {
 } from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
-import type { OperatorDeps } from './operator-deps.js';
+import type { ExclusiveRunner, OperatorDeps } from './operator-deps.js';
 
 export interface HeldDeleteView
   extends Omit<HeldDelete, 'firstHeldAt' | 'lastHeldAt' | 'decidedAt' | 'dueAt'> {
@@ -62,15 +63,11 @@ export function listHeldDeletes(deps: OperatorDeps): HeldDeleteView[] {
   return deps.state.heldDeletes.list().map((row) => viewOf(row, deps.onRemoteDelete));
 }
 
-export function approveHeldDeletes(deps: OperatorDeps, selection: Selection): Decided {
-  return decide(deps, selection, 'approve');
-}
-
-export function discardHeldDeletes(deps: OperatorDeps, selection: Selection): Decided {
-  return decide(deps, selection, 'discard');
-}
-
-function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
+/**
+ * The held deletes a selection names, as a decision would take them; throws OperatorError when
+ * it names none (or an id that is not held). Nothing is decided.
+ */
+export function chooseHeldDeletes(deps: OperatorDeps, selection: Selection): HeldDelete[] {
   const rows = deps.state.heldDeletes.list();
   const chosen =
     selection === 'all'
@@ -88,6 +85,39 @@ function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision
           'No delete is waiting for a decision any more; reload the page to see what is held now.',
       },
     );
+  return chosen;
+}
+
+/**
+ * Decides these held deletes, each entity's under its own lock (`exclusive`), one entity after
+ * the other: a decision never lands in the middle of that entity's sync, and no two entity locks
+ * are held at once.
+ */
+export async function decideEachEntity(
+  deps: OperatorDeps,
+  rows: readonly HeldDelete[],
+  decision: HeldDecision,
+  exclusive: ExclusiveRunner,
+): Promise<Decided> {
+  const byOwner = new Map<string, { owner: OwnerRef; ids: string[] }>();
+  for (const row of rows) {
+    const group = byOwner.get(ownerKey(row.owner)) ?? { owner: row.owner, ids: [] };
+    group.ids.push(row.documentId);
+    byOwner.set(ownerKey(row.owner), group);
+  }
+  const parts: Decided[] = [];
+  for (const { owner, ids } of byOwner.values())
+    parts.push(await exclusive(owner, async () => decide(deps, ids, decision)));
+  return {
+    decision,
+    held: parts.flatMap((p) => p.held),
+    owners: parts.flatMap((p) => p.owners),
+    next: parts[0]?.next ?? NEXT,
+  };
+}
+
+function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
+  const chosen = chooseHeldDeletes(deps, selection);
   deps.state.heldDeletes.decide(chosen, decision, deps.now());
   const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
   const keys = new Set(chosen.map((c) => heldKey(c.side, c.documentId)));
@@ -98,9 +128,12 @@ function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision
     decision,
     held: decided.map((row) => viewOf(row, deps.onRemoteDelete)),
     owners: [...owners.values()],
-    next: 'a running daemon acts on it within seconds (it syncs those companies and trusts); otherwise the next `docsync run --once` does',
+    next: NEXT,
   };
 }
+
+const NEXT =
+  'a running daemon acts on it within seconds (it syncs those companies and trusts); otherwise the next `docsync run --once` does';
 
 function pick(rows: readonly HeldDelete[], ids: readonly string[]): HeldDelete[] {
   const wanted = new Set(ids);

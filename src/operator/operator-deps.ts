@@ -10,6 +10,7 @@
  * touched (`owner`), so a caller inside the daemon can ask for a sync of it at once (the
  * daemon's watcher does not hear docsync's own writes; from another process it does).
  */
+import type { OwnerRef } from '../domain/types.js';
 import type { LocalStore } from '../local/local-store.js';
 import type { StateStore } from '../state/state-store.js';
 
@@ -23,3 +24,14 @@ export interface OperatorDeps {
   readonly onRemoteDelete: 'trash' | 'delete';
   readonly now: () => number;
 }
+
+/**
+ * Runs a job on one entity's folder with the entity to itself. Inside the daemon it is the
+ * entity's lock (Daemon.withEntity): the job runs between that entity's syncs, so a resolution's
+ * renames never meet a sync's. A command that holds the state's lock (no daemon runs) has the
+ * whole store to itself and runs the job right away.
+ */
+export type ExclusiveRunner = <T>(owner: OwnerRef, job: () => Promise<T>) => Promise<T>;
+
+/** For a caller that has the store to itself (it holds the instance lock). */
+export const RIGHT_AWAY: ExclusiveRunner = (_owner, job) => job();

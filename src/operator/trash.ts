@@ -81,6 +81,25 @@ export async function restoreFromTrash(deps: OperatorDeps, id: string): Promise<
   return restored;
 }
 
+/**
+ * The company or trust whose folder restoring the item writes into, when docsync can tell: its
+ * own record, its document's, or the entity folder it was in. The daemon restores under that
+ * entity's lock. Null for an id that names nothing (restoring it refuses) or an unknown place.
+ */
+export async function trashItemOwner(deps: OperatorDeps, id: string): Promise<OwnerRef | null> {
+  const wanted = normaliseId(id);
+  const item = (await listTrashItems(deps.local.root)).find((i) => i.id === wanted);
+  if (!item) return null;
+  const documentId = item.meta?.id ?? item.serviceCopy?.documentId ?? null;
+  const known = documentId ? deps.state.base.get(documentId) : null;
+  const recorded = item.meta?.owner ?? item.serviceCopy?.owner ?? known?.owner ?? null;
+  if (recorded) return recorded;
+  const within = deps.state.entities
+    .list()
+    .find((r) => r.folder !== null && item.originalPath.startsWith(`${r.folder}/`));
+  return within ? { kind: within.entity.kind, id: within.entity.id } : null;
+}
+
 /** Accepts the id as listed, or with `.docsync/trash/` in front. */
 function normaliseId(id: string): string {
   const plain = id.replace(/\/+$/u, '');

@@ -33,8 +33,11 @@ export interface FaultOptions {
    * `/documents/statusTypes`), with the status they answer: a route broken on the service.
    */
   readonly routes?: Readonly<Record<string, number>>;
-  /** Routes that answer only after this many milliseconds, by the same template as `routes`. */
-  readonly slowRoutes?: Readonly<Record<string, number>>;
+  /**
+   * Routes that answer late, by the same template, with the delay in ms: a slow listing, a
+   * details answer that arrives while the world moves on.
+   */
+  readonly routeLatencyMs?: Readonly<Record<string, number>>;
 }
 
 export type FaultOutcome = 'handled' | 'truncate' | null;
@@ -80,9 +83,9 @@ export class Faults {
       sendReply(res, errorReply(error, undefined, this.profile), this.clock.nowMs());
       return 'handled';
     }
+    const late = template === null ? undefined : o.routeLatencyMs?.[template];
+    if (late) await sleep(late);
     if (o.latencyMs && this.roll(o.latencyProbability ?? 1)) await sleep(o.latencyMs);
-    const slow = template === null ? undefined : o.slowRoutes?.[template];
-    if (slow) await sleep(slow);
     if (this.roll(o.reset)) {
       res.socket?.destroy();
       return 'handled';

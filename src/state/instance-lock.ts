@@ -59,6 +59,27 @@ export class InstanceLock {
     return lock;
   }
 
+  /**
+   * The lock now, or null when nobody can hold it now (free, expired, or its process gone on
+   * this host): `acquire` would then succeed.
+   */
+  static tryAcquire(db: Database, options: InstanceLockOptions = {}): InstanceLock | null {
+    try {
+      return InstanceLock.acquire(db, options);
+    } catch (error) {
+      if (error instanceof LockHeldError) return null;
+      throw error;
+    }
+  }
+
+  /** Who holds the lock (pid and host), or null when nobody does. */
+  static holder(db: Database): { readonly pid: number; readonly hostname: string } | null {
+    const row = db.prepare('SELECT pid, hostname FROM instance_lock WHERE id = 1').get() as
+      | Pick<LockRow, 'pid' | 'hostname'>
+      | undefined;
+    return row ? { pid: row.pid, hostname: row.hostname } : null;
+  }
+
   /** Pushes the expiry forward; throws if another process took the lock meanwhile. */
   renew(): void {
     const { changes } = this.db

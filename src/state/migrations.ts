@@ -210,4 +210,31 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "when a removed folder's delete ends its hold time under the daemon",
     up: (db) => db.exec('ALTER TABLE held_deletes ADD COLUMN due_at INTEGER'),
   },
+  {
+    version: 11,
+    name: 'durable webhook work (a retry time per event, the deletions it names until applied) and operator decisions handed to the daemon',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE webhook_events ADD COLUMN next_attempt_at INTEGER;
+        CREATE TABLE announced_deletions (
+          owner_kind   TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id     TEXT    NOT NULL,
+          document_id  TEXT    NOT NULL,
+          event_id     TEXT    NOT NULL,
+          announced_at INTEGER NOT NULL,
+          PRIMARY KEY (owner_kind, owner_id, document_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE operator_decisions (
+          id           INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind         TEXT    NOT NULL CHECK (kind IN ('resolve-conflict', 'restore-trash',
+                         'decide-held-deletes')),
+          request_json TEXT    NOT NULL CHECK (json_valid(request_json)),
+          requested_at INTEGER NOT NULL,
+          outcome_json TEXT    CHECK (outcome_json IS NULL OR json_valid(outcome_json)),
+          finished_at  INTEGER,
+          CHECK ((outcome_json IS NULL) = (finished_at IS NULL))
+        ) STRICT;
+        CREATE INDEX operator_decisions_open ON operator_decisions (id) WHERE finished_at IS NULL;
+      `),
+  },
 ];

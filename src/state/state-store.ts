@@ -5,13 +5,14 @@
  * - `completePush`: outbox done + base write, so a base row changes only together with the
  *   recorded success of the action that produced it (style guide §9);
  * - `forgetEntity`: an entity, its cursor, its base rows, its problems, its entries not
- *   synced and its held deletes go together;
+ *   synced, its held deletes and the deletions webhooks announced for it go together;
  * - `transaction`: anything else the engine needs to commit as one.
  *
  * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
  */
 import type { BaseDocument, OwnerRef } from '../domain/types.js';
 import { ActivityRepo } from './activity-repo.js';
+import { AnnouncedDeletionRepo } from './announced-deletion-repo.js';
 import { BaseRepo } from './base-repo.js';
 import { ConflictRepo } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
@@ -21,6 +22,7 @@ import { EntityRepo } from './entity-repo.js';
 import { HeldDeleteRepo } from './held-delete-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
+import { OperatorDecisionRepo } from './operator-decision-repo.js';
 import { OutboxRepo } from './outbox-repo.js';
 import { ProblemRepo } from './problem-repo.js';
 import { RecordErrorRepo } from './record-errors-repo.js';
@@ -63,6 +65,8 @@ export class StateStore {
   readonly activity: ActivityRepo;
   readonly #listing: EntityListing;
   readonly heldDeletes: HeldDeleteRepo;
+  readonly announcedDeletions: AnnouncedDeletionRepo;
+  readonly operatorDecisions: OperatorDecisionRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -95,6 +99,8 @@ export class StateStore {
     this.activity = new ActivityRepo(db);
     this.#listing = new EntityListing(db);
     this.heldDeletes = new HeldDeleteRepo(db);
+    this.announcedDeletions = new AnnouncedDeletionRepo(db);
+    this.operatorDecisions = new OperatorDecisionRepo(db);
   }
 
   /**
@@ -125,6 +131,7 @@ export class StateStore {
       this.problems.clearOwner(owner);
       this.skipped.clearOwner(owner);
       this.heldDeletes.clearOwner(owner);
+      this.announcedDeletions.clearOwner(owner);
     });
   }
 

@@ -4,15 +4,17 @@
  * key, which makes "the same eventId twice is done once" a property of the table: the second
  * `insertIfNew` inserts nothing and returns false, and the receiver answers 200 without work.
  *
- * A message only triggers a targeted sync; the scheduled cycle catches up on anything a failed
- * event missed, so a failing event is retried a few times (`MAX_EVENT_ATTEMPTS`) and then left
- * `failed`. Rows are kept (see `prune`) well past the service's retry schedule (about 13 minutes
- * in all, api.md) so late duplicates are still recognised.
+ * An event is done only when the sync it asked for succeeded. A failed one stays `received` with
+ * the time of its next attempt (`next_attempt_at`, so the backoff survives a restart), up to
+ * `MAX_EVENT_ATTEMPTS` (hours of retries), and is then left `failed` to the scheduled cycles; the
+ * deletions it named are kept apart until applied (announced-deletion-repo.ts). Rows are kept (see
+ * `prune`) well past the service's retry schedule (about 13 minutes in all, api.md) so late
+ * duplicates are still recognised.
  */
 import { durably } from './durably.js';
 import type { Database } from './open-database.js';
 
-export const MAX_EVENT_ATTEMPTS = 3;
+export const MAX_EVENT_ATTEMPTS = 20;
 
 export type WebhookEventState = 'received' | 'done' | 'failed';
 
@@ -32,6 +34,8 @@ export interface WebhookEvent extends NewWebhookEvent {
   readonly attempts: number;
   readonly lastError: string | null;
   readonly updatedAt: number;
+  /** When a failed event is tried again; null: as soon as it is offered. */
+  readonly nextAttemptAt: number | null;
 }
 
 interface EventRow {
@@ -45,6 +49,7 @@ interface EventRow {
   attempts: number;
   last_error: string | null;
   updated_at: number;
+  next_attempt_at: number | null;
 }
 
 export class WebhookEventRepo {
@@ -74,6 +79,7 @@ export class WebhookEventRepo {
     );
     this.#failed = db.prepare(
       `UPDATE webhook_events SET attempts = attempts + 1, last_error = @error, updated_at = @now,
+         next_attempt_at = @nextAttemptAt,
          state = CASE WHEN attempts + 1 >= @max THEN 'failed' ELSE 'received' END
        WHERE event_id = @eventId AND state = 'received'`,
     );
@@ -106,9 +112,18 @@ export class WebhookEventRepo {
     this.#done.run(now, eventId);
   }
 
-  /** Counts a failed attempt; after `MAX_EVENT_ATTEMPTS` the event is left to the cycle. */
-  markFailed(eventId: string, error: string, now: number = Date.now()): void {
-    this.#failed.run({ eventId, error, now, max: MAX_EVENT_ATTEMPTS });
+  /**
+   * Counts a failed attempt, to be tried again at `nextAttemptAt`; after `max` attempts
+   * (`MAX_EVENT_ATTEMPTS`) the event is left to the scheduled cycles.
+   */
+  markFailed(
+    eventId: string,
+    error: string,
+    now: number = Date.now(),
+    nextAttemptAt: number = now,
+    max: number = MAX_EVENT_ATTEMPTS,
+  ): void {
+    this.#failed.run({ eventId, error, now, nextAttemptAt, max });
   }
 
   /** Received and not yet done, oldest first: what a restarted daemon works on. */
@@ -138,5 +153,6 @@ function toEvent(row: EventRow): WebhookEvent {
     attempts: row.attempts,
     lastError: row.last_error,
     updatedAt: row.updated_at,
+    nextAttemptAt: row.next_attempt_at,
   };
 }

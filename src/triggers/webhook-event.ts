@@ -21,10 +21,11 @@ export interface DocumentChangeEvent {
 
 /**
  * Works on one event (the engine: a targeted sync of that entity or document). Called after the
- * service has had its 200, one event at a time, oldest first. Resolve → the event is done;
- * reject → the attempt is counted and the event is offered again later, up to
- * `MAX_EVENT_ATTEMPTS`, then left to the scheduled cycle. `signal` aborts when the receiver
- * closes: stop early and reject, and the event stays pending for the next start.
+ * service has had its 200; an entity's events one at a time, oldest first, different entities'
+ * side by side. Resolve only when the work succeeded → the event is done; reject → the attempt
+ * is counted and the event is offered again after a backoff, up to `MAX_EVENT_ATTEMPTS`, then
+ * left to the scheduled cycles. `signal` aborts when the receiver closes: stop early and reject
+ * (or reject with `SyncNotDoneError('SYNC_STOPPED')`), and the event stays pending, uncounted.
  */
 export type OnDocumentChange = (
   event: DocumentChangeEvent,

@@ -2,7 +2,7 @@
  * The webhook receiver of daemon.md: an HTTP server on `webhook.listen` that takes Document
  * Change messages on `POST {webhook.path}` (see webhook-request.ts for one message's way) and
  * hands each stored event to `onEvent` after answering (webhook-processor.ts). Events still
- * pending from before a restart are offered again at start.
+ * pending from before a restart are offered again at start (a failed one when its retry is due).
  *
  * Whatever arrives, nothing escapes: a failing handler answers 500 and is logged, and a state
  * failure is also handed to `onStateFailure` (the daemon stops for it). `close()` stops
@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import { FIRST_EVENT_RETRY_MS } from '../domain/event-retry-delay.js';
 import type { Logger } from '../log/create-logger.js';
 import { documentPlace } from '../state/document-place.js';
 import { isStateFailure } from '../state/state-failure.js';
@@ -36,8 +37,10 @@ export interface WebhookReceiverOptions {
   readonly metrics?: Metrics;
   /** Fills `resourceUrl`'s placeholders; default: the state's base and entities (document-place). */
   readonly resolveResource?: ResolveResource;
-  /** Wait before a failed event is offered again; default 30 s. */
+  /** Wait before a failed event is offered again the first time, doubling after; default 5 s. */
   readonly retryDelayMs?: number;
+  /** Attempts before a failing event is left to the scheduled cycles (MAX_EVENT_ATTEMPTS). */
+  readonly maxAttempts?: number;
   /**
    * Hears a state failure (disk full, damaged file) met while recording or working on an event,
    * after it was logged and answered: the daemon stops for it. Other failures are only logged.
@@ -66,7 +69,8 @@ export async function startWebhookReceiver(
     onEvent: options.onEvent,
     logger,
     metrics: options.metrics,
-    retryDelayMs: options.retryDelayMs ?? 30_000,
+    retryDelayMs: options.retryDelayMs ?? FIRST_EVENT_RETRY_MS,
+    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
     now,
     onFailure: onStateFailure,
   });

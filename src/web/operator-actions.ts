@@ -13,24 +13,17 @@ import type { HeldDelete } from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { resolveConflict } from '../operator/conflicts.js';
-import { approveHeldDeletes, whatApprovingKeeps } from '../operator/held-deletes.js';
-import type { OperatorDeps } from '../operator/operator-deps.js';
+import { decideEachEntity, whatApprovingKeeps } from '../operator/held-deletes.js';
+import { type ExclusiveRunner, type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
 import type { ActionOutcome, HeldSeen, OperatorActions } from './page-actions.js';
-
-/**
- * Runs a job on one entity's folder with the entity to itself: the daemon runs it between that
- * entity's syncs (WorkScheduler.exclusive), so a resolution's renames never meet a sync's.
- */
-export type ExclusiveRunner = <T>(owner: OwnerRef, job: () => Promise<T>) => Promise<T>;
-
-const RIGHT_AWAY: ExclusiveRunner = (_owner, job) => job();
 
 export function operatorActions(
   deps: OperatorDeps,
   exclusive: ExclusiveRunner = RIGHT_AWAY,
 ): OperatorActions {
   return {
-    approveHeldDeletes: async ({ owner, seen }) => answering(() => approve(deps, owner, seen)),
+    approveHeldDeletes: async ({ owner, seen }) =>
+      answering(() => approve(deps, owner, seen, exclusive)),
     resolveConflict: async ({ conflictId, resolution }) =>
       answering(async () => {
         // An unknown id is refused by resolveConflict itself, which needs no entity to itself.
@@ -52,7 +45,12 @@ export function operatorActions(
  * past the 50 drawn changed, someone decided meanwhile), nothing is approved and the page is to
  * be reloaded. Never one a person discarded (`docsync deletes discard`), which does not wait.
  */
-function approve(deps: OperatorDeps, owner: OwnerRef | null, seen: HeldSeen): ActionOutcome {
+async function approve(
+  deps: OperatorDeps,
+  owner: OwnerRef | null,
+  seen: HeldSeen,
+  exclusive: ExclusiveRunner,
+): Promise<ActionOutcome> {
   const waiting = deps.state.heldDeletes.list().filter(
     (h) =>
       // Not a delete in its hold time: the page does not ask about those.
@@ -73,19 +71,16 @@ function approve(deps: OperatorDeps, owner: OwnerRef | null, seen: HeldSeen): Ac
       message: `The held deletes${name ? ` of ${name}` : ''} changed since the page was drawn (${seen.count} then, ${waiting.length} waiting now); nothing was approved: reload the page and decide on what is held now.`,
     };
   }
-  const decided = approveHeldDeletes(
-    deps,
-    waiting.map((h) => h.documentId),
-  );
-  const [only, ...others] = decided.owners;
+  const { held, owners } = await decideEachEntity(deps, waiting, 'approve', exclusive);
+  const [only, ...others] = owners;
   const kept = whatApprovingKeeps(
-    decided.held.map((h) => h.side),
+    held.map((h) => h.side),
     deps.onRemoteDelete,
   );
   if (only && others.length === 0) {
     return {
       kind: 'done',
-      message: `Approved ${decided.held.length} held deletes of ${nameOf(deps, only)}: its sync starts now and carries them out; ${kept}.`,
+      message: `Approved ${held.length} held deletes of ${nameOf(deps, only)}: its sync starts now and carries them out; ${kept}.`,
       syncAfter: only,
     };
   }
@@ -93,7 +88,7 @@ function approve(deps: OperatorDeps, owner: OwnerRef | null, seen: HeldSeen): Ac
   // each one's sync within seconds, as it does for `docsync deletes approve --all`.
   return {
     kind: 'done',
-    message: `Approved ${decided.held.length} held deletes of ${decided.owners.length} companies and trusts: each one's sync carries them out within seconds; ${kept}.`,
+    message: `Approved ${held.length} held deletes of ${owners.length} companies and trusts: each one's sync carries them out within seconds; ${kept}.`,
   };
 }
 

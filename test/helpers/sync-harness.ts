@@ -27,6 +27,7 @@ import { afterEach } from 'vitest';
 import type { DocumentMeta, OwnerRef } from '../../src/domain/types.js';
 import type { EngineDeps, EngineSettings } from '../../src/engine/engine-deps.js';
 import { defaultEngineSettings } from '../../src/engine/engine-settings.js';
+import { EntityLocks } from '../../src/engine/entity-locks.js';
 import { type CycleOptions, type CycleReport, runCycle } from '../../src/engine/run-cycle.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
@@ -163,6 +164,7 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
       now: Date.now,
       clockOffsetMs: () => client.clock.offsetMs,
       settings: defaultEngineSettings(sim.webUrl, options.settings),
+      locks: new EntityLocks(),
     };
     return harness({ sim, state, client, deps, root, stateFile, dir });
   };

@@ -74,6 +74,8 @@ describe('docsync deletes beside the daemon', () => {
 
     const approved = await runCli(['deletes', 'approve', '--all', '--config', config], { env });
     expect(approved.code, approved.stderr).toBe(0);
+    // The daemon decided them under the company's lock, synced it, and said what became of them.
+    expect(approved.stdout).toContain("When: carried out now by the running daemon's sync");
 
     await eventually(async () => {
       const ids = await inService();

@@ -160,7 +160,7 @@ describe('Ctrl-C during docsync run --once (issue 27, case 6)', () => {
     writeFileSync(path.join(folder, 'signed.pdf'), 'signed by the client');
     // The upload answers only after 8 s: it is in flight when the signal comes, and past the grace.
     sim.admin.setFaults({
-      slowRoutes: { '/companies/{ownerId}/documents/{documentId}/attachments': 8_000 },
+      routeLatencyMs: { '/companies/{ownerId}/documents/{documentId}/attachments': 8_000 },
     });
     const run = start(config, env);
     const state = path.join(dir, 'state', 'docsync.db');

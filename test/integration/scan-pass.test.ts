@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScanPass } from '../../src/daemon/scan-pass.js';
 import type { OwnerRef } from '../../src/domain/types.js';
+import { EntityLocks } from '../../src/engine/entity-locks.js';
 import { asyncFsCalls, syncFsCalls } from '../../src/local/fs-calls.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import {
@@ -34,6 +35,7 @@ describe.each([
     const acmeRef: OwnerRef = { kind: 'company', id: acme.id };
     const trustRef: OwnerRef = { kind: 'trust', id: smithTrust.id };
     let now = 1_000;
+    const locks = new EntityLocks();
     const synced = new Map<string, number>();
     const reported: OwnerRef[] = [];
     const pass = new ScanPass({
@@ -45,6 +47,7 @@ describe.each([
         { owner: trustRef, folder: trust },
       ],
       fs: async () => fs,
+      ifFree: (owner, look) => locks.runIfFree(owner, 'scan pass', look),
       syncedAt: (owner) => synced.get(owner.id) ?? 0,
       onChanged: (owner) => reported.push(owner),
       now: () => now,
@@ -68,5 +71,15 @@ describe.each([
     now += 60_000;
     expect(await pass.pass()).toEqual([]);
     expect(reported).toEqual([acmeRef]);
+
+    // A folder changed while its entity is busy (a sync holds its lock): the pass leaves it to
+    // that sync; it is reported by the first pass after, unless the sync went after the change.
+    const sync = await locks.acquire(acmeRef, 'sync');
+    writeFileSync(path.join(root, doc, 'during the sync.pdf'), 'written while syncing');
+    now += 60_000;
+    expect(await pass.pass()).toEqual([]);
+    sync.release();
+    now += 60_000;
+    expect(await pass.pass()).toEqual([acmeRef]);
   });
 });

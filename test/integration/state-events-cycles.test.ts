@@ -19,7 +19,14 @@ describe('webhook events', () => {
     expect(webhookEvents.insertIfNew(event)).toBe(true);
     expect(webhookEvents.insertIfNew({ ...event, receivedAt: 5000 })).toBe(false);
     expect(webhookEvents.pendingEvents()).toEqual([
-      { ...event, state: 'received', attempts: 0, lastError: null, updatedAt: 1000 },
+      {
+        ...event,
+        state: 'received',
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: null,
+        updatedAt: 1000,
+      },
     ]);
     webhookEvents.markDone('evt-1', 2000);
     expect(webhookEvents.insertIfNew(event)).toBe(false);
@@ -38,8 +45,11 @@ describe('webhook events', () => {
   it('retries a failing event a few times, then leaves it to the scheduled cycle', () => {
     const { webhookEvents } = state.open();
     webhookEvents.insertIfNew(event);
-    for (let i = 1; i < MAX_EVENT_ATTEMPTS; i++) webhookEvents.markFailed('evt-1', 'timeout', i);
+    for (let i = 1; i < MAX_EVENT_ATTEMPTS; i++)
+      webhookEvents.markFailed('evt-1', 'timeout', i, i + 5_000);
     expect(webhookEvents.pendingEvents()).toHaveLength(1);
+    // The retry time is kept with the event, so a restart waits for it too.
+    expect(webhookEvents.get('evt-1')?.nextAttemptAt).toBe(MAX_EVENT_ATTEMPTS - 1 + 5_000);
     webhookEvents.markFailed('evt-1', 'timeout again', 99);
     expect(webhookEvents.pendingEvents()).toEqual([]);
     expect(webhookEvents.get('evt-1')).toMatchObject({

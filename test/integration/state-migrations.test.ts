@@ -10,6 +10,7 @@ const tempDir = useTempDir();
 
 const SYNC_TABLES = [
   'activity',
+  'announced_deletions',
   'base_documents',
   'conflicts',
   'cursors',
@@ -18,6 +19,7 @@ const SYNC_TABLES = [
   'held_deletes',
   'meta_files',
   'oauth_tokens',
+  'operator_decisions',
   'outbox',
   'problems',
   'skipped_entries',

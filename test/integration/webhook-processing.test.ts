@@ -71,12 +71,15 @@ describe('webhook processing', () => {
     await waitFor(() => state.webhookEvents.countPending() === 0);
   });
 
-  it('retries a failing event, then leaves it failed to the scheduled cycle', async () => {
+  it('retries a failing event with a growing wait, then leaves it failed to the scheduled cycle', async () => {
     const state = stateStore.open();
     const attempts: number[] = [];
+    const at: number[] = [];
     const { receiver, metrics } = await startReceiver(state, {
-      retryDelayMs: 20,
+      retryDelayMs: 50,
+      maxAttempts: 3,
       onEvent: (event) => {
+        at.push(Date.now());
         attempts.push(event.attempt);
         throw new Error(`service unreachable (attempt ${event.attempt})`);
       },
@@ -85,8 +88,89 @@ describe('webhook processing', () => {
 
     await waitFor(() => state.webhookEvents.get('flaky')?.state === 'failed');
     expect(attempts).toEqual([1, 2, 3]);
+    // 50 ms after the first failure, 100 ms after the second.
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(45);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(95);
     expect(state.webhookEvents.get('flaky')?.lastError).toBe('service unreachable (attempt 3)');
     expect(await metrics.text()).toContain('docsync_webhook_events_total{result="failed"} 3');
+  });
+
+  it('keeps a failed event until its retry is due, across a restart', async () => {
+    const state = stateStore.open();
+    const first = await startReceiver(state, {
+      retryDelayMs: 60_000,
+      onEvent: () => Promise.reject(new Error('the sync failed')),
+    });
+    await postWebhook(first.receiver.url, documentChange({ eventId: 'later' }));
+    await waitFor(() => state.webhookEvents.get('later')?.attempts === 1);
+    const due = state.webhookEvents.get('later')!.nextAttemptAt!;
+    expect(due).toBeGreaterThan(Date.now() + 50_000);
+    await first.receiver.close();
+
+    let now = Date.now();
+    const second = await startReceiver(state, { now: () => now });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(second.seen).toEqual([]);
+    expect(state.webhookEvents.get('later')?.state).toBe('received');
+    // Its time comes: offered again (the receiver's timer, here a new offer at that time).
+    await second.receiver.close();
+    now = due + 1;
+    const third = await startReceiver(state, { now: () => now });
+    await waitFor(() => third.seen.length === 1);
+    expect(third.seen[0]).toMatchObject({ eventId: 'later', attempt: 2 });
+  });
+
+  it("works on different entities' events side by side, and on one entity's in order", async () => {
+    const state = stateStore.open();
+    const started: string[] = [];
+    const finished: string[] = [];
+    const release = new Map<string, () => void>();
+    const { receiver } = await startReceiver(state, {
+      onEvent: (event) =>
+        new Promise<void>((resolve) => {
+          started.push(event.eventId);
+          release.set(event.eventId, () => {
+            finished.push(event.eventId);
+            resolve();
+          });
+        }),
+    });
+    const post = (eventId: string, entityId: number) =>
+      postWebhook(receiver.url, documentChange({ eventId, entityId }));
+    await post('a1', 1);
+    await post('a2', 1);
+    await post('b1', 2);
+    await waitFor(() => started.length === 2);
+    // a1 holds entity 1 (a long sync): b1 starts beside it, a2 waits for a1.
+    expect(started).toEqual(['a1', 'b1']);
+    release.get('b1')!();
+    await waitFor(() => state.webhookEvents.get('b1')?.state === 'done');
+    expect(started).toEqual(['a1', 'b1']);
+    release.get('a1')!();
+    await waitFor(() => started.length === 3);
+    expect(started).toEqual(['a1', 'b1', 'a2']);
+    release.get('a2')!();
+    await waitFor(() => state.webhookEvents.countPending() === 0);
+    expect(finished).toEqual(['b1', 'a1', 'a2']);
+  });
+
+  it('works on at most `concurrency` entities at once', async () => {
+    const state = stateStore.open();
+    let running = 0;
+    let most = 0;
+    const { receiver } = await startReceiver(state, {
+      onEvent: async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        running--;
+      },
+    });
+    for (let entity = 1; entity <= 12; entity++)
+      await postWebhook(receiver.url, documentChange({ entityId: entity }));
+    await waitFor(() => state.webhookEvents.countPending() === 0);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
   });
 
   it('keeps answering when onEvent fails or the resource lookup throws', async () => {

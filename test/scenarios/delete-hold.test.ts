@@ -11,7 +11,13 @@ import { describe, expect, it } from 'vitest';
 import type { OwnerRef } from '../../src/domain/types.js';
 import { DeleteWindow } from '../../src/engine/delete-window.js';
 import { runCycle } from '../../src/engine/run-cycle.js';
-import { approveHeldDeletes } from '../../src/operator/held-deletes.js';
+import {
+  chooseHeldDeletes,
+  type Decided,
+  decideEachEntity,
+} from '../../src/operator/held-deletes.js';
+import type { OperatorDeps } from '../../src/operator/operator-deps.js';
+import { RIGHT_AWAY } from '../../src/operator/operator-deps.js';
 import { type SyncHarness, useSyncHarness } from '../helpers/sync-harness.js';
 
 const start = useSyncHarness();
@@ -94,7 +100,7 @@ describe('the daemon: a removed folder waits its hold time, and a burst is judge
       onRemoteDelete: 'trash' as const,
       now: Date.now,
     };
-    const approved = approveHeldDeletes(operator, 'all');
+    const approved = await approve(operator, 'all');
     expect(approved.held).toHaveLength(4);
     await f.syncEntity(a);
     await f.syncEntity(b);
@@ -172,8 +178,8 @@ describe('the daemon: a removed folder waits its hold time, and a burst is judge
       onRemoteDelete: 'trash' as const,
       now: Date.now,
     };
-    expect(() => approveHeldDeletes(operator, 'all')).toThrow(/No held delete is waiting/);
-    expect(approveHeldDeletes(operator, [doc!]).held).toMatchObject([
+    await expect(approve(operator, 'all')).rejects.toThrow(/No held delete is waiting/);
+    expect((await approve(operator, [doc!])).held).toMatchObject([
       { waitingUntil: expect.any(String) },
     ]);
     await f.syncEntity(a, 1000);
@@ -213,3 +219,8 @@ describe('the daemon: a removed folder waits its hold time, and a burst is judge
     );
   });
 });
+
+/** A person's approval, as `docsync deletes approve` carries it out with no daemon running. */
+async function approve(deps: OperatorDeps, selection: 'all' | string[]): Promise<Decided> {
+  return decideEachEntity(deps, chooseHeldDeletes(deps, selection), 'approve', RIGHT_AWAY);
+}

@@ -53,10 +53,8 @@ describe('docsync simulator command', () => {
     });
     expect(stdout).toMatch(/Profile:\s+public-docs/);
     const apiUrl = /API:\s+(\S+)/.exec(stdout)![1]!;
-    const config = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1));
-    const basic = Buffer.from(`${config.service.clientId}:${config.service.clientSecret}`).toString(
-      'base64',
-    );
+    const [, clientId, clientSecret] = /Client:\s+(\S+) \/ (\S+)/.exec(stdout)!;
+    const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
     const refreshToken = /Refresh token:\s+(\S+)/.exec(stdout)![1]!;
     const tokens = (await (
       await fetch(`${apiUrl}/oauth/token?grant_type=refresh_token&refresh_token=${refreshToken}`, {

@@ -28,6 +28,17 @@ describe('simulator faults and rate limit', () => {
     expect((await session.call('GET', '/cas/trusts?offset=0&limit=10')).status).toBe(200);
   });
 
+  it('answers a slow route late, and only that one', async () => {
+    const session = await start({ faults: { routeLatencyMs: { '/companies': 400 } } });
+    const timed = async (path: string) => {
+      const startedAt = Date.now();
+      expect((await session.call('GET', path)).status).toBe(200);
+      return Date.now() - startedAt;
+    };
+    expect(await timed(LIST)).toBeGreaterThanOrEqual(400);
+    expect(await timed('/cas/trusts?offset=0&limit=10')).toBeLessThan(400);
+  });
+
   it('answers 429 with Retry-After for the tooManyRequests fault', async () => {
     const session = await start({ faults: { tooManyRequests: 1 } });
     const answer = await session.call('GET', LIST);

@@ -53,6 +53,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'log',
     'engine',
     'local',
+    // A person's decisions handed over by a command are carried out by the daemon.
+    'operator',
     'remote/api-error',
     'remote/request-lane',
     'state',

@@ -7,6 +7,7 @@ import { type SchedulerHost, WorkScheduler } from '../../src/daemon/work-schedul
 import type { Lane } from '../../src/domain/lanes.js';
 import { ownerKey } from '../../src/domain/owner-key.js';
 import type { OwnerRef } from '../../src/domain/types.js';
+import { EntityLocks } from '../../src/engine/entity-locks.js';
 import type { CycleOptions, CycleReport } from '../../src/engine/run-cycle.js';
 
 const owner = (id: string): OwnerRef => ({ kind: 'company', id });
@@ -30,25 +31,32 @@ function harness(
     /** Each sync reports this many actions (default 0). */
     actions?: number;
     firstSync?: boolean;
+    /** Syncs of these entities throw, as one whose service routes fail. */
+    failing?: readonly string[];
   } = {},
 ) {
+  const locks = new EntityLocks();
   const clock = { offset: 0 };
   const runs: Run[] = [];
   const rounds: { full: boolean; entities: number }[] = [];
   const inSync = new Map<string, number>();
   let overlap = false;
+  // As runCycle does: an entity's sync holds the entity's lock.
+  const sync = async (opts: CycleOptions, lane: Lane) => {
+    const key = opts.owners ? ownerKey(opts.owners[0]!) : 'all';
+    if (inSync.has(key)) overlap = true;
+    inSync.set(key, 1);
+    const run: Run = { key, lane, options: opts, startedAt: Date.now() };
+    runs.push(run);
+    await sleep(options.syncMs ?? 20);
+    inSync.delete(key);
+    run.endedAt = Date.now();
+    if (options.failing?.includes(key)) throw new Error('the service answered 503');
+    return { ...REPORT, actions: options.actions ?? 0 };
+  };
   const host: SchedulerHost = {
-    run: async (opts, lane) => {
-      const key = opts.owners ? ownerKey(opts.owners[0]!) : 'all';
-      if (inSync.has(key)) overlap = true;
-      inSync.set(key, 1);
-      const run: Run = { key, lane, options: opts, startedAt: Date.now() };
-      runs.push(run);
-      await sleep(options.syncMs ?? 20);
-      inSync.delete(key);
-      run.endedAt = Date.now();
-      return { ...REPORT, actions: options.actions ?? 0 };
-    },
+    run: (opts, lane) =>
+      opts.owners ? locks.run(opts.owners[0]!, 'sync', () => sync(opts, lane)) : sync(opts, lane),
     startRound: async () =>
       options.whole
         ? 'whole'
@@ -60,11 +68,13 @@ function harness(
     pollsPerSecond: options.pollsPerSecond ?? Number.POSITIVE_INFINITY,
     pacePolls: options.pollsPerSecond !== undefined,
     now: () => Date.now() + clock.offset,
+    locks,
   };
   const errors: unknown[] = [];
   const scheduler = new WorkScheduler(host, (e) => errors.push(e), { urgent: 4, poll: 2 });
   return {
     scheduler,
+    locks,
     runs,
     rounds,
     errors,
@@ -120,21 +130,21 @@ describe('WorkScheduler', () => {
     await sleep(5);
     const merged = Promise.all([
       h.scheduler.request({ trigger: 'watcher', owner: owner('a') }),
-      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), deletedId: '7' }),
-      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), deletedId: '8' }),
+      h.scheduler.request({ trigger: 'webhook', owner: owner('a') }),
+      h.scheduler.request({ trigger: 'webhook', owner: owner('a'), fullReconcile: true }),
     ]);
     await Promise.all([first, merged]);
     expect(h.runs.map((r) => r.lane)).toEqual(['watcher', 'webhook']);
-    expect([...(h.runs[1]!.options.deletedIds?.get('company:a') ?? [])]).toEqual(['7', '8']);
+    expect(h.runs[1]!.options.fullReconcile).toBe(true);
   });
 
-  it("runs a person's job on an entity between its syncs, and other entities' syncs beside it", async () => {
+  it("runs a person's job under an entity's lock between its syncs, and other entities' syncs beside it", async () => {
     const h = harness(0, { syncMs: 30 });
     const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
     await sleep(5);
     const job = { start: 0, end: 0 };
-    let asked: Promise<void> | undefined;
-    const answer = h.scheduler.exclusive(owner('a'), async () => {
+    let asked: Promise<unknown> | undefined;
+    const answer = h.locks.run(owner('a'), 'status page', async () => {
       job.start = Date.now();
       asked = h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
       await h.scheduler.request({ trigger: 'webhook', owner: owner('b') });
@@ -151,12 +161,39 @@ describe('WorkScheduler', () => {
     expect(h.runs[2]!.startedAt, 'the sync asked for meanwhile waits').toBeGreaterThanOrEqual(
       job.end,
     );
-    const failed = h.scheduler.exclusive(owner('a'), () =>
+    const failed = h.locks.run(owner('a'), 'status page', () =>
       Promise.reject(new Error('a file gone')),
     );
     await expect(failed).rejects.toThrow('a file gone');
     await h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
     expect(h.runs).toHaveLength(4);
+    expect(h.locks.violations).toBe(0);
+  });
+
+  it('holds a sync asked for while a lock is held in the queue, not in a slot, and starts it when the lock comes free', async () => {
+    const h = harness(0, { syncMs: 10 });
+    const held = await h.locks.acquire(owner('a'), 'a whole cycle');
+    const waiting = h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('b') });
+    expect(h.runs.map((r) => r.key)).toEqual(['company:b']);
+    expect(h.scheduler.snapshot()).toMatchObject({ running: 0, waiting: { webhook: 1 } });
+    held.release();
+    expect(await waiting).toBe('synced');
+    expect(h.runs.map((r) => r.key)).toEqual(['company:b', 'company:a']);
+  });
+
+  it('resolves each request with what became of its sync: synced, failed, or stopped', async () => {
+    const h = harness(0, { syncMs: 20, failing: ['company:bad'] });
+    expect(await h.scheduler.request({ trigger: 'webhook', owner: owner('ok') })).toBe('synced');
+    expect(await h.scheduler.request({ trigger: 'webhook', owner: owner('bad') })).toBe('failed');
+    expect(h.errors).toHaveLength(1);
+    const running = h.scheduler.request({ trigger: 'webhook', owner: owner('ok') });
+    await sleep(5);
+    const queued = h.scheduler.request({ trigger: 'watcher', owner: owner('ok') });
+    await h.scheduler.stop();
+    expect(await running).toBe('synced');
+    expect(await queued).toBe('stopped');
+    expect(await h.scheduler.request({ trigger: 'webhook', owner: owner('ok') })).toBe('stopped');
   });
 
   it('keeps ticks during a round as one round to follow, never more', async () => {

@@ -1,0 +1,94 @@
+/**
+ * Issue 25, case 3, at the level a user reaches: a webhook's work is done only when the sync it
+ * asked for succeeded. A `deleteDocument` whose sync fails (the company's document routes answer
+ * 503) is tried again, and once the service recovers the folder goes to the trash, without
+ * waiting for the nightly full listing.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/index.js';
+import { documentFolderOf, firmInStep, HOOK, loggedUrl } from '../helpers/daemon-firm.js';
+import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+import { postWebhook } from '../helpers/webhook-receiver.js';
+
+const tempDir = useTempDir();
+const startDaemon = useDaemonProcesses();
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+describe('case 3: a deleteDocument webhook whose sync fails', () => {
+  it('is tried again, and the folder goes to the trash once the service recovers', async () => {
+    const dir = tempDir();
+    const firm = await firmInStep(dir, {
+      companies: 1,
+      trusts: 1,
+      documentsPerEntity: 2,
+      attachmentsPerDocument: 1,
+      seed: 4,
+    });
+    sim = firm.sim;
+    const { root, env } = firm;
+    // No round: only the webhook's own sync (and its retries) can apply the deletion.
+    const config = firm.config();
+    const daemon = startDaemon(config, env);
+    const hook = await loggedUrl(daemon, 'webhook receiver listening');
+    await daemon.started;
+    await eventually(() => daemon.output().includes('poll round finished'));
+
+    const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
+    const {
+      folder,
+      entity: company,
+      name: folderName,
+    } = documentFolderOf(root, 'Companies', doc.id);
+    sim.admin.setFaults({
+      routes: {
+        '/companies/{ownerId}/documents': 503,
+        '/companies/{ownerId}/documents/{documentId}': 503,
+      },
+    });
+    sim.admin.deleteDocument(doc.id);
+    const sent = await postWebhook(
+      hook,
+      {
+        entityId: doc.owner.id,
+        eventId: 'deleted-while-down',
+        eventType: 'documentChange',
+        eventSubType: 'deleteDocument',
+        firmId: 'firm-1',
+        tenants: [{ tenantId: doc.id, tenantType: 'documentId' }],
+        userId: 'someone',
+      },
+      HOOK,
+    );
+    expect(sent.status).toBe(200);
+    await eventually(
+      () => daemon.output().includes('sync failed; the next one will retry'),
+      30_000,
+    );
+    expect(existsSync(folder)).toBe(true);
+
+    sim.admin.setFaults({});
+    await eventually(() => !existsSync(folder), 30_000);
+    const trash = path.join(root, '.docsync', 'trash');
+    const trashed = readdirSync(trash).flatMap((day) =>
+      readdirSync(path.join(trash, day, 'Companies', company)),
+    );
+    expect(trashed).toContain(folderName);
+    // The event is done once its sync has ended.
+    const pending = async () => {
+      const status = await runCli(['status', '--json', '--config', config], { env });
+      return (JSON.parse(status.stdout) as { pendingWebhookEvents: number }).pendingWebhookEvents;
+    };
+    await eventually(async () => (await pending()) === 0);
+    expect(daemon.output()).toContain('webhook event failed; tried again later');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  }, 90_000);
+});
