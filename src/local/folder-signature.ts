@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
 
@@ -31,7 +32,8 @@ export async function folderSignature(dir: string, ignore: readonly string[]): P
  * mtime, ctime), hashed so that a pass over thousands of entities keeps 20 bytes each. Equal
  * fingerprints an interval apart mean nothing in the folder changed meanwhile, whether the OS
  * reported it or not (a network share reports no other machine's writes). 'missing' when the
- * folder cannot be listed.
+ * folder cannot be listed. With synchronous calls it yields to the event loop after each
+ * document folder, as a scan does.
  */
 export async function entityFolderSignature(
   root: string,
@@ -60,6 +62,8 @@ export async function entityFolderSignature(
       const f = await fs.lstat(path.join(inner, file)).catch(() => null);
       if (f) hash.update(`\t${file}\u0000${f.size}\u0000${f.mtimeMs}\u0000${f.ctimeMs}\n`);
     }
+    // Synchronous calls never give the event loop a turn: one folder's listing and stats at a time.
+    if (fs.mode === 'sync') await yieldToLoop();
   }
   return hash.digest('base64');
 }

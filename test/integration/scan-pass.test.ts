@@ -1,7 +1,8 @@
 /**
  * The folder scans beside the watcher (issue 16) on a real temp folder: a change the OS never
  * reported (another machine's write on a network share) is found by the next pass, and what the
- * entity's own sync wrote is not reported again.
+ * entity's own sync wrote is not reported again. A folder the pass has no fingerprint of (every
+ * one at the start) is compared with the agreed state instead (issue 28).
  */
 import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,13 +51,14 @@ describe.each([
       ifFree: (owner, look) => locks.runIfFree(owner, 'scan pass', look),
       syncedAt: (owner) => synced.get(owner.id) ?? 0,
       onChanged: (owner) => reported.push(owner),
+      comparer: () => async () => false, // the folders hold what was agreed
       now: () => now,
       onError: (error) => {
         throw error;
       },
     });
 
-    expect(await pass.pass()).toEqual([]); // the first pass learns
+    expect(await pass.pass()).toEqual([]); // the first pass compares: nothing to do
     writeFileSync(path.join(root, doc, 'from another machine.pdf'), 'written over SMB');
     now += 60_000;
     expect(await pass.pass()).toEqual([acmeRef]);
@@ -81,5 +83,60 @@ describe.each([
     sync.release();
     now += 60_000;
     expect(await pass.pass()).toEqual([acmeRef]);
+  });
+
+  it('compares a folder it has no fingerprint of with the agreed state, and reports it at once when it holds work', async () => {
+    const root = tempDir();
+    const store = new FsLocalStore({ root });
+    await store.writeMarker();
+    const company = await store.ensureEntityFolder(acme, 'https://app.example/c');
+    const trust = await store.ensureEntityFolder(smithTrust, 'https://app.example/t');
+    const acmeRef: OwnerRef = { kind: 'company', id: acme.id };
+    const trustRef: OwnerRef = { kind: 'trust', id: smithTrust.id };
+    const locks = new EntityLocks();
+    // What the agreed state says of each folder: the company's holds files a stop left behind.
+    const work = new Map([[acme.id, true]]);
+    const compared: string[] = [];
+    let comparers = 0;
+    const reported: OwnerRef[] = [];
+    const pass = new ScanPass({
+      root,
+      ignore: [],
+      intervalMs: 60_000,
+      entities: () => [
+        { owner: acmeRef, folder: company },
+        { owner: trustRef, folder: trust },
+      ],
+      fs: async () => fs,
+      ifFree: (owner, look) => locks.runIfFree(owner, 'scan pass', look),
+      syncedAt: () => 0,
+      onChanged: (owner) => reported.push(owner),
+      comparer: () => {
+        comparers += 1;
+        return async (owner) => {
+          compared.push(owner.id);
+          return work.get(owner.id) ?? false;
+        };
+      },
+      now: () => 1_000,
+      onError: (error) => {
+        throw error;
+      },
+    });
+
+    // The trust is in a sync as the daemon starts: its sync reads the folder, the pass skips it.
+    const sync = await locks.acquire(trustRef, 'sync');
+    expect(await pass.pass()).toEqual([acmeRef]);
+    expect(compared).toEqual([acme.id]);
+    sync.release();
+    // The next pass compares the folder it skipped, and only that one; nothing moved since.
+    work.set(acme.id, false);
+    expect(await pass.pass()).toEqual([]);
+    expect(compared).toEqual([acme.id, smithTrust.id]);
+    expect(await pass.pass()).toEqual([]);
+    expect(compared).toHaveLength(2);
+    // What every comparison needs is read once per pass that compares, not once per folder.
+    expect(comparers).toBe(2);
+    expect(reported).toEqual([acmeRef]);
   });
 });
