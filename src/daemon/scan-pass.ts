@@ -15,15 +15,16 @@
  * behind unseen until the start's poll round reached their entity, up to a round later: a
  * restart remembers no fingerprint, and they never moved again.
  *
- * The walk is synchronous on the server's own disk (fs-calls.ts), so the pass yields to the event
- * loop between entities and between document folders: a pass over 5,000 entities held it for
- * 0.9–1.6 s at a time, every webhook's answer and every change waiting behind it.
+ * The walk is synchronous on the server's own disk (fs-calls.ts), so the pass gives the event loop
+ * a turn every 10 ms of work (time-slice.ts), between entities and between document folders: a
+ * pass over 5,000 entities held it for 0.9–1.5 s at a time, every webhook's answer and every
+ * change waiting behind it.
  */
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { entityFolderSignature } from '../local/folder-signature.js';
 import type { FsCalls } from '../local/fs-calls.js';
+import { TimeSlice } from '../local/time-slice.js';
 
 export interface ScanPassOptions {
   readonly root: string;
@@ -82,13 +83,20 @@ export class ScanPass {
     const fs = await options.fs();
     const changed: OwnerRef[] = [];
     let compare: ReturnType<ScanPassOptions['comparer']> | undefined;
+    const slice = new TimeSlice();
     for (const { owner, folder } of options.entities()) {
       if (this.#closed) break;
-      await yieldToLoop();
+      await slice.checkpoint();
       const key = ownerKey(owner);
       const before = this.#seen.get(key);
       const look = await options.ifFree(owner, async () => {
-        const signature = await entityFolderSignature(options.root, folder, options.ignore, fs);
+        const signature = await entityFolderSignature(
+          options.root,
+          folder,
+          options.ignore,
+          fs,
+          slice,
+        );
         // Taken before the comparison: a change made during it moves the next fingerprint.
         if (before) return { signature, work: false };
         compare ??= options.comparer();

@@ -2,9 +2,12 @@
  * The folder scans beside the watcher (issue 16) on a real temp folder: a change the OS never
  * reported (another machine's write on a network share) is found by the next pass, and what the
  * entity's own sync wrote is not reported again. A folder the pass has no fingerprint of (every
- * one at the start) is compared with the agreed state instead (issue 28).
+ * one at the start) is compared with the agreed state instead (issue 28), and a pass over many
+ * folders on the server's own disk lets a request be answered before it ends (issue 28).
  */
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScanPass } from '../../src/daemon/scan-pass.js';
@@ -138,5 +141,64 @@ describe.each([
     // What every comparison needs is read once per pass that compares, not once per folder.
     expect(comparers).toBe(2);
     expect(reported).toEqual([acmeRef]);
+  });
+});
+
+describe('ScanPass on the server’s own disk (synchronous calls)', () => {
+  /** The CPU a synchronous look at one entity folder takes on a busy disk. */
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('answers a request made while a pass over many folders runs, before the pass ends', async () => {
+    const root = tempDir();
+    const ENTITIES = 200;
+    const entities = Array.from({ length: ENTITIES }, (_, i) => {
+      const folder = `Companies/Company ${i}`;
+      mkdirSync(path.join(root, folder, `Document ${i}`), { recursive: true });
+      return { owner: { kind: 'company', id: String(i) } as OwnerRef, folder };
+    });
+    const locks = new EntityLocks();
+    let looked = 0;
+    const pass = new ScanPass({
+      root,
+      ignore: [],
+      intervalMs: 60_000,
+      entities: () => entities,
+      fs: async () => syncFsCalls,
+      ifFree: (owner, look) => {
+        looked += 1;
+        busy(2); // 200 folders: 0.4 s of the loop, which a webhook must not wait for
+        return locks.runIfFree(owner, 'scan pass', look);
+      },
+      syncedAt: () => 0,
+      onChanged: () => {},
+      comparer: () => async () => false,
+      now: () => 1_000,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    // What stands for the webhook receiver: a server in the same process as the pass.
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const passing = pass.pass();
+      let passEnded = false;
+      void passing.then(() => {
+        passEnded = true;
+      });
+      const answer = await fetch(`http://127.0.0.1:${port}/`);
+      expect(await answer.text()).toBe('ok');
+      // Answered while the pass was still walking: it gave the loop turns as it went.
+      expect(passEnded).toBe(false);
+      expect(looked).toBeLessThan(ENTITIES);
+      expect(await passing).toEqual([]);
+      expect(looked).toBe(ENTITIES);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
