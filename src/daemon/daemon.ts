@@ -395,6 +395,11 @@ export class Daemon {
       comparer: () => this.#comparer(),
       now: deps.now,
       onError: (error) => this.#onError(error, 'scanning the folder failed'),
+      onPassEnd: ({ folders, changed, ms }) =>
+        app.logger.info(
+          { folders, changed, ms: Math.round(ms) },
+          `folder scan pass: ${plural(folders, 'entity folder')} in ${(ms / 1000).toFixed(1)} s, ${changed} to sync`,
+        ),
       beforePass: () => this.#roots.check(),
     });
     this.#scanPass.start();

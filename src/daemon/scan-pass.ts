@@ -49,8 +49,16 @@ export interface ScanPassOptions {
   readonly comparer: () => (owner: OwnerRef, folder: string) => Promise<boolean>;
   readonly now: () => number;
   readonly onError: (error: unknown) => void;
+  /** What a pass looked at, reported, and how long it took (the log: when passes run). */
+  readonly onPassEnd?: (pass: PassSummary) => void;
   /** A look above the entity folders (entity-roots.ts), before each pass but the first. */
   readonly beforePass?: () => Promise<void>;
+}
+
+export interface PassSummary {
+  readonly folders: number;
+  readonly changed: number;
+  readonly ms: number;
 }
 
 interface Seen {
@@ -84,9 +92,12 @@ export class ScanPass {
     const changed: OwnerRef[] = [];
     let compare: ReturnType<ScanPassOptions['comparer']> | undefined;
     const slice = new TimeSlice();
+    const started = performance.now();
+    let folders = 0;
     for (const { owner, folder } of options.entities()) {
       if (this.#closed) break;
       await slice.checkpoint();
+      folders += 1;
       const key = ownerKey(owner);
       const before = this.#seen.get(key);
       const look = await options.ifFree(owner, async () => {
@@ -109,6 +120,7 @@ export class ScanPass {
       changed.push(owner);
       options.onChanged(owner);
     }
+    options.onPassEnd?.({ folders, changed: changed.length, ms: performance.now() - started });
     return changed;
   }
 
