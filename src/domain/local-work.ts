@@ -53,11 +53,6 @@ export function localWorkOf(
   return documents.size === 0 ? null : { documents: documents.size, files };
 }
 
-/** Adds up the work of several entities. */
-export function addLocalWork(a: LocalWork, b: LocalWork): LocalWork {
-  return { documents: a.documents + b.documents, files: a.files + b.files };
-}
-
 /** One change's document (an id, or a new folder's path) and files; null: nothing to sync. */
 function countOf(
   change: LocalChange,

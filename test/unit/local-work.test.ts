@@ -1,7 +1,7 @@
 /** The local work's rules (src/domain/local-work.ts), one case or more per numbered rule. */
 import { describe, expect, it } from 'vitest';
 import type { LocalChange } from '../../src/domain/local-changes.js';
-import { addLocalWork, type LocalWorkContext, localWorkOf } from '../../src/domain/local-work.js';
+import { type LocalWorkContext, localWorkOf } from '../../src/domain/local-work.js';
 import { baseDoc, entityFolder as E, file } from '../helpers/plan-fixtures.js';
 
 const doc = baseDoc('7');
@@ -113,12 +113,5 @@ describe('localWorkOf', () => {
       newFolder(`${E}/Loan Agreement`, 1),
     ];
     expect(localWorkOf(changes, none)).toEqual({ documents: 2, files: 3 });
-  });
-
-  it('adds up the work of several entities', () => {
-    expect(addLocalWork({ documents: 1, files: 242 }, { documents: 3, files: 0 })).toEqual({
-      documents: 4,
-      files: 242,
-    });
   });
 });
