@@ -102,6 +102,12 @@ export interface DaemonParts {
   readonly watcher?: { settleMs?: number; pollIntervalMs?: number };
 }
 
+/**
+ * The latest cycles a scan pass reads for syncs a stop interrupted: a stop interrupts at most
+ * the scheduler's slots, all among the newest rows.
+ */
+const RECENT_CYCLES = 200;
+
 export class Daemon {
   readonly scheduler: WorkScheduler;
   /** The deletes let through lately, judged together (delete-window.ts). */
@@ -386,7 +392,7 @@ export class Daemon {
       root: local.root,
       ignore: [...config.ignore],
       intervalMs: config.watcher.scanIntervalSeconds * 1000,
-      entities: () => state.entities.folders(),
+      entities: () => this.#scanOrder(state.entities.folders()),
       fs: async () => ((await local.filesystem())?.network ? asyncFsCalls : syncFsCalls),
       // An entity in a sync is skipped, not waited for: that sync reads its folder anyway.
       ifFree: (owner, look) => deps.locks.runIfFree(owner, 'scan pass', look),
@@ -403,6 +409,26 @@ export class Daemon {
       beforePass: () => this.#roots.check(),
     });
     this.#scanPass.start();
+  }
+
+  /**
+   * The entity folders in the order a pass looks at them: first those a stop most likely left
+   * work in (their sync was interrupted, or a look found work their sync has not sent yet), so
+   * that at the start they are compared, and synced, within seconds rather than after a pass
+   * over thousands of others.
+   */
+  #scanOrder<T extends { readonly owner: OwnerRef }>(folders: T[]): T[] {
+    const { state } = this.parts.app;
+    const first = new Set([
+      ...state.cycles
+        .list(RECENT_CYCLES)
+        .filter((c) => c.owner && (c.result === 'interrupted' || c.finishedAt === null))
+        .map((c) => ownerKey(c.owner!)),
+      ...state.localWork.list(RECENT_CYCLES).map((w) => ownerKey(w.owner)),
+    ]);
+    if (first.size === 0) return folders;
+    const isFirst = (f: T) => first.has(ownerKey(f.owner));
+    return [...folders.filter(isFirst), ...folders.filter((f) => !isFirst(f))];
   }
 
   /**
