@@ -45,6 +45,7 @@ import { EntityRoots } from './entity-roots.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { LocalWorkCheck } from './local-work-check.js';
 import { PollRounds } from './poll-rounds.js';
+import { scanOrder } from './scan-order.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
 import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
@@ -392,7 +393,12 @@ export class Daemon {
       root: local.root,
       ignore: [...config.ignore],
       intervalMs: config.watcher.scanIntervalSeconds * 1000,
-      entities: () => this.#scanOrder(state.entities.folders()),
+      // Entities a stop left work in first (scan-order.ts).
+      entities: () =>
+        scanOrder(state.entities.folders(), {
+          cycles: state.cycles.list(RECENT_CYCLES),
+          waiting: state.localWork.list(RECENT_CYCLES),
+        }),
       fs: async () => ((await local.filesystem())?.network ? asyncFsCalls : syncFsCalls),
       // An entity in a sync is skipped, not waited for: that sync reads its folder anyway.
       ifFree: (owner, look) => deps.locks.runIfFree(owner, 'scan pass', look),
@@ -409,26 +415,6 @@ export class Daemon {
       beforePass: () => this.#roots.check(),
     });
     this.#scanPass.start();
-  }
-
-  /**
-   * The entity folders in the order a pass looks at them: first those a stop most likely left
-   * work in (their sync was interrupted, or a look found work their sync has not sent yet), so
-   * that at the start they are compared, and synced, within seconds rather than after a pass
-   * over thousands of others.
-   */
-  #scanOrder<T extends { readonly owner: OwnerRef }>(folders: T[]): T[] {
-    const { state } = this.parts.app;
-    const first = new Set([
-      ...state.cycles
-        .list(RECENT_CYCLES)
-        .filter((c) => c.owner && (c.result === 'interrupted' || c.finishedAt === null))
-        .map((c) => ownerKey(c.owner!)),
-      ...state.localWork.list(RECENT_CYCLES).map((w) => ownerKey(w.owner)),
-    ]);
-    if (first.size === 0) return folders;
-    const isFirst = (f: T) => first.has(ownerKey(f.owner));
-    return [...folders.filter(isFirst), ...folders.filter((f) => !isFirst(f))];
   }
 
   /**
