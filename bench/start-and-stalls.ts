@@ -1,5 +1,5 @@
 /**
- * Bench 11: local work found at the start, and the event loop during scan passes (issue 28), at
+ * Bench 12: local work found at the start, and the event loop during scan passes (issue 28), at
  * 5,000 entities (3,000 companies, 2,000 trusts) and 10 requests a second, the daemon's defaults
  * otherwise (settle 3 s):
  * - Files left by a SIGTERM: FILES files written into one document folder of a running daemon,
@@ -11,8 +11,8 @@
  *   SCAN_SECONDS); /metrics is read every second (the delay since the previous read). Figure:
  *   the seconds a scan pass ran (from its log line); baseline: the other seconds of the same run.
  *
- * Parameters (environment): BENCH11_MINUTES (default 20, the issue's run), BENCH11_SCAN_SECONDS
- * (default 300, the default `watcher.scanIntervalSeconds`), BENCH11_DOCUMENTS per entity (default
+ * Parameters (environment): BENCH12_MINUTES (default 20, the issue's run), BENCH12_SCAN_SECONDS
+ * (default 300, the default `watcher.scanIntervalSeconds`), BENCH12_DOCUMENTS per entity (default
  * 2: 10,000 documents; 20 gives 100,000).
  */
 import { execFile } from 'node:child_process';
@@ -31,9 +31,9 @@ const SETTLE_MS = 3_000; // the default settleSeconds
 const FILES = 300;
 /** Uploads made before the SIGTERM: the issue's stop came after 58 of 300. */
 const UP_BEFORE_STOP = 60;
-const MINUTES = Number(process.env.BENCH11_MINUTES ?? 20);
-const SCAN_SECONDS = Number(process.env.BENCH11_SCAN_SECONDS ?? 300);
-const DOCUMENTS = Number(process.env.BENCH11_DOCUMENTS ?? 2);
+const MINUTES = Number(process.env.BENCH12_MINUTES ?? 20);
+const SCAN_SECONDS = Number(process.env.BENCH12_SCAN_SECONDS ?? 300);
+const DOCUMENTS = Number(process.env.BENCH12_DOCUMENTS ?? 2);
 const FIRM = {
   companies: 3000,
   trusts: 2000,
@@ -194,7 +194,7 @@ export async function startAndStalls(): Promise<BenchResult> {
     const all = lag.map((s) => s.maxMs);
     const passMs = passes.map(([s, e]) => e - s);
 
-    const bench = '11 start and stalls';
+    const bench = '12 start and stalls';
     const entities = FIRM.companies + FIRM.trusts;
     const p99max = (v: number[]) =>
       v.length === 0
@@ -253,7 +253,7 @@ export async function startAndStalls(): Promise<BenchResult> {
       notes: [
         `A store of ${entities} entities (${FIRM.companies} companies, ${FIRM.trusts} trusts; ${DOCUMENTS} documents each, one tiny attachment each: ${(entities * DOCUMENTS).toLocaleString('en')} documents) seeded as a first sync leaves it (bench/lib/seed-synced-store.ts); the simulator limited to ${RATE} requests a second per token, the daemon at the same rate, settle 3 s (the default), scan passes every ${SCAN_SECONDS} s.`,
         `Files left by a SIGTERM: ${FILES} files written into one document folder of the running daemon; SIGTERM once the simulator has accepted ${UP_BEFORE_STOP} uploads; the daemon started again at once. Timed from the start (spawning the process) until the simulator has accepted the first and the last of the uploads left (its counters); \`docsync status\` read a second after the daemon answered /healthz; the round's entities left from /metrics when the last was up. Baseline: ${FILES} files written into another document folder of the same daemon before the stop, timed from the write. The last check dumps the simulator's state: each file in the service once.`,
-        `Event-loop lag: after that, the daemon runs ${MINUTES} min (BENCH11_MINUTES; the issue's run is 20) with its start round; its /metrics read every second: nodejs_eventloop_lag_max_seconds, the worst delay of the loop's 200 ms timer since the previous read (src/web/process-metrics.ts). The p99 is over those per-second worsts, an upper bound on the p99 of all delays. A second counts as during a scan pass when it overlaps one (the daemon's log line "folder scan pass", its duration). BENCH11_SCAN_SECONDS sets the interval (default 300, the daemon's), BENCH11_DOCUMENTS the documents per entity (20: 100,000 documents).`,
+        `Event-loop lag: after that, the daemon runs ${MINUTES} min (BENCH12_MINUTES; the issue's run is 20) with its start round; its /metrics read every second: nodejs_eventloop_lag_max_seconds, the worst delay of the loop's 200 ms timer since the previous read (src/web/process-metrics.ts). The p99 is over those per-second worsts, an upper bound on the p99 of all delays. A second counts as during a scan pass when it overlaps one (the daemon's log line "folder scan pass", its duration). BENCH12_SCAN_SECONDS sets the interval (default 300, the daemon's), BENCH12_DOCUMENTS the documents per entity (20: 100,000 documents).`,
       ],
     };
   } finally {
