@@ -16,6 +16,7 @@ import { memoryIdle } from './memory-idle.js';
 import { memorySlope } from './memory-slope.js';
 import { quietCycle } from './quiet-cycle.js';
 import { rateAdherence } from './rate-adherence.js';
+import { startAndStalls } from './start-and-stalls.js';
 import { webhookLatency } from './webhook-latency.js';
 
 const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }> = {
@@ -29,6 +30,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   8: { name: 'freshness without webhooks', run: freshness },
   9: { name: 'responsiveness and budget during a poll round', run: duringRound },
   10: { name: 'memory by firm size', run: memorySlope },
+  12: { name: 'local work at the start, event-loop lag during scan passes', run: startAndStalls },
 };
 
 const { values } = parseArgs({
@@ -37,7 +39,7 @@ const { values } = parseArgs({
 const selected = values.only
   ? values.only.split(',').map((n) => Number(n.trim()))
   : Object.keys(BENCHES).map(Number);
-for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–10)`);
+for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–10, 12)`);
 
 const results = new Map<number, BenchResult>();
 const started = Date.now();

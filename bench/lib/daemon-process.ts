@@ -12,7 +12,10 @@ import type { SimProcess } from './sim-process.js';
 import { until } from './stats.js';
 
 /** The daemon as shipped (`npm run build`), not a bench copy: it reads its own package.json. */
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../dist/cli.js');
+export const CLI = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../dist/cli.js',
+);
 
 export interface DaemonProcess {
   readonly root: string;

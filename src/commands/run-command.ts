@@ -131,6 +131,8 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     );
     display?.stop();
     restoreLog?.();
+    // A whole cycle sent what a daemon had found waiting in the folders (`docsync status`).
+    if (report.result !== 'interrupted' && !options.dryRun) app.state.localWork.clearAll();
     const durationMs = Date.now() - startedAt;
     if (report.settling.length > 0)
       say(

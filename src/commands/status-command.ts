@@ -7,7 +7,7 @@ import { openState } from '../compose.js';
 import { loadConfig } from '../config/load-config.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
-import { entityLabel } from '../domain/words.js';
+import { entityLabel, plural } from '../domain/words.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import type { StatusReport } from '../state/status-report.js';
 
@@ -52,6 +52,7 @@ export function renderStatus(report: StatusReport, statePath: string): string {
       `  ${label(e.owner)}: ${lag}, cursor ${e.cursor ?? '-'}${e.lastError ? `, error: ${e.lastError}` : ''}`,
     );
   }
+  lines.push(...localWorkLines(report.localWork, label));
   const p = report.pushes;
   lines.push(`Pending pushes: ${p.pending} (in doubt ${p.inDoubt}, failed ${p.failed})`);
   for (const f of p.failedItems)
@@ -101,6 +102,24 @@ export function renderStatus(report: StatusReport, statePath: string): string {
   lines.push(`Not synced: ${report.notSynced.length}`);
   for (const n of report.notSynced) lines.push(`  ${n.path}: ${n.reason} (since ${n.firstSeenAt})`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Files a stop left in the folder are no pushes yet: without these lines the status said
+ * "Pending pushes: 0" while hundreds waited for their upload.
+ */
+function localWorkLines(work: StatusReport['localWork'], label: (owner: OwnerRef) => string) {
+  if (work.entities === 0) return ['Local changes waiting: none'];
+  const lines = [
+    `Local changes waiting: ${plural(work.files, 'file')} in ${plural(work.documents, 'document')} of ${plural(work.entities, 'entity')}, found since ${work.since}; each entity's sync sends them, in the watcher's lane`,
+  ];
+  for (const item of work.items)
+    lines.push(
+      `  ${label(item.owner)}: ${plural(item.documents, 'document')}, ${plural(item.files, 'file')}`,
+    );
+  const more = work.entities - work.items.length;
+  if (more > 0) lines.push(`  and ${plural(more, 'more entity')}`);
+  return lines;
 }
 
 function formatAge(ms: number): string {

@@ -17,6 +17,7 @@ import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
+import { plural } from '../domain/words.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
 import type { EntityLocks } from '../engine/entity-locks.js';
@@ -42,7 +43,9 @@ import { watchDecisions } from './decision-watch.js';
 import { DeleteHoldTimer } from './delete-hold-timer.js';
 import { EntityRoots } from './entity-roots.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
+import { LocalWorkCheck } from './local-work-check.js';
 import { PollRounds } from './poll-rounds.js';
+import { scanOrder } from './scan-order.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
 import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
@@ -99,6 +102,12 @@ export interface DaemonParts {
   /** Overrides for tests: watcher timing. */
   readonly watcher?: { settleMs?: number; pollIntervalMs?: number };
 }
+
+/**
+ * The latest cycles a scan pass reads for syncs a stop interrupted: a stop interrupts at most
+ * the scheduler's slots, all among the newest rows.
+ */
+const RECENT_CYCLES = 200;
 
 export class Daemon {
   readonly scheduler: WorkScheduler;
@@ -384,22 +393,74 @@ export class Daemon {
       root: local.root,
       ignore: [...config.ignore],
       intervalMs: config.watcher.scanIntervalSeconds * 1000,
+      // Entities a stop left work in first (scan-order.ts).
       entities: () =>
-        state.entities
-          .list()
-          .flatMap((r) =>
-            r.folder ? [{ owner: { kind: r.entity.kind, id: r.entity.id }, folder: r.folder }] : [],
-          ),
+        scanOrder(state.entities.folders(), {
+          cycles: state.cycles.list(RECENT_CYCLES),
+          waiting: state.localWork.list(RECENT_CYCLES),
+        }),
       fs: async () => ((await local.filesystem())?.network ? asyncFsCalls : syncFsCalls),
       // An entity in a sync is skipped, not waited for: that sync reads its folder anyway.
       ifFree: (owner, look) => deps.locks.runIfFree(owner, 'scan pass', look),
       syncedAt: (owner) => this.scheduler.syncedAt(owner),
       onChanged: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
+      comparer: () => this.#comparer(),
       now: deps.now,
       onError: (error) => this.#onError(error, 'scanning the folder failed'),
+      onPassEnd: ({ folders, changed, ms }) =>
+        app.logger.info(
+          { folders, changed, ms: Math.round(ms) },
+          `folder scan pass: ${plural(folders, 'entity folder')} in ${(ms / 1000).toFixed(1)} s, ${changed} to sync`,
+        ),
       beforePass: () => this.#roots.check(),
     });
     this.#scanPass.start();
+  }
+
+  /**
+   * The scan pass's comparison of a folder with its agreed state (local-work-check.ts), made for
+   * every folder at the start: what it finds is recorded for `docsync status`, and the pass asks
+   * for the entity's sync at once. Files still being written get their sync once settled, as
+   * the watcher would give them. Before the first sync there is no agreed state to compare with:
+   * the first sync is a round over every entity anyway.
+   */
+  #comparer(): (owner: OwnerRef, folder: string) => Promise<boolean> {
+    const { app, deps } = this.parts;
+    if (!app.state.settings.initialSyncDone()) return async () => false;
+    const check = new LocalWorkCheck({
+      local: deps.local,
+      state: app.state,
+      now: deps.now,
+      utcOffsetMinutes: deps.settings.utcOffsetMinutes,
+    });
+    return async (owner, folder) => {
+      const look = await check.look(owner, folder);
+      if (look.unsettled) this.#syncWhenSettled(owner);
+      if (look.work === null) return false;
+      const { documents, files } = look.work;
+      app.logger.info(
+        { owner: ownerKey(owner), documents, files },
+        `${folder}: ${plural(files, 'file')} in ${plural(documents, 'document')} not in the service yet; syncing it in the watcher's lane`,
+      );
+      return true;
+    };
+  }
+
+  #syncWhenSettled(owner: OwnerRef): void {
+    const { config } = this.parts.app;
+    const settleMs = this.parts.watcher?.settleMs ?? config.settleSeconds * 1000;
+    setTimeout(() => void this.scheduler.request({ trigger: 'watcher', owner }), settleMs).unref();
+  }
+
+  /**
+   * A sync that ran to its end (whatever it did) sent what its entities' folders held, or put it
+   * among the problems: the local work found for them waits no longer. One stopped keeps it.
+   */
+  #localWorkDone(options: CycleOptions, report: CycleReport): void {
+    if (report.result === 'interrupted') return;
+    const { localWork } = this.parts.app.state;
+    if (options.owners) for (const owner of options.owners) localWork.clear(owner);
+    else localWork.clearAll();
   }
 
   /** The grant was refused: nothing works until `docsync auth login`. */
@@ -527,6 +588,11 @@ export class Daemon {
         honourBackoff: true,
         deleteWindow: this.#deleteWindow,
       });
+      try {
+        this.#localWorkDone(options, report);
+      } catch (error) {
+        this.#onError(error, 'recording the local work as done failed');
+      }
       if (own) this.#cycleFinished(report.result, report.tripped.length);
       return report;
     } catch (error) {

@@ -7,11 +7,24 @@
  * path; this pass catches what they never report: another machine's writes on a network share,
  * events lost to an overflowing queue. Before each pass but the first, it looks above the entity
  * folders too (entity-roots.ts): a new folder there has no fingerprint to move.
+ *
+ * A folder the pass has no fingerprint of (every folder at the daemon's start, one that was busy
+ * in a sync then, a new entity's) has nothing to compare with: it is compared with the agreed
+ * state instead (`comparer`, local-work-check.ts), and a sync is asked for at once when it holds
+ * work (issue 28). A pass that only learned the fingerprints left the files a stop had left
+ * behind unseen until the start's poll round reached their entity, up to a round later: a
+ * restart remembers no fingerprint, and they never moved again.
+ *
+ * The walk is synchronous on the server's own disk (fs-calls.ts), so the pass gives the event loop
+ * a turn every 10 ms of work (time-slice.ts), between entities and between document folders: a
+ * pass over 5,000 entities held it for 0.9–1.5 s at a time, every webhook's answer and every
+ * change waiting behind it.
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { entityFolderSignature } from '../local/folder-signature.js';
 import type { FsCalls } from '../local/fs-calls.js';
+import { TimeSlice } from '../local/time-slice.js';
 
 export interface ScanPassOptions {
   readonly root: string;
@@ -28,21 +41,40 @@ export interface ScanPassOptions {
   /** When the entity's last sync finished (0: not since the start). */
   readonly syncedAt: (owner: OwnerRef) => number;
   readonly onChanged: (owner: OwnerRef) => void;
+  /**
+   * Begins the comparisons of one pass (what they all need is read once) and returns the one
+   * that compares a folder the pass has no fingerprint of with the entity's agreed state: true
+   * when a sync has work there. It runs under the entity's lock, after the fingerprint.
+   */
+  readonly comparer: () => (owner: OwnerRef, folder: string) => Promise<boolean>;
   readonly now: () => number;
   readonly onError: (error: unknown) => void;
+  /** What a pass looked at, reported, and how long it took (the log: when passes run). */
+  readonly onPassEnd?: (pass: PassSummary) => void;
   /** A look above the entity folders (entity-roots.ts), before each pass but the first. */
   readonly beforePass?: () => Promise<void>;
 }
 
+export interface PassSummary {
+  readonly folders: number;
+  readonly changed: number;
+  readonly ms: number;
+}
+
+interface Seen {
+  readonly signature: string;
+  readonly at: number;
+}
+
 export class ScanPass {
-  readonly #seen = new Map<string, { readonly signature: string; readonly at: number }>();
+  readonly #seen = new Map<string, Seen>();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | null = null;
   #closed = false;
 
   constructor(private readonly options: ScanPassOptions) {}
 
-  /** The first pass only learns the fingerprints: the start's full round covers the rest. */
+  /** The first pass compares every folder with the agreed state; later ones, with the pass before. */
   start(): void {
     this.#schedule(0);
   }
@@ -58,29 +90,50 @@ export class ScanPass {
     const { options } = this;
     const fs = await options.fs();
     const changed: OwnerRef[] = [];
+    let compare: ReturnType<ScanPassOptions['comparer']> | undefined;
+    const slice = new TimeSlice();
+    const started = performance.now();
+    let folders = 0;
     for (const { owner, folder } of options.entities()) {
       if (this.#closed) break;
+      await slice.checkpoint();
+      folders += 1;
       const key = ownerKey(owner);
-      const signature = await options.ifFree(owner, () =>
-        entityFolderSignature(options.root, folder, options.ignore, fs),
-      );
-      if (signature === null) continue;
       const before = this.#seen.get(key);
+      const look = await options.ifFree(owner, async () => {
+        const signature = await entityFolderSignature(
+          options.root,
+          folder,
+          options.ignore,
+          fs,
+          slice,
+        );
+        // Taken before the comparison: a change made during it moves the next fingerprint.
+        if (before) return { signature, work: false };
+        compare ??= options.comparer();
+        return { signature, work: await compare(owner, folder) };
+      });
+      if (look === null) continue;
       const now = options.now();
-      this.#seen.set(key, { signature, at: now });
-      if (!before || before.signature === signature) continue;
-      if (options.syncedAt(owner) > before.at) continue;
+      this.#seen.set(key, { signature: look.signature, at: now });
+      if (before ? !this.#moved(owner, before, look.signature) : !look.work) continue;
       changed.push(owner);
       options.onChanged(owner);
     }
+    options.onPassEnd?.({ folders, changed: changed.length, ms: performance.now() - started });
     return changed;
+  }
+
+  /** The fingerprint moved, and no sync of the entity saw the folder since the last one. */
+  #moved(owner: OwnerRef, before: Seen, signature: string): boolean {
+    return before.signature !== signature && this.options.syncedAt(owner) <= before.at;
   }
 
   #schedule(delayMs: number): void {
     if (this.#closed) return;
     const first = delayMs === 0;
     this.#timer = setTimeout(() => {
-      // The first look above the entity folders is the start's full round's, like the first pass.
+      // The first look above the entity folders is the start's full round's: it reads the catalogue.
       const before = first ? Promise.resolve() : (this.options.beforePass?.() ?? Promise.resolve());
       this.#running = before
         .catch(this.options.onError)

@@ -14,7 +14,7 @@ export const isDocumentFolder = (folder: string) => folder.split('/').length >= 
 export const HELD_REASON =
   'held at the first sync: nothing in the service matches it; run `docsync run --once --adopt-local` to upload it';
 
-export function heldFolders(state: EngineState): Set<string> {
+export function heldFolders(state: Pick<EngineState, 'entities'>): Set<string> {
   return new Set(
     state.entities
       .listUnmatchedFolders()

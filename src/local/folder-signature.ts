@@ -9,6 +9,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
+import { TimeSlice } from './time-slice.js';
 
 export async function folderSignature(dir: string, ignore: readonly string[]): Promise<string> {
   let names: string[];
@@ -31,13 +32,16 @@ export async function folderSignature(dir: string, ignore: readonly string[]): P
  * mtime, ctime), hashed so that a pass over thousands of entities keeps 20 bytes each. Equal
  * fingerprints an interval apart mean nothing in the folder changed meanwhile, whether the OS
  * reported it or not (a network share reports no other machine's writes). 'missing' when the
- * folder cannot be listed.
+ * folder cannot be listed. Synchronous calls never give the event loop a turn of their own: the
+ * walk gives one when it has held the loop for a slice (`slice`: the pass's, which spans its
+ * entities), between document folders.
  */
 export async function entityFolderSignature(
   root: string,
   entityFolder: string,
   ignore: readonly string[],
   fs: FsCalls,
+  slice: TimeSlice = new TimeSlice(),
 ): Promise<string> {
   const hash = createHash('sha1');
   const dir = path.join(root, entityFolder);
@@ -60,6 +64,7 @@ export async function entityFolderSignature(
       const f = await fs.lstat(path.join(inner, file)).catch(() => null);
       if (f) hash.update(`\t${file}\u0000${f.size}\u0000${f.mtimeMs}\u0000${f.ctimeMs}\n`);
     }
+    if (fs.mode === 'sync') await slice.checkpoint();
   }
   return hash.digest('base64');
 }

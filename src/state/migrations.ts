@@ -237,4 +237,20 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX operator_decisions_open ON operator_decisions (id) WHERE finished_at IS NULL;
       `),
   },
+  {
+    // 13, not 12: 12 (the outbox keys) comes from another branch; this one reads nothing of it.
+    version: 13,
+    name: 'local work found by comparing entity folders with the agreed state, until their syncs end',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE local_work (
+          owner_kind TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id   TEXT    NOT NULL,
+          documents  INTEGER NOT NULL CHECK (documents > 0),
+          files      INTEGER NOT NULL CHECK (files >= 0),
+          found_at   INTEGER NOT NULL,
+          PRIMARY KEY (owner_kind, owner_id)
+        ) STRICT, WITHOUT ROWID;
+      `),
+  },
 ];

@@ -5,7 +5,8 @@
  * - `completePush`: outbox done + base write, so a base row changes only together with the
  *   recorded success of the action that produced it (style guide §9);
  * - `forgetEntity`: an entity, its cursor, its base rows, its problems, its entries not
- *   synced, its held deletes and the deletions webhooks announced for it go together;
+ *   synced, its held deletes, the deletions webhooks announced for it and its local work
+ *   waiting go together;
  * - `transaction`: anything else the engine needs to commit as one.
  *
  * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
@@ -20,6 +21,7 @@ import { CycleRepo } from './cycle-repo.js';
 import { EntityListing } from './entity-listing.js';
 import { EntityRepo } from './entity-repo.js';
 import { HeldDeleteRepo } from './held-delete-repo.js';
+import { LocalWorkRepo } from './local-work-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
 import { OperatorDecisionRepo } from './operator-decision-repo.js';
@@ -67,6 +69,8 @@ export class StateStore {
   readonly heldDeletes: HeldDeleteRepo;
   readonly announcedDeletions: AnnouncedDeletionRepo;
   readonly operatorDecisions: OperatorDecisionRepo;
+  /** What entity folders hold for a sync, until it ends (`docsync status`). */
+  readonly localWork: LocalWorkRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -101,6 +105,7 @@ export class StateStore {
     this.heldDeletes = new HeldDeleteRepo(db);
     this.announcedDeletions = new AnnouncedDeletionRepo(db);
     this.operatorDecisions = new OperatorDecisionRepo(db);
+    this.localWork = new LocalWorkRepo(db);
   }
 
   /**
@@ -132,6 +137,7 @@ export class StateStore {
       this.skipped.clearOwner(owner);
       this.heldDeletes.clearOwner(owner);
       this.announcedDeletions.clearOwner(owner);
+      this.localWork.clear(owner);
     });
   }
 

@@ -19,6 +19,8 @@ import type { SkippedRecord } from './skipped-repo.js';
 import type { StateStore } from './state-store.js';
 import {
   type CycleSummary,
+  type LocalWorkStatus,
+  localWorkStatus,
   pushStatus,
   type StatusReport,
   summariseCycle,
@@ -60,6 +62,8 @@ export interface StatusPageData {
   readonly conflicts: { readonly total: number; readonly recent: readonly ConflictRecord[] };
   readonly itemsInError: { readonly total: number; readonly items: readonly Problem[] };
   readonly pushes: StatusReport['pushes'];
+  /** What entity folders hold for a sync not run yet (issue 28), as `docsync status` says it. */
+  readonly localWork: LocalWorkStatus;
   readonly recordsInError: readonly RecordError[];
   readonly unmatchedFolders: readonly UnmatchedFolder[];
   readonly notSynced: readonly SkippedRecord[];
@@ -81,7 +85,9 @@ export function readStatusPage(
       const conflicts = store.conflicts.list(PROBLEMS_SHOWN, { open: true });
       const problems = store.problems.list(PROBLEMS_SHOWN);
       const pushes = pushStatus(store);
+      const localWork = localWorkStatus(store);
       const owners = [
+        ...localWork.items.map((w) => w.owner),
         ...waitingRows.map((h) => h.owner),
         ...conflicts.map((c) => c.owner),
         ...problems.map((p) => p.owner),
@@ -97,6 +103,7 @@ export function readStatusPage(
         conflicts: { total: store.conflicts.count(), recent: conflicts },
         itemsInError: { total: store.problems.count(), items: problems },
         pushes,
+        localWork,
         recordsInError: store.recordErrors.list(),
         unmatchedFolders: store.entities.listUnmatchedFolders(),
         notSynced: store.skipped.list(),

@@ -42,6 +42,12 @@ export interface StatusReport {
   readonly lastCycle: CycleSummary | null;
   readonly lastSuccessfulCycle: CycleSummary | null;
   readonly entities: readonly EntityStatus[];
+  /**
+   * What entity folders hold that the service does not have yet, found by the daemon's look at
+   * every folder when it starts (daemon/local-work-check.ts), until each entity's sync ends:
+   * files a stop left waiting are not pushes yet, so `pushes` says nothing of them.
+   */
+  readonly localWork: LocalWorkStatus;
   readonly pushes: {
     readonly pending: number;
     readonly inDoubt: number;
@@ -124,6 +130,24 @@ export interface StatusReport {
   }[];
 }
 
+export interface LocalWorkStatus {
+  readonly entities: number;
+  readonly documents: number;
+  readonly files: number;
+  /** When the oldest of it was found; null when nothing waits. */
+  readonly since: string | null;
+  /** The entities with the most waiting (LOCAL_WORK_SHOWN at most). */
+  readonly items: readonly {
+    readonly owner: OwnerRef;
+    readonly documents: number;
+    readonly files: number;
+    readonly foundAt: string;
+  }[];
+}
+
+/** Entities of the local work listed by name; the rest are counted. */
+export const LOCAL_WORK_SHOWN = 20;
+
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
@@ -139,6 +163,7 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
     lastCycle: summariseCycle(store.cycles.last()),
     lastSuccessfulCycle: summariseCycle(store.cycles.lastSuccessful()),
     entities: entityStatuses(store, now),
+    localWork: localWorkStatus(store),
     pushes: pushStatus(store),
     conflicts: {
       total: store.conflicts.count(),
@@ -200,6 +225,17 @@ interface EntityCursor {
   readonly name: string | null;
   readonly folder: string | null;
   readonly cursor: CursorRecord | null;
+}
+
+export function localWorkStatus(store: StateStore): LocalWorkStatus {
+  const { since, ...tally } = store.localWork.tally();
+  return {
+    ...tally,
+    since: isoOrNull(since),
+    items: store.localWork
+      .list(LOCAL_WORK_SHOWN)
+      .map(({ foundAt, ...item }) => ({ ...item, foundAt: iso(foundAt) })),
+  };
 }
 
 export function pushStatus(store: StateStore): StatusReport['pushes'] {

@@ -4,6 +4,8 @@
  * scheduler's lanes now (issue 16), and the cycle facts.
  */
 import { LANES, type Lane } from '../domain/lanes.js';
+import { ownerKey } from '../domain/owner-key.js';
+import { entityLabel, plural } from '../domain/words.js';
 import type { StatusPageData } from '../state/status-page-data.js';
 import { lineChart } from './charts.js';
 import { facts, formatAge, type Html, html, table, timeOf } from './html.js';
@@ -97,8 +99,25 @@ export function syncSection({ data, runtime, now }: WorkInput): Html {
     ...(runtime.folderMode ? [['Folder', runtime.folderMode] as [string, string]] : []),
     ['Service token', runtime.tokenValid ? 'valid' : 'NOT VALID — run docsync auth login'],
     ['Pending webhook events', data.pendingWebhookEvents],
+    ['Local changes waiting', localWorkText(data)],
   ];
   return html`<section id="sync"><h2>Sync</h2>${facts(rows)}${workSection({ data, runtime, now })}</section>`;
+}
+
+/** Entities this many or fewer are named in "Local changes waiting". */
+const LOCAL_WORK_NAMED = 5;
+
+/**
+ * Files a stop left in the folder, found at the start, are no pushes yet: counted here until
+ * their entities' syncs end (issue 28).
+ */
+function localWorkText({ localWork: work, names }: StatusPageData): Html | string {
+  if (work.entities === 0) return 'none';
+  const named =
+    work.entities <= LOCAL_WORK_NAMED
+      ? `: ${work.items.map((w) => `${entityLabel(w.owner, names.get(ownerKey(w.owner)))} ${plural(w.files, 'file')}`).join(', ')}`
+      : '';
+  return html`${plural(work.files, 'file')} in ${plural(work.documents, 'document')} of ${plural(work.entities, 'entity')}, found since ${timeOf(work.since === null ? null : Date.parse(work.since))}; each entity's sync sends them, in the watcher's lane${named}`;
 }
 
 /** The scheduler's lanes (issue 16): what waits in each, how long its requests waited. */

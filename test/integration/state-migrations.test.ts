@@ -17,6 +17,7 @@ const SYNC_TABLES = [
   'cycles',
   'entities',
   'held_deletes',
+  'local_work',
   'meta_files',
   'oauth_tokens',
   'operator_decisions',

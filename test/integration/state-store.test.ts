@@ -51,12 +51,15 @@ describe('StateStore', () => {
     store.problems.record({ owner: TRUST, documentId: '1075468' }, 'x', 0);
     store.skipped.replaceForOwner(TRUST, [{ path: 'Trusts/Smith/a', reason: 'a link' }], 0);
     store.skipped.replaceForOwner(COMPANY, [{ path: 'Companies/C/b', reason: 'a link' }], 0);
+    store.localWork.record(TRUST, { documents: 1, files: 2 }, 0);
+    store.localWork.record(COMPANY, { documents: 1, files: 1 }, 0);
     store.forgetEntity(TRUST);
     expect(store.entities.get(TRUST)).toBeNull();
     expect(store.cursors.get(TRUST)).toBeNull();
     expect(store.base.count(TRUST)).toBe(0);
     expect(store.problems.list()).toEqual([]);
     expect(store.skipped.list().map((s) => s.path)).toEqual(['Companies/C/b']);
+    expect(store.localWork.list(10).map((w) => w.owner)).toEqual([COMPANY]);
     expect(store.base.count(COMPANY)).toBe(1);
   });
 
@@ -69,6 +72,7 @@ describe('StateStore', () => {
       lastCycle: null,
       lastSuccessfulCycle: null,
       entities: [],
+      localWork: { entities: 0, documents: 0, files: 0, since: null, items: [] },
       pushes: { pending: 0, inDoubt: 0, failed: 0, failedItems: [] },
       conflicts: { total: 0, recent: [] },
       itemsInError: [],
