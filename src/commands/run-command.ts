@@ -278,6 +278,7 @@ export function createDaemon(
     deps: engineDeps(app, local),
     local,
     operator,
+    unlodged: (offset) => app.remote.client.unlodgedPage(offset),
     extras: (d) =>
       startListeners(d, {
         app,
