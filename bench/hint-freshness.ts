@@ -15,7 +15,7 @@
  * firm-wide list costs at this firm (the other hints the API offers, docs/real-service.md).
  *
  * `BENCH_HINT_SHORT=1` runs a small form (500 entities, a round each minute, 2 minutes of
- * changes; about 6 minutes) to see that it measures what it should; its figures mean little.
+ * changes; about 4 minutes) to see that it measures what it should; its figures mean little.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
