@@ -18,6 +18,7 @@ import { coveragePeriodMs, HOT_WINDOW_MS, MIN_HOT_INTERVAL_MS } from '../src/dom
 import type { OwnerRef } from '../src/domain/types.js';
 import { EntityLocks } from '../src/engine/entity-locks.js';
 import type { CycleReport } from '../src/engine/run-cycle.js';
+import { random } from './lib/random.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { median, percentile, sleep } from './lib/stats.js';
 
@@ -29,17 +30,6 @@ const BUSY_CHANGES = 0.8;
 const CHANGES_PER_SECOND = 2;
 const RUN_MS = 50_000;
 const REQUEST_MS = 15;
-
-/** A seeded generator, so both pollers meet the same changes. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** When each entity changes, as offsets from the start: busy entities get most of the changes. */
 function activity(): Map<string, number[]> {

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { atRate } from './at-rate.js';
 import { duringRound } from './during-round.js';
 import { freshness } from './freshness.js';
+import { hintFreshness } from './hint-freshness.js';
 import { initialSync } from './initial-sync.js';
 import type { BenchResult, ResultRow } from './lib/result.js';
 import { removeScratch } from './lib/temp.js';
@@ -31,6 +32,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   9: { name: 'responsiveness and budget during a poll round', run: duringRound },
   10: { name: 'memory by firm size', run: memorySlope },
   12: { name: 'local work at the start, event-loop lag during scan passes', run: startAndStalls },
+  13: { name: 'freshness without webhooks, with the firm-wide hint', run: hintFreshness },
 };
 
 const { values } = parseArgs({
@@ -39,7 +41,8 @@ const { values } = parseArgs({
 const selected = values.only
   ? values.only.split(',').map((n) => Number(n.trim()))
   : Object.keys(BENCHES).map(Number);
-for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–10, 12)`);
+for (const n of selected)
+  if (!BENCHES[n]) throw new Error(`no benchmark ${n} (${Object.keys(BENCHES).join(', ')})`);
 
 const results = new Map<number, BenchResult>();
 const started = Date.now();

@@ -280,6 +280,7 @@ export function createDaemon(
     deps: engineDeps(app, local),
     local,
     operator,
+    unlodged: (offset) => app.remote.client.unlodgedPage(offset),
     extras: (d) =>
       startListeners(d, {
         app,

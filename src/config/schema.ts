@@ -142,6 +142,26 @@ export const configSchema = z.strictObject({
         .gt(0, { error: 'expected a share above 0' })
         .max(1, { error: 'expected a share of at most 1' })
         .default(1),
+      /**
+       * The part of `queue.requestsPerSecond` the sweep of the firm's unlodged list takes, out
+       * of polling's (daemon/unlodged-sweep.ts); 0 turns the sweep off.
+       */
+      unlodgedSweepShare: z
+        .number()
+        .min(0, { error: 'expected a share from 0 (off) to 0.5' })
+        .max(0.5, { error: 'expected a share from 0 (off) to 0.5' })
+        .default(0.05),
+    })
+    .superRefine((schedule, ctx) => {
+      // Polling keeps at least half of its share: the round is what guarantees coverage.
+      if (schedule.unlodgedSweepShare > schedule.maxPollShare / 2) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['unlodgedSweepShare'],
+          message: `expected at most half of schedule.maxPollShare (${schedule.maxPollShare / 2}), got ${schedule.unlodgedSweepShare}`,
+          input: schedule.unlodgedSweepShare,
+        });
+      }
     })
     .prefault({}),
   queue: z

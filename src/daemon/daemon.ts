@@ -17,6 +17,7 @@ import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
+import type { AgreedDocument, UnlodgedPage } from '../domain/unlodged-hints.js';
 import { plural } from '../domain/words.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
@@ -48,6 +49,7 @@ import { PollRounds } from './poll-rounds.js';
 import { scanOrder } from './scan-order.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
+import { UnlodgedSweep } from './unlodged-sweep.js';
 import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {
@@ -95,6 +97,11 @@ export interface DaemonParts {
   readonly local: WatchedFolder;
   /** What a person's decisions run on (the status page's, and those a command hands over). */
   readonly operator: OperatorDeps;
+  /**
+   * A page of the firm's unlodged list (the client's `unlodgedPage`), which the sweep reads for
+   * hints of changes (unlodged-sweep.ts); absent, or `schedule.unlodgedSweepShare` 0: no sweep.
+   */
+  readonly unlodged?: (offset: number) => Promise<UnlodgedPage>;
   /** Listeners started with the daemon (webhook receiver, status page). */
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
@@ -129,6 +136,7 @@ export class Daemon {
   #tasks: ScheduledTask[] = [];
   #watcher: FolderWatcher | undefined;
   #scanPass: ScanPass | undefined;
+  #sweep: UnlodgedSweep | undefined;
   #filesystem: FilesystemKind | null = null;
   #listeners: DaemonListeners = { intake: [], observers: [] };
   #housekeepingTimer: NodeJS.Timeout | undefined;
@@ -154,7 +162,7 @@ export class Daemon {
           const end = this.#rounds.finish(reports, this.#shutdown.signal.aborted);
           if (end) this.#cycleFinished(end.result, end.railsTripped);
         },
-        pollsPerSecond: config.queue.requestsPerSecond * share,
+        pollsPerSecond: pollRate(config),
         pacePolls: share < 1,
         now: parts.deps.now,
         locks: parts.deps.locks,
@@ -278,6 +286,7 @@ export class Daemon {
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
     // Catch up with whatever happened while docsync was not running, deletions included.
     this.scheduler.request({ trigger: 'cron', fullReconcile: true });
+    this.#startSweep();
     logger.info({ root: local.root, cron: config.schedule.cron }, 'docsync daemon started');
   }
 
@@ -326,8 +335,7 @@ export class Daemon {
    */
   coveragePeriodMs(): number {
     const { config } = this.parts.app;
-    const rate = config.queue.requestsPerSecond * config.schedule.maxPollShare;
-    return coveragePeriodMs(this.#rounds.entityCount, rate, this.#cronGapMs);
+    return coveragePeriodMs(this.#rounds.entityCount, pollRate(config), this.#cronGapMs);
   }
 
   /** Lanes, round and coverage, for the status page and `/metrics`. */
@@ -463,6 +471,38 @@ export class Daemon {
     else localWork.clearAll();
   }
 
+  /**
+   * The sweep of the firm's unlodged list beside the polls (unlodged-sweep.ts): one request
+   * every 1 / (`schedule.unlodgedSweepShare` × rate) seconds, in the poll lane.
+   */
+  #startSweep(): void {
+    const { app, unlodged } = this.parts;
+    const { config, state, logger } = app;
+    const share = config.schedule.unlodgedSweepShare;
+    if (!unlodged || share === 0) return;
+    this.#sweep = new UnlodgedSweep({
+      page: (offset) => inLane('poll', () => unlodged(offset)),
+      agreed: (ids) => {
+        const found = new Map<string, AgreedDocument>();
+        for (const id of ids) {
+          const base = state.base.get(id);
+          if (base) found.set(id, { owner: base.owner, statusId: base.statusId });
+        }
+        return found;
+      },
+      company: (id) => {
+        const record = state.entities.findById(id, 'company');
+        return record?.folder ? { kind: 'company', id: record.entity.id } : null;
+      },
+      ready: () => state.settings.initialSyncDone(),
+      hint: (owner, whole) => this.scheduler.hint(owner, whole),
+      intervalMs: 1000 / (share * config.queue.requestsPerSecond),
+      logger,
+      onError: (error) => this.#onError(error, "judging the firm's unlodged list failed"),
+    });
+    this.#sweep.start();
+  }
+
   /** The grant was refused: nothing works until `docsync auth login`. */
   get authLost(): boolean {
     return this.#fatal instanceof AuthRequiredError;
@@ -494,6 +534,7 @@ export class Daemon {
       // A stop during start (a signal, a failure) waits for it, so all it started is closed too.
       await this.#starting?.catch(() => undefined);
       for (const task of this.#tasks) task.stop();
+      this.#sweep?.close();
       clearTimeout(this.#housekeepingTimer);
       this.#holdTimer.close();
       const decided = this.#stopDecisionWatch?.();
@@ -637,4 +678,13 @@ export class Daemon {
     }
     void this.close();
   }
+}
+
+/**
+ * Polls per second the budget allows: `schedule.maxPollShare` of the rate, less what the sweep of
+ * the firm's unlodged list takes (`schedule.unlodgedSweepShare`).
+ */
+function pollRate(config: Config): number {
+  const { maxPollShare, unlodgedSweepShare } = config.schedule;
+  return config.queue.requestsPerSecond * (maxPollShare - unlodgedSweepShare);
 }

@@ -6,7 +6,8 @@
  *      makes it; settling pushes in doubt too);
  *   2. webhook events;
  *   3. entities the watcher reported;
- *   4. polling: rounds over every entity and hot polls (domain/poll-policy.ts).
+ *   4. polling: rounds over every entity, hot polls, and the companies the firm-wide sweep points
+ *      at (domain/poll-policy.ts; daemon/unlodged-sweep.ts).
  * Webhook and watcher syncs have slots of their own, so they never wait for a poll round; the
  * poll lane has a few slots, so it holds only a few requests in the queue, behind everyone else.
  *
@@ -25,6 +26,7 @@ import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import {
   choosePoll,
+  type HintedEntity,
   type HotEntity,
   hotIntervalMs,
   isHot,
@@ -112,6 +114,14 @@ interface Round {
   readonly reports: (CycleReport | null)[];
 }
 
+interface Hint {
+  /** The first hint since the entity's last listing: hints are served in this order. */
+  readonly since: number;
+  /** The last one: only a sync started after it has seen everything hinted. */
+  readonly latest: number;
+  readonly whole: boolean;
+}
+
 /** How long the poller remembers which kind of poll it started, to keep the hot share. */
 const RECENT_MS = 60_000;
 
@@ -121,6 +131,8 @@ export class WorkScheduler {
   readonly #owners = new Map<string, OwnerRef>();
   readonly #listedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
+  /** Entities the firm-wide sweep pointed at, until a sync started after the hint ends. */
+  readonly #hinted = new Map<string, Hint>();
   #recent: { readonly at: number; readonly kind: 'hot' | 'round' }[] = [];
   #urgentInUse = 0;
   #pollInUse = 0;
@@ -159,6 +171,25 @@ export class WorkScheduler {
     return done;
   }
 
+  /**
+   * The firm-wide sweep saw a change in this entity: list it at once (poll-policy rules 7, 8),
+   * whole when `whole` (a document left the list: only a whole listing shows a deletion). The
+   * hint stands until a sync of the entity that started after it ends.
+   */
+  hint(owner: OwnerRef, whole: boolean): void {
+    if (this.#stopped) return;
+    const key = ownerKey(owner);
+    this.#owners.set(key, owner);
+    const now = this.host.now();
+    const was = this.#hinted.get(key);
+    this.#hinted.set(key, {
+      since: was?.since ?? now,
+      latest: now,
+      whole: whole || (was?.whole ?? false),
+    });
+    this.#pumpPolls();
+  }
+
   /** When the entity's last sync in this daemon finished (0: none yet). */
   syncedAt(owner: OwnerRef): number {
     return this.#listedAt.get(ownerKey(owner)) ?? 0;
@@ -175,6 +206,7 @@ export class WorkScheduler {
         ? { full: this.#round.full, left: this.#round.keys.length + this.#round.inFlight }
         : null,
       hot: this.#hot(this.host.now()).length,
+      hinted: this.#hinted.size,
     };
   }
 
@@ -255,6 +287,7 @@ export class WorkScheduler {
   ) {
     if (slot === 'poll-slot') this.#pollInUse++;
     else this.#urgentInUse++;
+    const startedAt = this.host.now();
     const options: CycleOptions = {
       trigger: work.trigger,
       fullReconcile: work.full,
@@ -272,6 +305,7 @@ export class WorkScheduler {
         const now = this.host.now();
         if (report) this.#listedAt.set(key, now);
         if (report && report.actions > 0 && !work.firstSync) this.#changedAt.set(key, now);
+        this.#settleHint(key, startedAt, work.full);
         if (slot === 'poll-slot') this.#pollInUse--;
         else this.#urgentInUse--;
         this.#running.delete(key);
@@ -281,6 +315,16 @@ export class WorkScheduler {
         this.#pump();
       });
     this.#running.set(key, running);
+  }
+
+  /**
+   * A sync that started after the entity's last hint has seen what the sweep saw (a whole hint
+   * needs a whole listing). It ends the hint even when it failed: the round and the hot polls
+   * try again, a hint would retry at once.
+   */
+  #settleHint(key: string, startedAt: number, full: boolean): void {
+    const hint = this.#hinted.get(key);
+    if (hint && hint.latest <= startedAt && (full || !hint.whole)) this.#hinted.delete(key);
   }
 
   #requestRound(full: boolean): Promise<SyncOutcome> {
@@ -370,7 +414,8 @@ export class WorkScheduler {
         return;
       }
       this.#nextPollAt = now + 1000 / this.host.pollsPerSecond;
-      this.#recent.push({ at: now, kind: pick.kind });
+      // A hinted poll is a hot one that cannot wait: it counts in the hot polls' share.
+      this.#recent.push({ at: now, kind: pick.kind === 'round' ? 'round' : 'hot' });
       this.#startPoll(pick.key, pick.kind);
     }
   }
@@ -387,6 +432,7 @@ export class WorkScheduler {
       now,
       round: this.#round?.keys ?? [],
       hot,
+      hinted: [...this.#hinted].map(([key, h]): HintedEntity => ({ key, hintedAt: h.since })),
       hotIntervalMs: hotIntervalMs(
         hot.length,
         this.host.pollsPerSecond,
@@ -410,7 +456,7 @@ export class WorkScheduler {
     return hot;
   }
 
-  #startPoll(key: string, kind: 'hot' | 'round'): void {
+  #startPoll(key: string, kind: 'hot' | 'round' | 'hinted'): void {
     const owner = this.#owners.get(key)!;
     const round = this.#round;
     const inRound = kind === 'round' && round !== null;
@@ -422,7 +468,7 @@ export class WorkScheduler {
       owner,
       trigger: 'cron',
       lane: 'poll',
-      full: inRound ? round.full : false,
+      full: inRound ? round.full : kind === 'hinted' && (this.#hinted.get(key)?.whole ?? false),
       refresh: false,
       waiters: [],
       firstSync: inRound && round.firstSync,

@@ -1,15 +1,18 @@
 /**
  * Which entity to list next, when polling has a free slot (issue 16). Pure: the daemon's poller
- * keeps the facts (the round's queue, when each entity was listed, which changed lately) and
- * asks this module. There is no firm-wide change feed, so each check of an entity costs one
- * list request, and polling has only what the other lanes leave of the rate.
+ * keeps the facts (the round's queue, when each entity was listed, which changed lately, which
+ * the firm-wide sweep pointed at) and asks this module. There is no firm-wide change feed, so
+ * each check of an entity costs one list request, and polling has only what the other lanes
+ * leave of the rate.
  *
- * Two kinds of poll share the budget:
+ * Three kinds of poll share the budget:
  * - the **round** lists every entity once, stalest first; a round is what guarantees coverage.
  *   The cron schedule starts one; a tick while one runs is kept as one round to follow, never
  *   more (a round never overruns into a pile-up);
  * - **hot** polls list again the entities that changed lately (on either side), as soon as their
- *   hot interval has passed: a few percent of a firm's entities get most of its changes.
+ *   hot interval has passed: a few percent of a firm's entities get most of its changes;
+ * - **hinted** polls list a company the firm-wide unlodged list showed a change in (a new
+ *   document, a new status, a document gone from it: domain/unlodged-hints.ts), at once.
  *
  * The rules, numbered like the decision table (test/unit/poll-policy.test.ts has a case each):
  * 1. An entity in a sync now is never picked (one sync per entity at a time).
@@ -20,6 +23,10 @@
  * 4. With only one kind waiting, it takes every free slot (nothing of the budget idles).
  * 5. Of several due hot entities, the one listed longest ago goes first.
  * 6. Nothing waiting: the poller sleeps until the next hot entity is due or a round starts.
+ * 7. A hinted entity is due at once, whatever its hot interval (the sweep saw a change the last
+ *    listing cannot have seen); of several, the one hinted first goes first.
+ * 8. A due hinted entity goes before the hot ones and takes their turns under rule 3: hints are
+ *    hot polls that cannot wait, so the round still keeps its share and its coverage period.
  */
 
 /** An entity that changed within this long is hot. */
@@ -35,37 +42,50 @@ export interface HotEntity {
   readonly listedAt: number;
 }
 
+export interface HintedEntity {
+  readonly key: string;
+  /** When the sweep first pointed at it (since its last listing). */
+  readonly hintedAt: number;
+}
+
 export interface PollView {
   readonly now: number;
   /** The current round's entities not yet listed, stalest first. */
   readonly round: readonly string[];
   /** The entities that changed within HOT_WINDOW_MS. */
   readonly hot: readonly HotEntity[];
+  /** The entities the firm-wide sweep saw a change in, not listed since. */
+  readonly hinted: readonly HintedEntity[];
   readonly hotIntervalMs: number;
-  /** Polls started lately, by kind (the poller keeps a sliding count). */
+  /** Polls started lately, by kind (the poller keeps a sliding count; hinted ones count as hot). */
   readonly recent: { readonly hot: number; readonly round: number };
   /** Entities in a sync now (any lane), waiting for one, or with their lock held. */
   readonly busy: Pick<ReadonlySet<string>, 'has'>;
 }
 
 export type PollPick =
-  | { readonly kind: 'round' | 'hot'; readonly key: string; readonly rule: number }
+  | { readonly kind: 'round' | 'hot' | 'hinted'; readonly key: string; readonly rule: number }
   | { readonly kind: 'wait'; readonly untilMs: number | null; readonly rule: 6 };
 
 export function choosePoll(view: PollView): PollPick {
   const roundKey = view.round.find((key) => !view.busy.has(key)); // rule 1
+  const hinted = view.hinted
+    .filter((h) => !view.busy.has(h.key)) // rules 1, 7
+    .sort((a, b) => a.hintedAt - b.hintedAt)[0]; // rule 7
   const dueHot = view.hot
     .filter((h) => !view.busy.has(h.key) && view.now - h.listedAt >= view.hotIntervalMs) // 1, 2
     .sort((a, b) => a.listedAt - b.listedAt); // rule 5
-  const hot = dueHot[0];
+  // Rule 8: a hinted entity is the hot kind's pick, ahead of every due hot one.
+  const hot = hinted
+    ? { kind: 'hinted' as const, key: hinted.key }
+    : dueHot[0] && { kind: 'hot' as const, key: dueHot[0].key };
   if (hot && roundKey !== undefined) {
     const total = view.recent.hot + view.recent.round;
     const hotsTurn = view.recent.hot < HOT_SHARE * (total + 1);
-    return hotsTurn
-      ? { kind: 'hot', key: hot.key, rule: 3 }
-      : { kind: 'round', key: roundKey, rule: 3 };
+    if (!hotsTurn) return { kind: 'round', key: roundKey, rule: 3 };
+    return { ...hot, rule: hot.kind === 'hinted' ? 8 : 3 };
   }
-  if (hot) return { kind: 'hot', key: hot.key, rule: 4 };
+  if (hot) return { ...hot, rule: hot.kind === 'hinted' ? 7 : 4 };
   if (roundKey !== undefined) return { kind: 'round', key: roundKey, rule: 4 };
   const next = view.hot
     .filter((h) => !view.busy.has(h.key))

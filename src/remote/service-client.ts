@@ -14,8 +14,9 @@ import type {
   Trust,
   UnlodgedDocument,
 } from '../domain/types.js';
+import type { UnlodgedPage } from '../domain/unlodged-hints.js';
 import { ApiError } from './api-error.js';
-import { paged } from './paging.js';
+import { PAGE_LIMIT, paged } from './paging.js';
 import type {
   DocumentListEntry,
   DocumentVersionEntry,
@@ -239,6 +240,27 @@ export class ServiceClient {
     for await (const item of paged(this.http, name, spec, 'documents')) {
       yield parse.unlodged(item, this.label(name));
     }
+  }
+
+  /**
+   * One page of the firm's unlodged documents, from `offset` (the daemon's sweep reads the list
+   * a page at a time, spaced over its budget). An item that breaks the contract is counted and
+   * left out, never the page's end.
+   */
+  async unlodgedPage(offset: number): Promise<UnlodgedPage> {
+    const label = this.label('unlodgedOfFirm');
+    const body = await this.http.request('unlodgedOfFirm', {
+      query: { offset, limit: PAGE_LIMIT },
+    });
+    const { items, total } = parse.page(body, label, 'documents');
+    const read = items.map((item) => parseEntry(() => parse.unlodged(item, label), item));
+    const documents = read.filter((r): r is UnlodgedDocument => !('malformed' in r));
+    return {
+      documents,
+      malformed: read.length - documents.length,
+      total,
+      limit: PAGE_LIMIT,
+    };
   }
 
   contacts(options: { details?: boolean } = {}): AsyncGenerator<Json> {

@@ -37,7 +37,12 @@ export function startTestStatusServer(
   return startStatusServer({
     config: {
       status: { enabled: true, listen: { host: '127.0.0.1', port: 0 }, ...status },
-      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *', maxPollShare: 1 },
+      schedule: {
+        cron: '*/5 * * * *',
+        fullReconcileCron: '30 2 * * *',
+        maxPollShare: 1,
+        unlodgedSweepShare: 0.05,
+      },
       store: { root: '/srv/documents' },
       onRemoteDelete: 'trash',
       ...config,

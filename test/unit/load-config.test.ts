@@ -64,7 +64,12 @@ describe('configuration', () => {
       service: { scope: ['cas'], redirectUri: 'http://127.0.0.1:8789/callback' },
       store: { root: '/srv/docs' },
       state: { path: '/srv/state/docsync.db' },
-      schedule: { cron: '*/5 * * * *', fullReconcileCron: '30 2 * * *' },
+      schedule: {
+        cron: '*/5 * * * *',
+        fullReconcileCron: '30 2 * * *',
+        maxPollShare: 1,
+        unlodgedSweepShare: 0.05,
+      },
       queue: { requestsPerSecond: 10, concurrency: 4 },
       webhook: {
         enabled: true,
@@ -79,6 +84,22 @@ describe('configuration', () => {
       safety: { maxDeletePercent: 50, maxDeleteCount: 100, deleteHoldSeconds: 60 },
       log: { level: 'info' },
     });
+  });
+
+  it('takes the unlodged sweep share from 0 (off), and reports one polling could not spare by key', () => {
+    const share = (schedule: Record<string, unknown>) =>
+      problemsOf(withChange((c) => (c.schedule = schedule)));
+    expect(share({ unlodgedSweepShare: 0 })).toEqual([]);
+    expect(share({ unlodgedSweepShare: 0.2, maxPollShare: 0.5 })).toEqual([]);
+    expect(share({ unlodgedSweepShare: -0.1 })).toEqual([
+      'schedule.unlodgedSweepShare: expected a share from 0 (off) to 0.5, got -0.1',
+    ]);
+    expect(share({ unlodgedSweepShare: '5%' })).toEqual([
+      expect.stringMatching(/^schedule\.unlodgedSweepShare: /),
+    ]);
+    expect(share({ unlodgedSweepShare: 0.1, maxPollShare: 0.1 })).toEqual([
+      'schedule.unlodgedSweepShare: expected at most half of schedule.maxPollShare (0.05), got 0.1',
+    ]);
   });
 
   it('is frozen, so no module can change it behind the others', () => {

@@ -15,6 +15,7 @@ const view = (over: Partial<PollView>): PollView => ({
   now: NOW,
   round: [],
   hot: [],
+  hinted: [],
   hotIntervalMs: 10_000,
   recent: { hot: 0, round: 0 },
   busy: new Set(),
@@ -75,6 +76,45 @@ describe('choosePoll', () => {
       { kind: 'wait', untilMs: NOW + 6_000, rule: 6 },
     ],
     ['6: nothing at all: wait for a round', {}, { kind: 'wait', untilMs: null, rule: 6 }],
+    [
+      '7: a hinted entity is due at once, though listed a moment ago and hot',
+      {
+        hot: [{ key: 'h', listedAt: NOW - 100 }],
+        hinted: [{ key: 'h', hintedAt: NOW - 50 }],
+      },
+      { kind: 'hinted', key: 'h', rule: 7 },
+    ],
+    [
+      '7: of several hinted entities, the one hinted first; a busy one waits',
+      {
+        hinted: [
+          { key: 'later', hintedAt: NOW - 1_000 },
+          { key: 'busy', hintedAt: NOW - 9_000 },
+          { key: 'first', hintedAt: NOW - 5_000 },
+        ],
+        busy: new Set(['busy']),
+      },
+      { kind: 'hinted', key: 'first', rule: 7 },
+    ],
+    [
+      "8: a hinted entity goes before a due hot one, on the hot polls' turn",
+      {
+        round: ['a'],
+        hot: [{ key: 'h', listedAt: 0 }],
+        hinted: [{ key: 'x', hintedAt: NOW }],
+        recent: { hot: 4, round: 6 },
+      },
+      { kind: 'hinted', key: 'x', rule: 8 },
+    ],
+    [
+      '8: the round keeps its turn when the hot polls have had their share',
+      {
+        round: ['a'],
+        hinted: [{ key: 'x', hintedAt: NOW }],
+        recent: { hot: 6, round: 5 },
+      },
+      { kind: 'round', key: 'a', rule: 3 },
+    ],
   ];
   it.each(cases)('%s', (_name, over, expected) => {
     expect(choosePoll(view(over))).toEqual(expected);
@@ -86,6 +126,23 @@ describe('choosePoll', () => {
       const pick = choosePoll(view({ round: ['a'], hot: [{ key: 'h', listedAt: 0 }], recent }));
       if (pick.kind === 'hot') recent.hot++;
       else recent.round++;
+    }
+    expect(recent.hot / 1000).toBeCloseTo(HOT_SHARE, 2);
+  });
+
+  it('8: over many picks, hinted and hot polls together take HOT_SHARE of them', () => {
+    const recent = { hot: 0, round: 0 };
+    for (let i = 0; i < 1000; i++) {
+      const pick = choosePoll(
+        view({
+          round: ['a'],
+          hot: [{ key: 'h', listedAt: 0 }],
+          hinted: i % 2 === 0 ? [{ key: `x${i}`, hintedAt: NOW }] : [],
+          recent,
+        }),
+      );
+      if (pick.kind === 'round') recent.round++;
+      else recent.hot++;
     }
     expect(recent.hot / 1000).toBeCloseTo(HOT_SHARE, 2);
   });

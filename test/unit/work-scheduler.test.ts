@@ -256,4 +256,34 @@ describe('WorkScheduler', () => {
     const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
     expect(gaps.every((gap) => gap >= 45)).toBe(true); // 20 a second: one every 50 ms
   });
+
+  it('lists a company the firm-wide sweep points at next, whole when asked, not at its turn in the round', async () => {
+    const h = harness(40, { syncMs: 10 });
+    const round = h.scheduler.request({ trigger: 'cron' });
+    await sleep(30);
+    h.scheduler.hint(owner('e38'), false);
+    h.scheduler.hint(owner('e39'), true);
+    expect(h.scheduler.snapshot().hinted).toBe(2);
+    await round;
+    const first = (key: string) => h.runs.findIndex((r) => r.key === `company:${key}`);
+    expect(first('e38')).toBeLessThan(12);
+    expect(first('e39')).toBeLessThan(12);
+    expect(h.runs[first('e39')]!.options.fullReconcile).toBe(true);
+    expect(h.runs[first('e38')]!.options.fullReconcile).toBe(false);
+    expect(h.scheduler.snapshot().hinted).toBe(0);
+  });
+
+  it('lists a hinted company again when the hint came during its sync, once that sync ends', async () => {
+    const h = harness(1, { syncMs: 40 });
+    const sync = h.scheduler.request({ trigger: 'webhook', owner: owner('e0') });
+    await sleep(10);
+    h.scheduler.hint(owner('e0'), false); // the sync under way may have listed before the change
+    await sync;
+    await sleep(100);
+    const polls = h.runs.filter((r) => r.key === 'company:e0');
+    expect(polls.map((r) => r.lane)).toEqual(['webhook', 'poll']);
+    expect(polls[1]!.startedAt).toBeGreaterThanOrEqual(polls[0]!.endedAt!);
+    expect(h.scheduler.snapshot().hinted).toBe(0);
+    expect(h.overlapped()).toBe(false);
+  });
 });

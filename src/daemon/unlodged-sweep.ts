@@ -1,0 +1,199 @@
+/**
+ * The firm-wide hint (issue 28): the daemon reads the firm's unlodged list (`GET
+ * /cas/companies/documents/unlodged`, 500 documents a request) over and over, one page at a
+ * time, spaced so that it takes at most `schedule.unlodgedSweepShare` of the rate, and has the
+ * scheduler list at once every company the list shows a change in (domain/unlodged-hints.ts
+ * says which). Without webhooks, a round over a large firm takes many minutes; a sweep of its
+ * unlodged list takes seconds.
+ *
+ * Its requests take the poll lane, behind pushes, webhooks and the watcher. Until the first
+ * sync is done every document is new to the agreed state, so the sweep waits for it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ownerKey } from '../domain/owner-key.js';
+import type { OwnerRef } from '../domain/types.js';
+import {
+  type AgreedDocument,
+  type HintedStatuses,
+  judgePage,
+  judgeSweep,
+  nextOffset,
+  sightingOf,
+  type UnlodgedHint,
+  type UnlodgedPage,
+} from '../domain/unlodged-hints.js';
+import type { Logger } from '../log/create-logger.js';
+import { ApiError } from '../remote/api-error.js';
+
+export interface UnlodgedSweepDeps {
+  /** One page of the firm's unlodged list from `offset` (the client's `unlodgedPage`). */
+  readonly page: (offset: number) => Promise<UnlodgedPage>;
+  /** What the agreed state holds of these documents (those it holds are in the map). */
+  readonly agreed: (documentIds: readonly string[]) => ReadonlyMap<string, AgreedDocument>;
+  /** The company a list item names, as the catalogue knows it; null when it does not. */
+  readonly company: (companyId: string) => OwnerRef | null;
+  /** Whether sweeping makes sense yet: the first sync is done. */
+  readonly ready: () => boolean;
+  /** List this entity now (whole: a document left the list). */
+  readonly hint: (owner: OwnerRef, whole: boolean) => void;
+  /** The time between two requests: 1 / (share × rate). */
+  readonly intervalMs: number;
+  readonly logger: Logger;
+  /** A failure that is not the service's (the state could not be read). */
+  readonly onError: (error: unknown) => void;
+}
+
+/** A route the service does not have (or will not let docsync read) is asked again this late. */
+const REFUSED_PAUSE_MS = 60 * 60_000;
+
+export class UnlodgedSweep {
+  readonly #stop = new AbortController();
+  #running: Promise<void> | undefined;
+  #hinted: HintedStatuses = new Map();
+  /** The last whole sweep: each document seen, by its company; null before the first. */
+  #previous: ReadonlyMap<string, string> | null = null;
+  #failing = false;
+  /** What the sweeps did, for the log and tests: requests, whole sweeps, hints. */
+  readonly stats = { requests: 0, sweeps: 0, hints: 0 };
+
+  constructor(private readonly deps: UnlodgedSweepDeps) {}
+
+  start(): void {
+    this.#running ??= this.#loop().catch((error: unknown) => {
+      if (!this.#stop.signal.aborted) this.deps.onError(error);
+    });
+  }
+
+  /**
+   * Takes no page more. A page in flight is not waited for: its answer is dropped, and nothing
+   * reads the state after this returns.
+   */
+  close(): void {
+    this.#stop.abort();
+  }
+
+  async #loop(): Promise<void> {
+    const { deps } = this;
+    let offset = 0;
+    let seen: Map<string, string> | null = new Map();
+    let lastAt = Number.NEGATIVE_INFINITY;
+    for (;;) {
+      await this.#wait(lastAt + deps.intervalMs - performance.now());
+      lastAt = performance.now();
+      if (!this.#judging(() => deps.ready())) continue;
+      this.stats.requests++;
+      let page: UnlodgedPage;
+      try {
+        page = await deps.page(offset);
+      } catch (error) {
+        if (this.#stop.signal.aborted) return;
+        await this.#failed(error);
+        offset = 0;
+        seen = new Map(); // rule 5: a sweep cut short judges nothing missing
+        this.#previous = null;
+        continue;
+      }
+      if (this.#stop.signal.aborted) return;
+      this.#recovered();
+      if (page.malformed > 0) seen = null;
+      for (const doc of page.documents) seen?.set(doc.id, doc.owner.id);
+      const next = nextOffset(offset, page);
+      const last = seen;
+      this.#judging(() => {
+        this.#judgePage(page);
+        if (next === null) this.#endSweep(last);
+        return true;
+      });
+      offset = next ?? 0;
+      if (next === null) seen = new Map();
+    }
+  }
+
+  /** Runs a step that reads the state; a failure goes to the daemon (a state failure stops it). */
+  #judging(step: () => boolean): boolean {
+    try {
+      return step();
+    } catch (error) {
+      this.deps.onError(error);
+      return false;
+    }
+  }
+
+  #judgePage(page: UnlodgedPage): void {
+    const sightings = page.documents.map(sightingOf);
+    const agreed = this.deps.agreed(sightings.map((s) => s.documentId));
+    const judged = judgePage(sightings, agreed, this.#hinted);
+    this.#hinted = judged.hinted;
+    for (const hint of judged.hints) this.#send(hint);
+  }
+
+  #endSweep(seen: ReadonlyMap<string, string> | null): void {
+    const previous = this.#previous;
+    const agreed = previous ? this.deps.agreed([...previous.keys()]) : new Map();
+    const judged = judgeSweep(previous, seen, agreed, this.#hinted);
+    this.#hinted = judged.hinted;
+    for (const hint of judged.hints) this.#send(hint);
+    this.#previous = seen;
+    if (seen) this.stats.sweeps++;
+    this.deps.logger.debug(
+      { documents: seen?.size ?? null, ...this.stats },
+      'unlodged sweep: the firm-wide list read to its end',
+    );
+  }
+
+  #send(hint: UnlodgedHint): void {
+    const owner = hint.owner ?? this.deps.company(hint.companyId);
+    // A company the catalogue does not hold has no folder to bring the change to; the full
+    // round's catalogue read finds it.
+    if (!owner) return;
+    this.stats.hints++;
+    const what = {
+      'new-document': `a new document ${hint.documentId}`,
+      'new-status': `a new status of document ${hint.documentId}`,
+      'left-the-list': `document ${hint.documentId} gone from it (lodged or deleted)`,
+    }[hint.reason];
+    this.deps.logger.info(
+      { owner: ownerKey(owner), documentId: hint.documentId, rule: hint.rule },
+      `the firm's unlodged list shows ${what}: listing ${owner.kind} ${owner.id}${hint.whole ? ' whole' : ''} now`,
+    );
+    this.deps.hint(owner, hint.whole);
+  }
+
+  /** A page could not be read: the service's refusal pauses the sweep, anything else is said once. */
+  async #failed(error: unknown): Promise<void> {
+    const refused =
+      error instanceof ApiError &&
+      error.code === 'HTTP_ERROR' &&
+      [400, 403, 404, 405, 501].includes(error.status ?? 0);
+    if (refused) {
+      this.deps.logger.warn(
+        { err: error, route: error.route },
+        `the firm's unlodged list cannot be read (${error.status}): changes without a webhook wait for the poll round; ` +
+          'asked again in an hour. service.routes.unlodgedOfFirm corrects its path; ' +
+          'schedule.unlodgedSweepShare 0 turns the sweep off',
+      );
+      this.#failing = true;
+      await this.#wait(REFUSED_PAUSE_MS);
+      return;
+    }
+    // Said once until a page is read again: an outage must not write a line every second.
+    if (!this.#failing) {
+      this.deps.logger.warn(
+        { err: error },
+        "reading the firm's unlodged list failed; the sweep starts again at its next request",
+      );
+    }
+    this.#failing = true;
+  }
+
+  #recovered(): void {
+    if (this.#failing) this.deps.logger.info("the firm's unlodged list is read again");
+    this.#failing = false;
+  }
+
+  /** Waits, or throws AbortError when closed (which ends the loop). */
+  async #wait(ms: number): Promise<void> {
+    if (this.#stop.signal.aborted) throw new Error('stopped');
+    if (ms > 0) await sleep(ms, undefined, { signal: this.#stop.signal, ref: false });
+  }
+}
