@@ -173,12 +173,18 @@ export class ServiceHttp {
         // The token is taken when the request leaves the queue, not when it joins it: at the
         // service's rate a request can wait longer than a short-lived token lives (8 s tokens
         // at 4 requests/s failed items with 401 token_expired, issue 16).
-        const { response, token } = await this.#o.queue.run(async (cut) => {
-          sent = true;
+        const { response, token } = await this.#o.queue.run(async (cut, sending) => {
           const current = await this.#o.tokens.accessToken();
+          const goes = async () => {
+            await sending();
+            sent = true;
+          };
           return {
             token: current,
-            response: await this.#send(url, label, route.method, current, spec, queuedAt, cut),
+            response: await this.#send(url, label, route.method, current, spec, queuedAt, {
+              cut,
+              sending: goes,
+            }),
           };
         });
         if (response.statusCode === 401 && !refreshed) {
@@ -215,9 +221,11 @@ export class ServiceHttp {
     token: string,
     spec: RequestSpec,
     queuedAt: number,
-    cut: AbortSignal,
+    { cut, sending }: { readonly cut: AbortSignal; readonly sending: () => Promise<void> },
   ) {
     const form = spec.body ? await buildBody(spec.body, label) : undefined;
+    // Counted by the rate when it goes out, after its token and its file (request-queue.ts).
+    await sending();
     const started = Date.now();
     const authorization = `Bearer ${token}`;
     try {
