@@ -21,6 +21,7 @@
  * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
  * event is done only when its sync succeeded.
  */
+import { nextSlot } from '../domain/fair-lanes.js';
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import {
@@ -122,7 +123,8 @@ export class WorkScheduler {
   readonly #listedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
   #recent: { readonly at: number; readonly kind: 'hot' | 'round' }[] = [];
-  #urgentInUse = 0;
+  /** Urgent slots in use, per lane (a sync keeps the lane it started in). */
+  readonly #urgentInUse: Partial<Record<Lane, number>> = { webhook: 0, watcher: 0 };
   #pollInUse = 0;
   #round: Round | null = null;
   #roundStarting: Promise<void> | null = null;
@@ -230,19 +232,33 @@ export class WorkScheduler {
     work.waiters.push(resolve);
   }
 
-  /** Starts what the slots allow: urgent lanes first, each entity once. */
+  /**
+   * Starts what the slots allow, each entity once, in the order the requests came within a lane.
+   * Webhook and watcher syncs share the urgent slots by the fair lanes' rules 6–8
+   * (domain/fair-lanes.ts): webhooks first, but neither lane fills the slots the other's share
+   * keeps while it has a sync waiting (a folder reorganised into many entities at once would
+   * otherwise hold every slot for minutes while webhooks waited).
+   */
   #pump(): void {
     if (this.#stopped) return;
-    const waiting = [...this.#queued.entries()]
-      .filter(([key]) => !this.#running.has(key) && !this.host.locks.isBusy(key))
-      .sort(([, a], [, b]) => LANE_PRIORITY[b.lane] - LANE_PRIORITY[a.lane]);
-    for (const [key, work] of waiting) {
-      const poll = work.lane === 'poll';
-      if (poll ? this.#pollInUse >= this.limits.poll : this.#urgentInUse >= this.limits.urgent) {
-        continue;
-      }
+    const startable = [...this.#queued.entries()].filter(
+      ([key]) => !this.#running.has(key) && !this.host.locks.isBusy(key),
+    );
+    for (const [key, work] of startable) {
+      if (work.lane !== 'poll' || this.#pollInUse >= this.limits.poll) continue;
       this.#queued.delete(key);
-      this.#start(key, work, poll ? 'poll-slot' : 'urgent-slot');
+      this.#start(key, work, 'poll-slot');
+    }
+    const urgent = startable.filter(([, work]) => work.lane !== 'poll');
+    for (;;) {
+      const waiting: Partial<Record<Lane, number>> = { webhook: 0, watcher: 0 };
+      for (const [, work] of urgent) waiting[work.lane] = (waiting[work.lane] ?? 0) + 1;
+      const pick = nextSlot({ slots: this.limits.urgent, running: this.#urgentInUse, waiting });
+      if (!pick) break;
+      const at = urgent.findIndex(([, work]) => work.lane === pick.lane);
+      const [key, work] = urgent.splice(at, 1)[0]!;
+      this.#queued.delete(key);
+      this.#start(key, work, 'urgent-slot');
     }
     this.#pumpPolls();
   }
@@ -254,7 +270,7 @@ export class WorkScheduler {
     onReport?: (r: CycleReport | null) => void,
   ) {
     if (slot === 'poll-slot') this.#pollInUse++;
-    else this.#urgentInUse++;
+    else this.#urgentInUse[work.lane] = (this.#urgentInUse[work.lane] ?? 0) + 1;
     const options: CycleOptions = {
       trigger: work.trigger,
       fullReconcile: work.full,
@@ -273,7 +289,7 @@ export class WorkScheduler {
         if (report) this.#listedAt.set(key, now);
         if (report && report.actions > 0 && !work.firstSync) this.#changedAt.set(key, now);
         if (slot === 'poll-slot') this.#pollInUse--;
-        else this.#urgentInUse--;
+        else this.#urgentInUse[work.lane]!--;
         this.#running.delete(key);
         const outcome = outcomeOf(report);
         for (const resolve of work.waiters) resolve(outcome);

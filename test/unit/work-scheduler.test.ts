@@ -124,6 +124,22 @@ describe('WorkScheduler', () => {
     expect(h.overlapped()).toBe(false);
   });
 
+  it("keeps the webhooks' share of the urgent slots while the watcher's syncs would fill them (fair lanes 7)", async () => {
+    // 4 urgent slots: one is kept for each of the two lanes.
+    const h = harness(0, { syncMs: 300 });
+    const folders = Array.from({ length: 8 }, (_, i) =>
+      h.scheduler.request({ trigger: 'watcher', owner: owner(`folder${i}`) }),
+    );
+    await sleep(20);
+    const asked = Date.now();
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('hook') });
+    const webhook = h.runs.find((r) => r.key === 'company:hook')!;
+    expect(webhook.startedAt - asked, 'not behind a watcher sync of 300 ms').toBeLessThan(150);
+    await Promise.all(folders);
+    // The watcher had every other slot: 3 at once before the webhook came.
+    expect(h.runs.filter((r) => r.startedAt < asked && r.lane === 'watcher')).toHaveLength(3);
+  });
+
   it('merges requests for an entity that waits into one sync, at the highest lane', async () => {
     const h = harness(0, { syncMs: 30 });
     const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
