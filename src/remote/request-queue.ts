@@ -16,7 +16,11 @@
  * the two it reads its token and, for an upload, opens its file, and a request that went out
  * late beside those whose turns came after it would crowd a window the service sees. So the
  * task calls `sending` just before it sends: a request no longer on time waits there until the
- * window allows it, and no turn is given meanwhile (those waiting there go first).
+ * window allows it, and no turn is given meanwhile (those waiting there go first). And it says
+ * when the request really went out (`WentOut`, as it gets its connection): a stall of the event
+ * loop between the two (a burst of new files to read) would send it later than it was counted,
+ * closer to the next second's requests than the window allows; counted from then, the next ones
+ * keep their distance from it.
  *
  * `stop` is Ctrl-C during `--once` (issue 27): at 10 requests a second the queue held half a
  * minute of requests, and finishing them made a person wait 34 s. From the stop nothing waiting
@@ -54,7 +58,10 @@ export interface LaneStats {
  * A request's work once it has its turn: `cut` aborts when the run stops (past the grace);
  * `sending` is called just before the request goes out, and resolves when the rate allows it.
  */
-export type QueuedTask<T> = (cut: AbortSignal, sending: () => Promise<void>) => Promise<T>;
+export type QueuedTask<T> = (cut: AbortSignal, sending: () => Promise<WentOut>) => Promise<T>;
+
+/** Called as the request really goes out: the window counts it from then, if that is later. */
+export type WentOut = () => void;
 
 interface Waiter {
   readonly queuedAt: number;
@@ -220,8 +227,11 @@ export class RequestQueue {
    * The request goes out now: counted in the window at this time. One that has waited since its
    * turn (a token, a file to open) and would now crowd the window waits until it does not.
    */
-  async #sending(mark: SentMark): Promise<void> {
-    if (this.#window.interval === 0) return;
+  async #sending(mark: SentMark): Promise<WentOut> {
+    const wentOut = () => {
+      mark.at = Math.max(mark.at, Date.now());
+    };
+    if (this.#window.interval === 0) return wentOut;
     const index = this.#sent.indexOf(mark);
     if (index >= 0) this.#sent.splice(index, 1);
     let now = Date.now();
@@ -243,6 +253,7 @@ export class RequestQueue {
     }
     mark.at = now;
     this.#sent.push(mark);
+    return wentOut;
   }
 
   /** When requests went out within the last window (older ones are forgotten). */

@@ -15,7 +15,7 @@ import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import { ApiError, serviceErrorOf } from './api-error.js';
 import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
 import { type DocumentPrefix, DocumentPrefixes, otherPrefix } from './document-prefixes.js';
-import type { RequestQueue } from './request-queue.js';
+import type { RequestQueue, WentOut } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
 import {
   expandPath,
@@ -176,8 +176,9 @@ export class ServiceHttp {
         const { response, token } = await this.#o.queue.run(async (cut, sending) => {
           const current = await this.#o.tokens.accessToken();
           const goes = async () => {
-            await sending();
+            const wentOut = await sending();
             sent = true;
+            return wentOut;
           };
           return {
             token: current,
@@ -221,11 +222,11 @@ export class ServiceHttp {
     token: string,
     spec: RequestSpec,
     queuedAt: number,
-    { cut, sending }: { readonly cut: AbortSignal; readonly sending: () => Promise<void> },
+    { cut, sending }: { readonly cut: AbortSignal; readonly sending: () => Promise<WentOut> },
   ) {
     const form = spec.body ? await buildBody(spec.body, label) : undefined;
     // Counted by the rate when it goes out, after its token and its file (request-queue.ts).
-    await sending();
+    const wentOut = await sending();
     const started = Date.now();
     const authorization = `Bearer ${token}`;
     try {
@@ -234,6 +235,7 @@ export class ServiceHttp {
         url,
         headers: { authorization },
         signal: cut,
+        onSent: wentOut,
         ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
         ...(form ? { form } : {}),
       });
