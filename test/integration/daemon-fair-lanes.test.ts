@@ -42,10 +42,10 @@ const listsServed = (s: Simulator) =>
  * A simulated firm and a store in step with it, made by an unthrottled `--once`; then the
  * simulator enforces RATE in both windows for the daemon under test.
  */
-async function firmInStep(companies: number) {
+async function firmInStep(companies: number, documentsPerEntity = 1) {
   const firm = await startSimulator({
     rateLimitPerSecond: 0,
-    seed: { companies, trusts: 0, documentsPerEntity: 1, attachmentsPerDocument: 1 },
+    seed: { companies, trusts: 0, documentsPerEntity, attachmentsPerDocument: 1 },
   });
   sim = firm; // closed after the test
   const dir = tempDir();
@@ -89,22 +89,28 @@ async function startWithWebhook(s: Simulator, dir: string, env: NodeJS.ProcessEn
 
 describe('docsync run: fair lanes and no 429 of our making', () => {
   it('lands a webhook in seconds while a burst of dropped files takes the rate, and finishes the burst', async () => {
-    const { sim, dir, env, folderOf } = await firmInStep(4);
+    // Files dropped into 24 document folders of 4 companies: their syncs upload side by side,
+    // so pushes always wait in the queue (one folder's files go up one after another, leaving
+    // gaps any lane would take).
+    const { sim, dir, env, folderOf } = await firmInStep(5, 6);
     const daemon = await startWithWebhook(sim, dir, env, '0 0 1 1 *');
-    const [burstDoc, hookDoc] = (await sim.admin.dump()).documents;
-    const FILES = 160;
+    const docs = (await sim.admin.dump()).documents;
+    const hookDoc = docs.at(-1)!;
+    const burstDocs = docs.filter((d) => d.owner.id !== hookDoc.owner.id);
+    const FILES = 7 * burstDocs.length;
     // Read from the counters, not a dump: the simulator shares this process, and a dump of its
     // state every 200 ms would delay when it sees requests arrive.
     const uploaded = () => answered(sim, 201);
     for (let i = 0; i < FILES; i++) {
-      writeFileSync(path.join(folderOf(burstDoc!.id), `scan ${i}.txt`), `page ${i}`);
+      const doc = burstDocs[i % burstDocs.length]!;
+      writeFileSync(path.join(folderOf(doc.id), `scan ${i}.txt`), `page ${i}`);
     }
     await eventually(() => uploaded() >= 10, 30_000);
 
     const hookAt = Date.now();
-    sim.admin.addAttachment(hookDoc!.id, { name: 'Arrived mid-burst.pdf', bytes: '%PDF-1.4 hook' });
+    sim.admin.addAttachment(hookDoc.id, { name: 'Arrived mid-burst.pdf', bytes: '%PDF-1.4 hook' });
     await eventually(
-      () => readdirSync(folderOf(hookDoc!.id)).includes('Arrived mid-burst.pdf'),
+      () => readdirSync(folderOf(hookDoc.id)).includes('Arrived mid-burst.pdf'),
       60_000,
     );
     const landedMs = Date.now() - hookAt;
