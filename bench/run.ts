@@ -8,6 +8,7 @@ import { atRate } from './at-rate.js';
 import { duringRound } from './during-round.js';
 import { freshness } from './freshness.js';
 import { initialSync } from './initial-sync.js';
+import { lanesBurst } from './lanes-burst.js';
 import type { BenchResult, ResultRow } from './lib/result.js';
 import { removeScratch } from './lib/temp.js';
 import { writeReport } from './lib/write-report.js';
@@ -29,6 +30,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   8: { name: 'freshness without webhooks', run: freshness },
   9: { name: 'responsiveness and budget during a poll round', run: duringRound },
   10: { name: 'memory by firm size', run: memorySlope },
+  11: { name: 'fair lanes and pacing during a burst of files', run: lanesBurst },
 };
 
 const { values } = parseArgs({
@@ -37,7 +39,7 @@ const { values } = parseArgs({
 const selected = values.only
   ? values.only.split(',').map((n) => Number(n.trim()))
   : Object.keys(BENCHES).map(Number);
-for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–10)`);
+for (const n of selected) if (!BENCHES[n]) throw new Error(`no benchmark ${n} (1–11)`);
 
 const results = new Map<number, BenchResult>();
 const started = Date.now();
