@@ -21,7 +21,7 @@
  * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
  * event is done only when its sync succeeded.
  */
-import { nextSlot } from '../domain/fair-lanes.js';
+import { nextSlot, requestLane } from '../domain/fair-lanes.js';
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import {
@@ -119,6 +119,8 @@ const RECENT_MS = 60_000;
 export class WorkScheduler {
   readonly #queued = new Map<string, Work>();
   readonly #running = new Map<string, Promise<void>>();
+  /** The lane each running sync took (fair lanes rule 9). */
+  readonly #runningLane = new Map<string, Lane>();
   readonly #owners = new Map<string, OwnerRef>();
   readonly #listedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
@@ -151,7 +153,14 @@ export class WorkScheduler {
     const owner = request.owner;
     const key = ownerKey(owner);
     this.#owners.set(key, owner);
-    const lane = request.lane ?? laneOf(request.trigger);
+    const lane = requestLane(
+      request.lane ?? laneOf(request.trigger),
+      request.trigger === 'webhook',
+      {
+        running: this.#runningLane.get(key),
+        waiting: this.#queued.get(key)?.lane,
+      },
+    );
     // A webhook or a user's change says the entity is active: poll it more often for a while.
     if (lane === 'webhook' || lane === 'watcher') this.#changedAt.set(key, this.host.now());
     const done = new Promise<SyncOutcome>((resolve) =>
@@ -291,12 +300,14 @@ export class WorkScheduler {
         if (slot === 'poll-slot') this.#pollInUse--;
         else this.#urgentInUse[work.lane]!--;
         this.#running.delete(key);
+        this.#runningLane.delete(key);
         const outcome = outcomeOf(report);
         for (const resolve of work.waiters) resolve(outcome);
         onReport?.(report);
         this.#pump();
       });
     this.#running.set(key, running);
+    this.#runningLane.set(key, work.lane);
   }
 
   #requestRound(full: boolean): Promise<SyncOutcome> {

@@ -28,6 +28,11 @@
  *    stopped to make room. A webhook then finds a slot at once however many folders the watcher
  *    is syncing; the watcher loses little by it, as its syncs wait for the rate, not for slots.
  * 8. Order: of the lanes rule 7 allows, the highest goes first.
+ * 9. A webhook about an entity whose watcher sync runs or waits follows in the watcher's lane,
+ *    not its own: the service sends a webhook for each of our uploads, and during 2,000 files
+ *    dropped into 40 folders those echoes filled the webhook lane with syncs of the busy
+ *    entities, so a webhook about another entity's change waited behind them for 15–30 s. The
+ *    entity gets its sync after the running one all the same (its outcome is the webhook's).
  *
  * test/unit/fair-lanes.test.ts has a case for each rule.
  */
@@ -78,6 +83,16 @@ export function afterTurn(passed: LaneCounts, waiting: LaneCounts, lane: Lane): 
     else if (LANE_PRIORITY[other] < LANE_PRIORITY[lane]) next[other]++;
   }
   return next;
+}
+
+/** The lane a request's sync takes (rule 9); `running`, `waiting`: the entity's, if any. */
+export function requestLane(
+  asked: Lane,
+  fromWebhook: boolean,
+  entity: { readonly running?: Lane | undefined; readonly waiting?: Lane | undefined },
+): Lane {
+  const watcherBusy = entity.running === 'watcher' || entity.waiting === 'watcher';
+  return fromWebhook && asked === 'webhook' && watcherBusy ? 'watcher' : asked;
 }
 
 export interface SlotView {

@@ -6,6 +6,7 @@ import {
   nextSlot,
   nextTurn,
   PATIENCE,
+  requestLane,
   type SlotView,
   type TurnView,
 } from '../../src/domain/fair-lanes.js';
@@ -188,5 +189,19 @@ describe('nextSlot', () => {
   ];
   it.each(cases)('%s', (_, over, expected) => {
     expect(nextSlot(slots(over))).toEqual(expected);
+  });
+});
+
+describe('requestLane', () => {
+  it("9: a webhook about an entity whose watcher sync runs or waits takes the watcher's lane", () => {
+    expect(requestLane('webhook', true, { running: 'watcher' })).toBe('watcher');
+    expect(requestLane('webhook', true, { waiting: 'watcher' })).toBe('watcher');
+  });
+
+  it('9: otherwise, and for what is not a webhook (a person\'s "Sync now"), the lane asked', () => {
+    expect(requestLane('webhook', true, {})).toBe('webhook');
+    expect(requestLane('webhook', true, { running: 'poll', waiting: 'webhook' })).toBe('webhook');
+    expect(requestLane('webhook', false, { running: 'watcher' })).toBe('webhook');
+    expect(requestLane('watcher', false, { running: 'webhook' })).toBe('watcher');
   });
 });
