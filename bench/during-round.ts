@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { rateWindow } from '../src/remote/request-queue.js';
+import { rateWindow } from '../src/remote/request-pacing.js';
 import { documentFolders, startDaemon } from './lib/daemon-process.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';

@@ -9,6 +9,7 @@ import { duringRound } from './during-round.js';
 import { freshness } from './freshness.js';
 import { hintFreshness } from './hint-freshness.js';
 import { initialSync } from './initial-sync.js';
+import { lanesBurst } from './lanes-burst.js';
 import type { BenchResult, ResultRow } from './lib/result.js';
 import { removeScratch } from './lib/temp.js';
 import { writeReport } from './lib/write-report.js';
@@ -31,6 +32,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   8: { name: 'freshness without webhooks', run: freshness },
   9: { name: 'responsiveness and budget during a poll round', run: duringRound },
   10: { name: 'memory by firm size', run: memorySlope },
+  11: { name: 'fair lanes and pacing during a burst of files', run: lanesBurst },
   12: { name: 'local work at the start, event-loop lag during scan passes', run: startAndStalls },
   13: { name: 'freshness without webhooks, with the firm-wide hint', run: hintFreshness },
 };

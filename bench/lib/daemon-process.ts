@@ -30,6 +30,8 @@ export async function startDaemon(
   dir: string,
   overrides: Record<string, unknown> = {},
   readyTimeoutMs = 120_000,
+  /** Another build's dist/cli.js: a baseline built from an older commit (lib/baseline-build.ts). */
+  cli = CLI,
 ): Promise<DaemonProcess> {
   const root = path.join(dir, 'documents');
   const config = path.join(dir, 'docsync.json');
@@ -57,7 +59,7 @@ export async function startDaemon(
   const nodeArgs = process.env.BENCH_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, CLI, 'run', '--config', config],
+    [...nodeArgs, cli, 'run', '--config', config],
     {
       env: { ...process.env, DOCSYNC_REFRESH_TOKEN: await sim.mintRefreshToken() },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,6 +22,7 @@
  * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
  * event is done only when its sync succeeded.
  */
+import { nextSlot, requestLane } from '../domain/fair-lanes.js';
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import {
@@ -128,13 +129,16 @@ const RECENT_MS = 60_000;
 export class WorkScheduler {
   readonly #queued = new Map<string, Work>();
   readonly #running = new Map<string, Promise<void>>();
+  /** The lane each running sync took (fair lanes rule 9). */
+  readonly #runningLane = new Map<string, Lane>();
   readonly #owners = new Map<string, OwnerRef>();
   readonly #listedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
   /** Entities the firm-wide sweep pointed at, until a sync started after the hint ends. */
   readonly #hinted = new Map<string, Hint>();
   #recent: { readonly at: number; readonly kind: 'hot' | 'round' }[] = [];
-  #urgentInUse = 0;
+  /** Urgent slots in use, per lane (a sync keeps the lane it started in). */
+  readonly #urgentInUse: Partial<Record<Lane, number>> = { webhook: 0, watcher: 0 };
   #pollInUse = 0;
   #round: Round | null = null;
   #roundStarting: Promise<void> | null = null;
@@ -161,7 +165,14 @@ export class WorkScheduler {
     const owner = request.owner;
     const key = ownerKey(owner);
     this.#owners.set(key, owner);
-    const lane = request.lane ?? laneOf(request.trigger);
+    const lane = requestLane(
+      request.lane ?? laneOf(request.trigger),
+      request.trigger === 'webhook',
+      {
+        running: this.#runningLane.get(key),
+        waiting: this.#queued.get(key)?.lane,
+      },
+    );
     // A webhook or a user's change says the entity is active: poll it more often for a while.
     if (lane === 'webhook' || lane === 'watcher') this.#changedAt.set(key, this.host.now());
     const done = new Promise<SyncOutcome>((resolve) =>
@@ -262,19 +273,33 @@ export class WorkScheduler {
     work.waiters.push(resolve);
   }
 
-  /** Starts what the slots allow: urgent lanes first, each entity once. */
+  /**
+   * Starts what the slots allow, each entity once, in the order the requests came within a lane.
+   * Webhook and watcher syncs share the urgent slots by the fair lanes' rules 6–8
+   * (domain/fair-lanes.ts): webhooks first, but neither lane fills the slots the other's share
+   * keeps while it has a sync waiting (a folder reorganised into many entities at once would
+   * otherwise hold every slot for minutes while webhooks waited).
+   */
   #pump(): void {
     if (this.#stopped) return;
-    const waiting = [...this.#queued.entries()]
-      .filter(([key]) => !this.#running.has(key) && !this.host.locks.isBusy(key))
-      .sort(([, a], [, b]) => LANE_PRIORITY[b.lane] - LANE_PRIORITY[a.lane]);
-    for (const [key, work] of waiting) {
-      const poll = work.lane === 'poll';
-      if (poll ? this.#pollInUse >= this.limits.poll : this.#urgentInUse >= this.limits.urgent) {
-        continue;
-      }
+    const startable = [...this.#queued.entries()].filter(
+      ([key]) => !this.#running.has(key) && !this.host.locks.isBusy(key),
+    );
+    for (const [key, work] of startable) {
+      if (work.lane !== 'poll' || this.#pollInUse >= this.limits.poll) continue;
       this.#queued.delete(key);
-      this.#start(key, work, poll ? 'poll-slot' : 'urgent-slot');
+      this.#start(key, work, 'poll-slot');
+    }
+    const urgent = startable.filter(([, work]) => work.lane !== 'poll');
+    for (;;) {
+      const waiting: Partial<Record<Lane, number>> = { webhook: 0, watcher: 0 };
+      for (const [, work] of urgent) waiting[work.lane] = (waiting[work.lane] ?? 0) + 1;
+      const pick = nextSlot({ slots: this.limits.urgent, running: this.#urgentInUse, waiting });
+      if (!pick) break;
+      const at = urgent.findIndex(([, work]) => work.lane === pick.lane);
+      const [key, work] = urgent.splice(at, 1)[0]!;
+      this.#queued.delete(key);
+      this.#start(key, work, 'urgent-slot');
     }
     this.#pumpPolls();
   }
@@ -286,7 +311,7 @@ export class WorkScheduler {
     onReport?: (r: CycleReport | null) => void,
   ) {
     if (slot === 'poll-slot') this.#pollInUse++;
-    else this.#urgentInUse++;
+    else this.#urgentInUse[work.lane] = (this.#urgentInUse[work.lane] ?? 0) + 1;
     const startedAt = this.host.now();
     const options: CycleOptions = {
       trigger: work.trigger,
@@ -307,14 +332,16 @@ export class WorkScheduler {
         if (report && report.actions > 0 && !work.firstSync) this.#changedAt.set(key, now);
         this.#settleHint(key, startedAt, work.full);
         if (slot === 'poll-slot') this.#pollInUse--;
-        else this.#urgentInUse--;
+        else this.#urgentInUse[work.lane]!--;
         this.#running.delete(key);
+        this.#runningLane.delete(key);
         const outcome = outcomeOf(report);
         for (const resolve of work.waiters) resolve(outcome);
         onReport?.(report);
         this.#pump();
       });
     this.#running.set(key, running);
+    this.#runningLane.set(key, work.lane);
   }
 
   /**

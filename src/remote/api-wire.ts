@@ -29,6 +29,8 @@ export interface ApiRequest {
   readonly form?: FormData;
   /** Cuts the request (docsync is stopping). */
   readonly signal?: AbortSignal;
+  /** Called as the request gets its connection and goes out (the rate counts it from then). */
+  readonly onSent?: () => void;
 }
 
 /** What the service answered; `body` is the whole body as UTF-8 text. */
@@ -65,12 +67,15 @@ export function gotWire(got: Got, options: ApiWireOptions): ApiWire {
   });
   return async (request) => {
     const json = request.json !== undefined;
-    const response = await client(request.url, {
+    const pending = client(request.url, {
       method: request.method,
       headers: json ? { ...request.headers, 'content-type': 'application/json' } : request.headers,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(json ? { body: request.json } : request.form ? { body: request.form } : {}),
     });
+    const { onSent } = request;
+    if (onSent) pending.on('request', (req) => req.once('socket', () => onSent()));
+    const response = await pending;
     return { statusCode: response.statusCode, headers: response.headers, body: response.body };
   };
 }

@@ -1,21 +1,26 @@
 /**
- * The one queue every request to the service goes through. A sliding window (p-queue `strict`)
- * keeps the rate under `requestsPerSecond` in any one-second span, not just on average, because
- * the service counts per token and a burst at a window edge would earn a 429. A 429 pauses the
- * whole queue for its Retry-After: the limit is per token, so every request would hit it.
- * Each request takes the priority of its lane (request-lane.ts): the queue is one, its order is
- * by lane, so polling uses only what the other lanes leave idle.
+ * The one queue every request to the service goes through. Three things decide when a request
+ * starts:
+ * - the rate (request-pacing.ts): at most the window's cap in any window, counted when requests
+ *   go out, and spaced evenly once the window is half full. The service counts per token, so a
+ *   burst at a window's edge would earn a 429, and a 429 pauses the whole queue for its
+ *   Retry-After: every request would hit it;
+ * - the connections: at most `concurrency` requests in flight;
+ * - the lanes (domain/fair-lanes.ts): each request waits in its lane's line (request-lane.ts),
+ *   the lanes take turns in their order, pushes first, polling last, but a lane passed over
+ *   three times in a row takes the fourth turn, so a burst of 2,000 pushes leaves a webhook a
+ *   turn in four and the round goes on beside it. Polling also keeps its pace (spaced over the
+ *   window, headroom for the others while they are active: request-pacing.ts).
  *
- * Priority orders what waits, but a window that polling keeps full makes every urgent request
- * wait for a slot to free, one after another: a webhook's sync (list, details, link) took ~1 s
- * during a poll round against 50 ms idle (bench 9). So poll requests enter the queue only when
- * nothing else waits in it, and, while other lanes were active lately, only while the window
- * keeps HEADROOM slots free: what a webhook or a local change needs is then there at once.
- * With no urgent work for HEADROOM_MS, polling takes the whole rate, but spaced evenly over the
- * window, never in a burst: p-queue's window lets its 10 requests start at once and then holds
- * the 11th for the rest of the second, so the first webhook after a quiet spell waited ~0.9 s
- * for the window, and the first local change took 2 s to reach the service (bench 9). Spaced,
- * a slot frees every tenth of the window, and an urgent request waits at most that long.
+ * A request is counted in the window from its turn, and counted again when it goes out: between
+ * the two it reads its token and, for an upload, opens its file, and a request that went out
+ * late beside those whose turns came after it would crowd a window the service sees. So the
+ * task calls `sending` just before it sends: a request no longer on time waits there until the
+ * window allows it, and no turn is given meanwhile (those waiting there go first). And it says
+ * when the request really went out (`WentOut`, as it gets its connection): a stall of the event
+ * loop between the two (a burst of new files to read) would send it later than it was counted,
+ * closer to the next second's requests than the window allows; counted from then, the next ones
+ * keep their distance from it.
  *
  * `stop` is Ctrl-C during `--once` (issue 27): at 10 requests a second the queue held half a
  * minute of requests, and finishing them made a person wait 34 s. From the stop nothing waiting
@@ -23,10 +28,19 @@
  * is cut through the signal each task is given.
  */
 import { setMaxListeners } from 'node:events';
-import PQueue from 'p-queue';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { RunStoppedError } from '../domain/errors.js';
-import { LANE_PRIORITY, LANES, type Lane } from '../domain/lanes.js';
+import { afterTurn, type LaneCounts, nextTurn } from '../domain/fair-lanes.js';
+import { LANES, type Lane } from '../domain/lanes.js';
 import { currentLane } from './request-lane.js';
+import {
+  nextPollDue,
+  nextTurnAt,
+  pollReadyAt,
+  type RateWindowSize,
+  rateWindow,
+  windowFreeAt,
+} from './request-pacing.js';
 
 export interface RequestQueueOptions {
   readonly requestsPerSecond: number;
@@ -40,97 +54,83 @@ export interface LaneStats {
   lastWaitedMs: number;
 }
 
-/** Window slots kept free for the other lanes while they are active. */
-const HEADROOM = 2;
-/** How long after urgent work the headroom is kept. */
-const HEADROOM_MS = 10_000;
+/**
+ * A request's work once it has its turn: `cut` aborts when the run stops (past the grace);
+ * `sending` is called just before the request goes out, and resolves when the rate allows it.
+ */
+export type QueuedTask<T> = (cut: AbortSignal, sending: () => Promise<WentOut>) => Promise<T>;
+
+/** Called as the request really goes out: the window counts it from then, if that is later. */
+export type WentOut = () => void;
+
+interface Waiter {
+  readonly queuedAt: number;
+  readonly start: (sent: SentMark) => void;
+  readonly refuse: (error: unknown) => void;
+}
+
+/** When a request went out (its turn, until it says it is sending). */
+interface SentMark {
+  at: number;
+}
+
+const NO_LANES: LaneCounts = { push: 0, webhook: 0, watcher: 0, poll: 0 };
 
 export class RequestQueue {
-  readonly #queue: PQueue;
-  readonly #window: { readonly interval: number; readonly cap: number };
-  /** When requests started, within the last window. */
-  #started: number[] = [];
+  readonly #window: RateWindowSize;
+  readonly #concurrency: number;
+  readonly #lines = Object.fromEntries(LANES.map((lane) => [lane, []])) as unknown as Record<
+    Lane,
+    Waiter[]
+  >;
+  #passed: LaneCounts = NO_LANES;
+  #inFlight = 0;
+  /** Requests that went out (or took their turn) within the last window. */
+  #sent: SentMark[] = [];
+  /** Requests held just before going out, until the window allows them. */
+  #holding = 0;
   #lastUrgentAt = Number.NEGATIVE_INFINITY;
-  /** Poll requests waiting to enter the queue, and those that entered but have not started. */
-  readonly #pollGate: (() => void)[] = [];
-  #pollEntered = 0;
-  /** The earliest a poll request may start: one slot's share of the window after the last. */
+  /** The earliest the next poll may start by its spacing. */
   #pollDueAt = Number.NEGATIVE_INFINITY;
-  #gateTimer: NodeJS.Timeout | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #resumeTimer: NodeJS.Timeout | undefined;
+  #resumeAt = 0;
   readonly #lanes = Object.fromEntries(
     LANES.map((lane) => [lane, { waiting: 0, started: 0, waitedMs: 0, lastWaitedMs: 0 }]),
   ) as Record<Lane, LaneStats>;
-  #resumeTimer: NodeJS.Timeout | undefined;
-  #resumeAt = 0;
   /** Aborted by `stop`: nothing starts after it. */
   readonly #stopping = new AbortController();
   /** Aborted the grace after `stop`: what is still in flight is cut. */
   readonly #cut = new AbortController();
-  /** What drops each request still waiting in the queue. */
-  readonly #waiting = new Set<AbortController>();
 
   constructor(options: RequestQueueOptions) {
     // Every request in flight listens on `cut`, every wait on `stopping`: many, by design.
     setMaxListeners(0, this.#stopping.signal, this.#cut.signal);
     const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
     this.#window = { interval, cap: intervalCap };
-    this.#queue = new PQueue({
-      concurrency: options.concurrency,
-      interval,
-      intervalCap,
-      strict: interval > 0,
-    });
+    this.#concurrency = options.concurrency;
   }
 
   /**
-   * Runs `task` when the rate, the concurrency and its lane allow. The task is given the signal
-   * that cuts it when the run stops (`stop`); a request still waiting then is refused.
+   * Runs `task` when the rate, the connections and its lane's turn allow. The task is given the
+   * signal that cuts it when the run stops (`stop`); a request still waiting then is refused.
    */
-  async run<T>(task: (cut: AbortSignal) => Promise<T>): Promise<T> {
+  async run<T>(task: QueuedTask<T>): Promise<T> {
     this.#refuseIfStopping();
     const lane = currentLane();
     const stats = this.#lanes[lane];
     const queuedAt = Date.now();
+    if (lane !== 'poll') this.#lastUrgentAt = queuedAt;
     stats.waiting++;
-    let started = false;
-    const dropped = new AbortController();
+    const mark = await new Promise<SentMark>((start, refuse) => {
+      this.#lines[lane].push({ queuedAt, start, refuse });
+      this.#pump();
+    });
     try {
-      if (lane === 'poll') {
-        await new Promise<void>((enter) => {
-          this.#pollGate.push(enter);
-          this.#openGate();
-        });
-        this.#refuseIfStopping();
-      } else {
-        this.#lastUrgentAt = queuedAt;
-      }
-      this.#waiting.add(dropped);
-      return (await this.#queue.add(
-        () => {
-          started = true;
-          this.#waiting.delete(dropped);
-          const now = Date.now();
-          if (lane === 'poll') {
-            this.#pollEntered--;
-            this.#spacePolls(now);
-            queueMicrotask(() => this.#openGate()); // the next poll may wait its turn in the queue
-          }
-          if (this.#window.interval > 0) {
-            this.#started.push(now);
-            if (this.#started.length > 4 * this.#window.cap)
-              this.#started.splice(0, this.#window.cap);
-          }
-          stats.waiting--;
-          stats.started++;
-          stats.waitedMs += now - queuedAt;
-          stats.lastWaitedMs = now - queuedAt;
-          return task(this.#cut.signal).finally(() => this.#openGate());
-        },
-        { priority: LANE_PRIORITY[lane], signal: dropped.signal },
-      )) as T;
+      return await task(this.#cut.signal, () => this.#sending(mark));
     } finally {
-      this.#waiting.delete(dropped);
-      if (!started) stats.waiting--;
+      this.#inFlight--;
+      this.#pump();
     }
   }
 
@@ -143,11 +143,13 @@ export class RequestQueue {
     if (this.#stopping.signal.aborted) return;
     const refused = () => new RunStoppedError('not sent: docsync is stopping', false);
     this.#stopping.abort(refused());
-    for (const dropped of this.#waiting) dropped.abort(refused());
-    this.#waiting.clear();
-    clearTimeout(this.#gateTimer);
-    // Poll requests waiting at the gate find the queue stopping when they pass it.
-    for (const enter of this.#pollGate.splice(0)) enter();
+    clearTimeout(this.#timer);
+    for (const lane of LANES) {
+      for (const waiter of this.#lines[lane].splice(0)) {
+        this.#lanes[lane].waiting--;
+        waiter.refuse(refused());
+      }
+    }
     const cut = () => this.#cut.abort(new RunStoppedError('cut: docsync is stopping', true));
     if (graceMs <= 0) cut();
     else setTimeout(cut, graceMs).unref();
@@ -167,49 +169,108 @@ export class RequestQueue {
     if (this.#stopping.signal.aborted) throw this.#stopping.signal.reason;
   }
 
-  /** Lets the next poll request into the queue, if nothing else waits and the window allows. */
-  #openGate(): void {
-    clearTimeout(this.#gateTimer);
-    while (this.#pollGate.length > 0) {
+  /** Gives turns while the rate, the connections and the lanes allow. */
+  #pump(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    while (
+      !this.#stopping.signal.aborted &&
+      this.#resumeAt === 0 &&
+      this.#holding === 0 &&
+      this.#inFlight < this.#concurrency
+    ) {
+      const waiting = this.#waitingCounts();
+      if (LANES.every((lane) => waiting[lane] === 0)) return;
       const now = Date.now();
-      const urgentLately = now - this.#lastUrgentAt < HEADROOM_MS;
-      // One poll waits in the queue at a time: its start, due by the spacing, lets the next in.
-      // Beside other lanes, it waits behind whatever else waits.
-      if (this.#pollEntered > 0 || (urgentLately && this.#queue.size > 0)) return;
-      const { interval, cap } = this.#window;
-      this.#started = this.#started.filter((t) => now - t < interval);
-      // A low rate keeps less headroom: polling must still move at 2 requests a second.
-      const headroom = Math.min(HEADROOM, Math.floor(cap / 4));
-      if (urgentLately && interval > 0 && this.#started.length >= cap - headroom) {
-        // Full but for the headroom: look again when the oldest start leaves the window.
-        this.#lookAgainAt(this.#started[0]! + interval, now);
+      const sent = this.#sentTimes(now);
+      const turnAt = nextTurnAt(sent, now, this.#window);
+      if (turnAt > now) {
+        this.#wakeAt(turnAt, now);
         return;
       }
-      if (now < this.#pollDueAt) {
-        this.#lookAgainAt(this.#pollDueAt, now);
+      const turn = nextTurn({
+        now,
+        waiting,
+        passed: this.#passed,
+        pollReadyAt: pollReadyAt({
+          now,
+          sent,
+          window: this.#window,
+          pollDueAt: this.#pollDueAt,
+          lastUrgentAt: this.#lastUrgentAt,
+        }),
+      });
+      if (turn.kind === 'wait') {
+        if (turn.untilMs !== null) this.#wakeAt(turn.untilMs, now);
         return;
       }
-      this.#pollEntered++;
-      this.#pollGate.shift()!();
+      this.#passed = afterTurn(this.#passed, waiting, turn.lane);
+      if (turn.lane === 'poll') this.#pollDueAt = nextPollDue(this.#pollDueAt, now, this.#window);
+      this.#startNext(turn.lane, now);
     }
   }
 
-  /**
-   * The next poll is due one slot's share of the window after this one, counted from when this
-   * one was due, not from now: a timer fires a millisecond or two late, and ten late timers a
-   * window would cost polling a percent of the rate. After a pause it restarts from now, with
-   * one slot in hand.
-   */
-  #spacePolls(now: number): void {
-    const { interval, cap } = this.#window;
-    if (interval === 0) return;
-    const slot = interval / cap;
-    this.#pollDueAt = Math.max(this.#pollDueAt, now - slot) + slot;
+  #startNext(lane: Lane, now: number): void {
+    const waiter = this.#lines[lane].shift()!;
+    const stats = this.#lanes[lane];
+    stats.waiting--;
+    stats.started++;
+    stats.waitedMs += now - waiter.queuedAt;
+    stats.lastWaitedMs = now - waiter.queuedAt;
+    const mark = { at: now };
+    if (this.#window.interval > 0) this.#sent.push(mark);
+    this.#inFlight++;
+    waiter.start(mark);
   }
 
-  #lookAgainAt(at: number, now: number): void {
+  /**
+   * The request goes out now: counted in the window at this time. One that has waited since its
+   * turn (a token, a file to open) and would now crowd the window waits until it does not.
+   */
+  async #sending(mark: SentMark): Promise<WentOut> {
+    const wentOut = () => {
+      mark.at = Math.max(mark.at, Date.now());
+    };
+    if (this.#window.interval === 0) return wentOut;
+    const index = this.#sent.indexOf(mark);
+    if (index >= 0) this.#sent.splice(index, 1);
+    let now = Date.now();
+    let freeAt = windowFreeAt(this.#sentTimes(now), now, this.#window);
+    if (freeAt > now) {
+      this.#holding++;
+      try {
+        while (freeAt > now) {
+          await sleep(freeAt - now, undefined, { signal: this.#stopping.signal }).catch(() => {
+            throw new RunStoppedError('not sent: docsync is stopping', false);
+          });
+          now = Date.now();
+          freeAt = windowFreeAt(this.#sentTimes(now), now, this.#window);
+        }
+      } finally {
+        this.#holding--;
+        queueMicrotask(() => this.#pump());
+      }
+    }
+    mark.at = now;
+    this.#sent.push(mark);
+    return wentOut;
+  }
+
+  /** When requests went out within the last window (older ones are forgotten). */
+  #sentTimes(now: number): number[] {
+    this.#sent = this.#sent.filter((m) => now - m.at < this.#window.interval);
+    return this.#sent.map((m) => m.at);
+  }
+
+  #waitingCounts(): LaneCounts {
+    const counts = { ...NO_LANES };
+    for (const lane of LANES) counts[lane] = this.#lines[lane].length;
+    return counts;
+  }
+
+  #wakeAt(at: number, now: number): void {
     // Not unref'd: requests wait on it, and a stopping daemon waits for them.
-    this.#gateTimer = setTimeout(() => this.#openGate(), at - now);
+    this.#timer = setTimeout(() => this.#pump(), Math.max(1, at - now));
   }
 
   /** Per lane: requests waiting now, and requests started with the time they waited in all. */
@@ -222,47 +283,28 @@ export class RequestQueue {
     const until = Date.now() + ms;
     if (until <= this.#resumeAt) return;
     this.#resumeAt = until;
-    this.#queue.pause();
     clearTimeout(this.#resumeTimer);
     this.#resumeTimer = setTimeout(() => {
       this.#resumeAt = 0;
-      this.#queue.start();
+      this.#pump();
     }, ms);
     this.#resumeTimer.unref();
   }
 
-  get paused(): boolean {
-    return this.#queue.isPaused;
-  }
-
   /** Requests waiting plus requests in flight. */
   get depth(): number {
-    return this.#queue.size + this.#queue.pending;
+    return LANES.reduce((n, lane) => n + this.#lines[lane].length, 0) + this.#inFlight;
   }
 
-  onIdle(): Promise<void> {
-    return this.#queue.onIdle();
-  }
-
-  /** Drops what has not started; in-flight requests finish. */
+  /**
+   * Drops what has not started, as the process closes: those requests are never answered (their
+   * callers are being abandoned with it); in-flight requests finish.
+   */
   clear(): void {
-    this.#queue.clear();
+    clearTimeout(this.#timer);
+    for (const lane of LANES) {
+      this.#lanes[lane].waiting -= this.#lines[lane].length;
+      this.#lines[lane].length = 0;
+    }
   }
-}
-
-/**
- * Requests arrive at the service a little bunched compared with when they left (the network
- * does not keep our spacing), so the window is stretched by this much to keep a sliding-window
- * limit of the same rate from ever seeing one request too many.
- */
-const ARRIVAL_JITTER_MS = 40;
-
-/** p-queue wants whole tasks per interval: 2.5/s becomes 2 per 800 ms (+ jitter allowance). */
-export function rateWindow(requestsPerSecond: number): { interval: number; intervalCap: number } {
-  if (!Number.isFinite(requestsPerSecond)) {
-    return { interval: 0, intervalCap: Number.POSITIVE_INFINITY };
-  }
-  const intervalCap = Math.max(1, Math.floor(requestsPerSecond));
-  const interval = Math.round((1000 * intervalCap) / requestsPerSecond) + ARRIVAL_JITTER_MS;
-  return { interval, intervalCap };
 }

@@ -15,7 +15,7 @@ import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import { ApiError, serviceErrorOf } from './api-error.js';
 import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
 import { type DocumentPrefix, DocumentPrefixes, otherPrefix } from './document-prefixes.js';
-import type { RequestQueue } from './request-queue.js';
+import type { RequestQueue, WentOut } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
 import {
   expandPath,
@@ -173,12 +173,19 @@ export class ServiceHttp {
         // The token is taken when the request leaves the queue, not when it joins it: at the
         // service's rate a request can wait longer than a short-lived token lives (8 s tokens
         // at 4 requests/s failed items with 401 token_expired, issue 16).
-        const { response, token } = await this.#o.queue.run(async (cut) => {
-          sent = true;
+        const { response, token } = await this.#o.queue.run(async (cut, sending) => {
           const current = await this.#o.tokens.accessToken();
+          const goes = async () => {
+            const wentOut = await sending();
+            sent = true;
+            return wentOut;
+          };
           return {
             token: current,
-            response: await this.#send(url, label, route.method, current, spec, queuedAt, cut),
+            response: await this.#send(url, label, route.method, current, spec, queuedAt, {
+              cut,
+              sending: goes,
+            }),
           };
         });
         if (response.statusCode === 401 && !refreshed) {
@@ -215,9 +222,11 @@ export class ServiceHttp {
     token: string,
     spec: RequestSpec,
     queuedAt: number,
-    cut: AbortSignal,
+    { cut, sending }: { readonly cut: AbortSignal; readonly sending: () => Promise<WentOut> },
   ) {
     const form = spec.body ? await buildBody(spec.body, label) : undefined;
+    // Counted by the rate when it goes out, after its token and its file (request-queue.ts).
+    const wentOut = await sending();
     const started = Date.now();
     const authorization = `Bearer ${token}`;
     try {
@@ -226,6 +235,7 @@ export class ServiceHttp {
         url,
         headers: { authorization },
         signal: cut,
+        onSent: wentOut,
         ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
         ...(form ? { form } : {}),
       });

@@ -15,7 +15,7 @@ import type { FaultOptions, Faults } from './faults.js';
 import type { LinkCounters, LinkHost } from './link-host.js';
 import type { OAuthServer } from './oauth.js';
 import { seededRandom } from './random.js';
-import type { RateLimiter } from './rate-limit.js';
+import { RATE_WINDOWS, type RateLimiter, type RateWindow } from './rate-limit.js';
 import type { OwnerKind } from './records.js';
 import { type SeedOption, type SeedSummary, seedFirm } from './seed.js';
 import { dumpState, type StateDump } from './state-dump.js';
@@ -163,8 +163,10 @@ export class SimulatorAdmin {
     return this.deps.faults.get();
   }
 
-  setRateLimit(perSecond: number): void {
+  /** The rate per access token, and how it is counted (both windows when not given). */
+  setRateLimit(perSecond: number, windows: readonly RateWindow[] = RATE_WINDOWS): void {
     this.deps.rateLimiter.perSecond = perSecond;
+    this.deps.rateLimiter.windows = windows;
   }
 
   setClockOffset(offsetMs: number): void {

@@ -47,6 +47,8 @@ async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  // Counted by the rate as it arrives, as a service's edge would, not after the work below.
+  const arrivedAt = Date.now();
   const url = new URL(req.url ?? '/', 'http://simulator');
   const path = stripCasPrefix(url.pathname);
   const method = req.method ?? 'GET';
@@ -77,7 +79,7 @@ async function handleRequest(
     let actor = FIRM_USER;
     if (match.route.auth) {
       ({ actor, token } = deps.oauth.authenticate(req.headers.authorization));
-      const wait = deps.rateLimiter.check(token, Date.now());
+      const wait = deps.rateLimiter.check(token, arrivedAt);
       if (wait > 0) throw rateLimited(wait);
     }
     reply = await match.route.handle({

@@ -16,7 +16,7 @@ import { type FaultOptions, Faults } from './faults.js';
 import { LinkHost } from './link-host.js';
 import { OAuthServer } from './oauth.js';
 import type { SimProfile } from './profile.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter, type RateWindow } from './rate-limit.js';
 import { adminRoutes } from './routes-admin.js';
 import { attachmentRoutes } from './routes-attachments.js';
 import { documentRoutes } from './routes-documents.js';
@@ -37,6 +37,7 @@ export type {
 export type { CompanyInput, TrustInput } from './entity-factory.js';
 export type { FaultOptions } from './faults.js';
 export { isSimProfile, SIM_PROFILES, type SimProfile } from './profile.js';
+export type { RateWindow } from './rate-limit.js';
 export type { GeneratedSeed, SeedOption, SeedSummary } from './seed.js';
 export type { StateDump } from './state-dump.js';
 export type { WebhookAttempt, WebhookOptions, WebhookTarget } from './webhooks.js';
@@ -54,6 +55,8 @@ export interface SimulatorOptions {
   readonly clientSecret?: string;
   /** Requests per second per access token (default 20); 0 or Infinity turns the limit off. */
   readonly rateLimitPerSecond?: number;
+  /** How the rate is counted (rate-limit.ts); default both a sliding and a calendar second. */
+  readonly rateLimitWindows?: readonly RateWindow[];
   /** Lifetime of access tokens (default 3600 s). */
   readonly accessTokenTtlSeconds?: number;
   /** Lifetime of download links (default 300 s, api.md). */
@@ -133,7 +136,7 @@ function compose(
   const faults = new Faults(clock, options.faults, profile);
   const links = new LinkHost(store, clock, faults, options.linkTtlSeconds ?? 300);
   const counters = new RequestCounters();
-  const rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 20);
+  const rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 20, options.rateLimitWindows);
   const webhooks = new WebhookSender(clock, options.webhookDelivery, profile);
   webhooks.target = options.webhook ?? null;
   store.onChange((event) => webhooks.send(event));

@@ -5,6 +5,7 @@
  */
 import type { SimulatorAdmin } from './admin.js';
 import { type Reply, type RequestContext, type Route, readJson } from './http-kit.js';
+import { RATE_WINDOWS, type RateWindow } from './rate-limit.js';
 import { badRequest } from './sim-error.js';
 
 type Handler = (ctx: RequestContext, body: Record<string, unknown>) => unknown;
@@ -59,7 +60,7 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
     route('GET', '/faults', () => admin.faults()),
     route('PUT', '/faults', (_, body) => admin.setFaults(body)),
     route('PUT', '/rate-limit', (_, body) =>
-      admin.setRateLimit(number(body.perSecond, 'perSecond')),
+      admin.setRateLimit(number(body.perSecond, 'perSecond'), rateWindows(body.windows)),
     ),
     route('PUT', '/clock', (_, body) => admin.setClockOffset(number(body.offsetMs, 'offsetMs'))),
     route('PUT', '/webhook', (_, body) => admin.setWebhook(body as never)),
@@ -101,6 +102,14 @@ function number(value: unknown, name: string): number {
   if (typeof value !== 'number' || Number.isNaN(value))
     throw badRequest(`${name} must be a number`);
   return value;
+}
+
+/** `windows`: absent for both, else a list of `sliding` and `fixed`. */
+function rateWindows(value: unknown): readonly RateWindow[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((w) => !RATE_WINDOWS.includes(w as RateWindow)))
+    throw badRequest(`windows must be a list of ${RATE_WINDOWS.join(', ')}`);
+  return value as RateWindow[];
 }
 
 function optionalString(value: unknown): string | undefined {

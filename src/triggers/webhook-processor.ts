@@ -29,12 +29,21 @@ export interface WebhookProcessorDeps {
   readonly retryDelayMs: number;
   /** Attempts before an event is left failed (default MAX_EVENT_ATTEMPTS). */
   readonly maxAttempts?: number;
-  /** Entities worked on at once (default 8, as the daemon's urgent syncs). */
+  /** Entities worked on at once (default ENTITIES_AT_ONCE). */
   readonly concurrency?: number;
   readonly now: () => number;
   /** Hears a failure of the bookkeeping after it was logged (the receiver picks state failures). */
   readonly onFailure?: (error: unknown) => void;
 }
+
+/**
+ * Entities worked on at once by default. Working on an event is mostly waiting for its entity's
+ * sync, and the work scheduler's slots bound the syncs that run (issue 28), so this only bounds
+ * the waiting. It was 8, as many as the urgent slots: during 2,000 files dropped into 40 folders,
+ * the service's webhooks about our own uploads took all 8, each waiting for its entity's long
+ * sync, and the webhook about another entity's change waited behind them for tens of seconds.
+ */
+const ENTITIES_AT_ONCE = 64;
 
 export class WebhookProcessor {
   readonly #deps: WebhookProcessorDeps;
@@ -82,7 +91,7 @@ export class WebhookProcessor {
 
   /** Starts a drain for each entity with events waiting, as long as there is room. */
   #startMore(): void {
-    const limit = this.#deps.concurrency ?? 8;
+    const limit = this.#deps.concurrency ?? ENTITIES_AT_ONCE;
     for (const entityId of this.#byEntity.keys()) {
       if (this.#draining.size >= limit) return;
       if (this.#draining.has(entityId)) continue;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/remote/api-error.js';
-import { rateWindow } from '../../src/remote/request-queue.js';
+import { rateWindow } from '../../src/remote/request-pacing.js';
 import { retryDelay } from '../../src/remote/retry-delay.js';
 import { parseRetryAfter } from '../../src/remote/service-http.js';
 

@@ -124,18 +124,50 @@ describe('WorkScheduler', () => {
     expect(h.overlapped()).toBe(false);
   });
 
+  it("keeps the webhooks' share of the urgent slots while the watcher's syncs would fill them (fair lanes 7)", async () => {
+    // 4 urgent slots: one is kept for each of the two lanes.
+    const h = harness(0, { syncMs: 300 });
+    const folders = Array.from({ length: 8 }, (_, i) =>
+      h.scheduler.request({ trigger: 'watcher', owner: owner(`folder${i}`) }),
+    );
+    await sleep(20);
+    const asked = Date.now();
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('hook') });
+    const webhook = h.runs.find((r) => r.key === 'company:hook')!;
+    expect(webhook.startedAt - asked, 'not behind a watcher sync of 300 ms').toBeLessThan(150);
+    await Promise.all(folders);
+    // The watcher had every other slot: 3 at once before the webhook came.
+    expect(h.runs.filter((r) => r.startedAt < asked && r.lane === 'watcher')).toHaveLength(3);
+  });
+
   it('merges requests for an entity that waits into one sync, at the highest lane', async () => {
     const h = harness(0, { syncMs: 30 });
-    const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    const first = h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
     await sleep(5);
     const merged = Promise.all([
-      h.scheduler.request({ trigger: 'watcher', owner: owner('a') }),
       h.scheduler.request({ trigger: 'webhook', owner: owner('a') }),
+      h.scheduler.request({ trigger: 'watcher', owner: owner('a') }),
       h.scheduler.request({ trigger: 'webhook', owner: owner('a'), fullReconcile: true }),
     ]);
     await Promise.all([first, merged]);
-    expect(h.runs.map((r) => r.lane)).toEqual(['watcher', 'webhook']);
+    expect(h.runs.map((r) => r.lane)).toEqual(['webhook', 'webhook']);
     expect(h.runs[1]!.options.fullReconcile).toBe(true);
+  });
+
+  it("runs a webhook about an entity the watcher is syncing after it, in the watcher's lane (fair lanes 9)", async () => {
+    const h = harness(0, { syncMs: 30 });
+    const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    await sleep(5);
+    const echo = h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
+    const other = h.scheduler.request({ trigger: 'webhook', owner: owner('b') });
+    expect(await Promise.all([first, echo, other])).toEqual(['synced', 'synced', 'synced']);
+    const lanes = h.runs.map((r) => `${r.key} ${r.lane}`);
+    expect(lanes).toEqual(['company:a watcher', 'company:b webhook', 'company:a watcher']);
+    // A person's "Sync now" keeps its lane.
+    const busy = h.scheduler.request({ trigger: 'watcher', owner: owner('c') });
+    await sleep(5);
+    await Promise.all([busy, h.scheduler.request({ trigger: 'manual', owner: owner('c') })]);
+    expect(h.runs.at(-1)!.lane).toBe('webhook');
   });
 
   it("runs a person's job under an entity's lock between its syncs, and other entities' syncs beside it", async () => {

@@ -1,0 +1,155 @@
+/**
+ * Issue 28 at the level a user reaches: a real daemon against a simulator that refuses more than
+ * the rate in any sliding or calendar second (both counted, answering 429).
+ * - Fair lanes: files dropped into one folder make a burst of pushes that would take every turn
+ *   of the rate for tens of seconds; a webhook arriving in the middle of it still lands in
+ *   seconds, and the burst finishes.
+ * - No 429 of our making: rounds back to back over the firm, with a webhook and local changes
+ *   beside them, cross round boundaries and lane changes without one 429.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { writeCliConfig } from '../helpers/cli-config.js';
+import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const startDaemon = useDaemonProcesses();
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const RATE = 8;
+
+/** Answers of the service with `status`, over every route. */
+const answered = (s: Simulator, status: number) =>
+  Object.entries(s.admin.counters().api.byRoute)
+    .filter(([route]) => route.endsWith(` ${status}`))
+    .reduce((n, [, count]) => n + count, 0);
+
+/** Document lists the service has answered: one per entity polled. */
+const listsServed = (s: Simulator) =>
+  Object.entries(s.admin.counters().api.byRoute)
+    .filter(([route]) => /^GET \S*\/documents 200$/.test(route))
+    .reduce((n, [, count]) => n + count, 0);
+
+/**
+ * A simulated firm and a store in step with it, made by an unthrottled `--once`; then the
+ * simulator enforces RATE in both windows for the daemon under test.
+ */
+async function firmInStep(companies: number, documentsPerEntity = 1) {
+  const firm = await startSimulator({
+    rateLimitPerSecond: 0,
+    seed: { companies, trusts: 0, documentsPerEntity, attachmentsPerDocument: 1 },
+  });
+  sim = firm; // closed after the test
+  const dir = tempDir();
+  const env = { DOCSYNC_REFRESH_TOKEN: firm.admin.mintRefreshToken() };
+  const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
+  const once = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 30_000 });
+  expect(once.code, once.stderr).toBe(0);
+  firm.admin.setRateLimit(RATE, ['sliding', 'fixed']);
+  firm.admin.resetCounters();
+  const root = path.join(dir, 'documents');
+  const folderOf = (id: string) => {
+    for (const entity of readdirSync(path.join(root, 'Companies'))) {
+      const found = readdirSync(path.join(root, 'Companies', entity)).find((f) =>
+        f.endsWith(`[${id}]`),
+      );
+      if (found) return path.join(root, 'Companies', entity, found);
+    }
+    throw new Error(`no folder for document ${id}`);
+  };
+  return { sim: firm, dir, env, folderOf };
+}
+
+async function startWithWebhook(s: Simulator, dir: string, env: NodeJS.ProcessEnv, cron: string) {
+  const config = writeCliConfig(dir, s, {
+    settleSeconds: 0.3,
+    log: { level: 'info' },
+    queue: { requestsPerSecond: RATE, concurrency: 4 },
+    schedule: { cron, fullReconcileCron: '0 0 1 1 *' },
+    webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
+  });
+  const daemon = startDaemon(config, env);
+  await daemon.started;
+  let url: string | undefined;
+  await eventually(() => {
+    url = /"url":"([^"]+)","msg":"webhook receiver listening"/.exec(daemon.output())?.[1];
+    return url !== undefined;
+  });
+  s.admin.setWebhook({ url: url!, clientCode: 'FIRM1', secret: 'hook-secret' });
+  return daemon;
+}
+
+describe('docsync run: fair lanes and no 429 of our making', () => {
+  it('lands a webhook in seconds while a burst of dropped files takes the rate, and finishes the burst', async () => {
+    // Files dropped into 24 document folders of 4 companies: their syncs upload side by side,
+    // so pushes always wait in the queue (one folder's files go up one after another, leaving
+    // gaps any lane would take).
+    const { sim, dir, env, folderOf } = await firmInStep(5, 6);
+    const daemon = await startWithWebhook(sim, dir, env, '0 0 1 1 *');
+    const docs = (await sim.admin.dump()).documents;
+    const hookDoc = docs.at(-1)!;
+    const burstDocs = docs.filter((d) => d.owner.id !== hookDoc.owner.id);
+    const FILES = 7 * burstDocs.length;
+    // Read from the counters, not a dump: the simulator shares this process, and a dump of its
+    // state every 200 ms would delay when it sees requests arrive.
+    const uploaded = () => answered(sim, 201);
+    for (let i = 0; i < FILES; i++) {
+      const doc = burstDocs[i % burstDocs.length]!;
+      writeFileSync(path.join(folderOf(doc.id), `scan ${i}.txt`), `page ${i}`);
+    }
+    await eventually(() => uploaded() >= 10, 30_000);
+
+    const hookAt = Date.now();
+    sim.admin.addAttachment(hookDoc.id, { name: 'Arrived mid-burst.pdf', bytes: '%PDF-1.4 hook' });
+    await eventually(
+      () => readdirSync(folderOf(hookDoc.id)).includes('Arrived mid-burst.pdf'),
+      60_000,
+    );
+    const landedMs = Date.now() - hookAt;
+    const leftWhenLanded = FILES - uploaded();
+
+    // Without fair lanes the webhook waited behind every push of the burst (~20 s at 8/s).
+    expect(leftWhenLanded, 'the burst was still going on').toBeGreaterThan(FILES / 8);
+    expect(landedMs, 'webhook to folder during the burst').toBeLessThan(3_000);
+    // Every file once (a 429 would be retried, not lost). 429s are counted in the test below: a
+    // burst of uploads loads the simulator, which shares this process, and a stall of it once
+    // stamped a request's arrival 250 ms late, beside the next second's.
+    await eventually(() => uploaded() === FILES, 60_000);
+
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  }, 90_000);
+
+  it('keeps every second at or under the rate across round boundaries and lane changes', async () => {
+    const COMPANIES = 30;
+    const { sim, dir, env, folderOf } = await firmInStep(COMPANIES);
+    // A round every 2 s: each takes longer than that at 8 requests a second, so the next waits
+    // for it and starts as it ends.
+    const daemon = await startWithWebhook(sim, dir, env, '*/2 * * * * *');
+    const docs = (await sim.admin.dump()).documents;
+    await eventually(() => listsServed(sim) >= COMPANIES / 2, 30_000);
+    // Other lanes come and go during the rounds: local files, then a webhook.
+    for (let i = 0; i < 12; i++) {
+      writeFileSync(path.join(folderOf(docs[i % 3]!.id), `note ${i}.txt`), `note ${i}`);
+    }
+    sim.admin.addAttachment(docs.at(-1)!.id, { name: 'Mid-round.pdf', bytes: '%PDF-1.4 x' });
+    await eventually(
+      () => readdirSync(folderOf(docs.at(-1)!.id)).includes('Mid-round.pdf'),
+      30_000,
+    );
+    // At least two round boundaries crossed: every entity listed three times over.
+    await eventually(() => listsServed(sim) >= 3 * COMPANIES, 60_000);
+    expect(answered(sim, 429), '429 answers').toBe(0);
+
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,207 @@
+/** The fair lanes' rules (src/domain/fair-lanes.ts), one case or more per numbered rule. */
+import { describe, expect, it } from 'vitest';
+import {
+  afterTurn,
+  type LaneCounts,
+  nextSlot,
+  nextTurn,
+  PATIENCE,
+  requestLane,
+  type SlotView,
+  type TurnView,
+} from '../../src/domain/fair-lanes.js';
+import { LANES, type Lane } from '../../src/domain/lanes.js';
+
+const NOW = 1_000_000;
+const none: LaneCounts = { push: 0, webhook: 0, watcher: 0, poll: 0 };
+const counts = (over: Partial<LaneCounts>): LaneCounts => ({ ...none, ...over });
+const view = (over: Partial<TurnView>): TurnView => ({
+  now: NOW,
+  waiting: none,
+  passed: none,
+  pollReadyAt: NOW,
+  ...over,
+});
+
+describe('nextTurn', () => {
+  const cases: [string, Partial<TurnView>, ReturnType<typeof nextTurn>][] = [
+    [
+      '1: a lane with nothing waiting takes no turn, however long it was passed over',
+      { waiting: counts({ poll: 3 }), passed: counts({ webhook: PATIENCE }) },
+      { kind: 'start', lane: 'poll', rule: 3 },
+    ],
+    [
+      '2: a lane passed over PATIENCE times takes the turn from the lanes ahead of it',
+      { waiting: counts({ push: 40, webhook: 1 }), passed: counts({ webhook: PATIENCE }) },
+      { kind: 'start', lane: 'webhook', rule: 2 },
+    ],
+    [
+      '2: of two lanes owed a turn, the higher takes it',
+      {
+        waiting: counts({ push: 40, watcher: 1, poll: 5 }),
+        passed: counts({ watcher: PATIENCE, poll: PATIENCE + 1 }),
+      },
+      { kind: 'start', lane: 'watcher', rule: 2 },
+    ],
+    [
+      '2: polling owed a turn takes it past its pace (a round goes on beside a burst)',
+      {
+        waiting: counts({ push: 40, poll: 5 }),
+        passed: counts({ poll: PATIENCE }),
+        pollReadyAt: NOW + 500,
+      },
+      { kind: 'start', lane: 'poll', rule: 2 },
+    ],
+    [
+      '3: passed over fewer than PATIENCE times, a lane waits behind the lanes ahead',
+      { waiting: counts({ push: 40, webhook: 1 }), passed: counts({ webhook: PATIENCE - 1 }) },
+      { kind: 'start', lane: 'push', rule: 3 },
+    ],
+    [
+      '3: the highest lane waiting takes the turn',
+      { waiting: counts({ webhook: 1, watcher: 1, poll: 1 }) },
+      { kind: 'start', lane: 'webhook', rule: 3 },
+    ],
+    [
+      '4: polling whose pace allows it takes a turn nobody else wants',
+      { waiting: counts({ poll: 2 }), pollReadyAt: NOW },
+      { kind: 'start', lane: 'poll', rule: 3 },
+    ],
+    [
+      '4: polling not yet allowed by its pace leaves the turn to a lane behind... none: it waits',
+      { waiting: counts({ poll: 2 }), pollReadyAt: NOW + 104 },
+      { kind: 'wait', untilMs: NOW + 104, rule: 5 },
+    ],
+    ['5: nothing waits: no time to wake', {}, { kind: 'wait', untilMs: null, rule: 5 }],
+  ];
+  it.each(cases)('%s', (_, over, expected) => {
+    expect(nextTurn(view(over))).toEqual(expected);
+  });
+
+  it('4: a poll not allowed by its pace does not hold back a lane ahead of it', () => {
+    const turn = nextTurn(view({ waiting: counts({ watcher: 1, poll: 9 }), pollReadyAt: NOW + 1 }));
+    expect(turn).toEqual({ kind: 'start', lane: 'watcher', rule: 3 });
+  });
+});
+
+describe('afterTurn', () => {
+  it('counts a turn against each waiting lane behind the one that took it, and clears its own', () => {
+    const passed = afterTurn(
+      counts({ push: 2, webhook: 1, poll: 2 }),
+      counts({ push: 5, webhook: 1, poll: 3 }),
+      'push',
+    );
+    expect(passed).toEqual(counts({ webhook: 2, poll: 3 }));
+    expect(afterTurn(passed, counts({ push: 5, webhook: 1, poll: 3 }), 'webhook')).toEqual(
+      counts({ poll: 4 }),
+    );
+  });
+
+  it('forgets the count of a lane that no longer waits', () => {
+    expect(afterTurn(counts({ watcher: 2 }), counts({ push: 1 }), 'push')).toEqual(none);
+  });
+});
+
+/** Gives `turns` turns with every lane in `busy` always waiting; returns who took each. */
+function simulate(busy: readonly Lane[], turns: number): Lane[] {
+  const waiting = counts(Object.fromEntries(busy.map((lane) => [lane, 100])));
+  let passed = none;
+  const taken: Lane[] = [];
+  for (let i = 0; i < turns; i++) {
+    const turn = nextTurn(view({ waiting, passed }));
+    if (turn.kind !== 'start') throw new Error('no turn');
+    passed = afterTurn(passed, waiting, turn.lane);
+    taken.push(turn.lane);
+  }
+  return taken;
+}
+
+describe('the shares that follow from the rules', () => {
+  it('2, 3: a burst of pushes leaves a waiting webhook one turn in four, and takes the rest', () => {
+    const taken = simulate(['push', 'webhook'], 400);
+    expect(taken.filter((l) => l === 'webhook')).toHaveLength(100);
+    expect(taken.slice(0, 8)).toEqual([
+      'push',
+      'push',
+      'push',
+      'webhook',
+      'push',
+      'push',
+      'push',
+      'webhook',
+    ]);
+  });
+
+  it('2: with every lane busy, none waits more than PATIENCE turns plus one per other lane', () => {
+    const taken = simulate(LANES, 600);
+    for (const lane of LANES) {
+      const at = taken.flatMap((l, i) => (l === lane ? [i] : []));
+      const gaps = at.slice(1).map((i, k) => i - at[k]! - 1);
+      expect(Math.max(...gaps, at[0]!)).toBeLessThanOrEqual(PATIENCE + LANES.length - 1);
+    }
+    // The order still shows: pushes take the most turns, polling the fewest.
+    const share = (lane: Lane) => taken.filter((l) => l === lane).length;
+    expect(share('push')).toBeGreaterThan(share('webhook'));
+    expect(share('webhook')).toBeGreaterThanOrEqual(share('poll'));
+  });
+});
+
+const slots = (over: Partial<SlotView>): SlotView => ({
+  slots: 8,
+  running: { webhook: 0, watcher: 0 },
+  waiting: { webhook: 0, watcher: 0 },
+  ...over,
+});
+
+describe('nextSlot', () => {
+  const cases: [string, Partial<SlotView>, ReturnType<typeof nextSlot>][] = [
+    [
+      '6: no slot free: nobody starts',
+      { running: { webhook: 5, watcher: 3 }, waiting: { webhook: 2, watcher: 2 } },
+      null,
+    ],
+    ['6: nothing waiting: nobody starts', {}, null],
+    [
+      "7: the watcher's syncs never take the two slots kept for the webhooks...",
+      { running: { webhook: 0, watcher: 6 }, waiting: { webhook: 0, watcher: 10 } },
+      null,
+    ],
+    [
+      '7: ...which a webhook then finds free',
+      { running: { webhook: 0, watcher: 6 }, waiting: { webhook: 1, watcher: 10 } },
+      { lane: 'webhook', rule: 8 },
+    ],
+    [
+      '7: the webhooks never take the two kept for the watcher, which then goes first',
+      { running: { webhook: 6, watcher: 1 }, waiting: { webhook: 5, watcher: 3 } },
+      { lane: 'watcher', rule: 7 },
+    ],
+    [
+      '7: a pool under four slots keeps no shares: the order alone',
+      { slots: 2, running: { webhook: 1, watcher: 0 }, waiting: { webhook: 1, watcher: 1 } },
+      { lane: 'webhook', rule: 8 },
+    ],
+    [
+      '8: both lanes under what they may hold: the higher goes first',
+      { running: { webhook: 3, watcher: 2 }, waiting: { webhook: 1, watcher: 1 } },
+      { lane: 'webhook', rule: 8 },
+    ],
+  ];
+  it.each(cases)('%s', (_, over, expected) => {
+    expect(nextSlot(slots(over))).toEqual(expected);
+  });
+});
+
+describe('requestLane', () => {
+  it("9: a webhook about an entity whose watcher sync runs or waits takes the watcher's lane", () => {
+    expect(requestLane('webhook', true, { running: 'watcher' })).toBe('watcher');
+    expect(requestLane('webhook', true, { waiting: 'watcher' })).toBe('watcher');
+  });
+
+  it('9: otherwise, and for what is not a webhook (a person\'s "Sync now"), the lane asked', () => {
+    expect(requestLane('webhook', true, {})).toBe('webhook');
+    expect(requestLane('webhook', true, { running: 'poll', waiting: 'webhook' })).toBe('webhook');
+    expect(requestLane('webhook', false, { running: 'watcher' })).toBe('webhook');
+    expect(requestLane('watcher', false, { running: 'webhook' })).toBe('watcher');
+  });
+});
