@@ -164,7 +164,6 @@ async function pushNewDocument(
       // A restore replaces this base row; an in-doubt settlement must drop it too.
       ...(base ? { replaces: base.id } : {}),
     },
-    key: `create:${owner.kind}:${owner.id}:${action.folder}`,
     send: () =>
       deps.remote.createDocument(owner, {
         name: action.name,
@@ -214,7 +213,6 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
     owner,
     documentId: base.id,
     payload: { fileName: file.name, sha256: file.sha256, size: file.size, mtimeMs: file.mtimeMs },
-    key: `upload:${base.id}:${file.name}:${file.sha256}`,
     send: () => deps.remote.uploadAttachment(owner, base.id, filePath, file.name),
     complete: (attachment) => {
       next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
@@ -241,7 +239,6 @@ const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base
     owner,
     documentId: base.id,
     payload: { attachmentId: action.attachmentId },
-    key: `delete-attachment:${base.id}:${action.attachmentId}`,
     send: () =>
       deps.remote.deleteAttachment(owner, base.id, action.attachmentId).catch((e) => {
         if (!isGone(e)) throw e;
@@ -260,7 +257,6 @@ const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
     owner,
     documentId: base.id,
     payload: { typeId: action.statusTypeId, effectiveDate: action.effectiveDate },
-    key: `status:${base.id}:${action.statusTypeId}:${action.effectiveDate}`,
     send: () => deps.remote.assignStatus(owner, base.id, action.statusTypeId, action.effectiveDate),
     complete: (status) => {
       next = applyActionResult(base, action, { kind: 'status-created', status });
@@ -279,7 +275,6 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
     owner,
     documentId: id,
     payload: { folder: action.folder },
-    key: `delete-document:${id}`,
     send: () =>
       deps.remote.deleteDocument(owner, id).catch((e) => {
         if (!isGone(e)) throw e;

@@ -36,7 +36,6 @@ export async function pushReplace(
     owner: base.owner,
     documentId: base.id,
     payload,
-    idempotencyKey: `replace:${base.id}:${file.name}:${file.sha256}`,
   });
   const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
   const uploaded = await sendPush(deps, id, () =>
