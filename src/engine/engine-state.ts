@@ -17,15 +17,14 @@ import type { OutboxRepo } from '../state/outbox-repo.js';
 import type { ProblemRepo } from '../state/problem-repo.js';
 import type { SettingsRepo } from '../state/settings-repo.js';
 import type { SkippedRepo } from '../state/skipped-repo.js';
-import type { PushCompletion } from '../state/state-store.js';
+import type { AgreedChange } from '../state/state-store.js';
 import type { StatusTypeRepo } from '../state/status-type-repo.js';
 
 export interface EngineState {
-  readonly base: Pick<
-    BaseRepo,
-    'get' | 'put' | 'remove' | 'count' | 'countAll' | 'listByOwner' | 'listByOwners'
-  >;
-  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced'>;
+  /** Read only: the agreed state changes through `commitAgreed` alone. */
+  readonly base: Pick<BaseRepo, 'get' | 'count' | 'countAll' | 'listByOwner' | 'listByOwners'>;
+  /** The cursor moves with the agreed state (`commitAgreed`). */
+  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'markSynced'>;
   readonly entities: Pick<
     EntityRepo,
     'get' | 'count' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'
@@ -53,8 +52,11 @@ export interface EngineState {
   readonly heldDeletes: Pick<HeldDeleteRepo, 'hold' | 'list' | 'remove'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
-  /** The push is done and the document's base changes with it, in one commit. */
-  completePush(outboxId: number, completion: PushCompletion, now?: number): void;
+  /**
+   * The one writer of the agreed state: base rows, with the push they complete and the cursor
+   * they belong to, in one commit.
+   */
+  commitAgreed(change: AgreedChange, now?: number): void;
   /** The entity and everything kept for it go together. */
   forgetEntity(owner: OwnerRef): void;
 }

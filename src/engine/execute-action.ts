@@ -20,6 +20,7 @@ import type {
   RemoteDocument,
 } from '../domain/types.js';
 import type { PlacedFile } from '../local/local-store.js';
+import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
@@ -54,21 +55,16 @@ type Act<K extends SyncAction['kind']> = (
   base: BaseDocument | null,
 ) => Promise<BaseDocument | null>;
 
-/** Commits a base change made by a local action; null removes the row. */
-function commitBase(ctx: ActionContext, documentId: string | null, next: BaseDocument | null) {
-  const { base } = ctx.deps.state;
-  if (next) base.put(next);
-  else if (documentId) base.remove(documentId);
-  return next;
-}
-
+/** The action's result folded into the base and committed; null removes the row. */
 function fold(
   ctx: ActionContext,
   action: SyncAction,
   base: BaseDocument | null,
   result: ActionResult,
 ) {
-  return commitBase(ctx, action.documentId, applyActionResult(base, action, result));
+  const next = applyActionResult(base, action, result);
+  commitAgreed(ctx.deps, documentAgreed(action.documentId, next));
+  return next;
 }
 
 async function download(

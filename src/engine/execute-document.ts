@@ -14,6 +14,7 @@ import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js
 import type { Logger } from '../log/create-logger.js';
 import type { ProblemItem } from '../state/problem-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
+import { commitAgreed } from './commit-agreed.js';
 import type { CycleTally } from './cycle-tally.js';
 import { metaWriteOf } from './document-meta.js';
 import { type ActionContext, executeAction } from './execute-action.js';
@@ -123,7 +124,7 @@ class DocumentRun {
     if (agreed && action.kind === 'pull-attachment') {
       const files = new Map([[action.attachment.id, agreed]]);
       this.#base = applyActionResult(this.#base, action, { kind: 'files-written', files });
-      if (this.#base) this.work.ctx.deps.state.base.put(this.#base);
+      if (this.#base) commitAgreed(this.work.ctx.deps, { put: [this.#base] });
       this.#metaStale = true;
       this.#done++;
     } else if (action.kind === 'record-problem') {

@@ -17,6 +17,7 @@ import type {
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
+import { commitAgreed } from './commit-agreed.js';
 import type { CycleTally } from './cycle-tally.js';
 import { extrasOf, metaFromBase } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -183,18 +184,27 @@ export class EntityExecution {
   }
 
   /**
-   * Moves the cursor over what is in step and learns the timestamps of what was pushed. The
-   * cycle records the entity as synced, with all the others in one commit.
+   * Learns the timestamps of what was pushed, and commits them with the cursor moved over what
+   * is in step. The cycle records the entity as synced, with all the others in one commit.
    */
   async finish(): Promise<EntityOutcome> {
     const { deps } = this.#ctx;
-    if (!this.job.plan.held) advanceCursor(deps, this.job, this.#failed);
-    await learnPushedTimestamps(deps, this.job.owner, this.#pushed, this.#startedAt, (base, doc) =>
-      this.#ctx.writeMeta(base.folder, base, doc),
-    ).catch((error: unknown) =>
+    const learnt = await learnPushedTimestamps(
+      deps,
+      this.job.owner,
+      this.#pushed,
+      this.#startedAt,
+      (base, doc) => this.#ctx.writeMeta(base.folder, base, doc),
+    ).catch((error: unknown) => {
       // Not learnt now, learnt by the next cycle's plan (row 27): a cost, not a loss.
-      this.log.warn({ err: error }, 'could not read back the pushed documents'),
-    );
+      this.log.warn({ err: error }, 'could not read back the pushed documents');
+      return [];
+    });
+    const cursor = this.job.plan.held ? null : nextCursor(this.job, this.#failed);
+    commitAgreed(deps, {
+      put: learnt,
+      ...(cursor ? { cursor: { owner: this.job.owner, to: cursor } } : {}),
+    });
     this.#problems.settle();
     return {
       owner: this.job.owner,
@@ -216,14 +226,14 @@ function problemItem(ctx: ActionContext, plan: DocumentPlan): ProblemItem {
     : { owner: ctx.owner, path: plan.key.replace(/^folder:/, '') };
 }
 
-function advanceCursor(deps: EngineDeps, job: EntityJob, failed: ReadonlySet<string>) {
-  if (job.malformed.length === 0) {
-    const previous = job.cursor;
-    const outcomes = [...job.listed].map(([id, lastUpdatedTimestamp]) => ({
-      lastUpdatedTimestamp,
-      succeeded: !failed.has(id) && !job.detailFailures.has(id),
-    }));
-    const next = cursorFor(previous, outcomes);
-    if (next !== null && next !== previous) deps.state.cursors.advance(job.owner, next);
-  }
+/** Where the cursor moves: the newest listed document in step; null for nowhere new. */
+function nextCursor(job: EntityJob, failed: ReadonlySet<string>): string | null {
+  if (job.malformed.length > 0) return null;
+  const previous = job.cursor;
+  const outcomes = [...job.listed].map(([id, lastUpdatedTimestamp]) => ({
+    lastUpdatedTimestamp,
+    succeeded: !failed.has(id) && !job.detailFailures.has(id),
+  }));
+  const next = cursorFor(previous, outcomes);
+  return next !== null && next !== previous ? next : null;
 }

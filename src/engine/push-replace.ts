@@ -9,6 +9,7 @@
 import { applyActionResult } from '../domain/apply-action-result.js';
 import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.js';
 import type { PushPayload } from '../state/outbox-payloads.js';
+import { commitAgreed, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import { closeSupersededPushes, isGone, openPush, sendPush } from './push.js';
 import { actionOfPush } from './push-actions.js';
@@ -44,7 +45,7 @@ export async function pushReplace(
   const halfway = { ...payload, uploaded };
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
   const next = await finishReplace(deps, base, halfway);
-  deps.state.completePush(id, { base: next, result: { id: uploaded.id } }, deps.now());
+  commitAgreed(deps, pushCompleted(id, { base: next, result: { id: uploaded.id } }));
   closeSupersededPushes(deps, base.id, file.name);
   return next;
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../remote/api-error.js';
 import { inLane } from '../remote/request-lane.js';
 import type { TypedPush } from '../state/outbox-payloads.js';
 import type { NewPush } from '../state/outbox-repo.js';
-import type { PushCompletion } from '../state/state-store.js';
+import { commitAgreed, type PushCompletion, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 
 /** The push's kind and payload (outbox-payloads.ts): enough to recognise it after a crash. */
@@ -34,7 +34,7 @@ export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
   const id = openPush(deps, spec);
   const result = await sendPush(deps, id, spec.send);
   await spec.settle?.(result);
-  deps.state.completePush(id, spec.complete(result), deps.now());
+  commitAgreed(deps, pushCompleted(id, spec.complete(result)));
   return result;
 }
 

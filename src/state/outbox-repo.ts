@@ -141,7 +141,7 @@ export class OutboxRepo {
 
   /**
    * The push happened. `documentId` (a create's new id) is stored and handed to the pushes that
-   * depend on it. To write the base in the same transaction use `StateStore.completePush`.
+   * depend on it. To write the base in the same transaction use `StateStore.commitAgreed`.
    */
   markDone(
     id: number,

@@ -179,7 +179,7 @@ describe('completing a push with its base', () => {
     const store = state.open();
     const id = store.outbox.record(upload);
     store.outbox.markSent(id);
-    store.completePush(id, { result: { id: 'UA12' }, base: baseDocument() });
+    store.commitAgreed({ push: { id, result: { id: 'UA12' } }, put: [baseDocument()] });
     expect(store.outbox.get(id)?.state).toBe('done');
     expect(store.base.get('1075468')).toEqual(baseDocument());
   });
@@ -189,7 +189,7 @@ describe('completing a push with its base', () => {
     const id = store.outbox.record(upload);
     store.outbox.markSent(id);
     const broken = baseDocument({ owner: { kind: 'partnership' as never, id: '1' } });
-    expect(() => store.completePush(id, { base: broken })).toThrow(/CHECK/);
+    expect(() => store.commitAgreed({ push: { id }, put: [broken] })).toThrow(/CHECK/);
     expect(store.outbox.get(id)?.state).toBe('sent');
     expect(store.base.get('1075468')).toBeNull();
   });
@@ -203,7 +203,7 @@ describe('completing a push with its base', () => {
       payload: { folder: 'Trusts/Smith/Minutes' },
     });
     store.outbox.markSent(id);
-    store.completePush(id, { removeBaseId: '1075468' });
+    store.commitAgreed({ push: { id }, remove: ['1075468'] });
     expect(store.base.get('1075468')).toBeNull();
   });
 });
