@@ -22,6 +22,7 @@ import type {
 import type { PlacedFile } from '../local/local-store.js';
 import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
@@ -41,11 +42,20 @@ export interface ActionContext {
    * document's other changes go on.
    */
   readonly refused: (relPath: string, error: PushRejectedError) => void;
-  /** Writes `.document.json` of `folder` for `base` (and the document's extra fields). */
+  /**
+   * The entity's writes over what is in the folder, each checked against what the scan saw
+   * (local-writes.ts).
+   */
+  readonly local: LocalWrites;
+  /**
+   * Writes `.document.json` of `folder` for `base` (and the document's extra fields), through
+   * `local`: a status the person typed and this sync did not settle is kept.
+   */
   readonly writeMeta: (
     folder: string,
     base: BaseDocument,
     doc?: RemoteDocument | null,
+    options?: WriteMetaOptions,
   ) => Promise<void>;
 }
 
@@ -281,24 +291,17 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
 };
 
 const trashLocalAttachment: Act<'trash-local-attachment'> = async (ctx, action, base) => {
-  await trashIfPresent(ctx, `${action.folder}/${action.file}`);
+  await ctx.local.trash(action.folder, action.file);
   return fold(ctx, action, base, { kind: 'done' });
 };
 
 const trashLocalDocument: Act<'trash-local-document'> = async (ctx, action, base) => {
-  if (action.mode === 'delete') await ctx.deps.local.deletePermanently(action.folder);
-  else await trashIfPresent(ctx, action.folder);
+  await ctx.local.trash(action.folder, null, action.mode);
   return fold(ctx, action, base, { kind: 'done' });
 };
 
-async function trashIfPresent(ctx: ActionContext, relPath: string) {
-  await ctx.deps.local.trash(relPath).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
-}
-
 const keepConflictCopy: Act<'keep-conflict-copy'> = async (ctx, action, base) => {
-  const copy = await ctx.deps.local.renameFile(`${action.folder}/${action.file}`, action.copyName);
+  const copy = await ctx.local.renameFile(action.folder, action.file, action.copyName);
   recordConflict(ctx, action, {
     folder: action.folder,
     documentId: action.documentId ?? '',
@@ -312,11 +315,7 @@ const restoreSystemAttachment: Act<'restore-system-attachment'> = async (ctx, ac
     fill: (temp: string) =>
       ctx.deps.remote.downloadAttachment(ctx.owner, action.documentId!, action.attachmentId, temp),
   };
-  const restored = await ctx.deps.local.restoreSystemAttachment(
-    action.folder,
-    action.file,
-    original,
-  );
+  const restored = await ctx.local.restoreSystemFile(action.folder, action.file, original);
   const files = new Map<string, PlacedFile>([[action.attachmentId, restored.file]]);
   return fold(ctx, action, base, { kind: 'files-written', files });
 };

@@ -7,7 +7,7 @@
 import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { describeDone, documentLabel } from '../domain/describe-done.js';
-import { PushRejectedError } from '../domain/errors.js';
+import { LocalChangedError, PushRejectedError } from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js';
@@ -47,6 +47,11 @@ export interface DocumentWork {
 export interface DocumentOutcome {
   /** Every action ran and no problem was found: the document is in step. */
   readonly ok: boolean;
+  /**
+   * A local write found its target changed since the scan (a person's edit during the sync):
+   * the rest of the plan was dropped, and the document waits for a plan from a new scan.
+   */
+  readonly changedDuringSync: boolean;
   /** Actions that changed the folder or the service. */
   readonly done: number;
   /** The document's id when it was pushed (its timestamp is learnt after the entity). */
@@ -81,12 +86,14 @@ class DocumentRun {
   #metaStale = false;
   #pushed = false;
   #leftForNextCycle = false;
+  #changedDuringSync = false;
   #done = 0;
   #ok = true;
 
   constructor(private readonly work: DocumentWork) {
     const id = work.plan.documentId;
     this.#base = id ? work.ctx.deps.state.base.get(id) : null;
+    if (this.#base) work.ctx.local.agreedBefore(this.#base);
   }
 
   async execute(): Promise<DocumentOutcome> {
@@ -106,6 +113,7 @@ class DocumentRun {
       // The state cannot be written: not this document's fault, and recording it as one would
       // hide it. The daemon stops on it (docs/state.md "When the state cannot be used").
       if (isStateFailure(error)) throw error;
+      if (error instanceof LocalChangedError) return this.#changed(error);
       this.work.log.warn(
         { err: error },
         `${this.#who(plan.actions[0])}: failed, tried again later: ${(error as Error).message}`,
@@ -140,7 +148,10 @@ class DocumentRun {
     const { ctx, remote } = this.work;
     if (metaWriteOf(action) === 'before') {
       const next = applyActionResult(this.#base, action, { kind: 'done' });
-      if (next) await ctx.writeMeta(next.folder, next, remote);
+      // Row 24: the person's status lost to the service's, and the conflict records it.
+      const localStatusLost =
+        action.conflict?.subject.kind === 'status' && action.conflict.winner === 'remote';
+      if (next) await ctx.writeMeta(next.folder, next, remote, { localStatusLost });
     }
     const before = this.#base;
     try {
@@ -216,9 +227,25 @@ class DocumentRun {
     if (this.#ok) this.work.problems.solved(this.work.item);
   }
 
+  /**
+   * A person changed what an action was about to write over: that action and the rest are
+   * dropped, with no problem recorded (nothing failed). What ran before stays committed; a new
+   * scan sees the change, and the plan made from it decides (a conflict if both sides moved).
+   */
+  #changed(error: LocalChangedError): DocumentOutcome {
+    this.work.log.info(
+      { path: error.path },
+      `${this.#who(this.work.plan.actions[0])}: ${error.message}`,
+    );
+    this.#ok = false;
+    this.#changedDuringSync = true;
+    return this.#outcome();
+  }
+
   #outcome(): DocumentOutcome {
     return {
       ok: this.#ok,
+      changedDuringSync: this.#changedDuringSync,
       done: this.#done,
       pushedTo: this.#ok && this.#pushed && this.#base ? this.#base.id : null,
       leftForNextCycle: this.#leftForNextCycle,

@@ -8,22 +8,17 @@ import { entityDeepLink } from '../domain/deep-links.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { DocumentPlan } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
-import type {
-  BaseDocument,
-  DocumentMeta,
-  LocalFile,
-  RemoteDocument,
-  StatusType,
-} from '../domain/types.js';
+import type { BaseDocument, DocumentMeta, RemoteDocument, StatusType } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
 import { commitAgreed } from './commit-agreed.js';
 import type { CycleTally } from './cycle-tally.js';
-import { extrasOf, metaFromBase } from './document-meta.js';
+import { extrasOf, metaFromBase, statusNameOf } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { ActionContext } from './execute-action.js';
 import { executeDocument } from './execute-document.js';
 import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
+import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import type { EntityJob } from './plan-entity.js';
 import { ProblemBook } from './problem-book.js';
@@ -69,7 +64,7 @@ export interface ExecutionOptions {
  */
 export class EntityExecution {
   readonly #ctx: ActionContext;
-  readonly #filesByFolder: ReadonlyMap<string, readonly LocalFile[]>;
+  readonly #writes: LocalWrites;
   readonly #problems: ProblemBook;
   /** Documents not in step: the cursor waits for them. */
   readonly #failed = new Set<string>();
@@ -95,15 +90,17 @@ export class EntityExecution {
     this.#inDoubt = options.inDoubt ?? new Set();
     this.#tally = options.tally;
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
-    const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
+    const writes = new LocalWrites(deps.local, job.snapshot.documents, (base) =>
+      statusNameOf(base, statusTypes),
+    );
     const metaFor = (base: BaseDocument, doc?: RemoteDocument | DocumentMeta | null) =>
       metaFromBase(
         base,
-        extrasOf(doc ?? metaByFolder.get(base.folder) ?? job.remoteDocs.get(base.id)),
+        extrasOf(doc ?? writes.metaOf(base.folder) ?? job.remoteDocs.get(base.id)),
         statusTypes,
         link,
       );
-    this.#filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
+    this.#writes = writes;
     this.#problems = new ProblemBook(
       deps,
       job.owner,
@@ -120,6 +117,7 @@ export class EntityExecution {
       entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
       link,
       metaFor,
+      local: writes,
       refused: (relPath, error) => {
         this.#problems.found({ owner: job.owner, path: relPath }, error.message);
         if (error.fresh) this.#otherFailures++;
@@ -128,9 +126,8 @@ export class EntityExecution {
           `${job.record.entity.name} / ${relPath}: not pushed, ${error.message}`,
         );
       },
-      writeMeta: async (folder, base, doc) => {
-        await deps.local.writeDocumentMeta(folder, metaFor(base, doc ?? metaByFolder.get(folder)));
-      },
+      writeMeta: (folder, base, doc, options) =>
+        writes.writeMeta(folder, metaFor(base, doc ?? writes.metaOf(folder)), options),
     };
   }
 
@@ -141,7 +138,7 @@ export class EntityExecution {
    * counted as not in step, so the cursor waits for them.
    */
   async run(documents: readonly DocumentPlan[], signal?: AbortSignal): Promise<void> {
-    const filesOf = (folder: string) => this.#filesByFolder.get(folder) ?? [];
+    const filesOf = (folder: string) => this.#writes.filesOf(folder);
     await mapLimit(documents, this.#ctx.deps.settings.concurrency, async (plan) => {
       const item = problemItem(this.#ctx, plan);
       // A push the service could not be asked about yet: acting on the document now could send
@@ -168,7 +165,9 @@ export class EntityExecution {
       this.#actionsDone += result.done;
       if (!result.ok) this.#notInStep(plan);
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
-      this.#leftForNextCycle ||= result.leftForNextCycle;
+      // A file a person changed during the sync: the document is planned again from a new
+      // scan (`--once` runs that cycle; the daemon's watcher reports the change).
+      this.#leftForNextCycle ||= result.leftForNextCycle || result.changedDuringSync;
     });
   }
 

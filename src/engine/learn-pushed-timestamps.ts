@@ -11,6 +11,7 @@
  * to commit with the entity's cursor.
  */
 import { applyActionResult } from '../domain/apply-action-result.js';
+import { LocalChangedError } from '../domain/errors.js';
 import { documentChanges } from '../domain/remote-changes.js';
 import { formatUpdatedAfter } from '../domain/timestamps.js';
 import type { BaseDocument, OwnerRef, RemoteDocument } from '../domain/types.js';
@@ -46,8 +47,13 @@ export async function learnPushedTimestamps(
     } as const;
     const next = applyActionResult(base, learnt, { kind: 'done' })!;
     // The folder first: a crash before the commit leaves the old timestamp, i.e. one more
-    // row 27.
-    await writeMeta(next, doc);
+    // row 27. A person's edit of `.document.json` meanwhile is left for the next plan.
+    try {
+      await writeMeta(next, doc);
+    } catch (error) {
+      if (error instanceof LocalChangedError) continue;
+      throw error;
+    }
     bases.push(next);
   }
   return bases;

@@ -29,6 +29,7 @@ import {
   settleHeldDeletes,
 } from './held-deletes.js';
 import { heldFolders, recordHeldFolders } from './held-folders.js';
+import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { StateReadAhead } from './read-ahead.js';
@@ -166,8 +167,11 @@ async function rootIsReady({ deps, options, initial }: Cycle): Promise<boolean> 
 
 /** Pushes a crash left in doubt are read back from the service before anything is planned. */
 function settlePushesInDoubt({ deps, log, options }: Cycle): Promise<Set<string>> {
+  // No scan behind these (a create's folder, before any plan): each `.document.json` is
+  // rewritten over what is found there now.
+  const writes = new LocalWrites(deps.local, [], () => null);
   const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
-    deps.local.writeDocumentMeta(
+    writes.writeMeta(
       folder,
       metaFromBase(
         base,

@@ -20,6 +20,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type {
   BaseAttachment,
   DocumentMeta,
+  FileStamp,
   LocalDocumentSnapshot,
   LocalEntitySnapshot,
   LocalFile,
@@ -29,7 +30,12 @@ import type {
 import type { FsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
 import { DOCUMENT_META, type ScanHint } from './local-store.js';
-import { type CachedMeta, type MetaFileCache, stampOf } from './meta-file-cache.js';
+import {
+  type CachedMeta,
+  type MetaFileCache,
+  stampOf,
+  UNREADABLE_NAME,
+} from './meta-file-cache.js';
 import { isDocsyncFile, type ParseResult, parseDocumentMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
 import {
@@ -150,13 +156,18 @@ async function scanDocumentFolder(
   const metaMtimeMs = metaStats ? { metaMtimeMs: metaStats.mtimeMs } : {};
   const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
   const files: LocalFile[] = [];
+  // What the plan sees of the folder, for the writes it makes (LocalDocumentSnapshot.seen).
+  const seen = new Map<string, FileStamp>();
+  if (metaStats) seen.set(DOCUMENT_META, stampOf(metaStats));
   for (const name of names) {
-    if (isDocsyncFile(name) || isIgnored(`${folder}/${name}`, options.ignore)) continue;
+    if (name === DOCUMENT_META || isIgnored(`${folder}/${name}`, options.ignore)) continue;
     const hint = hints.find((h) => h.file === name);
     const unreadable = undecodable.get(name);
     const stats = unreadable ? null : await options.fs.lstat(`${dir}/${name}`).catch(() => null);
+    if (stats) seen.set(name, stampOf(stats));
+    else if (unreadable) seen.set(name, UNREADABLE_NAME);
     // Gone since the listing, or a folder: subfolders are not synced (a document is flat).
-    if (!unreadable && (stats === null || stats.isDirectory())) continue;
+    if (isDocsyncFile(name) || (!unreadable && (stats === null || stats.isDirectory()))) continue;
     const reason = unreadable
       ? SKIP_REASONS.notUtf8
       : hasControlCharacter(name)
@@ -164,7 +175,11 @@ async function scanDocumentFolder(
         : entryProblem(stats!, 'file');
     if (reason === null) {
       const scanned = await scanFile(options, `${folder}/${name}`, name, hint, stats!);
-      if (scanned.unsettled) tally.unsettled += 1;
+      // Still changing: not seen as it is, so no write trusts what the plan made of it.
+      if (scanned.unsettled) {
+        tally.unsettled += 1;
+        seen.delete(name);
+      }
       if (scanned.file) files.push(scanned.file);
       continue;
     }
@@ -173,9 +188,9 @@ async function scanDocumentFolder(
     }
     if (hint) files.push(fileFromHint(hint));
   }
-  if (meta === null) return { folder, meta: null, files };
-  if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
-  return { folder, meta: meta.value, ...metaMtimeMs, files };
+  if (meta === null) return { folder, meta: null, files, seen };
+  if (!meta.ok) return { folder, meta: null, metaError: meta.error, files, seen };
+  return { folder, meta: meta.value, ...metaMtimeMs, files, seen };
 }
 
 /**

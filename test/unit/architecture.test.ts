@@ -153,8 +153,8 @@ describe('architecture: one writer of the agreed state (docs/state.md)', () => {
     expect(writers()).toEqual(['state/state-store.ts']);
     const store = readFileSync(path.join(SRC, 'state/state-store.ts'), 'utf8');
     const outsideCommit = store
-      .replace(/commitAgreed\([^]*?\n {2}\}\n/, '')
-      .replace(/forgetEntity\([^]*?\n {2}\}\n/, '');
+      .replace(/commitAgreed\([\s\S]*?\n {2}\}\n/, '')
+      .replace(/forgetEntity\([\s\S]*?\n {2}\}\n/, '');
     expect(outsideCommit).not.toMatch(/\bbase\.(?:put|remove)\(|\bcursors\.advance\(/);
   });
 });
