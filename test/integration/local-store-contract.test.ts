@@ -447,38 +447,22 @@ describe('LocalStore contract (the fs adapter)', () => {
 
   it('restores an edited system attachment and keeps the edit as (local edit)', async () => {
     const h = await withDocument();
+    const restore = async () =>
+      h.store.restoreSystemAttachment(
+        DOC,
+        'Minutes.pdf',
+        'original',
+        await h.store.lookAt(`${DOC}/Minutes.pdf`),
+      );
     h.write(`${DOC}/Minutes.pdf`, 'edited by Jo');
-    const restored = await h.store.restoreSystemAttachment(
-      DOC,
-      'Minutes.pdf',
-      'original',
-      await h.store.lookAt(`${DOC}/Minutes.pdf`),
-    );
+    const restored = await restore();
     expect(restored.editedCopy).toBe('Minutes (local edit).pdf');
     expect(restored.file.sha256).toBe(sha('original'));
     expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('original');
     expect(h.read(`${DOC}/Minutes (local edit).pdf`)?.toString()).toBe('edited by Jo');
-    expect(
-      (
-        await h.store.restoreSystemAttachment(
-          DOC,
-          'Minutes.pdf',
-          'original',
-          await h.store.lookAt(`${DOC}/Minutes.pdf`),
-        )
-      ).editedCopy,
-    ).toBeNull();
+    expect((await restore()).editedCopy).toBeNull();
     h.remove(`${DOC}/Minutes.pdf`);
-    expect(
-      (
-        await h.store.restoreSystemAttachment(
-          DOC,
-          'Minutes.pdf',
-          'original',
-          await h.store.lookAt(`${DOC}/Minutes.pdf`),
-        )
-      ).editedCopy,
-    ).toBeNull();
+    expect((await restore()).editedCopy).toBeNull();
     expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('original');
   });
 
