@@ -68,6 +68,11 @@ export class EntityExecution {
   readonly #problems: ProblemBook;
   /** Documents not in step: the cursor waits for them. */
   readonly #failed = new Set<string>();
+  /**
+   * Documents whose plan a person's edit overtook (LocalChangedError): not in step, so the
+   * cursor waits for them, but nothing failed.
+   */
+  readonly #replanned = new Set<string>();
   /** Folders without a document yet (a new folder, a held entity) that did not get through. */
   #otherFailures = 0;
   readonly #unmatched: string[] = [];
@@ -163,7 +168,9 @@ export class EntityExecution {
       });
       this.#tally.documentDone();
       this.#actionsDone += result.done;
-      if (!result.ok) this.#notInStep(plan);
+      if (result.changedDuringSync) {
+        if (plan.documentId) this.#replanned.add(plan.documentId);
+      } else if (!result.ok) this.#notInStep(plan);
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
       // A file a person changed during the sync: the document is planned again from a new
       // scan (`--once` runs that cycle; the daemon's watcher reports the change).
@@ -199,7 +206,8 @@ export class EntityExecution {
       this.log.warn({ err: error }, 'could not read back the pushed documents');
       return [];
     });
-    const cursor = this.job.plan.held ? null : nextCursor(this.job, this.#failed);
+    const notInStep = new Set([...this.#failed, ...this.#replanned]);
+    const cursor = this.job.plan.held ? null : nextCursor(this.job, notInStep);
     commitAgreed(deps, {
       put: learnt,
       ...(cursor ? { cursor: { owner: this.job.owner, to: cursor } } : {}),
@@ -211,7 +219,7 @@ export class EntityExecution {
       settling: this.job.snapshot.unsettled > 0 || this.#leftForNextCycle,
       fullListing: this.job.fullListing,
       documentsFailed: this.#failed.size + this.#otherFailures,
-      notInStep: this.#failed,
+      notInStep,
       actionsDone: this.#actionsDone,
       unmatchedFolders: this.#unmatched,
     };

@@ -120,8 +120,10 @@ export class StateStore {
    * behind by a crash.
    */
   commitAgreed(change: AgreedChange, now: number = Date.now()): void {
+    const { push, cursor } = change;
+    // Nothing agreed and no cursor moved (a quiet entity): no write transaction at all.
+    if (!push && !cursor && !change.put?.length && !change.remove?.length) return;
     this.transaction(() => {
-      const { push, cursor } = change;
       if (push) {
         const outcome = { result: push.result, documentId: push.documentId };
         this.outbox.markDone(push.id, outcome, now);

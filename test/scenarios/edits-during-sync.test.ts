@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CycleOptions } from '../../src/engine/run-cycle.js';
 import { runCycle } from '../../src/engine/run-cycle.js';
+import { runUntilSettled } from '../../src/engine/run-until-settled.js';
 import { onceBefore } from '../helpers/seams.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
@@ -62,6 +63,25 @@ describe('a person edits while a sync is under way', () => {
     expect(h.meta(folder).status).toBe('CANCELLED');
     const conflicts = h.state.conflicts.list().filter((c) => c.documentId === id);
     expect(conflicts).toMatchObject([{ winner: 'local' }]);
+    await expectInSync(h);
+  });
+
+  it('under --once, the run plans the document again itself and ends in step, exit 0', async () => {
+    const { h, id, folder } = await synced();
+    h.sim.admin.assignStatus(id, { typeId: 21 });
+    const remote = onceBefore(h.deps.remote, 'document', () =>
+      h.editMeta(folder, (m) => ({ ...m, status: 'cancelled' }), Date.now() + MINUTE),
+    );
+
+    const report = await runUntilSettled(
+      { ...h.deps, remote },
+      { trigger: 'once', fullReconcile: true },
+      { settleMs: 0, maxWaitMs: 10_000, wait: async () => undefined },
+    );
+
+    expect(remote.fired()).toBe(true);
+    expect(report).toMatchObject({ exitCode: 0, documentsFailed: 0, settling: [] });
+    expect((await h.remoteDoc(id))!.status).toMatchObject({ type: 'CANCELLED' });
     await expectInSync(h);
   });
 
