@@ -181,6 +181,20 @@ export class SyncNotDoneError extends DocsyncError {
   }
 }
 
+/**
+ * A local write found its target changed since the scan the plan came from (a person edited,
+ * added or removed something meanwhile): the write did not happen. Not a failure of the
+ * document: the action is dropped and the document planned again from a new scan, which sees
+ * the change (as Unison aborts a transfer whose target changed during the synchronization).
+ */
+export class LocalChangedError extends DocsyncError {
+  constructor(readonly path: string) {
+    super('LOCAL_CHANGED', `${path} changed during the sync; it is planned again`, {
+      exitCode: ExitCode.PartialFailure,
+    });
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
 

@@ -40,6 +40,7 @@ import {
   settleHeldDeletes,
 } from './held-deletes.js';
 import { heldFolders, recordHeldFolders } from './held-folders.js';
+import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { StateReadAhead } from './read-ahead.js';
@@ -190,7 +191,6 @@ async function cycle(c: Cycle): Promise<CycleReport> {
     logHolds(c.log, verdict, kept, c.options.deleteWindow);
     const outcomes = await runDeletes(c, started, verdict, rails, leases);
     settleHeldDeletes(c.deps, decisions, jobs, outcomes);
-    for (const o of outcomes) leases.check(o.owner, 'move the cursor');
     return recordCycle(c, started, outcomes, verdict.tripped);
   } finally {
     leases.releaseAll();
@@ -214,8 +214,11 @@ async function settlePushesInDoubt(
   leases: CycleLeases,
 ): Promise<Set<string>> {
   await leases.holdAll(options.owners ?? deps.state.outbox.inDoubt().map((i) => i.owner));
+  // No scan behind these (a create's folder, before any plan): each `.document.json` is
+  // rewritten over what is found there now.
+  const writes = new LocalWrites(deps.local, [], () => null);
   const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
-    deps.local.writeDocumentMeta(
+    writes.writeMeta(
       folder,
       metaFromBase(
         base,
@@ -327,6 +330,8 @@ function runDeletes(
     // for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);
+    // The entity's finish commits its cursor (commitAgreed).
+    leases.check(job.owner, 'move the cursor');
     const outcome = await execution!.finish();
     settleAnnounced(c.deps, job, announced);
     return outcome;

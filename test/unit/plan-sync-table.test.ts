@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { keepLocalStatus, localStatusEdit } from '../../src/domain/local-status-kept.js';
 import { type PlanPolicy, planSync } from '../../src/domain/plan-sync.js';
 import type { SyncAction } from '../../src/domain/sync-actions.js';
 import {
@@ -268,6 +269,31 @@ const rows: Row[] = [
       ],
     },
     expected: ['write-document-meta:28', 'write-document-meta:28'],
+  },
+  {
+    row: 29,
+    says: 'a status the service refused, and a new attachment → pulled; the rewrite keeps the typed status',
+    sides: {
+      base: [d],
+      folders: [withMeta('Awaiting Partner Signoff')],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'note.pdf')],
+        }),
+      ],
+    },
+    expected: ['record-problem:25', 'pull-attachment:41', 'update-base:27'],
+    check: (actions) => {
+      // Nothing settles the status: the file's rewrite from the new base keeps it.
+      expect(actions.filter((a) => a.kind.endsWith('-status'))).toEqual([]);
+      const typed = withMeta('Awaiting Partner Signoff').meta;
+      const fromBase = { ...folderOf(d).meta!, lastUpdatedTimestamp: 'newer' };
+      const edit = localStatusEdit(typed, folderOf(d).meta!.status);
+      expect(keepLocalStatus(fromBase, edit)).toMatchObject({
+        status: 'Awaiting Partner Signoff',
+        lastUpdatedTimestamp: 'newer',
+      });
+    },
   },
   {
     row: 30,
