@@ -7,6 +7,7 @@ import type { LocalStore } from '../local/local-store.js';
 import type { Logger } from '../log/create-logger.js';
 import type { RemoteStore } from '../remote/remote-store.js';
 import type { EngineState } from './engine-state.js';
+import type { FailpointHook } from './failpoints.js';
 
 export interface EngineSettings {
   /** For deep links in `.entity.json`, `.document.json` and the shortcut. */
@@ -31,4 +32,6 @@ export interface EngineDeps {
   readonly now: () => number;
   /** The service's clock minus ours (from its Date headers). */
   readonly clockOffsetMs: () => number;
+  /** The simulation's hook at the named steps of a sync (failpoints.ts); absent in production. */
+  readonly failpoint?: FailpointHook;
 }

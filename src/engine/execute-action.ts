@@ -62,13 +62,20 @@ function commitBase(ctx: ActionContext, documentId: string | null, next: BaseDoc
   return next;
 }
 
-function fold(
+async function fold(
   ctx: ActionContext,
   action: SyncAction,
   base: BaseDocument | null,
   result: ActionResult,
 ) {
-  return commitBase(ctx, action.documentId, applyActionResult(base, action, result));
+  const next = applyActionResult(base, action, result);
+  if (ctx.deps.failpoint)
+    await ctx.deps.failpoint('before-commit', {
+      owner: ctx.owner,
+      documentId: action.documentId,
+      what: action.kind,
+    });
+  return commitBase(ctx, action.documentId, next);
 }
 
 async function download(

@@ -4,6 +4,7 @@
  * file the service refuses is reported alone and the others go on. What the run did (actions
  * done, a push made, a conflict copy left for the next cycle) is its outcome.
  */
+import { movementOf } from '../domain/action-direction.js';
 import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { describeDone, documentLabel } from '../domain/describe-done.js';
@@ -137,6 +138,12 @@ class DocumentRun {
 
   async #act(action: SyncAction): Promise<void> {
     const { ctx, remote } = this.work;
+    if (ctx.deps.failpoint && writesToFolder(action))
+      await ctx.deps.failpoint('before-local-write', {
+        owner: ctx.owner,
+        documentId: action.documentId,
+        what: action.kind,
+      });
     if (metaWriteOf(action) === 'before') {
       const next = applyActionResult(this.#base, action, { kind: 'done' });
       if (next) await ctx.writeMeta(next.folder, next, remote);
@@ -211,7 +218,16 @@ class DocumentRun {
   /** `.document.json` from the final base, and the item out of the list of problems. */
   async #finish(): Promise<void> {
     const base = this.#base;
-    if (this.#metaStale && base) await this.work.ctx.writeMeta(base.folder, base, this.work.remote);
+    if (this.#metaStale && base) {
+      const { ctx } = this.work;
+      if (ctx.deps.failpoint)
+        await ctx.deps.failpoint('before-local-write', {
+          owner: ctx.owner,
+          documentId: base.id,
+          what: '.document.json',
+        });
+      await ctx.writeMeta(base.folder, base, this.work.remote);
+    }
     if (this.#ok) this.work.problems.solved(this.work.item);
   }
 
@@ -223,6 +239,13 @@ class DocumentRun {
       leftForNextCycle: this.#leftForNextCycle,
     };
   }
+}
+
+/** Actions that change the folder: a file pulled, moved or trashed, or `.document.json` first. */
+function writesToFolder(action: SyncAction): boolean {
+  if (metaWriteOf(action) === 'before') return true;
+  const direction = movementOf(action)?.direction;
+  return direction !== undefined && direction !== 'pushed' && direction !== 'deleted-in-service';
 }
 
 function recordProblem(

@@ -36,6 +36,12 @@ export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
   const id = openPush(deps, { ...spec, idempotencyKey: spec.key });
   const result = await sendPush(deps, id, spec.send);
   await spec.settle?.(result);
+  if (deps.failpoint)
+    await deps.failpoint('before-commit', {
+      owner: spec.owner,
+      documentId: spec.documentId,
+      what: spec.kind,
+    });
   deps.state.completePush(id, spec.complete(result), deps.now());
   return result;
 }

@@ -44,6 +44,7 @@ export function matchFolder(
 }
 
 export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+  if (deps.failpoint) await deps.failpoint('catalogue-refresh', {});
   const entities: Entity[] = [];
   // With details: `.entity.json` promises the company's labels, client number and super funds
   // (daemon.md), and the same list request returns them.
@@ -84,6 +85,8 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
       continue;
     }
     const link = entityDeepLink(deps.settings.webUrl, entity);
+    if (deps.failpoint)
+      await deps.failpoint('before-local-write', { owner: entity, what: 'entity folder' });
     // The listing above is the search: a folder it found, or none (null), never a second look.
     const folder = await deps.local.ensureEntityFolder(entity, link, tied ?? taken ?? null);
     const matchedBy: MatchedBy =

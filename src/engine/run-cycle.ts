@@ -71,6 +71,18 @@ export interface CycleOptions {
 }
 
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
+  if (!deps.failpoint) return recordedCycle(deps, options);
+  const owners = options.owners ?? 'all';
+  await deps.failpoint('cycle-start', { owners });
+  try {
+    return await recordedCycle(deps, options);
+  } finally {
+    await deps.failpoint('cycle-end', { owners });
+  }
+}
+
+/** The cycle with its row in the state (none for one entity's sync within a poll round). */
+async function recordedCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
   const { state } = deps;
   const initial = !state.settings.initialSyncDone();
   const full = options.fullReconcile || initial;
@@ -209,6 +221,11 @@ async function planAndStart(
       ...heldDeletePlanning(decisions, record.entity, webhookIds),
     });
     if (options.dryRun) return { job, execution: null };
+    if (deps.failpoint)
+      await deps.failpoint('entity-planned', {
+        owner: job.owner,
+        what: `${job.plan.actions.length} actions`,
+      });
     if (job.plan.actions.length > 0)
       log.info(
         { owner: ownerKey(job.owner), summary: job.plan.summary },
