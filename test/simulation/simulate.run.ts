@@ -43,6 +43,8 @@ class Tally {
   readonly #began = performance.now();
   readonly #injected = new Map<string, number>();
   readonly #found = new Map<string, number>();
+  /** Findings by their shape (ids, names and numbers left out): how often, and where first. */
+  readonly #kinds = new Map<string, { runs: number; first: string }>();
   readonly failing: string[] = [];
   #first: { name: string; outcome: SeedOutcome } | null = null;
   #runs = 0;
@@ -55,6 +57,11 @@ class Tally {
       this.#injected.set(kind, (this.#injected.get(kind) ?? 0) + n);
     for (const invariant of new Set(outcome.findings.map((f) => f.invariant)))
       this.#found.set(invariant, (this.#found.get(invariant) ?? 0) + 1);
+    for (const finding of outcome.findings) {
+      const kind = `${finding.invariant}: ${shapeOf(finding.detail)}`;
+      const seen = this.#kinds.get(kind);
+      this.#kinds.set(kind, { runs: (seen?.runs ?? 0) + 1, first: seen?.first ?? name });
+    }
     if (outcome.findings.length > 0) {
       this.failing.push(name);
       this.#first ??= { name, outcome };
@@ -74,6 +81,9 @@ class Tally {
     for (const [kind, n] of [...this.#injected].sort()) lines.push(`  ${kind}: ${n}`);
     lines.push('found (runs):');
     for (const [invariant, n] of [...this.#found].sort()) lines.push(`  ${invariant}: ${n}`);
+    lines.push('found, by shape (runs, first):');
+    for (const [kind, { runs, first }] of [...this.#kinds].sort((a, b) => b[1].runs - a[1].runs))
+      lines.push(`  ${runs} × ${kind} (first: ${first})`);
     if (this.failing.length > 0) lines.push(`failing: ${this.failing.slice(0, 50).join(', ')}`);
     const first = this.#first;
     if (first && (trace || this.failing.length > 0)) {
@@ -82,4 +92,14 @@ class Tally {
     }
     return lines.join('\n');
   }
+}
+
+/** A finding's words without what differs from seed to seed: ids, names, numbers, contents. */
+function shapeOf(detail: string): string {
+  return detail
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\([^)]*\)/g, '(…)')
+    .replace(/(Companies|Trusts)\/[^ ]*( [^ ]*)*?\/?[^ ]*/g, '<path>')
+    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>')
+    .replace(/\d+/g, 'N');
 }
