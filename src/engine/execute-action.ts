@@ -62,20 +62,17 @@ function commitBase(ctx: ActionContext, documentId: string | null, next: BaseDoc
   return next;
 }
 
-async function fold(
+function fold(
   ctx: ActionContext,
   action: SyncAction,
   base: BaseDocument | null,
   result: ActionResult,
-) {
+): BaseDocument | null | Promise<BaseDocument | null> {
   const next = applyActionResult(base, action, result);
-  if (ctx.deps.failpoint)
-    await ctx.deps.failpoint('before-commit', {
-      owner: ctx.owner,
-      documentId: action.documentId,
-      what: action.kind,
-    });
-  return commitBase(ctx, action.documentId, next);
+  const { failpoint } = ctx.deps;
+  if (!failpoint) return commitBase(ctx, action.documentId, next);
+  const site = { owner: ctx.owner, documentId: action.documentId, what: action.kind };
+  return failpoint('before-commit', site).then(() => commitBase(ctx, action.documentId, next));
 }
 
 async function download(

@@ -44,10 +44,10 @@ export async function pushReplace(
   );
   const halfway = { ...payload, uploaded };
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
-  const site = { owner: base.owner, documentId: base.id, what: file.name };
-  if (deps.failpoint) await deps.failpoint('between-upload-and-delete', site);
+  const site = deps.failpoint && { owner: base.owner, documentId: base.id, what: file.name };
+  if (site) await deps.failpoint?.('between-upload-and-delete', site);
   const next = await finishReplace(deps, base, halfway);
-  if (deps.failpoint) await deps.failpoint('before-commit', site);
+  if (site) await deps.failpoint?.('before-commit', site);
   deps.state.completePush(id, { base: next, result: { id: uploaded.id } }, deps.now());
   closeSupersededPushes(deps, base.id, file.name);
   return next;
