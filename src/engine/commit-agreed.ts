@@ -3,11 +3,12 @@
  * action's result, a push's completion, a push settled after a crash, the timestamps learnt
  * after pushes and the cursor they belong to all go through `commitAgreed`, into the state's
  * one transaction. Being the only commit of the base, it is also the one place to stand at
- * "before a commit" (a test, a simulation's failpoint).
+ * "before a commit": the simulation's `before-commit` failpoint (failpoints.ts) is here.
  */
 import type { BaseDocument } from '../domain/types.js';
 import type { AgreedChange } from '../state/state-store.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { FailpointSite } from './failpoints.js';
 
 export type { AgreedChange } from '../state/state-store.js';
 
@@ -23,8 +24,28 @@ export interface PushCompletion {
   readonly removeBaseId?: string;
 }
 
-export function commitAgreed(deps: Pick<EngineDeps, 'state' | 'now'>, change: AgreedChange) {
-  deps.state.commitAgreed(change, deps.now());
+/**
+ * Commits `change`. Without a failpoint hook (the daemon) it commits at once and returns
+ * nothing, so a commit costs no promise; with one (the simulation) it first stops at
+ * `before-commit`, and the returned promise resolves once committed: a caller awaits it.
+ * `site` says what is committed, for the simulation's trace.
+ */
+export function commitAgreed(
+  deps: Pick<EngineDeps, 'state' | 'now' | 'failpoint'>,
+  change: AgreedChange,
+  site: FailpointSite,
+): Promise<void> | undefined {
+  const { failpoint } = deps;
+  if (!failpoint || isEmpty(change)) {
+    deps.state.commitAgreed(change, deps.now());
+    return undefined;
+  }
+  return failpoint('before-commit', site).then(() => deps.state.commitAgreed(change, deps.now()));
+}
+
+/** Nothing agreed and no cursor moved (a quiet entity): the state commits nothing either. */
+function isEmpty(change: AgreedChange): boolean {
+  return !change.push && !change.cursor && !change.put?.length && !change.remove?.length;
 }
 
 /** The agreed change of a document: its new base, or null for none (its row goes). */

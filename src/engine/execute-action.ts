@@ -71,10 +71,21 @@ function fold(
   action: SyncAction,
   base: BaseDocument | null,
   result: ActionResult,
-) {
+): BaseDocument | null | Promise<BaseDocument | null> {
   const next = applyActionResult(base, action, result);
-  commitAgreed(ctx.deps, documentAgreed(action.documentId, next));
-  return next;
+  const site = { owner: ctx.owner, documentId: action.documentId, what: action.kind };
+  // Without a failpoint hook the commit is synchronous: no promise per action.
+  const committing = commitAgreed(ctx.deps, documentAgreed(action.documentId, next), site);
+  return committing ? committing.then(() => next) : next;
+}
+
+/**
+ * The simulation's stop before a file is added to the folder (failpoints.ts); the writes over
+ * what is there stop in local-writes.ts. Nothing in the daemon.
+ */
+async function beforeLocalWrite(ctx: ActionContext, documentId: string, what: string) {
+  if (ctx.deps.failpoint)
+    await ctx.deps.failpoint('before-local-write', { owner: ctx.owner, documentId, what });
 }
 
 async function download(
@@ -84,6 +95,7 @@ async function download(
   folder: string,
   file: string,
 ) {
+  await beforeLocalWrite(ctx, documentId, `place ${file}`);
   return ctx.deps.local.placeFile(folder, file, {
     fill: (temp: string) =>
       ctx.deps.remote.downloadAttachment(ctx.owner, documentId, attachmentId, temp),
@@ -102,6 +114,7 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
   if (given === null) {
     // A new folder is built whole, files and final `.document.json` inside, and appears in one
     // rename: no half-pulled document is ever visible, and half the flushes (bench 1).
+    await beforeLocalWrite(ctx, doc.id, 'new document folder');
     const created = await ctx.deps.local.createDocumentFolderWithFiles(
       ctx.entityFolder,
       doc,

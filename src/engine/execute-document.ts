@@ -142,7 +142,16 @@ class DocumentRun {
     if (agreed && action.kind === 'pull-attachment') {
       const files = new Map([[action.attachment.id, agreed]]);
       this.#base = applyActionResult(this.#base, action, { kind: 'files-written', files });
-      if (this.#base) commitAgreed(this.work.ctx.deps, { put: [this.#base] });
+      if (this.#base)
+        await commitAgreed(
+          this.work.ctx.deps,
+          { put: [this.#base] },
+          {
+            owner: this.#base.owner,
+            documentId: this.#base.id,
+            what: 'the same file on both sides',
+          },
+        );
       this.#metaStale = true;
       this.#done++;
     } else if (action.kind === 'record-problem') {

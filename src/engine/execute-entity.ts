@@ -101,8 +101,11 @@ export class EntityExecution {
     this.#inDoubt = options.inDoubt ?? new Set();
     this.#tally = options.tally;
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
-    const writes = new LocalWrites(deps.local, job.snapshot.documents, (base) =>
-      statusNameOf(base, statusTypes),
+    const writes = new LocalWrites(
+      deps,
+      job.snapshot.documents,
+      (base) => statusNameOf(base, statusTypes),
+      job.owner,
     );
     const metaFor = (base: BaseDocument, doc?: RemoteDocument | DocumentMeta | null) =>
       metaFromBase(
@@ -224,10 +227,11 @@ export class EntityExecution {
     });
     const notInStep = new Set([...this.#failed, ...this.#replanned]);
     const cursor = this.job.plan.held ? null : nextCursor(this.job, notInStep);
-    commitAgreed(deps, {
+    const change = {
       put: learnt,
       ...(cursor ? { cursor: { owner: this.job.owner, to: cursor } } : {}),
-    });
+    };
+    await commitAgreed(deps, change, { owner: this.job.owner, what: 'cursor' });
     this.#problems.settle();
     return {
       owner: this.job.owner,

@@ -11,6 +11,9 @@
  *
  * A rewrite of `.document.json` also keeps a status the person typed there and this sync did
  * not settle (row 29, domain/local-status-kept.ts).
+ *
+ * The simulation's `before-local-write` failpoint (failpoints.ts) stands just before each store
+ * call, so an edit it injects there lands between the plan and the store's check.
  */
 import { LocalChangedError } from '../domain/errors.js';
 import {
@@ -24,14 +27,15 @@ import type {
   FileStamp,
   LocalDocumentSnapshot,
   LocalFile,
+  OwnerRef,
 } from '../domain/types.js';
 import {
   DOCUMENT_META,
   type Expected,
   type FileSource,
-  type LocalStore,
   type RestoredAttachment,
 } from '../local/local-store.js';
+import type { EngineDeps } from './engine-deps.js';
 
 /** What this sync knows of one document folder: as scanned, then as it wrote it. */
 interface FolderSeen {
@@ -59,10 +63,12 @@ export class LocalWrites {
   readonly #byId = new Map<string, string>();
 
   constructor(
-    private readonly local: LocalStore,
+    private readonly deps: Pick<EngineDeps, 'local' | 'failpoint'>,
     documents: readonly LocalDocumentSnapshot[],
     /** The name `.document.json` gives the agreed status of `base` (null: none). */
     private readonly agreedStatus: (base: BaseDocument) => string | null,
+    /** The entity whose folders these are (none: pushes settled after a crash, of any). */
+    private readonly owner: OwnerRef | null = null,
   ) {
     for (const doc of documents) {
       this.#folders.set(doc.folder, {
@@ -102,7 +108,8 @@ export class LocalWrites {
     const seen = this.#folders.get(folder) ?? (await this.#readFolder(folder));
     if (options.localStatusLost) seen.statusEdit = null;
     const written = keepLocalStatus(meta, seen.statusEdit);
-    const now = await this.local.writeDocumentMeta(
+    await this.#beforeWrite(folder, DOCUMENT_META);
+    const now = await this.deps.local.writeDocumentMeta(
       folder,
       written,
       this.#expected(folder, DOCUMENT_META),
@@ -114,7 +121,8 @@ export class LocalWrites {
 
   /** Renames `<folder>/<file>` to `newName` (a conflict copy); returns the name it got. */
   async renameFile(folder: string, file: string, newName: string): Promise<string> {
-    const name = await this.local.renameFile(
+    await this.#beforeWrite(folder, `rename ${file}`);
+    const name = await this.deps.local.renameFile(
       `${folder}/${file}`,
       newName,
       this.#expected(folder, file),
@@ -130,7 +138,13 @@ export class LocalWrites {
     original: FileSource,
   ): Promise<RestoredAttachment> {
     const expected = this.#expected(folder, file);
-    const restored = await this.local.restoreSystemAttachment(folder, file, original, expected);
+    await this.#beforeWrite(folder, `put back ${file}`);
+    const restored = await this.deps.local.restoreSystemAttachment(
+      folder,
+      file,
+      original,
+      expected,
+    );
     this.#folder(folder).entries.delete(file);
     return restored;
   }
@@ -146,9 +160,10 @@ export class LocalWrites {
         ? { kind: 'folder', entries: this.#folder(folder).entries }
         : this.#expected(folder, file);
     let done = true;
+    await this.#beforeWrite(folder, `${mode} ${file ?? 'the folder'}`);
     try {
-      if (mode === 'delete') await this.local.deletePermanently(relPath, expected);
-      else await this.local.trash(relPath, expected);
+      if (mode === 'delete') await this.deps.local.deletePermanently(relPath, expected);
+      else await this.deps.local.trash(relPath, expected);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       done = false;
@@ -156,6 +171,16 @@ export class LocalWrites {
     if (file === null) this.#folders.delete(folder);
     else this.#folder(folder).entries.delete(file);
     return done;
+  }
+
+  /** The simulation's stop before a write into `folder` (none in the daemon). */
+  async #beforeWrite(folder: string, what: string): Promise<void> {
+    if (!this.deps.failpoint) return;
+    await this.deps.failpoint('before-local-write', {
+      ...(this.owner ? { owner: this.owner } : {}),
+      documentId: this.#folders.get(folder)?.meta?.id ?? null,
+      what,
+    });
   }
 
   /** What `<folder>/<name>` is expected to be: as seen, with its content where known. */
@@ -175,7 +200,7 @@ export class LocalWrites {
 
   /** `.document.json` of a folder the scan did not see, as it is now. */
   async #readFolder(folder: string): Promise<FolderSeen> {
-    const found = await this.local.readDocumentMeta(folder);
+    const found = await this.deps.local.readDocumentMeta(folder);
     // Unreadable: a person may be half way through an edit; nothing is written over it.
     if (found.error !== undefined) throw new LocalChangedError(`${folder}/${DOCUMENT_META}`);
     const seen = this.#folder(folder);

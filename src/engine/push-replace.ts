@@ -44,8 +44,14 @@ export async function pushReplace(
   );
   const halfway = { ...payload, uploaded };
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
+  const site = deps.failpoint && { owner: base.owner, documentId: base.id, what: file.name };
+  if (site) await deps.failpoint?.('between-upload-and-delete', site);
   const next = await finishReplace(deps, base, halfway);
-  commitAgreed(deps, pushCompleted(id, { base: next, result: { id: uploaded.id } }));
+  await commitAgreed(deps, pushCompleted(id, { base: next, result: { id: uploaded.id } }), {
+    owner: base.owner,
+    documentId: base.id,
+    what: `replace-attachment ${file.name}`,
+  });
   closeSupersededPushes(deps, base.id, file.name);
   return next;
 }

@@ -34,7 +34,11 @@ export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
   const id = openPush(deps, spec);
   const result = await sendPush(deps, id, spec.send);
   await spec.settle?.(result);
-  commitAgreed(deps, pushCompleted(id, spec.complete(result)));
+  await commitAgreed(deps, pushCompleted(id, spec.complete(result)), {
+    owner: spec.owner,
+    documentId: spec.documentId,
+    what: spec.kind,
+  });
   return result;
 }
 

@@ -41,7 +41,12 @@ export async function resolveInDoubt(
     try {
       // Settling is the push's own lane: it is the end of a push a crash interrupted.
       const verdict = await inLane('push', () => check(deps, item, writeMeta));
-      if (verdict.happened) commitAgreed(deps, pushCompleted(item.id, verdict.completion));
+      if (verdict.happened)
+        await commitAgreed(deps, pushCompleted(item.id, verdict.completion), {
+          owner: item.owner,
+          documentId: item.documentId,
+          what: `${item.kind} settled`,
+        });
       else deps.state.outbox.dropUnsent(item.id, deps.now());
       log.info(
         {

@@ -83,6 +83,18 @@ export interface CycleOptions {
 }
 
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
+  if (!deps.failpoint) return recordedCycle(deps, options);
+  const owners = options.owners ?? 'all';
+  await deps.failpoint('cycle-start', { owners });
+  try {
+    return await recordedCycle(deps, options);
+  } finally {
+    await deps.failpoint('cycle-end', { owners });
+  }
+}
+
+/** The cycle with its row in the state (none for one entity's sync within a poll round). */
+async function recordedCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
   const { state } = deps;
   const initial = !state.settings.initialSyncDone();
   const full = options.fullReconcile || initial;
@@ -216,7 +228,7 @@ async function settlePushesInDoubt(
   await leases.holdAll(options.owners ?? deps.state.outbox.inDoubt().map((i) => i.owner));
   // No scan behind these (a create's folder, before any plan): each `.document.json` is
   // rewritten over what is found there now.
-  const writes = new LocalWrites(deps.local, [], () => null);
+  const writes = new LocalWrites(deps, [], () => null);
   const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
     writes.writeMeta(
       folder,
@@ -275,6 +287,11 @@ async function planAndStart(
     });
     if (job === null) return null;
     if (options.dryRun) return { job, execution: null, announced: announced.kept };
+    if (deps.failpoint)
+      await deps.failpoint('entity-planned', {
+        owner: job.owner,
+        what: `${job.plan.actions.length} actions`,
+      });
     // Under the daemon a document delete waits for the rails, often for its hold time too: the
     // summary says what goes now, and the deletes are told once judged (runDeletes, logHolds).
     logSummary(log, options.deleteWindow ? withoutDeletes(job.plan) : job.plan, record.entity.name);
