@@ -1,7 +1,7 @@
 /**
  * The deterministic simulation in `npm test` (docs/simulation.md): a seed replays exactly, and
- * a few seeds keep every invariant. `npm run simulate` runs many more; the issue's cases, which
- * fail until their fixes are in, run with `npm run simulate -- --regressions`.
+ * a few seeds keep every invariant. `npm run simulate` runs many more; the issue's cases and
+ * the bugs seeds found run as named scenarios in regressions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { runRandomSeed } from './random-steps.js';
