@@ -195,6 +195,21 @@ export class LocalChangedError extends DocsyncError {
   }
 }
 
+/**
+ * A document about to be deleted in the service changed there since the agreed state (an
+ * attachment added, a status set, while the plan to delete it waited): the delete is not sent.
+ * Modify beats delete: the document is planned again, and the plan brings the change down.
+ */
+export class RemoteChangedError extends DocsyncError {
+  constructor(readonly documentId: string) {
+    super(
+      'REMOTE_CHANGED',
+      `document ${documentId} changed in the service since it was planned for deletion; it is not deleted, and is planned again`,
+      { exitCode: ExitCode.PartialFailure },
+    );
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
 

@@ -26,7 +26,7 @@ import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
-import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
+import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 
 export interface ActionContext {
   readonly deps: EngineDeps;
@@ -288,7 +288,10 @@ const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
 const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base) => {
   const { deps, owner } = ctx;
   const id = action.documentId!;
-  await saveDocumentCopy(ctx, id, action.folder);
+  // Modify beats delete, also when the service's change came after the plan: the copy is of
+  // the service's view now, and that view is looked at again just before the delete.
+  const copied = await saveDocumentCopy(ctx, id, action.folder);
+  await checkStillAsCopied(ctx, id, copied);
   await push(deps, {
     kind: 'delete-document',
     owner,

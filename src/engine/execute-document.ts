@@ -7,7 +7,12 @@
 import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { describeDone, documentLabel } from '../domain/describe-done.js';
-import { LocalChangedError, PushRejectedError, RunStoppedError } from '../domain/errors.js';
+import {
+  LocalChangedError,
+  PushRejectedError,
+  RemoteChangedError,
+  RunStoppedError,
+} from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js';
@@ -123,7 +128,8 @@ class DocumentRun {
         this.#stop();
         return this.#outcome();
       }
-      if (error instanceof LocalChangedError) return this.#changed(error);
+      if (error instanceof LocalChangedError || error instanceof RemoteChangedError)
+        return this.#changed(error);
       this.work.log.warn(
         { err: error },
         `${this.#who(plan.actions[0])}: failed, tried again later: ${(error as Error).message}`,
@@ -254,16 +260,14 @@ class DocumentRun {
   }
 
   /**
-   * A person changed what an action was about to write over: that action and the rest are
-   * dropped, with no problem recorded (nothing failed) and none cleared (nothing showed it
-   * gone). What ran before stays committed; a new scan sees the change, and the plan made from
-   * it decides (a conflict if both sides moved).
+   * A person changed what an action was about to write over (in the folder, or in the service
+   * under a delete): that action and the rest are dropped, with no problem recorded (nothing
+   * failed) and none cleared (nothing showed it gone). What ran before stays committed; a new
+   * scan sees the change, and the plan made from it decides (a conflict if both sides moved).
    */
-  #changed(error: LocalChangedError): DocumentOutcome {
-    this.work.log.info(
-      { path: error.path },
-      `${this.#who(this.work.plan.actions[0])}: ${error.message}`,
-    );
+  #changed(error: LocalChangedError | RemoteChangedError): DocumentOutcome {
+    const where = error instanceof LocalChangedError ? { path: error.path } : {};
+    this.work.log.info(where, `${this.#who(this.work.plan.actions[0])}: ${error.message}`);
     this.#ok = false;
     this.#changedDuringSync = true;
     this.work.problems.untouched(this.work.item);

@@ -6,9 +6,9 @@
  * `npm test` (regressions.test.ts) and with `npm run simulate -- --regressions`.
  */
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
-import { localDocs } from '../chaos/local-edits.js';
+import { content, localDocs } from '../chaos/local-edits.js';
 import { remoteEdits } from '../chaos/remote-edits.js';
-import type { DumpDocument } from '../helpers/sync-harness.js';
+import { type DumpDocument, sha256 } from '../helpers/sync-harness.js';
 import { cliResolve } from './operator-steps.js';
 import type { Parked } from './park-board.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
@@ -279,6 +279,78 @@ export const SCENARIOS: readonly Scenario[] = [
       await run.drain();
     },
   },
+  {
+    name: 'seed 221',
+    title:
+      'a file a person replaced is trashed by a sync planned before the edit (the service had removed it)',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const file = [...doc.files.keys()].find((f) => !doc.system.has(f));
+      if (!file) throw new Error('the scenario needs a user attachment');
+      const gone = (await serviceDoc(run, doc.id)).attachments.find((a) => a.kind === 'user')!;
+      run.ledger.deleted(gone.sha256);
+      run.view.sim.admin.deleteAttachment(doc.id, gone.id);
+      // The sync the webhook starts plans "trash the attachment the service removed", and stops
+      // just before it: the person replaces the file then.
+      run.parkAt = (step, site) => step === 'before-local-write' && site.what === `trash ${file}`;
+      const hooks = [...run.webhooks.waiting];
+      for (const hook of hooks) await run.deliver(hook, 'at once');
+      await run.releaseWhere(at('cycle-start'), "the webhook's sync");
+      run.parkAt = () => false;
+      const trash = run.parked.find(at('before-local-write'));
+      if (!trash) throw new Error('the scenario expected the trash of the removed file planned');
+      const text = content(run.chaos, 'replaced during the sync');
+      run.view.write(`${doc.folder}/${file}`, text);
+      run.ledger.wrote(sha256(text), `local ${doc.folder}/${file}`);
+      await run.release(trash);
+      await settleWatcher(run);
+    },
+  },
+  {
+    name: 'seed 4432',
+    title:
+      'a document the service changed after the plan to delete it (its folder deleted) is deleted anyway',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await deletedLocally(run);
+      // The deletion is due: the next sync plans the delete and stops there, and a service
+      // user adds an attachment to that document before the delete is sent.
+      run.parkAt = (step) => step === 'entity-planned';
+      await run.advance(DELETE_DUE_MS);
+      run.requestRound(false);
+      await releaseUntilPlanned(run);
+      run.parkAt = () => false;
+      remoteEdits.addAttachment(run.chaos, await serviceDoc(run, doc.id), 'Added meanwhile.pdf');
+      await run.releaseWhere(at('entity-planned'), 'the sync that planned the delete');
+      await deliverAll(run);
+      await run.drain();
+    },
+    expectInTrace: ['parked: entity-planned'],
+  },
+  {
+    name: 'seed 3885',
+    title:
+      'a document deleted in the folder while its details answer is late and a service user adds an attachment: the trash copy is of the stale view, the attachment on no side',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await deletedLocally(run);
+      // The delete's own look at the service (for the trash copy) is answered late: read before
+      // a service user adds an attachment, received after.
+      run.holdAt = (label) => label === `details of ${doc.id}`;
+      await run.advance(DELETE_DUE_MS);
+      run.requestRound(false);
+      await releaseChains(run);
+      run.holdAt = () => false;
+      const late = run.parked.find((p) => p.kind === 'answer');
+      if (!late) throw new Error('the scenario expected the details answer held');
+      remoteEdits.addAttachment(run.chaos, await serviceDoc(run, doc.id), 'Added meanwhile.pdf');
+      await run.release(late);
+      await deliverAll(run);
+      await run.drain();
+    },
+    expectInTrace: ['answer held: details of'],
+  },
 ];
 
 /** The first sync to its end; a document of the first entity, and the status types. */
@@ -352,6 +424,39 @@ async function lateDetails(
   if (!run.parked.some((p) => p.kind === 'answer'))
     throw new Error('the scenario expected the details answer held');
   return hooks;
+}
+
+/** Past the daemon's hold time of a local deletion (`safety.deleteHoldSeconds`, 60). */
+const DELETE_DUE_MS = 65_000;
+
+/** The first document's folder deleted by a person, the watcher heard, its deletion waiting. */
+async function deletedLocally(run: SeedRun) {
+  const { doc } = await synced(run);
+  for (const sha of doc.files.values()) run.ledger.deleted(sha);
+  run.ledger.deletedNames.add(doc.name);
+  run.view.remove(doc.folder);
+  await settleWatcher(run);
+  return { doc };
+}
+
+/** Lets every chain's start go until a sync stops after planning (or nothing is left). */
+async function releaseUntilPlanned(run: SeedRun): Promise<void> {
+  for (let i = 0; i < 20 && !run.parked.some(at('entity-planned')); i++) {
+    const next = run.parked.find((p) => p.kind === 'failpoint');
+    if (!next) break;
+    await run.release(next);
+  }
+  if (!run.parked.some(at('entity-planned')))
+    throw new Error('the scenario expected a sync parked after planning');
+}
+
+/** Lets every chain's start go until an answer is held (or nothing is left). */
+async function releaseChains(run: SeedRun): Promise<void> {
+  for (let i = 0; i < 20 && !run.parked.some((p) => p.kind === 'answer'); i++) {
+    const next = run.parked.find((p) => p.kind === 'failpoint');
+    if (!next) break;
+    await run.release(next);
+  }
 }
 
 function at(step: Failpoint, owner?: string): (item: Parked) => boolean {
