@@ -319,7 +319,7 @@ export const SCENARIOS: readonly Scenario[] = [
       run.parkAt = (step) => step === 'entity-planned';
       await run.advance(DELETE_DUE_MS);
       run.requestRound(false);
-      await releaseUntilPlanned(run);
+      await releaseUntil(run, at('entity-planned'), 'a sync parked after planning');
       run.parkAt = () => false;
       remoteEdits.addAttachment(run.chaos, await serviceDoc(run, doc.id), 'Added meanwhile.pdf');
       await run.releaseWhere(at('entity-planned'), 'the sync that planned the delete');
@@ -340,10 +340,10 @@ export const SCENARIOS: readonly Scenario[] = [
       run.holdAt = (label) => label === `details of ${doc.id}`;
       await run.advance(DELETE_DUE_MS);
       run.requestRound(false);
-      await releaseChains(run);
+      const held = (p: Parked) => p.kind === 'answer';
+      await releaseUntil(run, held, 'the details answer held');
       run.holdAt = () => false;
-      const late = run.parked.find((p) => p.kind === 'answer');
-      if (!late) throw new Error('the scenario expected the details answer held');
+      const late = run.parked.find(held)!;
       remoteEdits.addAttachment(run.chaos, await serviceDoc(run, doc.id), 'Added meanwhile.pdf');
       await run.release(late);
       await deliverAll(run);
@@ -439,24 +439,21 @@ async function deletedLocally(run: SeedRun) {
   return { doc };
 }
 
-/** Lets every chain's start go until a sync stops after planning (or nothing is left). */
-async function releaseUntilPlanned(run: SeedRun): Promise<void> {
-  for (let i = 0; i < 20 && !run.parked.some(at('entity-planned')); i++) {
+/**
+ * Lets parked work go, one failpoint at a time, until `reached` shows among what is parked (a
+ * sync stopped after planning, an answer held); throws if it never does.
+ */
+async function releaseUntil(
+  run: SeedRun,
+  reached: (item: Parked) => boolean,
+  what: string,
+): Promise<void> {
+  for (let i = 0; i < 20 && !run.parked.some(reached); i++) {
     const next = run.parked.find((p) => p.kind === 'failpoint');
     if (!next) break;
     await run.release(next);
   }
-  if (!run.parked.some(at('entity-planned')))
-    throw new Error('the scenario expected a sync parked after planning');
-}
-
-/** Lets every chain's start go until an answer is held (or nothing is left). */
-async function releaseChains(run: SeedRun): Promise<void> {
-  for (let i = 0; i < 20 && !run.parked.some((p) => p.kind === 'answer'); i++) {
-    const next = run.parked.find((p) => p.kind === 'failpoint');
-    if (!next) break;
-    await run.release(next);
-  }
+  if (!run.parked.some(reached)) throw new Error(`the scenario expected ${what}`);
 }
 
 function at(step: Failpoint, owner?: string): (item: Parked) => boolean {
