@@ -54,10 +54,11 @@ export async function checkStillAsCopied(
   documentId: string,
   copied: RemoteDocument | null,
 ): Promise<void> {
+  if (copied === null) return; // already gone from the service: nothing left to lose
   const now = await detailsOrGone(ctx, documentId);
   if (now === null) return;
   const base = ctx.deps.state.base.get(documentId);
-  if ((base && changedSince(base, now)) || (copied && !sameContent(copied, now)))
+  if ((base && changedSince(base, now)) || !sameContent(copied, now))
     throw new RemoteChangedError(documentId);
 }
 
