@@ -190,11 +190,6 @@ class DocumentRun {
       return;
     }
     const base = this.#base;
-    // A folder adopted as it stands (row 5) has its first agreed state now: a status its
-    // `.document.json` shows other than the service's is a person's (typed after docsync made
-    // the folder, before a crash let it commit it), kept in every rewrite (row 29).
-    if (action.kind === 'adopt-local-folder' && before === null && base)
-      ctx.local.agreedBefore(base);
     // The action is done: what must be kept of it first (a conflict is a person's to-do), then
     // the activity feed, which is only a view and never fails an action that happened.
     // Conflicts settled with a copy are logged where the copy got its real name.

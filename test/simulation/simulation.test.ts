@@ -9,8 +9,8 @@ import { RANDOM_PLAN } from './seed-run.js';
 
 /**
  * Seeds that inject crashes, faults, late and repeated webhooks, and keep every invariant. 55:
- * a status typed into a folder docsync made but had not yet committed when it crashed, lost when
- * the folder was adopted after the restart.
+ * a status typed into a folder docsync made but had not yet committed when it crashed was lost
+ * when the restart adopted the folder (row 5); it is now recorded as a conflict it lost.
  */
 const SEEDS = [1, 6, 7, 55];
 

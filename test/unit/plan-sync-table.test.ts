@@ -511,6 +511,15 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     }
   });
 
+  it("row 5 records a status the adopted folder showed as lost to the service's", () => {
+    const sides = { folders: [withMeta('Awaiting Partner Signoff')], changed: [remoteOf(d)] };
+    const plan = planSync(input(sides), policy, NOW);
+    expect(kindsAndRows(plan)).toEqual(['adopt-local-folder:5', 'update-base:27']);
+    expect(plan.actions[0]).toMatchObject({
+      conflict: { winner: 'remote', subject: { kind: 'status', lost: 'Awaiting Partner Signoff' } },
+    });
+  });
+
   it('row 18 also holds a deletion while a .document.json elsewhere in the store is unreadable', () => {
     const sides = { base: [d], elsewhere: { unreadable: ['Companies/Acme/Broken'] } };
     expect(kindsAndRows(planSync(input(sides), policy, NOW))).toEqual(['record-problem:18']);
