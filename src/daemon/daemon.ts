@@ -28,7 +28,7 @@ import type { FilesystemKind } from '../local/filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from '../local/fs-calls.js';
 import type { OwnWrites } from '../local/own-writes.js';
 import { checkStoreRoot } from '../local/store-root.js';
-import { type EntityTouch, FolderWatcher } from '../local/watcher.js';
+import { type EntityTouch, FolderWatcher, type WatchFactory } from '../local/watcher.js';
 import type { Logger } from '../log/create-logger.js';
 import { carryOutDecision } from '../operator/decisions.js';
 import type { OperatorDeps } from '../operator/operator-deps.js';
@@ -106,8 +106,11 @@ export interface DaemonParts {
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
   readonly onCycle?: (result: string, railsTripped: number) => void;
-  /** Overrides for tests: watcher timing. */
-  readonly watcher?: { settleMs?: number; pollIntervalMs?: number };
+  /**
+   * Overrides for tests: watcher timing, and where its events come from (the simulation hands
+   * them in itself rather than from the OS, so a seed replays exactly).
+   */
+  readonly watcher?: { settleMs?: number; pollIntervalMs?: number; watchFactory?: WatchFactory };
 }
 
 /**
@@ -262,6 +265,9 @@ export class Daemon {
         ? { pollIntervalMs: this.parts.watcher.pollIntervalMs }
         : {}),
       ownWrites: local.ownWrites,
+      ...(this.parts.watcher?.watchFactory
+        ? { watchFactory: this.parts.watcher.watchFactory }
+        : {}),
       log: logger,
       onTouch: (touch) => this.#touched(touch),
     });

@@ -57,6 +57,7 @@ export class PollRounds {
    */
   async start(full: boolean): Promise<RoundStart> {
     const { deps, state } = this.parts;
+    if (deps.failpoint) await deps.failpoint('round-start', { what: full ? 'full' : 'poll' });
     const initial = !state.settings.initialSyncDone();
     if (!(await deps.local.hasMarker())) {
       if (!initial) return 'whole';

@@ -181,6 +181,35 @@ export class SyncNotDoneError extends DocsyncError {
   }
 }
 
+/**
+ * A local write found its target changed since the scan the plan came from (a person edited,
+ * added or removed something meanwhile): the write did not happen. Not a failure of the
+ * document: the action is dropped and the document planned again from a new scan, which sees
+ * the change (as Unison aborts a transfer whose target changed during the synchronization).
+ */
+export class LocalChangedError extends DocsyncError {
+  constructor(readonly path: string) {
+    super('LOCAL_CHANGED', `${path} changed during the sync; it is planned again`, {
+      exitCode: ExitCode.PartialFailure,
+    });
+  }
+}
+
+/**
+ * A document about to be deleted in the service changed there since the agreed state (an
+ * attachment added, a status set, while the plan to delete it waited): the delete is not sent.
+ * Modify beats delete: the document is planned again, and the plan brings the change down.
+ */
+export class RemoteChangedError extends DocsyncError {
+  constructor(readonly documentId: string) {
+    super(
+      'REMOTE_CHANGED',
+      `document ${documentId} changed in the service since it was planned for deletion; it is not deleted, and is planned again`,
+      { exitCode: ExitCode.PartialFailure },
+    );
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
 

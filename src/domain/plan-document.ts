@@ -247,10 +247,30 @@ export function planAdopt(
   if (ctx.policy.pullOnly && !ctx.policy.adoptLocal)
     drafts = drafts.filter((d) => !d.kind.startsWith('push-'));
   return [
-    { kind: 'adopt-local-folder', row: 5, folder: snap.folder, base },
+    { kind: 'adopt-local-folder', row: 5, folder: snap.folder, base, ...statusLost(snap, remote) },
     ...drafts,
     { kind: 'update-base', row: 27, patch: { lastUpdatedTimestamp: remote.lastUpdatedTimestamp } },
   ];
+}
+
+/**
+ * Row 5's status: the service's wins, and a different one in the adopted `.document.json` (a
+ * person's edit never pushed: typed into a folder docsync made just before a crash, or kept
+ * from an earlier install) is recorded as the losing side of a conflict, never dropped silently.
+ */
+function statusLost(snap: LocalDocumentSnapshot, remote: RemoteDocument) {
+  const typed = snap.meta?.status ?? null;
+  const service = remote.status?.type ?? null;
+  if (typed === null || typed.trim().toUpperCase() === (service ?? '').trim().toUpperCase())
+    return {};
+  const detail = `the adopted folder showed the status "${typed}"; the service's "${service ?? 'none'}" was kept`;
+  return {
+    conflict: {
+      winner: 'remote' as const,
+      detail,
+      subject: { kind: 'status' as const, lost: typed },
+    },
+  };
 }
 
 /** The document's system attachments, by file name: their kept edits stay local. */

@@ -163,6 +163,12 @@ export interface LocalFile {
   readonly sha256: string;
 }
 
+/**
+ * What a scan saw of one entry: size, mtime, ctime and inode as one string (the local store
+ * makes it, `stampOf`). Opaque outside the store; equal stamps mean the entry was not touched.
+ */
+export type FileStamp = string & { readonly __fileStamp: true };
+
 /** One document folder inside an entity folder. */
 export interface LocalDocumentSnapshot {
   /** Path relative to the store root, `/`-separated. */
@@ -178,6 +184,13 @@ export interface LocalDocumentSnapshot {
   readonly metaMtimeMs?: number;
   /** Attachment files: settled, not ignored, `.document.json` excluded. */
   readonly files: readonly LocalFile[];
+  /**
+   * Every entry of the folder the scan saw as it is, by name, with its stamp: `.document.json`
+   * and the files above among them, not a file still changing nor an ignored one. A local write
+   * the plan makes from this scan checks its target against it first (issue 25): what changed
+   * since is not overwritten, moved or trashed, and the document is planned again.
+   */
+  readonly seen?: ReadonlyMap<string, FileStamp>;
 }
 
 /**

@@ -39,13 +39,18 @@ export function extrasOf(doc: RemoteDocument | DocumentMeta | null | undefined):
   return { traceNumber: doc.traceNumber, asicDocNumber: doc.asicDocNumber, creationDates: dates };
 }
 
+/** The name `.document.json` gives the agreed status (null: none, or a type not known). */
+export function statusNameOf(base: BaseDocument, statusTypes: readonly StatusType[]) {
+  return statusTypes.find((t) => t.id === base.statusTypeId)?.name ?? null;
+}
+
 export function metaFromBase(
   base: BaseDocument,
   extras: MetaExtras,
   statusTypes: readonly StatusType[],
   link: string,
 ): DocumentMeta {
-  const status = statusTypes.find((t) => t.id === base.statusTypeId)?.name ?? null;
+  const status = statusNameOf(base, statusTypes);
   return {
     id: base.id,
     owner: base.owner,

@@ -8,6 +8,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { RemoteStore } from '../remote/remote-store.js';
 import type { EngineState } from './engine-state.js';
 import type { EntityLocks } from './entity-locks.js';
+import type { FailpointHook } from './failpoints.js';
 
 export interface EngineSettings {
   /** For deep links in `.entity.json`, `.document.json` and the shortcut. */
@@ -37,4 +38,6 @@ export interface EngineDeps {
    * path that works on an entity. A cycle takes the lock of each entity it works on.
    */
   readonly locks: EntityLocks;
+  /** The simulation's hook at the named steps of a sync (failpoints.ts); absent in production. */
+  readonly failpoint?: FailpointHook;
 }

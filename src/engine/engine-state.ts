@@ -19,15 +19,17 @@ import type { ProblemRepo } from '../state/problem-repo.js';
 import type { RecordErrorRepo } from '../state/record-errors-repo.js';
 import type { SettingsRepo } from '../state/settings-repo.js';
 import type { SkippedRepo } from '../state/skipped-repo.js';
-import type { PushCompletion } from '../state/state-store.js';
+import type { AgreedChange } from '../state/state-store.js';
 import type { StatusTypeRepo } from '../state/status-type-repo.js';
 
 export interface EngineState {
-  readonly base: Pick<
-    BaseRepo,
-    'get' | 'put' | 'remove' | 'count' | 'countAll' | 'listByOwner' | 'listByOwners'
-  >;
-  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'advance' | 'markSynced' | 'markFailed'>;
+  /** Read only: the agreed state changes through `commitAgreed` alone. */
+  readonly base: Pick<BaseRepo, 'get' | 'count' | 'countAll' | 'listByOwner' | 'listByOwners'>;
+  /**
+   * The cursor moves with the agreed state (`commitAgreed`); a sync's success or failure is
+   * only noted beside it, for the status page.
+   */
+  readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'markSynced' | 'markFailed'>;
   readonly entities: Pick<
     EntityRepo,
     'get' | 'count' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'
@@ -65,8 +67,11 @@ export interface EngineState {
   readonly announcedDeletions: Pick<AnnouncedDeletionRepo, 'forOwner' | 'remove'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
-  /** The push is done and the document's base changes with it, in one commit. */
-  completePush(outboxId: number, completion: PushCompletion, now?: number): void;
+  /**
+   * The one writer of the agreed state: base rows, with the push they complete and the cursor
+   * they belong to, in one commit.
+   */
+  commitAgreed(change: AgreedChange, now?: number): void;
   /** The entity and everything kept for it go together. */
   forgetEntity(owner: OwnerRef): void;
 }

@@ -20,11 +20,13 @@ import type {
   RemoteDocument,
 } from '../domain/types.js';
 import type { PlacedFile } from '../local/local-store.js';
+import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
-import { saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
+import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 
 export interface ActionContext {
   readonly deps: EngineDeps;
@@ -40,11 +42,20 @@ export interface ActionContext {
    * document's other changes go on.
    */
   readonly refused: (relPath: string, error: PushRejectedError) => void;
-  /** Writes `.document.json` of `folder` for `base` (and the document's extra fields). */
+  /**
+   * The entity's writes over what is in the folder, each checked against what the scan saw
+   * (local-writes.ts).
+   */
+  readonly local: LocalWrites;
+  /**
+   * Writes `.document.json` of `folder` for `base` (and the document's extra fields), through
+   * `local`: a status the person typed and this sync did not settle is kept.
+   */
   readonly writeMeta: (
     folder: string,
     base: BaseDocument,
     doc?: RemoteDocument | null,
+    options?: WriteMetaOptions,
   ) => Promise<void>;
 }
 
@@ -54,21 +65,27 @@ type Act<K extends SyncAction['kind']> = (
   base: BaseDocument | null,
 ) => Promise<BaseDocument | null>;
 
-/** Commits a base change made by a local action; null removes the row. */
-function commitBase(ctx: ActionContext, documentId: string | null, next: BaseDocument | null) {
-  const { base } = ctx.deps.state;
-  if (next) base.put(next);
-  else if (documentId) base.remove(documentId);
-  return next;
-}
-
+/** The action's result folded into the base and committed; null removes the row. */
 function fold(
   ctx: ActionContext,
   action: SyncAction,
   base: BaseDocument | null,
   result: ActionResult,
-) {
-  return commitBase(ctx, action.documentId, applyActionResult(base, action, result));
+): BaseDocument | null | Promise<BaseDocument | null> {
+  const next = applyActionResult(base, action, result);
+  const site = { owner: ctx.owner, documentId: action.documentId, what: action.kind };
+  // Without a failpoint hook the commit is synchronous: no promise per action.
+  const committing = commitAgreed(ctx.deps, documentAgreed(action.documentId, next), site);
+  return committing ? committing.then(() => next) : next;
+}
+
+/**
+ * The simulation's stop before a file is added to the folder (failpoints.ts); the writes over
+ * what is there stop in local-writes.ts. Nothing in the daemon.
+ */
+async function beforeLocalWrite(ctx: ActionContext, documentId: string, what: string) {
+  if (ctx.deps.failpoint)
+    await ctx.deps.failpoint('before-local-write', { owner: ctx.owner, documentId, what });
 }
 
 async function download(
@@ -78,6 +95,7 @@ async function download(
   folder: string,
   file: string,
 ) {
+  await beforeLocalWrite(ctx, documentId, `place ${file}`);
   return ctx.deps.local.placeFile(folder, file, {
     fill: (temp: string) =>
       ctx.deps.remote.downloadAttachment(ctx.owner, documentId, attachmentId, temp),
@@ -96,6 +114,7 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
   if (given === null) {
     // A new folder is built whole, files and final `.document.json` inside, and appears in one
     // rename: no half-pulled document is ever visible, and half the flushes (bench 1).
+    await beforeLocalWrite(ctx, doc.id, 'new document folder');
     const created = await ctx.deps.local.createDocumentFolderWithFiles(
       ctx.entityFolder,
       doc,
@@ -164,7 +183,6 @@ async function pushNewDocument(
       // A restore replaces this base row; an in-doubt settlement must drop it too.
       ...(base ? { replaces: base.id } : {}),
     },
-    key: `create:${owner.kind}:${owner.id}:${action.folder}`,
     send: () =>
       deps.remote.createDocument(owner, {
         name: action.name,
@@ -214,7 +232,6 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
     owner,
     documentId: base.id,
     payload: { fileName: file.name, sha256: file.sha256, size: file.size, mtimeMs: file.mtimeMs },
-    key: `upload:${base.id}:${file.name}:${file.sha256}`,
     send: () => deps.remote.uploadAttachment(owner, base.id, filePath, file.name),
     complete: (attachment) => {
       next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
@@ -241,7 +258,6 @@ const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base
     owner,
     documentId: base.id,
     payload: { attachmentId: action.attachmentId },
-    key: `delete-attachment:${base.id}:${action.attachmentId}`,
     send: () =>
       deps.remote.deleteAttachment(owner, base.id, action.attachmentId).catch((e) => {
         if (!isGone(e)) throw e;
@@ -260,7 +276,6 @@ const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
     owner,
     documentId: base.id,
     payload: { typeId: action.statusTypeId, effectiveDate: action.effectiveDate },
-    key: `status:${base.id}:${action.statusTypeId}:${action.effectiveDate}`,
     send: () => deps.remote.assignStatus(owner, base.id, action.statusTypeId, action.effectiveDate),
     complete: (status) => {
       next = applyActionResult(base, action, { kind: 'status-created', status });
@@ -273,13 +288,15 @@ const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
 const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base) => {
   const { deps, owner } = ctx;
   const id = action.documentId!;
-  await saveDocumentCopy(ctx, id, action.folder);
+  // Modify beats delete, also when the service's change came after the plan: the copy is of
+  // the service's view now, and that view is looked at again just before the delete.
+  const copied = await saveDocumentCopy(ctx, id, action.folder);
+  await checkStillAsCopied(ctx, id, copied);
   await push(deps, {
     kind: 'delete-document',
     owner,
     documentId: id,
     payload: { folder: action.folder },
-    key: `delete-document:${id}`,
     send: () =>
       deps.remote.deleteDocument(owner, id).catch((e) => {
         if (!isGone(e)) throw e;
@@ -290,24 +307,17 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
 };
 
 const trashLocalAttachment: Act<'trash-local-attachment'> = async (ctx, action, base) => {
-  await trashIfPresent(ctx, `${action.folder}/${action.file}`);
+  await ctx.local.trash(action.folder, action.file);
   return fold(ctx, action, base, { kind: 'done' });
 };
 
 const trashLocalDocument: Act<'trash-local-document'> = async (ctx, action, base) => {
-  if (action.mode === 'delete') await ctx.deps.local.deletePermanently(action.folder);
-  else await trashIfPresent(ctx, action.folder);
+  await ctx.local.trash(action.folder, null, action.mode);
   return fold(ctx, action, base, { kind: 'done' });
 };
 
-async function trashIfPresent(ctx: ActionContext, relPath: string) {
-  await ctx.deps.local.trash(relPath).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
-}
-
 const keepConflictCopy: Act<'keep-conflict-copy'> = async (ctx, action, base) => {
-  const copy = await ctx.deps.local.renameFile(`${action.folder}/${action.file}`, action.copyName);
+  const copy = await ctx.local.renameFile(action.folder, action.file, action.copyName);
   recordConflict(ctx, action, {
     folder: action.folder,
     documentId: action.documentId ?? '',
@@ -321,11 +331,7 @@ const restoreSystemAttachment: Act<'restore-system-attachment'> = async (ctx, ac
     fill: (temp: string) =>
       ctx.deps.remote.downloadAttachment(ctx.owner, action.documentId!, action.attachmentId, temp),
   };
-  const restored = await ctx.deps.local.restoreSystemAttachment(
-    action.folder,
-    action.file,
-    original,
-  );
+  const restored = await ctx.local.restoreSystemFile(action.folder, action.file, original);
   const files = new Map<string, PlacedFile>([[action.attachmentId, restored.file]]);
   return fold(ctx, action, base, { kind: 'files-written', files });
 };

@@ -7,13 +7,19 @@
 import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
 import { describeDone, documentLabel } from '../domain/describe-done.js';
-import { PushRejectedError, RunStoppedError } from '../domain/errors.js';
+import {
+  LocalChangedError,
+  PushRejectedError,
+  RemoteChangedError,
+  RunStoppedError,
+} from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ProblemItem } from '../state/problem-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
+import { commitAgreed } from './commit-agreed.js';
 import type { CycleTally } from './cycle-tally.js';
 import { metaWriteOf } from './document-meta.js';
 import { type ActionContext, executeAction } from './execute-action.js';
@@ -46,6 +52,11 @@ export interface DocumentWork {
 export interface DocumentOutcome {
   /** Every action ran and no problem was found: the document is in step. */
   readonly ok: boolean;
+  /**
+   * A local write found its target changed since the scan (a person's edit during the sync):
+   * the rest of the plan was dropped, and the document waits for a plan from a new scan.
+   */
+  readonly changedDuringSync: boolean;
   /** Actions that changed the folder or the service. */
   readonly done: number;
   /** The document's id when it was pushed (its timestamp is learnt after the entity). */
@@ -82,6 +93,7 @@ class DocumentRun {
   #metaStale = false;
   #pushed = false;
   #leftForNextCycle = false;
+  #changedDuringSync = false;
   #done = 0;
   #ok = true;
   #stopped = false;
@@ -89,6 +101,7 @@ class DocumentRun {
   constructor(private readonly work: DocumentWork) {
     const id = work.plan.documentId;
     this.#base = id ? work.ctx.deps.state.base.get(id) : null;
+    if (this.#base) work.ctx.local.agreedBefore(this.#base);
   }
 
   async execute(): Promise<DocumentOutcome> {
@@ -115,6 +128,8 @@ class DocumentRun {
         this.#stop();
         return this.#outcome();
       }
+      if (error instanceof LocalChangedError || error instanceof RemoteChangedError)
+        return this.#changed(error);
       this.work.log.warn(
         { err: error },
         `${this.#who(plan.actions[0])}: failed, tried again later: ${(error as Error).message}`,
@@ -133,7 +148,16 @@ class DocumentRun {
     if (agreed && action.kind === 'pull-attachment') {
       const files = new Map([[action.attachment.id, agreed]]);
       this.#base = applyActionResult(this.#base, action, { kind: 'files-written', files });
-      if (this.#base) this.work.ctx.deps.state.base.put(this.#base);
+      if (this.#base)
+        await commitAgreed(
+          this.work.ctx.deps,
+          { put: [this.#base] },
+          {
+            owner: this.#base.owner,
+            documentId: this.#base.id,
+            what: 'the same file on both sides',
+          },
+        );
       this.#metaStale = true;
       this.#done++;
     } else if (action.kind === 'record-problem') {
@@ -149,7 +173,10 @@ class DocumentRun {
     const { ctx, remote } = this.work;
     if (metaWriteOf(action) === 'before') {
       const next = applyActionResult(this.#base, action, { kind: 'done' });
-      if (next) await ctx.writeMeta(next.folder, next, remote);
+      // Row 24: the person's status lost to the service's, and the conflict records it.
+      const localStatusLost =
+        action.conflict?.subject.kind === 'status' && action.conflict.winner === 'remote';
+      if (next) await ctx.writeMeta(next.folder, next, remote, { localStatusLost });
     }
     const before = this.#base;
     try {
@@ -232,9 +259,25 @@ class DocumentRun {
     this.work.problems.untouched(this.work.item);
   }
 
+  /**
+   * A person changed what an action was about to write over (in the folder, or in the service
+   * under a delete): that action and the rest are dropped, with no problem recorded (nothing
+   * failed) and none cleared (nothing showed it gone). What ran before stays committed; a new
+   * scan sees the change, and the plan made from it decides (a conflict if both sides moved).
+   */
+  #changed(error: LocalChangedError | RemoteChangedError): DocumentOutcome {
+    const where = error instanceof LocalChangedError ? { path: error.path } : {};
+    this.work.log.info(where, `${this.#who(this.work.plan.actions[0])}: ${error.message}`);
+    this.#ok = false;
+    this.#changedDuringSync = true;
+    this.work.problems.untouched(this.work.item);
+    return this.#outcome();
+  }
+
   #outcome(): DocumentOutcome {
     return {
       ok: this.#ok,
+      changedDuringSync: this.#changedDuringSync,
       done: this.#done,
       pushedTo: this.#ok && this.#pushed && this.#base ? this.#base.id : null,
       leftForNextCycle: this.#leftForNextCycle,

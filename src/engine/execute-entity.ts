@@ -9,21 +9,17 @@ import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { DocumentPlan } from '../domain/sync-actions.js';
 import { cursorFor } from '../domain/timestamps.js';
-import type {
-  BaseDocument,
-  DocumentMeta,
-  LocalFile,
-  RemoteDocument,
-  StatusType,
-} from '../domain/types.js';
+import type { BaseDocument, DocumentMeta, RemoteDocument, StatusType } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
+import { commitAgreed } from './commit-agreed.js';
 import type { CycleTally } from './cycle-tally.js';
-import { extrasOf, metaFromBase } from './document-meta.js';
+import { extrasOf, metaFromBase, statusNameOf } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { ActionContext } from './execute-action.js';
 import { executeDocument } from './execute-document.js';
 import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
+import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, malformedItem } from './plan-entity.js';
 import { ProblemBook } from './problem-book.js';
@@ -72,10 +68,15 @@ export interface ExecutionOptions {
  */
 export class EntityExecution {
   readonly #ctx: ActionContext;
-  readonly #filesByFolder: ReadonlyMap<string, readonly LocalFile[]>;
+  readonly #writes: LocalWrites;
   readonly #problems: ProblemBook;
   /** Documents not in step: the cursor waits for them. */
   readonly #failed = new Set<string>();
+  /**
+   * Documents whose plan a person's edit overtook (LocalChangedError): not in step, so the
+   * cursor waits for them, but nothing failed.
+   */
+  readonly #replanned = new Set<string>();
   /** Documents (and refused files) in error this cycle. */
   #errors = 0;
   /** Documents a stop left for the next run. */
@@ -100,15 +101,20 @@ export class EntityExecution {
     this.#inDoubt = options.inDoubt ?? new Set();
     this.#tally = options.tally;
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
-    const metaByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.meta]));
+    const writes = new LocalWrites(
+      deps,
+      job.snapshot.documents,
+      (base) => statusNameOf(base, statusTypes),
+      job.owner,
+    );
     const metaFor = (base: BaseDocument, doc?: RemoteDocument | DocumentMeta | null) =>
       metaFromBase(
         base,
-        extrasOf(doc ?? metaByFolder.get(base.folder) ?? job.remoteDocs.get(base.id)),
+        extrasOf(doc ?? writes.metaOf(base.folder) ?? job.remoteDocs.get(base.id)),
         statusTypes,
         link,
       );
-    this.#filesByFolder = new Map(job.snapshot.documents.map((d) => [d.folder, d.files]));
+    this.#writes = writes;
     this.#problems = new ProblemBook(
       deps,
       job.owner,
@@ -126,6 +132,7 @@ export class EntityExecution {
       entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
       link,
       metaFor,
+      local: writes,
       refused: (relPath, error) => {
         this.#problems.found({ owner: job.owner, path: relPath }, error.message);
         if (error.fresh) this.#errors++;
@@ -134,9 +141,8 @@ export class EntityExecution {
           `${job.record.entity.name} / ${relPath}: not pushed, ${error.message}`,
         );
       },
-      writeMeta: async (folder, base, doc) => {
-        await deps.local.writeDocumentMeta(folder, metaFor(base, doc ?? metaByFolder.get(folder)));
-      },
+      writeMeta: (folder, base, doc, options) =>
+        writes.writeMeta(folder, metaFor(base, doc ?? writes.metaOf(folder)), options),
     };
   }
 
@@ -147,7 +153,7 @@ export class EntityExecution {
    * counted as not in step, so the cursor waits for them.
    */
   async run(documents: readonly DocumentPlan[], signal?: AbortSignal): Promise<void> {
-    const filesOf = (folder: string) => this.#filesByFolder.get(folder) ?? [];
+    const filesOf = (folder: string) => this.#writes.filesOf(folder);
     await mapLimit(documents, this.#ctx.deps.settings.concurrency, async (plan) => {
       const item = problemItem(this.#ctx, plan);
       // A push the service could not be asked about yet: acting on the document now could send
@@ -178,9 +184,13 @@ export class EntityExecution {
       });
       this.#tally.documentDone();
       this.#actionsDone += result.done;
-      if (!result.ok) this.#notInStep(plan, result.stopped ? 'left' : 'error');
+      if (result.changedDuringSync) {
+        if (plan.documentId) this.#replanned.add(plan.documentId);
+      } else if (!result.ok) this.#notInStep(plan, result.stopped ? 'left' : 'error');
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
-      this.#leftForNextCycle ||= result.leftForNextCycle;
+      // A file a person changed during the sync: the document is planned again from a new
+      // scan (`--once` runs that cycle; the daemon's watcher reports the change).
+      this.#leftForNextCycle ||= result.leftForNextCycle || result.changedDuringSync;
     });
   }
 
@@ -198,19 +208,30 @@ export class EntityExecution {
   }
 
   /**
-   * Moves the cursor over what is in step and learns the timestamps of what was pushed. The
-   * cycle records the entity as synced, with all the others in one commit.
+   * Learns the timestamps of what was pushed, and commits them with the cursor moved over what
+   * is in step. The cycle records the entity as synced, with all the others in one commit.
    */
   async finish(): Promise<EntityOutcome> {
     const { deps } = this.#ctx;
-    if (!this.job.plan.held) advanceCursor(deps, this.job, this.#failed);
-    await learnPushedTimestamps(deps, this.job.owner, this.#pushed, this.#startedAt, (base, doc) =>
-      this.#ctx.writeMeta(base.folder, base, doc),
+    const learnt = await learnPushedTimestamps(
+      deps,
+      this.job.owner,
+      this.#pushed,
+      this.#startedAt,
+      (base, doc) => this.#ctx.writeMeta(base.folder, base, doc),
     ).catch((error: unknown) => {
       // Not learnt now, learnt by the next cycle's plan (row 27): a cost, not a loss.
       if (!(error instanceof RunStoppedError))
         this.log.warn({ err: error }, 'could not read back the pushed documents');
+      return [];
     });
+    const notInStep = new Set([...this.#failed, ...this.#replanned]);
+    const cursor = this.job.plan.held ? null : nextCursor(this.job, notInStep);
+    const change = {
+      put: learnt,
+      ...(cursor ? { cursor: { owner: this.job.owner, to: cursor } } : {}),
+    };
+    await commitAgreed(deps, change, { owner: this.job.owner, what: 'cursor' });
     this.#problems.settle();
     return {
       owner: this.job.owner,
@@ -219,7 +240,7 @@ export class EntityExecution {
       fullListing: this.job.fullListing,
       documentsFailed: this.#errors,
       documentsLeft: this.#left,
-      notInStep: this.#failed,
+      notInStep,
       actionsDone: this.#actionsDone,
       unmatchedFolders: this.#unmatched,
     };
@@ -233,14 +254,14 @@ function problemItem(ctx: ActionContext, plan: DocumentPlan): ProblemItem {
     : { owner: ctx.owner, path: plan.key.replace(/^folder:/, '') };
 }
 
-function advanceCursor(deps: EngineDeps, job: EntityJob, failed: ReadonlySet<string>) {
-  if (job.malformed.length === 0) {
-    const previous = job.cursor;
-    const outcomes = [...job.listed].map(([id, lastUpdatedTimestamp]) => ({
-      lastUpdatedTimestamp,
-      succeeded: !failed.has(id) && !job.detailFailures.has(id),
-    }));
-    const next = cursorFor(previous, outcomes);
-    if (next !== null && next !== previous) deps.state.cursors.advance(job.owner, next);
-  }
+/** Where the cursor moves: the newest listed document in step; null for nowhere new. */
+function nextCursor(job: EntityJob, failed: ReadonlySet<string>): string | null {
+  if (job.malformed.length > 0) return null;
+  const previous = job.cursor;
+  const outcomes = [...job.listed].map(([id, lastUpdatedTimestamp]) => ({
+    lastUpdatedTimestamp,
+    succeeded: !failed.has(id) && !job.detailFailures.has(id),
+  }));
+  const next = cursorFor(previous, outcomes);
+  return next !== null && next !== previous ? next : null;
 }

@@ -7,9 +7,11 @@
  * microseconds the next listing compares with) and reads those documents' details: when they
  * show exactly the agreed base, only the timestamp is new and the base takes it now. A document
  * that differs in anything else (someone changed it meanwhile) is left for the next plan, which
- * is what keeps this from ever hiding a change.
+ * is what keeps this from ever hiding a change. The bases learnt are returned, for the caller
+ * to commit with the entity's cursor.
  */
 import { applyActionResult } from '../domain/apply-action-result.js';
+import { LocalChangedError } from '../domain/errors.js';
 import { documentChanges } from '../domain/remote-changes.js';
 import { formatUpdatedAfter } from '../domain/timestamps.js';
 import type { BaseDocument, OwnerRef, RemoteDocument } from '../domain/types.js';
@@ -22,8 +24,9 @@ export async function learnPushedTimestamps(
   /** Local epoch ms before the first push of this entity. */
   since: number,
   writeMeta: (base: BaseDocument, doc: RemoteDocument) => Promise<void>,
-): Promise<void> {
-  if (pushed.size === 0) return;
+): Promise<BaseDocument[]> {
+  const bases: BaseDocument[] = [];
+  if (pushed.size === 0) return bases;
   const serviceSinceMs = since + deps.clockOffsetMs() - deps.settings.overlapSeconds * 1000;
   const updatedAfter = formatUpdatedAfter(serviceSinceMs * 1000);
   for await (const entry of deps.remote.documentVersions(owner, { updatedAfter })) {
@@ -45,8 +48,15 @@ export async function learnPushedTimestamps(
       patch: { lastUpdatedTimestamp: entry.lastUpdatedTimestamp },
     } as const;
     const next = applyActionResult(base, learnt, { kind: 'done' })!;
-    // The folder first: a crash in between leaves the old timestamp, i.e. one more row 27.
-    await writeMeta(next, doc);
-    deps.state.base.put(next);
+    // The folder first: a crash before the commit leaves the old timestamp, i.e. one more
+    // row 27. A person's edit of `.document.json` meanwhile is left for the next plan.
+    try {
+      await writeMeta(next, doc);
+    } catch (error) {
+      if (error instanceof LocalChangedError) continue;
+      throw error;
+    }
+    bases.push(next);
   }
+  return bases;
 }

@@ -9,6 +9,7 @@
 import { applyActionResult } from '../domain/apply-action-result.js';
 import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.js';
 import type { PushPayload } from '../state/outbox-payloads.js';
+import { commitAgreed, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import { closeSupersededPushes, isGone, openPush, sendPush } from './push.js';
 import { actionOfPush } from './push-actions.js';
@@ -36,7 +37,6 @@ export async function pushReplace(
     owner: base.owner,
     documentId: base.id,
     payload,
-    idempotencyKey: `replace:${base.id}:${file.name}:${file.sha256}`,
   });
   const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
   const uploaded = await sendPush(deps, id, () =>
@@ -44,8 +44,14 @@ export async function pushReplace(
   );
   const halfway = { ...payload, uploaded };
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
+  const site = deps.failpoint && { owner: base.owner, documentId: base.id, what: file.name };
+  if (site) await deps.failpoint?.('between-upload-and-delete', site);
   const next = await finishReplace(deps, base, halfway);
-  deps.state.completePush(id, { base: next, result: { id: uploaded.id } }, deps.now());
+  await commitAgreed(deps, pushCompleted(id, { base: next, result: { id: uploaded.id } }), {
+    owner: base.owner,
+    documentId: base.id,
+    what: `replace-attachment ${file.name}`,
+  });
   closeSupersededPushes(deps, base.id, file.name);
   return next;
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../remote/api-error.js';
 import { inLane } from '../remote/request-lane.js';
 import type { TypedPush } from '../state/outbox-payloads.js';
 import type { NewPush } from '../state/outbox-repo.js';
-import type { PushCompletion } from '../state/state-store.js';
+import { commitAgreed, type PushCompletion, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 
 /** The push's kind and payload (outbox-payloads.ts): enough to recognise it after a crash. */
@@ -20,8 +20,6 @@ export type PushSpec<T> = TypedPush & PushWork<T>;
 interface PushWork<T> {
   readonly owner: OwnerRef;
   readonly documentId: string | null;
-  /** Names the change, not the attempt. */
-  readonly key: string;
   readonly send: () => Promise<T>;
   /**
    * Local work that must be durable before the push counts as done (linking a folder to the
@@ -33,10 +31,14 @@ interface PushWork<T> {
 }
 
 export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
-  const id = openPush(deps, { ...spec, idempotencyKey: spec.key });
+  const id = openPush(deps, spec);
   const result = await sendPush(deps, id, spec.send);
   await spec.settle?.(result);
-  deps.state.completePush(id, spec.complete(result), deps.now());
+  await commitAgreed(deps, pushCompleted(id, spec.complete(result)), {
+    owner: spec.owner,
+    documentId: spec.documentId,
+    what: spec.kind,
+  });
   return result;
 }
 
@@ -54,7 +56,7 @@ export function openPush(deps: EngineDeps, push: NewPush): number {
     // again could duplicate it, so this change waits for the next cycle's resolution.
     throw new DocsyncError(
       'PUSH_IN_DOUBT',
-      `${push.kind} ${push.idempotencyKey} is in doubt; it is checked against the service first.`,
+      `${push.kind} ${open.idempotencyKey} is in doubt; it is checked against the service first.`,
     );
   }
   if (open?.state === 'failed' && open.nextAttemptAt !== null && open.nextAttemptAt > deps.now()) {
@@ -112,8 +114,7 @@ export function closeSupersededPushes(
   documentId: string,
   fileName: string,
 ): void {
-  for (const kind of ['upload', 'replace'])
-    deps.state.outbox.supersede(`${kind}:${documentId}:${fileName}:`, deps.now());
+  deps.state.outbox.supersede(documentId, fileName, deps.now());
 }
 
 /** A 4xx the client did not handle itself (401 refreshes the token, 429 waits and retries). */

@@ -58,7 +58,9 @@ const inFlight = new WeakMap<EngineDeps['state'], Promise<EntityRecord[]>>();
  * Reads the companies and trusts again and ties each to its folder; single-flight (see
  * `inFlight`). Takes no entity lock itself but to forget an entity, so a caller must not hold one.
  */
-export function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+  // Every caller stops here in the simulation, the one that joins a refresh under way too.
+  if (deps.failpoint) await deps.failpoint('catalogue-refresh', {});
   const running = inFlight.get(deps.state);
   if (running) return running;
   const refresh = readCatalogue(deps).finally(() => inFlight.delete(deps.state));
@@ -111,6 +113,8 @@ async function readCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
     if (tied && known?.folder && tied !== known.folder)
       noteRename(deps, entity, known.folder, tied);
     const link = entityDeepLink(deps.settings.webUrl, entity);
+    if (deps.failpoint)
+      await deps.failpoint('before-local-write', { owner: entity, what: 'entity folder' });
     // The listing above is the search: a folder it found, or none (null), never a second look.
     const folder = await deps.local.ensureEntityFolder(entity, link, tied ?? taken ?? null);
     const matchedBy: MatchedBy =

@@ -14,8 +14,8 @@ import type { Logger } from '../log/create-logger.js';
 import { inLane } from '../remote/request-lane.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
-import type { PushCompletion } from '../state/state-store.js';
 import { attachmentSha256 } from './attachment-digest.js';
+import { commitAgreed, type PushCompletion, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone } from './push.js';
 import { actionOfPush } from './push-actions.js';
@@ -41,7 +41,12 @@ export async function resolveInDoubt(
     try {
       // Settling is the push's own lane: it is the end of a push a crash interrupted.
       const verdict = await inLane('push', () => check(deps, item, writeMeta));
-      if (verdict.happened) deps.state.completePush(item.id, verdict.completion, deps.now());
+      if (verdict.happened)
+        await commitAgreed(deps, pushCompleted(item.id, verdict.completion), {
+          owner: item.owner,
+          documentId: item.documentId,
+          what: `${item.kind} settled`,
+        });
       else deps.state.outbox.dropUnsent(item.id, deps.now());
       log.info(
         {

@@ -40,6 +40,7 @@ import {
   settleHeldDeletes,
 } from './held-deletes.js';
 import { heldFolders, recordHeldFolders } from './held-folders.js';
+import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { StateReadAhead } from './read-ahead.js';
@@ -82,6 +83,18 @@ export interface CycleOptions {
 }
 
 export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
+  if (!deps.failpoint) return recordedCycle(deps, options);
+  const owners = options.owners ?? 'all';
+  await deps.failpoint('cycle-start', { owners });
+  try {
+    return await recordedCycle(deps, options);
+  } finally {
+    await deps.failpoint('cycle-end', { owners });
+  }
+}
+
+/** The cycle with its row in the state (none for one entity's sync within a poll round). */
+async function recordedCycle(deps: EngineDeps, options: CycleOptions): Promise<CycleReport> {
   const { state } = deps;
   const initial = !state.settings.initialSyncDone();
   const full = options.fullReconcile || initial;
@@ -190,7 +203,6 @@ async function cycle(c: Cycle): Promise<CycleReport> {
     logHolds(c.log, verdict, kept, c.options.deleteWindow);
     const outcomes = await runDeletes(c, started, verdict, rails, leases);
     settleHeldDeletes(c.deps, decisions, jobs, outcomes);
-    for (const o of outcomes) leases.check(o.owner, 'move the cursor');
     return recordCycle(c, started, outcomes, verdict.tripped);
   } finally {
     leases.releaseAll();
@@ -214,8 +226,11 @@ async function settlePushesInDoubt(
   leases: CycleLeases,
 ): Promise<Set<string>> {
   await leases.holdAll(options.owners ?? deps.state.outbox.inDoubt().map((i) => i.owner));
+  // No scan behind these (a create's folder, before any plan): each `.document.json` is
+  // rewritten over what is found there now.
+  const writes = new LocalWrites(deps, [], () => null);
   const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
-    deps.local.writeDocumentMeta(
+    writes.writeMeta(
       folder,
       metaFromBase(
         base,
@@ -272,6 +287,11 @@ async function planAndStart(
     });
     if (job === null) return null;
     if (options.dryRun) return { job, execution: null, announced: announced.kept };
+    if (deps.failpoint)
+      await deps.failpoint('entity-planned', {
+        owner: job.owner,
+        what: `${job.plan.actions.length} actions`,
+      });
     // Under the daemon a document delete waits for the rails, often for its hold time too: the
     // summary says what goes now, and the deletes are told once judged (runDeletes, logHolds).
     logSummary(log, options.deleteWindow ? withoutDeletes(job.plan) : job.plan, record.entity.name);
@@ -327,6 +347,8 @@ function runDeletes(
     // for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
     await execution!.run(deletes, c.options.signal);
+    // The entity's finish commits its cursor (commitAgreed).
+    leases.check(job.owner, 'move the cursor');
     const outcome = await execution!.finish();
     settleAnnounced(c.deps, job, announced);
     return outcome;

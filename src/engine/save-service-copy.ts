@@ -8,21 +8,28 @@
  * second copy on the retry (` (2)`), which costs disk for a while, never a record.
  */
 import { baseFromDocument } from '../domain/apply-action-result.js';
+import { RemoteChangedError } from '../domain/errors.js';
 import { toLocalName } from '../domain/local-names.js';
-import type { BaseDocument } from '../domain/types.js';
+import { documentChanges } from '../domain/remote-changes.js';
+import type { BaseDocument, RemoteDocument } from '../domain/types.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { ActionContext } from './execute-action.js';
 import { isGone } from './push.js';
 
-/** The whole document: `.document.json` and every attachment, system forms too. */
+/**
+ * The whole document as the service has it now: `.document.json` and every attachment, system
+ * forms too. Returns the view it copied (null: already gone from the service).
+ */
 export async function saveDocumentCopy(
   ctx: ActionContext,
   documentId: string,
   folder: string,
-): Promise<void> {
+): Promise<RemoteDocument | null> {
   const doc = await detailsOrGone(ctx, documentId);
-  if (doc === null) return;
+  if (doc === null) return null;
   const base = ctx.deps.state.base.get(documentId);
+  // Changed there since the agreed state: no copy, and (the caller) no delete.
+  if (base && changedSince(base, doc)) throw new RemoteChangedError(documentId);
   await ctx.deps.local.saveToTrash(
     folder,
     doc.attachments.map((a) => ({
@@ -32,6 +39,45 @@ export async function saveDocumentCopy(
     })),
     (written) => ctx.metaFor(baseFromDocument(doc, folder, written), doc),
     { owner: ctx.owner, documentId: doc.id, attachmentId: null },
+  );
+  return doc;
+}
+
+/**
+ * Right before a document's delete is sent: the service's view again, which must still be the
+ * one the trash copy holds and the agreed state knows. An answer that came late (read before a
+ * service user's edit, received after it) made the copy of a view already stale; this second
+ * look is what sees that edit, and the delete is not sent (RemoteChangedError).
+ */
+export async function checkStillAsCopied(
+  ctx: ActionContext,
+  documentId: string,
+  copied: RemoteDocument | null,
+): Promise<void> {
+  if (copied === null) return; // already gone from the service: nothing left to lose
+  const now = await detailsOrGone(ctx, documentId);
+  if (now === null) return;
+  const base = ctx.deps.state.base.get(documentId);
+  if ((base && changedSince(base, now)) || !sameContent(copied, now))
+    throw new RemoteChangedError(documentId);
+}
+
+/** Whether the service changed the document since `base`: its content, not a timestamp alone. */
+function changedSince(base: BaseDocument, doc: RemoteDocument): boolean {
+  return documentChanges(base, doc).some((c) => c.kind !== 'remote-touched');
+}
+
+function sameContent(a: RemoteDocument, b: RemoteDocument): boolean {
+  const ids = (d: RemoteDocument) =>
+    d.attachments
+      .map((x) => x.id)
+      .sort()
+      .join();
+  return (
+    (a.status?.id ?? null) === (b.status?.id ?? null) &&
+    ids(a) === ids(b) &&
+    a.name === b.name &&
+    a.documentDate === b.documentDate
   );
 }
 

@@ -3,7 +3,8 @@
  * trash.ts, scan.ts, entity-folders.ts and staged-folder.ts. Every path goes through
  * resolveInside, and every write is recorded in `ownWrites` so the watcher stays quiet about it.
  */
-import { link, lstat, mkdir, readdir, rm, stat, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { link, lstat, mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalStoreError } from '../domain/errors.js';
 import { documentFolderName, localEditName } from '../domain/local-folder-names.js';
@@ -11,6 +12,7 @@ import { pickFreeName } from '../domain/local-names.js';
 import type {
   DocumentMeta,
   Entity,
+  FileStamp,
   LocalEntitySnapshot,
   LocalFile,
   LocatedDocuments,
@@ -32,6 +34,7 @@ import {
   listEntityFolders,
   skippedEntityFolders,
 } from './entity-folders.js';
+import { checkExpected, lookAt } from './expected.js';
 import { type FilesystemKind, filesystemKind } from './filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
@@ -39,6 +42,8 @@ import {
   type CreatedDocumentFolder,
   DEFAULT_TRASH_DAYS,
   DOCUMENT_META,
+  type Expected,
+  type FoundMeta,
   type IncomingFile,
   type LocalEntityFolder,
   type LocalStore,
@@ -56,6 +61,7 @@ import {
   formatDocumentMeta,
   formatServiceCopyNote,
   isDocsyncFile,
+  parseDocumentMeta,
   SERVICE_COPY_NOTE,
 } from './metadata-files.js';
 import { OwnWrites } from './own-writes.js';
@@ -67,6 +73,13 @@ import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js
 import { ensureRealFolders } from './state-folders.js';
 import { checkStoreRoot, storeRootError } from './store-root.js';
 import { moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
+
+/** What a write expects after one it could not read back as its own: never found again. */
+const CHANGED: Expected = { kind: 'file', stamp: 'changed since written' as FileStamp };
+
+/** Still the file written: its inode, size and mtime (a rename moves only its ctime). */
+const sameFile = (now: Stats, written: Stats) =>
+  now.ino === written.ino && now.size === written.size && now.mtimeMs === written.mtimeMs;
 
 export interface FsLocalStoreOptions {
   readonly root: string;
@@ -222,22 +235,48 @@ export class FsLocalStore implements LocalStore {
     });
   }
 
-  async writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void> {
+  async writeDocumentMeta(
+    folder: string,
+    meta: DocumentMeta,
+    expected: Expected,
+  ): Promise<Expected> {
+    const relPath = `${folder}/${DOCUMENT_META}`;
     const text = formatDocumentMeta(meta);
-    await this.#writeOwn(`${folder}/${DOCUMENT_META}`, text);
-    await this.#rememberMeta(folder, text);
+    const written = await this.#writeOwn(relPath, text, expected);
+    const now = await this.#rememberMeta(folder, text, written);
+    return now ? { kind: 'file', stamp: stampOf(now), meta } : CHANGED;
   }
 
-  /** Stamped after the rename (which moves ctime), so the next scan need not read it back. */
-  async #rememberMeta(folder: string, text: string): Promise<void> {
+  /**
+   * Stamped after the rename (which moves ctime), so the next scan need not read it back; the
+   * stats then, when they are still those of the file written (`written`: its temp file's).
+   */
+  async #rememberMeta(folder: string, text: string, written?: Stats): Promise<Stats | null> {
     // Best effort: the file is already in place, and a cache that missed it costs one read,
     // where a throw here would report a finished write as failed.
     try {
       const stats = await lstat(resolveInside(this.root, `${folder}/${DOCUMENT_META}`));
+      if (written && !sameFile(stats, written)) return null;
       this.#metaCache.put(folder, stampOf(stats), JSON.parse(text) as DocumentMeta);
+      return stats;
     } catch {
       // Next scan reads the file and caches it then.
+      return null;
     }
+  }
+
+  async readDocumentMeta(folder: string): Promise<FoundMeta> {
+    const relPath = `${folder}/${DOCUMENT_META}`;
+    const expected = await lookAt(this.root, relPath, this.#ignore);
+    if (expected.kind !== 'file') return { expected, meta: null };
+    const text = await readFile(resolveInside(this.root, relPath), 'utf8').catch(() => null);
+    const parsed = text === null ? null : parseDocumentMeta(text);
+    if (parsed?.ok) return { expected: { ...expected, meta: parsed.value }, meta: parsed.value };
+    return { expected, meta: null, error: parsed?.ok === false ? parsed.error : 'cannot be read' };
+  }
+
+  lookAt(relPath: string): Promise<Expected> {
+    return lookAt(this.root, relPath, this.#ignore);
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
@@ -276,7 +315,7 @@ export class FsLocalStore implements LocalStore {
     throw new LocalStoreError('NO_FREE_NAME', `No free name for ${desiredName} in ${folder}`);
   }
 
-  async renameFile(relPath: string, newName: string): Promise<string> {
+  async renameFile(relPath: string, newName: string, expected: Expected): Promise<string> {
     const source = await resolveInsideReal(this.root, relPath);
     const dir = path.dirname(source);
     const folder = path.posix.dirname(relPath);
@@ -284,7 +323,9 @@ export class FsLocalStore implements LocalStore {
       isIgnored(`${folder}/${name}`, this.#ignore) || name === DOCUMENT_META;
     const name = pickFreeName(newName, await readdir(dir), { avoid });
     const target = path.join(dir, name);
-    // link + unlink never replaces an existing file, which rename would.
+    // link + unlink never replaces an existing file, which rename would. An edit between the
+    // check and the link is in the same inode, and moves with it.
+    await checkExpected(this.root, relPath, expected, this.#ignore);
     this.ownWrites.recordFile(target, await stat(source));
     this.ownWrites.recordRemoved(source);
     await link(source, target);
@@ -297,6 +338,7 @@ export class FsLocalStore implements LocalStore {
     folder: string,
     fileName: string,
     original: FileSource,
+    expected: Expected,
   ): Promise<RestoredAttachment> {
     const relPath = `${folder}/${fileName}`;
     const target = await resolveInsideReal(this.root, relPath);
@@ -306,7 +348,10 @@ export class FsLocalStore implements LocalStore {
       if (current?.isFile() && (await hashFile(target)) === temp.sha256) {
         return { file: await this.#placed(folder, fileName, temp), editedCopy: null };
       }
-      const editedCopy = current ? await this.renameFile(relPath, localEditName(fileName)) : null;
+      await checkExpected(this.root, relPath, expected, this.#ignore);
+      const editedCopy = current
+        ? await this.renameFile(relPath, localEditName(fileName), expected)
+        : null;
       this.ownWrites.recordFile(target, await stat(temp.path));
       if (!(await commitTempNoClobber(temp.path, target))) {
         throw new LocalStoreError('NAME_TAKEN', `${relPath} was recreated while restoring it`);
@@ -345,14 +390,16 @@ export class FsLocalStore implements LocalStore {
     });
   }
 
-  async trash(relPath: string): Promise<string> {
+  async trash(relPath: string, expected: Expected): Promise<string> {
     await resolveInsideReal(this.root, relPath);
+    await lstat(resolveInside(this.root, relPath)); // gone: ENOENT, as the caller may expect
+    await checkExpected(this.root, relPath, expected, this.#ignore);
     this.ownWrites.recordRemoved(resolveInside(this.root, relPath));
     return moveToTrash(this.root, relPath, this.#now());
   }
 
-  async deletePermanently(relPath: string): Promise<void> {
-    const trashed = await this.trash(relPath);
+  async deletePermanently(relPath: string, expected: Expected): Promise<void> {
+    const trashed = await this.trash(relPath, expected);
     await rm(resolveInside(this.root, trashed), { recursive: true, force: true });
   }
 
@@ -383,11 +430,22 @@ export class FsLocalStore implements LocalStore {
     return this.#filesystem;
   }
 
-  async #writeOwn(relPath: string, content: string): Promise<void> {
+  /**
+   * Writes a file docsync owns; when `expected` is given, only if the target is still that,
+   * checked after the new content is durable, just before it takes the name. Returns the stats
+   * of what was written.
+   */
+  async #writeOwn(relPath: string, content: string, expected?: Expected): Promise<Stats> {
     const target = await resolveInsideReal(this.root, relPath);
+    let written: Stats | undefined;
     await writeFileAtomic(this.root, target, content, {
-      beforeRename: async (temp) => this.ownWrites.recordFile(target, await stat(temp)),
+      beforeRename: async (temp) => {
+        if (expected) await checkExpected(this.root, relPath, expected, this.#ignore);
+        written = await stat(temp);
+        this.ownWrites.recordFile(target, written);
+      },
     });
+    return written!;
   }
 
   async #placed(folder: string, name: string, temp: { sha256: string }): Promise<PlacedFile> {

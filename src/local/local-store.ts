@@ -2,13 +2,17 @@
  * The LocalStore port: everything the sync engine may do to the folder (daemon.md, "The
  * folder"). Paths are `/`-separated and relative to the root; every implementation refuses a path
  * that leaves the root (PathEscapeError). Every write is atomic and nothing is destroyed without
- * passing through `.docsync/trash/`. FsLocalStore is the adapter; the contract test
- * (test/integration/local-store-contract.test.ts) holds it to this.
+ * passing through `.docsync/trash/`. A write that overwrites, replaces, moves or trashes what is
+ * there says what it expects to find (`Expected`, from the scan the plan came from) and is
+ * refused with LocalChangedError when the target is not that any more: a person's change made
+ * during a sync is never overwritten by a plan that did not see it. FsLocalStore is the adapter;
+ * the contract test (test/integration/local-store-contract.test.ts) holds it to this.
  */
 import type {
   BaseDocument,
   DocumentMeta,
   Entity,
+  FileStamp,
   LocalEntitySnapshot,
   LocalFile,
   LocatedDocuments,
@@ -57,6 +61,30 @@ export interface RestoredAttachment {
   readonly file: PlacedFile;
   /** Name of the user's edited copy kept beside it; null when the file was missing or unchanged. */
   readonly editedCopy: string | null;
+}
+
+/**
+ * What a write expects at its target, as the scan (or `lookAt`) saw it: a file with its stamp, a
+ * folder with the stamps of its entries (ignored names aside), or nothing. Where stamps cannot
+ * tell (a file system without inodes, or with whole-second times), a file is compared by its
+ * content too: `sha256` for an attachment, `meta` for a `.document.json`.
+ */
+export type Expected =
+  | {
+      readonly kind: 'file';
+      readonly stamp: FileStamp;
+      readonly sha256?: string;
+      readonly meta?: DocumentMeta | null;
+    }
+  | { readonly kind: 'folder'; readonly entries: ReadonlyMap<string, FileStamp> }
+  | { readonly kind: 'absent' };
+
+/** A `.document.json` as found now: what a rewrite of it expects, and what it holds. */
+export interface FoundMeta {
+  readonly expected: Expected;
+  /** Null when there is none, or it cannot be read (`error` says why). */
+  readonly meta: DocumentMeta | null;
+  readonly error?: string;
 }
 
 /** What a service copy in the trash is a copy of: a document, or one of its attachments. */
@@ -145,8 +173,16 @@ export interface LocalStore {
     files: readonly IncomingFile[],
     meta: (written: ReadonlyMap<string, LocalFile>) => DocumentMeta,
   ): Promise<CreatedDocumentFolder>;
-  /** Writes `<folder>/.document.json` atomically. */
-  writeDocumentMeta(folder: string, meta: DocumentMeta): Promise<void>;
+  /**
+   * Writes `<folder>/.document.json` atomically, if it is still what `expected` says (checked
+   * just before the new file takes its name; LocalChangedError if not). Returns what a next
+   * write of it expects: the file just written.
+   */
+  writeDocumentMeta(folder: string, meta: DocumentMeta, expected: Expected): Promise<Expected>;
+  /** `<folder>/.document.json` as it is now, for a rewrite that has no scan behind it. */
+  readDocumentMeta(folder: string): Promise<FoundMeta>;
+  /** What is at `relPath` now, for a write that has no scan behind it (an operator's). */
+  lookAt(relPath: string): Promise<Expected>;
 
   /**
    * Receives a file (bytes, a stream, or a download that fills a path) into `.docsync/tmp/`,
@@ -161,16 +197,22 @@ export interface LocalStore {
   withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T>;
   /** A path an upload can stream from (the file itself, for the folder adapter). */
   uploadPath(relPath: string): Promise<string>;
-  /** Renames a file inside its folder (e.g. to a conflict-copy name); ` (2)` if taken. */
-  renameFile(relPath: string, newName: string): Promise<string>;
+  /**
+   * Renames a file inside its folder (e.g. to a conflict-copy name); ` (2)` if taken. Refused
+   * (LocalChangedError) when the file is not what `expected` says.
+   */
+  renameFile(relPath: string, newName: string, expected: Expected): Promise<string>;
   /**
    * Puts back a read-only system attachment: if the user changed it, their version is kept as
-   * `<name> (local edit).<ext>`; then the original bytes are written under `fileName`.
+   * `<name> (local edit).<ext>`; then the original bytes are written under `fileName`. Refused
+   * (LocalChangedError) when what is under `fileName` is not what `expected` says (the edit
+   * the plan saw, or nothing for a deleted file), unless it already holds the original bytes.
    */
   restoreSystemAttachment(
     folder: string,
     fileName: string,
     original: FileSource,
+    expected: Expected,
   ): Promise<RestoredAttachment>;
 
   /**
@@ -186,10 +228,14 @@ export interface LocalStore {
     meta: ((written: ReadonlyMap<string, LocalFile>) => DocumentMeta) | null,
     copyOf: ServiceCopyOf,
   ): Promise<string>;
-  /** Moves a file or folder to `.docsync/trash/<yyyy-mm-dd>/<relPath>`; returns the trash path. */
-  trash(relPath: string): Promise<string>;
-  /** For `onRemoteDelete: "delete"`: through the trash, then removed from it. */
-  deletePermanently(relPath: string): Promise<void>;
+  /**
+   * Moves a file or folder to `.docsync/trash/<yyyy-mm-dd>/<relPath>`; returns the trash path.
+   * Refused (LocalChangedError) when it is not what `expected` says: for a folder, an entry
+   * added, removed or changed. Rejects with ENOENT when it is gone.
+   */
+  trash(relPath: string, expected: Expected): Promise<string>;
+  /** For `onRemoteDelete: "delete"`: through the trash (as `trash`), then removed from it. */
+  deletePermanently(relPath: string, expected: Expected): Promise<void>;
   /** Removes trash days older than `maxAgeDays` (30) and stale temp files; returns what went. */
   sweepTrash(maxAgeDays?: number): Promise<string[]>;
 }

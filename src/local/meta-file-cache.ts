@@ -6,13 +6,16 @@
  * it. A stamp that differs only costs a read, so an adapter may forget entries at any time.
  */
 import type { Stats } from 'node:fs';
-import type { DocumentMeta } from '../domain/types.js';
+import type { DocumentMeta, FileStamp } from '../domain/types.js';
+
+export type { FileStamp } from '../domain/types.js';
 
 /** Size, mtime, ctime and inode of a file, as one comparable string. */
-export type FileStamp = string & { readonly __fileStamp: true };
-
 export const stampOf = (stats: Stats): FileStamp =>
   `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}` as FileStamp;
+
+/** Stands for an entry whose name is not UTF-8: it cannot be opened by name, only be there. */
+export const UNREADABLE_NAME = 'unreadable-name' as FileStamp;
 
 /** One remembered `.document.json`: what it held while the file had `stamp`. */
 export interface CachedMeta {

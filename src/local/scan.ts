@@ -21,6 +21,7 @@ import { keptEditOf } from '../domain/local-folder-names.js';
 import type {
   BaseAttachment,
   DocumentMeta,
+  FileStamp,
   LocalDocumentSnapshot,
   LocalEntitySnapshot,
   LocalFile,
@@ -30,7 +31,12 @@ import type {
 import type { FsCalls } from './fs-calls.js';
 import { isIgnored } from './ignore.js';
 import { DOCUMENT_META, ENTITY_META, type ScanHint, SHORTCUT_FILE } from './local-store.js';
-import { type CachedMeta, type MetaFileCache, stampOf } from './meta-file-cache.js';
+import {
+  type CachedMeta,
+  type MetaFileCache,
+  stampOf,
+  UNREADABLE_NAME,
+} from './meta-file-cache.js';
 import { isDocsyncFile, type ParseResult, parseDocumentMeta } from './metadata-files.js';
 import { resolveInside } from './resolve-inside.js';
 import {
@@ -163,11 +169,17 @@ async function scanDocumentFolder(
   const hints = meta?.ok ? (hintsById.get(meta.value.id) ?? []) : [];
   const systemFiles = hints.filter((h) => h.kind === 'system').map((h) => h.file);
   const files: LocalFile[] = [];
+  // What the plan sees of the folder, for the writes it makes (LocalDocumentSnapshot.seen).
+  const seen = new Map<string, FileStamp>();
+  if (metaStats) seen.set(DOCUMENT_META, stampOf(metaStats));
   for (const name of names) {
-    if (isDocsyncFile(name) || isIgnored(`${folder}/${name}`, options.ignore)) continue;
+    if (name === DOCUMENT_META || isIgnored(`${folder}/${name}`, options.ignore)) continue;
     const hint = hints.find((h) => h.file === name);
     const unreadable = undecodable.get(name);
     const stats = unreadable ? null : await options.fs.lstat(`${dir}/${name}`).catch(() => null);
+    if (stats) seen.set(name, stampOf(stats));
+    else if (unreadable) seen.set(name, UNREADABLE_NAME);
+    if (isDocsyncFile(name)) continue;
     if (!unreadable && stats === null) continue; // gone since the listing
     // A document is flat: a folder in it is said, never synced.
     if (!unreadable && stats!.isDirectory()) {
@@ -184,7 +196,11 @@ async function scanDocumentFolder(
         : entryProblem(stats!, 'file');
     if (reason === null) {
       const scanned = await scanFile(options, `${folder}/${name}`, name, hint, stats!);
-      if (scanned.unsettled) tally.unsettled += 1;
+      // Still changing: not seen as it is, so no write trusts what the plan made of it.
+      if (scanned.unsettled) {
+        tally.unsettled += 1;
+        seen.delete(name);
+      }
       if (scanned.file) files.push(scanned.file);
       // docsync's copy of an edited system form: the planner leaves it local, and says so here.
       const form = hint ? null : keptEditOf(name, systemFiles);
@@ -200,9 +216,9 @@ async function scanDocumentFolder(
     }
     if (hint) files.push(fileFromHint(hint));
   }
-  if (meta === null) return { folder, meta: null, files };
-  if (!meta.ok) return { folder, meta: null, metaError: meta.error, files };
-  return { folder, meta: meta.value, ...metaMtimeMs, files };
+  if (meta === null) return { folder, meta: null, files, seen };
+  if (!meta.ok) return { folder, meta: null, metaError: meta.error, files, seen };
+  return { folder, meta: meta.value, ...metaMtimeMs, files, seen };
 }
 
 /**

@@ -11,7 +11,7 @@
  * fit, or a file that is no longer there throws OperatorError, and nothing is changed. Two
  * resolutions of one conflict at once: the first claims it, the second is refused.
  */
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { OperatorError } from '../domain/errors.js';
@@ -23,7 +23,6 @@ import {
 import type { ConflictSubject } from '../domain/sync-actions.js';
 import type { OwnerRef } from '../domain/types.js';
 import { DOCUMENT_META } from '../local/local-store.js';
-import { parseDocumentMeta } from '../local/metadata-files.js';
 import { resolveInside } from '../local/resolve-inside.js';
 import type { ConflictRecord, ConflictResolution } from '../state/conflict-repo.js';
 import type { OperatorDeps } from './operator-deps.js';
@@ -254,22 +253,25 @@ async function carryOut(deps: OperatorDeps, step: ResolutionStep): Promise<strin
   switch (step.kind) {
     case 'trash': {
       if (!(await exists(deps, step.path))) return `${step.path} was already gone`;
-      const trashed = await deps.local.trash(step.path);
+      // What the person sees as they resolve: whatever a sync did meanwhile, this moves it.
+      const trashed = await deps.local.trash(step.path, await deps.local.lookAt(step.path));
       return `moved ${step.path} to ${trashed}`;
     }
     case 'rename': {
-      const name = await deps.local.renameFile(step.path, step.to);
+      const seen = await deps.local.lookAt(step.path);
+      const name = await deps.local.renameFile(step.path, step.to, seen);
       return `renamed ${step.path} to ${name}`;
     }
     case 'set-status': {
-      const file = resolveInside(deps.local.root, `${step.folder}/${DOCUMENT_META}`);
-      const parsed = parseDocumentMeta(await readFile(file, 'utf8'));
-      if (!parsed.ok)
+      // Read and rewritten only if unchanged between the two: an edit made meanwhile is kept.
+      const found = await deps.local.readDocumentMeta(step.folder);
+      if (found.meta === null)
         throw new OperatorError(
           'META_UNREADABLE',
-          `${step.folder}/${DOCUMENT_META} cannot be read (${parsed.error}); repair it, then resolve again.`,
+          `${step.folder}/${DOCUMENT_META} cannot be read (${found.error ?? 'it is missing'}); repair it, then resolve again.`,
         );
-      await deps.local.writeDocumentMeta(step.folder, { ...parsed.value, status: step.status });
+      const meta = { ...found.meta, status: step.status };
+      await deps.local.writeDocumentMeta(step.folder, meta, found.expected);
       return `set "status" to "${step.status}" in ${step.folder}/${DOCUMENT_META}`;
     }
   }

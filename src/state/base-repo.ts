@@ -5,9 +5,9 @@
  * one row per document makes `put` a single atomic statement and `listByOwner` one index range
  * scan. Nothing queries attachments across documents.
  *
- * A base row must change only in the transaction that records the action's success: call `put`
- * and `remove` inside `StateStore.transaction` (or `StateStore.completePush`) together with the
- * outbox completion; they nest as savepoints when called inside one.
+ * A base row must change only in the transaction that records the action's success: `put` and
+ * `remove` are called by `StateStore.commitAgreed` alone (the one writer of the agreed state),
+ * with the outbox completion and the cursor; they nest as savepoints inside it.
  */
 
 import { ownerKey } from '../domain/owner-key.js';

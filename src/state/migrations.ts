@@ -238,7 +238,48 @@ export const MIGRATIONS: readonly Migration[] = [
       `),
   },
   {
-    // 13, not 12: 12 (the outbox keys) comes from another branch; this one reads nothing of it.
+    version: 12,
+    name: 'outbox: a push is known by its parts, escaped, never by a prefix of its key',
+    // Keys were `upload:<document>:<file>:<sha256>`, so `x.pdf: y.pdf` began with `x.pdf:` and a
+    // prefix match took one file for the other. Open pushes get the key push-identity.ts makes
+    // now (a JSON array of the parts), so a change planned again finds its open push, and a
+    // refusal keeps its backoff across the upgrade. This is that function as of version 12.
+    up: (db) => {
+      const open = db.prepare<
+        [],
+        {
+          id: number;
+          kind: string;
+          owner_kind: string;
+          owner_id: string;
+          document_id: string | null;
+          payload_json: string;
+        }
+      >(
+        `SELECT id, kind, owner_kind, owner_id, document_id, payload_json FROM outbox
+         WHERE state <> 'done'`,
+      );
+      const rekey = db.prepare(
+        `UPDATE outbox SET idempotency_key = @key WHERE id = @id AND NOT EXISTS (
+           SELECT 1 FROM outbox WHERE idempotency_key = @key AND state <> 'done')`,
+      );
+      for (const row of open.all()) {
+        const p = JSON.parse(row.payload_json) as Record<string, string>;
+        const parts: Record<string, (string | undefined)[]> = {
+          'create-document': [p.folder],
+          'upload-attachment': [p.fileName, p.sha256],
+          'replace-attachment': [p.fileName, p.sha256],
+          'delete-attachment': [p.attachmentId],
+          'assign-status': [p.typeId, p.effectiveDate],
+          'delete-document': [],
+        };
+        const own = [row.kind, row.owner_kind, row.owner_id, row.document_id];
+        const key = JSON.stringify([...own, ...(parts[row.kind] ?? [])]);
+        rekey.run({ id: row.id, key });
+      }
+    },
+  },
+  {
     version: 13,
     name: 'local work found by comparing entity folders with the agreed state, until their syncs end',
     up: (db) =>

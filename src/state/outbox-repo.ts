@@ -24,6 +24,7 @@ import {
   parsePushPayload,
   type TypedPush,
 } from './outbox-payloads.js';
+import { pushIdentity } from './push-identity.js';
 import { type OwnerColumns, ownerOf, parseJson, toJson } from './row-helpers.js';
 
 export type { OutboxKind } from './outbox-payloads.js';
@@ -34,8 +35,6 @@ interface PushCommon {
   readonly owner: OwnerRef;
   /** Null for a create, and for a push waiting on a create (`dependsOn`). */
   readonly documentId: string | null;
-  /** Names the change, not the attempt: planning the same change again yields the same key. */
-  readonly idempotencyKey: string;
   /** An outbox id that must be done first; its `documentId` is copied here when it is. */
   readonly dependsOn?: number | null;
 }
@@ -47,6 +46,11 @@ export type OutboxItem = Required<PushCommon> & TypedPush & OutboxProgress;
 
 interface OutboxProgress {
   readonly id: number;
+  /**
+   * Names the change, not the attempt (push-identity.ts): planning the same change again yields
+   * the same key, and finds this push while it is open.
+   */
+  readonly idempotencyKey: string;
   readonly state: OutboxState;
   readonly attempts: number;
   readonly lastError: string | null;
@@ -94,9 +98,10 @@ export class OutboxRepo {
     this.#db = db;
     this.#s = prepare(db);
     this.#record = db.transaction((push: NewPush, now: number): number => {
-      const open = this.#s.openByKey.get(push.idempotencyKey);
+      const key = pushIdentity(push);
+      const open = this.#s.openByKey.get(key);
       if (open !== undefined) return open;
-      return Number(this.#s.insert.run(insertParams(push, now)).lastInsertRowid);
+      return Number(this.#s.insert.run(insertParams(push, key, now)).lastInsertRowid);
     });
     this.#done = db.transaction(
       (id: number, now: number, outcome: { result?: unknown; documentId?: string }) => {
@@ -114,7 +119,7 @@ export class OutboxRepo {
     );
   }
 
-  /** Records a push before it is sent; an open push with the same key is returned instead. */
+  /** Records a push before it is sent; an open push of the same change is returned instead. */
   record(push: NewPush, now: number = Date.now()): number {
     return this.#record.immediate(push, now);
   }
@@ -136,7 +141,7 @@ export class OutboxRepo {
 
   /**
    * The push happened. `documentId` (a create's new id) is stored and handed to the pushes that
-   * depend on it. To write the base in the same transaction use `StateStore.completePush`.
+   * depend on it. To write the base in the same transaction use `StateStore.commitAgreed`.
    */
   markDone(
     id: number,
@@ -162,12 +167,13 @@ export class OutboxRepo {
   }
 
   /**
-   * Closes the open pushes, not in doubt, whose key starts with `keyPrefix` once another push of
-   * the same file got through: an earlier content the service refused, or one recorded and never
-   * sent before a crash. They are moot, not work.
+   * Closes the open pushes, not in doubt, of one file of a document (an upload or a content
+   * replace of `fileName`) once another push of that file got through: an earlier content the
+   * service refused, or one recorded and never sent before a crash. They are moot, not work.
+   * The file is matched by its name in the payload, whole: never by a prefix of a key.
    */
-  supersede(keyPrefix: string, now: number = Date.now()): number {
-    return this.#s.supersede.run({ prefix: keyPrefix, now }).changes;
+  supersede(documentId: string, fileName: string, now: number = Date.now()): number {
+    return this.#s.supersede.run({ documentId, fileName, now }).changes;
   }
 
   /**
@@ -243,7 +249,9 @@ function prepare(db: Database) {
     ),
     supersede: db.prepare(
       `UPDATE outbox SET state = 'done', result_json = '{"superseded":true}', updated_at = @now
-       WHERE state IN ('failed', 'pending') AND substr(idempotency_key, 1, length(@prefix)) = @prefix`,
+       WHERE document_id = @documentId AND state IN ('failed', 'pending')
+         AND kind IN ('upload-attachment', 'replace-attachment')
+         AND payload_json ->> '$.fileName' = @fileName`,
     ),
     dropUnsent: db.prepare(
       `UPDATE outbox SET state = 'done', result_json = '{"sent":false}', updated_at = @now
@@ -271,7 +279,7 @@ function prepare(db: Database) {
   };
 }
 
-function insertParams(push: NewPush, now: number) {
+function insertParams(push: NewPush, key: string, now: number) {
   return {
     ownerKind: push.owner.kind,
     ownerId: push.owner.id,
@@ -279,7 +287,7 @@ function insertParams(push: NewPush, now: number) {
     dependsOn: push.dependsOn ?? null,
     kind: push.kind,
     payload: JSON.stringify(push.payload ?? null),
-    key: push.idempotencyKey,
+    key,
     now,
   };
 }

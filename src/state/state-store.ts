@@ -2,8 +2,9 @@
  * One object for the engine: the state database, every repository on it, and the few
  * operations that must span repositories in one transaction (docs/state.md):
  *
- * - `completePush`: outbox done + base write, so a base row changes only together with the
- *   recorded success of the action that produced it (style guide §9);
+ * - `commitAgreed`: the one writer of the agreed state (the base), with the outbox completion
+ *   and the cursor it belongs to, so a base row changes only together with the recorded
+ *   success of the action that produced it (style guide §9);
  * - `forgetEntity`: an entity, its cursor, its base rows, its problems, its entries not
  *   synced, its held deletes, the deletions webhooks announced for it and its local work
  *   waiting go together;
@@ -37,15 +38,25 @@ import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';
 import { WebhookEventRepo } from './webhook-event-repo.js';
 
-export interface PushCompletion {
-  /** What the service answered, kept on the outbox row. */
-  readonly result?: unknown;
-  /** A create's new document id, handed to the pushes waiting on it. */
-  readonly documentId?: string;
-  /** The document's new agreed state. */
-  readonly base?: BaseDocument;
-  /** A deleted document: its base row goes. */
-  readonly removeBaseId?: string;
+/**
+ * One change of the agreed state, and what it belongs with: committed together by
+ * `commitAgreed`, or not at all.
+ */
+export interface AgreedChange {
+  /** Documents' new agreed states, each replacing its row whole. */
+  readonly put?: readonly BaseDocument[];
+  /** Documents no longer agreed on: deleted on both sides, forgotten, replaced by a restore. */
+  readonly remove?: readonly string[];
+  /** The push whose success this is: marked done in the same commit. */
+  readonly push?: {
+    readonly id: number;
+    /** What the service answered, kept on the outbox row. */
+    readonly result?: unknown;
+    /** A create's new document id, handed to the pushes waiting on it. */
+    readonly documentId?: string;
+  };
+  /** The entity's cursor, moved (forward only) over the changes it covers. */
+  readonly cursor?: { readonly owner: OwnerRef; readonly to: string };
 }
 
 export class StateStore {
@@ -117,13 +128,24 @@ export class StateStore {
     return this.db.transaction(fn).immediate();
   }
 
-  /** Marks the push done and writes (or removes) the document's base in the same commit. */
-  completePush(outboxId: number, completion: PushCompletion, now: number = Date.now()): void {
+  /**
+   * The one writer of the agreed state: the base rows change here and nowhere else, in one
+   * transaction with the outbox completion and the cursor they belong to. A push done without
+   * its base, or a base claiming an agreement the outbox still calls in doubt, cannot be left
+   * behind by a crash.
+   */
+  commitAgreed(change: AgreedChange, now: number = Date.now()): void {
+    const { push, cursor } = change;
+    // Nothing agreed and no cursor moved (a quiet entity): no write transaction at all.
+    if (!push && !cursor && !change.put?.length && !change.remove?.length) return;
     this.transaction(() => {
-      const outcome = { result: completion.result, documentId: completion.documentId };
-      this.outbox.markDone(outboxId, outcome, now);
-      if (completion.base) this.base.put(completion.base);
-      if (completion.removeBaseId !== undefined) this.base.remove(completion.removeBaseId);
+      if (push) {
+        const outcome = { result: push.result, documentId: push.documentId };
+        this.outbox.markDone(push.id, outcome, now);
+      }
+      for (const doc of change.put ?? []) this.base.put(doc);
+      for (const id of change.remove ?? []) this.base.remove(id);
+      if (cursor) this.cursors.advance(cursor.owner, cursor.to);
     });
   }
 

@@ -119,13 +119,23 @@ export function healthMaxAgeMs(config: {
   return Math.max(3 * longestCronGapMs(config.schedule.cron), FLOOR_MS);
 }
 
+/**
+ * Schedules already worked out: finding the gap takes 200 runs of the cron matcher (tens of
+ * milliseconds), and a process that starts daemons by the thousand (the simulation) asks for
+ * the same schedule each time.
+ */
+const cronGaps = new Map<string, number>();
+
 /** The longest gap between the next runs of `cron` (one week of a daily schedule, at least). */
 export function longestCronGapMs(cron: string): number {
+  const known = cronGaps.get(cron);
+  if (known !== undefined) return known;
   const task = createTask(cron, () => {});
   try {
     const runs = task.getNextRuns(200).map((d) => d.getTime());
     let longest = 0;
     for (let i = 1; i < runs.length; i++) longest = Math.max(longest, runs[i]! - runs[i - 1]!);
+    cronGaps.set(cron, longest);
     return longest;
   } finally {
     void task.destroy();

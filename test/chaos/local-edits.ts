@@ -87,8 +87,11 @@ export const localEdits = {
     if (names.length === 0) return false;
     const name = pick(world.random, names);
     // A system attachment's edit is never pushed: the original comes back from the service, so
-    // its old bytes are not the user's to lose. A user attachment's old bytes are overwritten.
-    if (!doc.system.has(name)) world.ledger.deleted(doc.files.get(name)!);
+    // its old bytes are not the user's to lose. A user attachment's old bytes are overwritten,
+    // and so are a system form's when they are the person's own earlier edit, not yet set aside.
+    const old = doc.files.get(name)!;
+    if (!doc.system.has(name) || world.ledger.written.get(old)?.startsWith('local '))
+      world.ledger.deleted(old);
     writeFile(world, `${doc.folder}/${name}`, 'replaced');
     return true;
   },

@@ -76,7 +76,6 @@ async function plantStore(): Promise<Planted> {
       documentId: '1',
       kind: 'upload-attachment',
       payload: { fileName: `${key}.pdf`, sha256: 'abc', size: 1, mtimeMs: at },
-      idempotencyKey: key,
     };
     const id = state.outbox.record(p, at);
     state.outbox.markSent(id, at);

@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { PathEscapeError } from '../../src/domain/errors.js';
+import { LocalChangedError, PathEscapeError } from '../../src/domain/errors.js';
+import { FsLocalStore } from '../../src/local/fs-local-store.js';
+import type { Expected } from '../../src/local/local-store.js';
 import {
   acme,
   createDocumentFolder,
@@ -413,12 +415,18 @@ describe('LocalStore contract (the fs adapter)', () => {
   it('moves files and folders to the dated trash, never overwriting an earlier entry', async () => {
     const h = await withDocument();
     h.write(`${DOC}/a.pdf`, 'first');
-    expect(await h.store.trash(`${DOC}/a.pdf`)).toBe(`.docsync/trash/2024-06-15/${DOC}/a.pdf`);
+    expect(await h.store.trash(`${DOC}/a.pdf`, await h.store.lookAt(`${DOC}/a.pdf`))).toBe(
+      `.docsync/trash/2024-06-15/${DOC}/a.pdf`,
+    );
     h.write(`${DOC}/a.pdf`, 'second');
-    expect(await h.store.trash(`${DOC}/a.pdf`)).toBe(`.docsync/trash/2024-06-15/${DOC}/a (2).pdf`);
+    expect(await h.store.trash(`${DOC}/a.pdf`, await h.store.lookAt(`${DOC}/a.pdf`))).toBe(
+      `.docsync/trash/2024-06-15/${DOC}/a (2).pdf`,
+    );
     expect(h.read(`.docsync/trash/2024-06-15/${DOC}/a.pdf`)?.toString()).toBe('first');
     expect(h.read(`.docsync/trash/2024-06-15/${DOC}/a (2).pdf`)?.toString()).toBe('second');
-    expect(await h.store.trash(DOC)).toBe(`.docsync/trash/2024-06-15/${DOC} (2)`);
+    expect(await h.store.trash(DOC, await h.store.lookAt(DOC))).toBe(
+      `.docsync/trash/2024-06-15/${DOC} (2)`,
+    );
     expect(h.exists(DOC)).toBe(false);
     expect(h.exists(`.docsync/trash/2024-06-15/${DOC} (2)/.document.json`)).toBe(true);
   });
@@ -427,27 +435,34 @@ describe('LocalStore contract (the fs adapter)', () => {
     const h = await withDocument();
     h.write(`${DOC}/a.pdf`, 'mine');
     h.write(`${DOC}/a (conflict).pdf`, 'older');
-    expect(await h.store.renameFile(`${DOC}/a.pdf`, 'a (conflict).pdf')).toBe(
-      'a (conflict) (2).pdf',
-    );
+    expect(
+      await h.store.renameFile(
+        `${DOC}/a.pdf`,
+        'a (conflict).pdf',
+        await h.store.lookAt(`${DOC}/a.pdf`),
+      ),
+    ).toBe('a (conflict) (2).pdf');
     expect(h.list(DOC)).toEqual(['.document.json', 'a (conflict) (2).pdf', 'a (conflict).pdf']);
   });
 
   it('restores an edited system attachment and keeps the edit as (local edit)', async () => {
     const h = await withDocument();
+    const restore = async () =>
+      h.store.restoreSystemAttachment(
+        DOC,
+        'Minutes.pdf',
+        'original',
+        await h.store.lookAt(`${DOC}/Minutes.pdf`),
+      );
     h.write(`${DOC}/Minutes.pdf`, 'edited by Jo');
-    const restored = await h.store.restoreSystemAttachment(DOC, 'Minutes.pdf', 'original');
+    const restored = await restore();
     expect(restored.editedCopy).toBe('Minutes (local edit).pdf');
     expect(restored.file.sha256).toBe(sha('original'));
     expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('original');
     expect(h.read(`${DOC}/Minutes (local edit).pdf`)?.toString()).toBe('edited by Jo');
-    expect(
-      (await h.store.restoreSystemAttachment(DOC, 'Minutes.pdf', 'original')).editedCopy,
-    ).toBeNull();
+    expect((await restore()).editedCopy).toBeNull();
     h.remove(`${DOC}/Minutes.pdf`);
-    expect(
-      (await h.store.restoreSystemAttachment(DOC, 'Minutes.pdf', 'original')).editedCopy,
-    ).toBeNull();
+    expect((await restore()).editedCopy).toBeNull();
     expect(h.read(`${DOC}/Minutes.pdf`)?.toString()).toBe('original');
   });
 
@@ -456,9 +471,9 @@ describe('LocalStore contract (the fs adapter)', () => {
     h.write(`${DOC}/old.pdf`, 'old');
     h.write(`${DOC}/new.pdf`, 'new');
     clock = new Date(2024, 4, 1, 9, 0);
-    await h.store.trash(`${DOC}/old.pdf`);
+    await h.store.trash(`${DOC}/old.pdf`, await h.store.lookAt(`${DOC}/old.pdf`));
     clock = new Date(2024, 5, 10, 9, 0);
-    await h.store.trash(`${DOC}/new.pdf`);
+    await h.store.trash(`${DOC}/new.pdf`, await h.store.lookAt(`${DOC}/new.pdf`));
     clock = new Date(2024, 5, 15, 12, 0);
     expect(await h.store.sweepTrash()).toEqual(['.docsync/trash/2024-05-01']);
     expect(h.list('.docsync/trash')).toEqual(['2024-06-10']);
@@ -466,7 +481,7 @@ describe('LocalStore contract (the fs adapter)', () => {
 
   it('deletes for good only through the trash', async () => {
     const h = await withDocument();
-    await h.store.deletePermanently(DOC);
+    await h.store.deletePermanently(DOC, await h.store.lookAt(DOC));
     expect(h.exists(DOC)).toBe(false);
     expect(h.exists(`.docsync/trash/2024-06-15/${DOC}`)).toBe(false);
     expect(h.exists(`.docsync/trash/2024-06-15/${ACME}`)).toBe(true);
@@ -474,12 +489,14 @@ describe('LocalStore contract (the fs adapter)', () => {
 
   it('refuses every path that leaves the root', async () => {
     const h = await withDocument();
-    await expect(h.store.trash('../outside')).rejects.toBeInstanceOf(PathEscapeError);
+    await expect(h.store.trash('../outside', { kind: 'absent' })).rejects.toBeInstanceOf(
+      PathEscapeError,
+    );
     await expect(h.store.placeFile('../../tmp', 'a.pdf', 'x')).rejects.toBeInstanceOf(
       PathEscapeError,
     );
     await expect(
-      h.store.writeDocumentMeta(`${ACME}/../../..`, documentMeta()),
+      h.store.writeDocumentMeta(`${ACME}/../../..`, documentMeta(), { kind: 'absent' }),
     ).rejects.toBeInstanceOf(PathEscapeError);
   });
 
@@ -487,5 +504,144 @@ describe('LocalStore contract (the fs adapter)', () => {
     const h = await withDocument();
     h.write(`${DOC}/a.pdf`, 'abc');
     expect(await readFile(await h.store.uploadPath(`${DOC}/a.pdf`), 'utf8')).toBe('abc');
+  });
+});
+
+describe('LocalStore: a write over what the plan saw (issue 25)', () => {
+  /** The document folder scanned, and what the scan saw of each entry. */
+  async function scanned(h: Harness) {
+    const [doc] = (await h.store.scanEntity(acme)).documents;
+    const seen = doc!.seen!;
+    const file = (name: string): Expected => ({ kind: 'file', stamp: seen.get(name)! });
+    return { doc: doc!, seen, file, folder: { kind: 'folder', entries: seen } as const };
+  }
+
+  async function withFiles(): Promise<Harness> {
+    const h = fsHarness(tempDir(), { now });
+    const entity = await h.store.ensureEntityFolder(acme, LINK);
+    await createDocumentFolder(h.store, entity, documentMeta());
+    h.write(`${DOC}/minutes.pdf`, 'minutes');
+    h.write(`${DOC}/Form 484.pdf`, 'edited form');
+    return h;
+  }
+
+  it('sees every entry of a document folder, .document.json among them', async () => {
+    const h = await withFiles();
+    const { seen } = await scanned(h);
+    expect([...seen.keys()].sort()).toEqual(['.document.json', 'Form 484.pdf', 'minutes.pdf']);
+  });
+
+  it('rewrites .document.json only while it is as seen, and expects its own write next', async () => {
+    const h = await withFiles();
+    const { file } = await scanned(h);
+    const first = await h.store.writeDocumentMeta(
+      DOC,
+      documentMeta({ status: 'LODGED' }),
+      file('.document.json'),
+    );
+    const second = h.store.writeDocumentMeta(DOC, documentMeta({ status: 'CANCELLED' }), first);
+    await expect(second).resolves.toMatchObject({ kind: 'file' });
+
+    h.write(`${DOC}/.document.json`, JSON.stringify(documentMeta({ status: 'typed by Jo' })));
+    const refused = h.store.writeDocumentMeta(DOC, documentMeta(), await second);
+    await expect(refused).rejects.toBeInstanceOf(LocalChangedError);
+    expect(JSON.parse(h.read(`${DOC}/.document.json`)!.toString()).status).toBe('typed by Jo');
+    expect(h.list('.docsync/tmp'), 'no temp file left behind').toEqual([]);
+  });
+
+  it('writes a .document.json expected absent only where there is none', async () => {
+    const h = await withFiles();
+    const absent = h.store.writeDocumentMeta(DOC, documentMeta(), { kind: 'absent' });
+    await expect(absent).rejects.toBeInstanceOf(LocalChangedError);
+    h.remove(`${DOC}/.document.json`);
+    await expect(
+      h.store.writeDocumentMeta(DOC, documentMeta(), { kind: 'absent' }),
+    ).resolves.toMatchObject({ kind: 'file' });
+  });
+
+  it('renames to a conflict copy only the file as seen', async () => {
+    const h = await withFiles();
+    const { file } = await scanned(h);
+    h.write(`${DOC}/minutes.pdf`, 'minutes, edited again');
+    const rename = h.store.renameFile(
+      `${DOC}/minutes.pdf`,
+      'minutes (conflict).pdf',
+      file('minutes.pdf'),
+    );
+    await expect(rename).rejects.toBeInstanceOf(LocalChangedError);
+    expect(h.list(DOC)).toEqual(['.document.json', 'Form 484.pdf', 'minutes.pdf']);
+  });
+
+  it('puts a system form back over the edit as seen, not over a later one', async () => {
+    const h = await withFiles();
+    const { file } = await scanned(h);
+    h.write(`${DOC}/Form 484.pdf`, 'edited form, twice');
+    const restore = h.store.restoreSystemAttachment(
+      DOC,
+      'Form 484.pdf',
+      'original',
+      file('Form 484.pdf'),
+    );
+    await expect(restore).rejects.toBeInstanceOf(LocalChangedError);
+    expect(h.read(`${DOC}/Form 484.pdf`)?.toString()).toBe('edited form, twice');
+    // Holding the original bytes already, it is put back whatever was expected.
+    h.write(`${DOC}/Form 484.pdf`, 'original');
+    const same = await h.store.restoreSystemAttachment(DOC, 'Form 484.pdf', 'original', {
+      kind: 'absent',
+    });
+    expect(same.editedCopy).toBeNull();
+  });
+
+  it('trashes a file only as seen', async () => {
+    const h = await withFiles();
+    const { file } = await scanned(h);
+    h.write(`${DOC}/minutes.pdf`, 'minutes v2');
+    await expect(h.store.trash(`${DOC}/minutes.pdf`, file('minutes.pdf'))).rejects.toBeInstanceOf(
+      LocalChangedError,
+    );
+    expect(h.exists(`${DOC}/minutes.pdf`)).toBe(true);
+  });
+
+  it.each([
+    ['a file added', (h: Harness) => h.write(`${DOC}/new.pdf`, 'new')],
+    ['a file changed', (h: Harness) => h.write(`${DOC}/minutes.pdf`, 'minutes v2')],
+    ['a file removed', (h: Harness) => h.remove(`${DOC}/minutes.pdf`)],
+    [
+      '.document.json edited',
+      (h: Harness) =>
+        h.write(`${DOC}/.document.json`, JSON.stringify(documentMeta({ status: 'X' }))),
+    ],
+    ['a subfolder made', (h: Harness) => h.mkdir(`${DOC}/drafts`)],
+  ])('trashes a document folder only as seen: not after %s', async (_, change) => {
+    const h = await withFiles();
+    const { folder } = await scanned(h);
+    change(h);
+    await expect(h.store.trash(DOC, folder)).rejects.toBeInstanceOf(LocalChangedError);
+    await expect(h.store.deletePermanently(DOC, folder)).rejects.toBeInstanceOf(LocalChangedError);
+    expect(h.exists(DOC)).toBe(true);
+    expect(h.list('.docsync/trash'), 'nothing moved to the trash').toEqual([]);
+  });
+
+  it('trashes a document folder as seen, ignored files aside', async () => {
+    const h = fsHarness(tempDir(), { now, ignore: ['**/~$*'] });
+    const entity = await h.store.ensureEntityFolder(acme, LINK);
+    await createDocumentFolder(h.store, entity, documentMeta());
+    h.write(`${DOC}/minutes.pdf`, 'minutes');
+    const { folder } = await scanned(h);
+    h.write(`${DOC}/~$minutes.docx`, 'an editor lock file');
+    expect(await h.store.trash(DOC, folder)).toBe(`.docsync/trash/2024-06-15/${DOC}`);
+  });
+
+  it('leaves a file still changing out of what it saw, so nothing is written over it', async () => {
+    const root = tempDir();
+    const h = fsHarness(root, { now: () => new Date() });
+    const entity = await h.store.ensureEntityFolder(acme, LINK);
+    await createDocumentFolder(h.store, entity, documentMeta());
+    const settling = new FsLocalStore({ root, settleSeconds: 60 });
+    h.write(`${DOC}/scan.tif`, 'half a scan');
+    const [doc] = (await settling.scanEntity(acme)).documents;
+    expect([...doc!.seen!.keys()]).toEqual(['.document.json']);
+    const folder: Expected = { kind: 'folder', entries: doc!.seen! };
+    await expect(settling.trash(DOC, folder)).rejects.toBeInstanceOf(LocalChangedError);
   });
 });

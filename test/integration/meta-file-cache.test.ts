@@ -162,7 +162,7 @@ describe('scanning with the meta cache', () => {
   it('forgets a folder the user removed, so the cache does not grow without end', async () => {
     const { store, folders, cachedFolders } = await storeCachingInSqlite();
     expect(cachedFolders()).toEqual(folders);
-    await store.trash(folders[0]!);
+    await store.trash(folders[0]!, await store.lookAt(folders[0]!));
     await store.scanEntity(acme);
     expect(cachedFolders()).toEqual([folders[1]]);
   });

@@ -14,7 +14,7 @@ const CHILD = `
   const { StateStore } = await import(process.env.STATE_STORE_URL);
   const store = StateStore.open(process.env.STATE_FILE);
   const owner = { kind: 'trust', id: '20053' };
-  const push = (key) => ({ owner, documentId: '1075468', kind: 'upload-attachment', payload: { fileName: key, sha256: 'abc', size: 1, mtimeMs: 1 }, idempotencyKey: key });
+  const push = (key) => ({ owner, documentId: '1075468', kind: 'upload-attachment', payload: { fileName: key, sha256: 'abc', size: 1, mtimeMs: 1 } });
   const done = store.outbox.record(push('finished'));
   store.outbox.markSent(done);
   store.outbox.markDone(done);
@@ -50,7 +50,7 @@ describe('state across a real process crash', () => {
 
     const store = state.open();
     expect(store.outbox.inDoubt()).toMatchObject([
-      { id: sentId, state: 'sent', idempotencyKey: 'in-flight' },
+      { id: sentId, state: 'sent', payload: { fileName: 'in-flight' } },
     ]);
     expect(store.outbox.counts()).toEqual({ pending: 0, sent: 1, failed: 0 });
     expect(store.statusReport().pushes.inDoubt).toBe(1);

@@ -33,7 +33,6 @@ describe('state durability (docs/state.md "Durability")', () => {
       documentId: '1075468',
       kind: 'upload-attachment',
       payload: { fileName: 'a.pdf', sha256: 'abc', size: 1, mtimeMs: 1 },
-      idempotencyKey: 'upload:1075468:abc',
     });
     expect(() => store.transaction(() => store.outbox.markSent(id))).toThrow(
       /inside an open transaction/,

@@ -67,8 +67,21 @@ describe("docsync's own folders", () => {
         },
       }),
     );
-    await refusal(store.writeDocumentMeta(doc, documentMeta({ status: 'SENT TO CLIENT' })));
-    await refusal(store.restoreSystemAttachment(doc, 'minutes.pdf', 'replaced'));
+    await refusal(
+      store.writeDocumentMeta(
+        doc,
+        documentMeta({ status: 'SENT TO CLIENT' }),
+        await store.lookAt(`${doc}/.document.json`),
+      ),
+    );
+    await refusal(
+      store.restoreSystemAttachment(
+        doc,
+        'minutes.pdf',
+        'replaced',
+        await store.lookAt(`${doc}/minutes.pdf`),
+      ),
+    );
     await refusal(createDocumentFolder(store, path.posix.dirname(doc), documentMeta({ id: '9' })));
 
     expect(readdirSync(outside)).toEqual([]);
@@ -83,7 +96,9 @@ describe("docsync's own folders", () => {
   it('moves nothing into a .docsync/trash, or a day folder in it, that is a link', async () => {
     const { store, doc, outside, abs, link } = await storeWithDocument();
     link('.docsync/trash');
-    const error = await refusal(store.trash(`${doc}/minutes.pdf`));
+    const error = await refusal(
+      store.trash(`${doc}/minutes.pdf`, await store.lookAt(`${doc}/minutes.pdf`)),
+    );
     expect(error.message).toContain(`${abs('.docsync/trash')} is a symbolic link to ${outside}`);
     await refusal(
       store.saveToTrash(doc, [], null, {
@@ -92,12 +107,12 @@ describe("docsync's own folders", () => {
         attachmentId: null,
       }),
     );
-    await refusal(store.deletePermanently(doc));
+    await refusal(store.deletePermanently(doc, await store.lookAt(doc)));
 
     rmSync(abs('.docsync/trash'));
     mkdirSync(abs('.docsync/trash'));
     symlinkSync(outside, abs('.docsync/trash/2024-06-15'));
-    await refusal(store.trash(`${doc}/minutes.pdf`));
+    await refusal(store.trash(`${doc}/minutes.pdf`, await store.lookAt(`${doc}/minutes.pdf`)));
 
     expect(readdirSync(outside)).toEqual([]);
     expect(readFileSync(abs(`${doc}/minutes.pdf`), 'utf8')).toBe('signed minutes');

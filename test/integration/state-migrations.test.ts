@@ -73,18 +73,46 @@ describe('state migrations', () => {
 
     const store = StateStore.open(file);
     const kept = [parent, parent + 1].map((id) => store.outbox.get(id));
-    expect(kept.map((p) => [p?.kind, p?.dependsOn, p?.idempotencyKey])).toEqual([
-      ['create-document', null, 'c'],
-      ['upload-attachment', parent, 'u'],
+    expect(kept.map((p) => [p?.kind, p?.dependsOn])).toEqual([
+      ['create-document', null],
+      ['upload-attachment', parent],
     ]);
     const replace = store.outbox.record({
       owner: { kind: 'trust', id: '1' },
       documentId: '9',
       kind: 'replace-attachment',
       payload: { fileName: 'a.pdf', sha256: 'y', size: 2, mtimeMs: 2, replacesAttachmentId: 'UA1' },
-      idempotencyKey: 'r',
     });
     expect(replace, 'the id of a pruned push is never handed out again').toBeGreaterThan(pruned);
+    store.close();
+  });
+
+  it('gives open pushes keys of escaped parts (v12): a refusal keeps its backoff, and x.pdf is not "x.pdf: y.pdf"', () => {
+    const file = path.join(tempDir(), 'v11.db');
+    const v11 = openDatabase(file, { migrations: MIGRATIONS.filter((m) => m.version <= 11) });
+    const insert = v11.prepare(
+      `INSERT INTO outbox (owner_kind, owner_id, document_id, kind, payload_json,
+         idempotency_key, state, next_attempt_at, created_at, updated_at)
+       VALUES ('trust', '1', '9', 'upload-attachment', ?, ?, ?, ?, 0, 0)`,
+    );
+    const payload = (fileName: string) => ({ fileName, sha256: 'x', size: 1, mtimeMs: 1 });
+    const text = (fileName: string) => JSON.stringify(payload(fileName));
+    const refused = Number(
+      insert.run(text('x.pdf: y.pdf'), 'upload:9:x.pdf: y.pdf:x', 'failed', 5000).lastInsertRowid,
+    );
+    insert.run(text('x.pdf'), 'upload:9:x.pdf:x', 'done', null);
+    v11.close();
+
+    const store = StateStore.open(file);
+    const again = store.outbox.record({
+      owner: { kind: 'trust', id: '1' },
+      documentId: '9',
+      kind: 'upload-attachment',
+      payload: payload('x.pdf: y.pdf'),
+    });
+    expect(again, 'the refused push is found, not recorded again').toBe(refused);
+    expect(store.outbox.get(refused)).toMatchObject({ state: 'failed', nextAttemptAt: 5000 });
+    expect(store.outbox.supersede('9', 'x.pdf')).toBe(0);
     store.close();
   });
 

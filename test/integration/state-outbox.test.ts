@@ -10,8 +10,13 @@ const upload: NewPush = {
   documentId: '1075468',
   kind: 'upload-attachment',
   payload: { fileName: 'signed.pdf', sha256: 'b'.repeat(64), size: 6, mtimeMs: 1 },
-  idempotencyKey: `upload:1075468:${'b'.repeat(64)}`,
 };
+/** The same upload, of another content. */
+const uploadOf = (sha: string): NewPush => ({
+  ...upload,
+  kind: 'upload-attachment',
+  payload: { ...upload.payload, sha256: sha.repeat(64) },
+});
 
 describe('outbox', () => {
   it('walks a push through pending → sent → done', () => {
@@ -48,7 +53,7 @@ describe('outbox', () => {
 
     const reopened = state.open();
     expect(reopened.outbox.inDoubt()).toMatchObject([
-      { id, state: 'sent', attempts: 1, idempotencyKey: upload.idempotencyKey },
+      { id, state: 'sent', attempts: 1, payload: upload.payload },
     ]);
     expect(reopened.outbox.pending()).toEqual([]);
   });
@@ -57,6 +62,7 @@ describe('outbox', () => {
     const { outbox } = state.open();
     const id = outbox.record(upload);
     expect(outbox.record({ ...upload, payload: { ...upload.payload, size: 7 } })).toBe(id);
+    expect(outbox.record(uploadOf('c'))).not.toBe(id);
     outbox.markSent(id);
     expect(outbox.record(upload)).toBe(id);
     outbox.markDone(id);
@@ -80,7 +86,6 @@ describe('outbox', () => {
     const stuck = outbox.record({
       ...upload,
       kind: 'delete-attachment',
-      idempotencyKey: 'delete:F1',
       payload: { attachmentId: 'F1' },
     });
     outbox.markSent(retried, 0);
@@ -97,6 +102,27 @@ describe('outbox', () => {
     outbox.markSent(retried, 60_000);
     expect(outbox.get(retried)?.attempts).toBe(2);
     expect(outbox.counts()).toEqual({ pending: 0, sent: 1, failed: 1 });
+  });
+
+  it('closes the open pushes of one file only: a name that begins with another is another file', () => {
+    const { outbox } = state.open();
+    const named = (fileName: string): NewPush => ({
+      ...upload,
+      kind: 'upload-attachment',
+      payload: { ...upload.payload, fileName },
+    });
+    const longer = outbox.record(named('x.pdf: y.pdf'));
+    const refused = outbox.record(named('x.pdf'));
+    outbox.markSent(longer);
+    outbox.markFailed(longer, '413 Payload Too Large', 60_000);
+    outbox.markSent(refused);
+    outbox.markFailed(refused, '413 Payload Too Large', 60_000);
+
+    expect(outbox.supersede('1075468', 'x.pdf')).toBe(1);
+
+    expect(outbox.get(refused)).toMatchObject({ state: 'done', result: { superseded: true } });
+    expect(outbox.get(longer)).toMatchObject({ state: 'failed' });
+    expect(outbox.get(longer)?.idempotencyKey).not.toBe(outbox.get(refused)?.idempotencyKey);
   });
 
   it('refuses impossible transitions loudly', () => {
@@ -117,14 +143,8 @@ describe('outbox', () => {
       documentId: null,
       kind: 'create-document',
       payload: { name: 'Minutes', documentDate: '2024-05-01', folder: 'Trusts/Smith/Minutes' },
-      idempotencyKey: 'create:Trusts/Smith/2024-05-01 Minutes:tok-1',
     });
-    const child = outbox.record({
-      ...upload,
-      documentId: null,
-      dependsOn: create,
-      idempotencyKey: 'upload:new:1',
-    });
+    const child = outbox.record({ ...upload, documentId: null, dependsOn: create });
     expect(outbox.pending().map((p) => p.id)).toEqual([create]);
 
     outbox.markSent(create);
@@ -139,12 +159,11 @@ describe('outbox', () => {
         ...upload,
         kind: 'create-document',
         payload: { name: 'Minutes', documentDate: '2024-05-01', folder: 'Trusts/Smith/Minutes' },
-        idempotencyKey: 'p',
       },
       0,
     );
-    const child = outbox.record({ ...upload, dependsOn: parent, idempotencyKey: 'c' }, 0);
-    const old = outbox.record({ ...upload, idempotencyKey: 'old' }, 0);
+    const child = outbox.record({ ...uploadOf('c'), dependsOn: parent }, 0);
+    const old = outbox.record(uploadOf('d'), 0);
     outbox.markDone(parent, {}, 10);
     outbox.markDone(old, {}, 10);
     expect(outbox.pruneDone(1000)).toBe(1);
@@ -160,7 +179,7 @@ describe('completing a push with its base', () => {
     const store = state.open();
     const id = store.outbox.record(upload);
     store.outbox.markSent(id);
-    store.completePush(id, { result: { id: 'UA12' }, base: baseDocument() });
+    store.commitAgreed({ push: { id, result: { id: 'UA12' } }, put: [baseDocument()] });
     expect(store.outbox.get(id)?.state).toBe('done');
     expect(store.base.get('1075468')).toEqual(baseDocument());
   });
@@ -170,7 +189,7 @@ describe('completing a push with its base', () => {
     const id = store.outbox.record(upload);
     store.outbox.markSent(id);
     const broken = baseDocument({ owner: { kind: 'partnership' as never, id: '1' } });
-    expect(() => store.completePush(id, { base: broken })).toThrow(/CHECK/);
+    expect(() => store.commitAgreed({ push: { id }, put: [broken] })).toThrow(/CHECK/);
     expect(store.outbox.get(id)?.state).toBe('sent');
     expect(store.base.get('1075468')).toBeNull();
   });
@@ -182,10 +201,9 @@ describe('completing a push with its base', () => {
       ...upload,
       kind: 'delete-document',
       payload: { folder: 'Trusts/Smith/Minutes' },
-      idempotencyKey: 'del:1075468',
     });
     store.outbox.markSent(id);
-    store.completePush(id, { removeBaseId: '1075468' });
+    store.commitAgreed({ push: { id }, remove: ['1075468'] });
     expect(store.base.get('1075468')).toBeNull();
   });
 });

@@ -106,7 +106,6 @@ describe('StateStore', () => {
       documentId: '1',
       kind: 'assign-status',
       payload: { typeId: '2', effectiveDate: '2024-05-01' },
-      idempotencyKey: 'a',
     });
     store.outbox.markSent(sent);
     store.outbox.record({
@@ -114,14 +113,12 @@ describe('StateStore', () => {
       documentId: '2',
       kind: 'assign-status',
       payload: { typeId: '2', effectiveDate: '2024-05-01' },
-      idempotencyKey: 'b',
     });
     const failed = store.outbox.record({
       owner: TRUST,
       documentId: '3',
       kind: 'delete-document',
       payload: { folder: 'Trusts/Smith/Minutes' },
-      idempotencyKey: 'c',
     });
     store.outbox.markFailed(failed, '403 forbidden', null);
     store.conflicts.record({

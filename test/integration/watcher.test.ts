@@ -157,22 +157,35 @@ describe('FolderWatcher', () => {
   it('stays silent for the store’s own writes', async () => {
     const { store, doc, entity, touches } = await setUp();
     await store.placeFile(doc, 'Downloaded.pdf', 'remote bytes');
-    await store.writeDocumentMeta(doc, documentMeta({ status: 'LODGED' }));
+    await store.writeDocumentMeta(
+      doc,
+      documentMeta({ status: 'LODGED' }),
+      await store.lookAt(`${doc}/.document.json`),
+    );
     await createDocumentFolder(store, entity, documentMeta({ id: '2', name: 'Second' }));
     await store.ensureEntityFolder(
       { ...acme, raw: { ...acme.raw, updated: true } },
       'https://app.example/c2',
     );
-    await store.renameFile(`${doc}/Downloaded.pdf`, 'Downloaded (conflict 2024-01-01 0000).pdf');
-    await store.restoreSystemAttachment(doc, 'System.pdf', 'original');
-    await store.trash(doc);
+    await store.renameFile(
+      `${doc}/Downloaded.pdf`,
+      'Downloaded (conflict 2024-01-01 0000).pdf',
+      await store.lookAt(`${doc}/Downloaded.pdf`),
+    );
+    await store.restoreSystemAttachment(
+      doc,
+      'System.pdf',
+      'original',
+      await store.lookAt(`${doc}/System.pdf`),
+    );
+    await store.trash(doc, await store.lookAt(doc));
     await quiet();
     expect(touches).toEqual([]);
   });
 
   it('reports a user edit right after the store’s own write of the same file', async () => {
     const { store, doc, touches, abs } = await setUp();
-    await store.writeDocumentMeta(doc, documentMeta());
+    await store.writeDocumentMeta(doc, documentMeta(), await store.lookAt(`${doc}/.document.json`));
     await quiet();
     writeFileSync(
       abs(`${doc}/.document.json`),

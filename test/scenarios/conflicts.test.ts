@@ -4,6 +4,8 @@
  * delete. "Newer" is set up with file mtimes an hour either side of the service's change.
  */
 import { describe, expect, it } from 'vitest';
+import { runCycle } from '../../src/engine/run-cycle.js';
+import type { RemoteStore } from '../../src/remote/remote-store.js';
 import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
 
@@ -29,6 +31,31 @@ async function synced() {
   const folder = h.documentFolder(id)!;
   h.resetCounters();
   return { h, id, folder };
+}
+
+/**
+ * The service's port, where the first look at document `id`'s details is accompanied by a
+ * service user adding an attachment to it, `before` the answer is read or `after` (a late answer).
+ */
+function withDetails(h: SyncHarness, id: string, when: 'before' | 'after'): RemoteStore {
+  const inner = h.deps.remote;
+  let first = true;
+  const document: RemoteStore['document'] = async (owner, documentId) => {
+    const edit = documentId === id && first;
+    if (edit) first = false;
+    const add = () => h.sim.admin.addAttachment(id, { name: 'appendix.pdf', bytes: 'appendix' });
+    if (edit && when === 'before') add();
+    const answer = await inner.document(owner, documentId);
+    if (edit && when === 'after') add();
+    return answer;
+  };
+  return new Proxy(inner, {
+    get: (target, prop) => {
+      if (prop === 'document') return document;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 const filesIn = (h: SyncHarness, folder: string) =>
@@ -151,6 +178,39 @@ describe('conflicts', () => {
     expect(await h.remoteDoc(id)).toBeDefined();
     const restored = h.documentFolder(id)!;
     expect(filesIn(h, restored)).toEqual(['appendix.pdf', 'resolution.pdf']);
+    await settled(h);
+  });
+
+  it('modify beats delete: a service change made after the plan to delete the document stops the delete', async () => {
+    const { h, id, folder } = await synced();
+    h.remove(folder);
+    // The plan saw nothing new in the service; a user adds an attachment just before the
+    // delete's look at the document, which sees it.
+    const remote = withDetails(h, id, 'before');
+
+    await runCycle({ ...h.deps, remote }, { trigger: 'once', fullReconcile: true });
+
+    expect((await h.remoteDoc(id))!.attachments.map((a) => a.name).sort()).toEqual([
+      'appendix.pdf',
+      'resolution.pdf',
+    ]);
+    await h.sync();
+    expect(filesIn(h, h.documentFolder(id)!)).toEqual(['appendix.pdf', 'resolution.pdf']);
+    await settled(h);
+  });
+
+  it('modify beats delete: a change a late answer hid from the trash copy stops the delete', async () => {
+    const { h, id, folder } = await synced();
+    h.remove(folder);
+    // The delete's look at the document is answered as it was, and the attachment is added
+    // while that answer travels: only the second look, just before the delete, sees it.
+    const remote = withDetails(h, id, 'after');
+
+    await runCycle({ ...h.deps, remote }, { trigger: 'once', fullReconcile: true });
+
+    expect((await h.remoteDoc(id))!.attachments).toHaveLength(2);
+    await h.sync();
+    expect(filesIn(h, h.documentFolder(id)!)).toEqual(['appendix.pdf', 'resolution.pdf']);
     await settled(h);
   });
 

@@ -80,7 +80,6 @@ describe('case 3: a crash between the two steps of a content replace', () => {
         mtimeMs: stat.mtimeMs,
         replacesAttachmentId: old.id,
       },
-      idempotencyKey: `replace:${id}:letter.pdf:${sha256(ours)}`,
     });
     h.state.outbox.markSent(sent);
     // Meanwhile a colleague replaced the same file in the service.

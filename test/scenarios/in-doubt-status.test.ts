@@ -21,7 +21,6 @@ function statusPushLeftInDoubt(h: Harness, doc: Doc) {
     documentId: doc.id,
     kind: 'assign-status',
     payload: { typeId: '10', effectiveDate: status.effectiveDate },
-    idempotencyKey: `status:${doc.id}:10:${status.effectiveDate}`,
   });
   h.state.outbox.markSent(id);
   return status;

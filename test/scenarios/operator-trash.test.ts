@@ -145,7 +145,7 @@ describe('docsync trash', () => {
   it('a document folder docsync still syncs goes back where it was, and nothing is deleted', async () => {
     const { h, id, folder } = await synced();
     // A conflict's keep-mine (or anything else docsync trashed) undone before the next sync.
-    await h.deps.local.trash(folder);
+    await h.deps.local.trash(folder, await h.deps.local.lookAt(folder));
     const [item] = await listed(h);
     expect(item).toMatchObject({ kind: 'document-folder', from: 'folder', documentId: id });
 

@@ -62,3 +62,31 @@ describe('case 6: a file the service refuses', () => {
     expect(report.pushes.failed).toBe(0);
   });
 });
+
+describe('case 6 of issue 25: names that collide as keys', () => {
+  it('uploading x.pdf leaves the refusal of "x.pdf: y.pdf" in place: the refused file is not sent again', async () => {
+    const h = await start();
+    await h.sync();
+    const id = (await h.remote()).documents[0]!.id;
+    const folder = h.documentFolder(id)!;
+    const handle = openSync(path.join(h.root, folder, 'x.pdf: y.pdf'), 'w');
+    ftruncateSync(handle, OVER_THE_LIMIT);
+    closeSync(handle);
+    await h.sync();
+    expect(h.state.outbox.failed().map((p) => p.payload)).toMatchObject([
+      { fileName: 'x.pdf: y.pdf' },
+    ]);
+
+    h.write(`${folder}/x.pdf`, 'the small one');
+    h.resetCounters();
+    await h.sync();
+
+    expect(uploads(h.requests()), 'only x.pdf goes up').toBe(1);
+    const names = (await h.remoteDoc(id))!.attachments.map((a) => a.name);
+    expect(names).toContain('x.pdf');
+    expect(names).not.toContain('x.pdf: y.pdf');
+    expect(h.state.outbox.failed().map((p) => p.payload)).toMatchObject([
+      { fileName: 'x.pdf: y.pdf' },
+    ]);
+  });
+});

@@ -141,3 +141,22 @@ describe('architecture: the direction of imports (docs/architecture.md)', () => 
     expect(allowed({ from: 'daemon/daemon.ts', to: 'compose', typeOnly: true })).toBe(false);
   });
 });
+
+describe('architecture: one writer of the agreed state (docs/state.md)', () => {
+  /** Calls that change the base or move a cursor, by file relative to src/. */
+  const writers = () =>
+    sources(SRC).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const calls = text.match(/\bbase\.(?:put|remove|removeOwner)\(|\bcursors\.advance\(/g);
+      return calls ? [path.relative(SRC, file)] : [];
+    });
+
+  it('changes the base and moves cursors in the state store alone, through commitAgreed', () => {
+    expect(writers()).toEqual(['state/state-store.ts']);
+    const store = readFileSync(path.join(SRC, 'state/state-store.ts'), 'utf8');
+    const outsideCommit = store
+      .replace(/commitAgreed\([\s\S]*?\n {2}\}\n/, '')
+      .replace(/forgetEntity\([\s\S]*?\n {2}\}\n/, '');
+    expect(outsideCommit).not.toMatch(/\bbase\.(?:put|remove)\(|\bcursors\.advance\(/);
+  });
+});

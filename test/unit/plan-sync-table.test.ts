@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { keepLocalStatus, localStatusEdit } from '../../src/domain/local-status-kept.js';
 import { type PlanPolicy, planSync } from '../../src/domain/plan-sync.js';
 import type { SyncAction } from '../../src/domain/sync-actions.js';
 import {
@@ -270,6 +271,31 @@ const rows: Row[] = [
     expected: ['write-document-meta:28', 'write-document-meta:28'],
   },
   {
+    row: 29,
+    says: 'a status the service refused, and a new attachment → pulled; the rewrite keeps the typed status',
+    sides: {
+      base: [d],
+      folders: [withMeta('Awaiting Partner Signoff')],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'note.pdf')],
+        }),
+      ],
+    },
+    expected: ['record-problem:25', 'pull-attachment:41', 'update-base:27'],
+    check: (actions) => {
+      // Nothing settles the status: the file's rewrite from the new base keeps it.
+      expect(actions.filter((a) => a.kind.endsWith('-status'))).toEqual([]);
+      const typed = withMeta('Awaiting Partner Signoff').meta;
+      const fromBase = { ...folderOf(d).meta!, lastUpdatedTimestamp: 'newer' };
+      const edit = localStatusEdit(typed, folderOf(d).meta!.status);
+      expect(keepLocalStatus(fromBase, edit)).toMatchObject({
+        status: 'Awaiting Partner Signoff',
+        lastUpdatedTimestamp: 'newer',
+      });
+    },
+  },
+  {
     row: 30,
     says: 'attachment removed in the service → trash the file',
     sides: {
@@ -483,6 +509,15 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
         `row ${row}`,
       ).toEqual([]);
     }
+  });
+
+  it("row 5 records a status the adopted folder showed as lost to the service's", () => {
+    const sides = { folders: [withMeta('Awaiting Partner Signoff')], changed: [remoteOf(d)] };
+    const plan = planSync(input(sides), policy, NOW);
+    expect(kindsAndRows(plan)).toEqual(['adopt-local-folder:5', 'update-base:27']);
+    expect(plan.actions[0]).toMatchObject({
+      conflict: { winner: 'remote', subject: { kind: 'status', lost: 'Awaiting Partner Signoff' } },
+    });
   });
 
   it('row 18 also holds a deletion while a .document.json elsewhere in the store is unreadable', () => {

@@ -1,0 +1,39 @@
+/**
+ * What a push changes, as one key: planning the same change again finds the open push of that
+ * change instead of recording a second one (outbox-repo.ts). The key is a JSON array of its
+ * parts, so no name can reach into the next part: `x.pdf: y.pdf` and `x.pdf` are two files,
+ * whatever characters their names hold (issue 25, case 6). Nothing matches a key by prefix;
+ * what needs a part of the identity (the pushes of one file) reads the structured columns.
+ */
+import { assertNever } from '../domain/assert-never.js';
+import type { OwnerRef } from '../domain/types.js';
+import type { TypedPush } from './outbox-payloads.js';
+
+export type PushSubject = TypedPush & {
+  readonly owner: OwnerRef;
+  readonly documentId: string | null;
+};
+
+/** The parts that name the change (not the attempt) of each kind. */
+function changeParts(push: TypedPush): readonly string[] {
+  switch (push.kind) {
+    case 'create-document':
+      return [push.payload.folder];
+    case 'upload-attachment':
+    case 'replace-attachment':
+      return [push.payload.fileName, push.payload.sha256];
+    case 'delete-attachment':
+      return [push.payload.attachmentId];
+    case 'assign-status':
+      return [push.payload.typeId, push.payload.effectiveDate];
+    case 'delete-document':
+      return [];
+    default:
+      return assertNever(push);
+  }
+}
+
+export function pushIdentity(push: PushSubject): string {
+  const { kind, owner, documentId } = push;
+  return JSON.stringify([kind, owner.kind, owner.id, documentId, ...changeParts(push)]);
+}

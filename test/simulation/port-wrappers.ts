@@ -1,0 +1,225 @@
+/**
+ * The daemon's two ports as the simulation hands them in: the real adapters (the HTTP client
+ * against the simulator, the folder on disk), each call counted as in flight (park-board.ts), so
+ * the harness knows when nothing runs. The service's answers may be held back (a late answer,
+ * which reorders them), and every write docsync sends to the service is shown to the harness
+ * before it goes (a delete must have its copy in the trash already) and after its answer. After
+ * a crash the wrappers of that life refuse every call, so nothing the dead daemon still unwinds
+ * reaches the folder or the service.
+ */
+import type {
+  OwnerRef,
+  RemoteAttachment,
+  RemoteDocument,
+  RemoteStatus,
+} from '../../src/domain/types.js';
+import type { LocalStore } from '../../src/local/local-store.js';
+import type {
+  DocumentListEntry,
+  DocumentVersionEntry,
+  NewDocument,
+  RemoteStore,
+} from '../../src/remote/remote-store.js';
+import type { ParkBoard } from './park-board.js';
+
+/** A write docsync sends to the service, as the harness's ledger records it. */
+export type ServiceWrite =
+  | { readonly kind: 'create-document'; readonly owner: OwnerRef; readonly name: string }
+  | { readonly kind: 'delete-document'; readonly owner: OwnerRef; readonly documentId: string }
+  | {
+      readonly kind: 'assign-status';
+      readonly owner: OwnerRef;
+      readonly documentId: string;
+      readonly typeId: string;
+    }
+  | {
+      readonly kind: 'upload-attachment';
+      readonly owner: OwnerRef;
+      readonly documentId: string;
+      readonly fileName: string;
+      readonly filePath: string;
+    }
+  | {
+      readonly kind: 'delete-attachment';
+      readonly owner: OwnerRef;
+      readonly documentId: string;
+      readonly attachmentId: string;
+    };
+
+export interface PortHooks {
+  /** Throws once the life is over (a crash). */
+  alive(): void;
+  /** Whether to hold back this answer of the service; asked only of calls nothing encloses. */
+  holdAnswer(label: string): boolean;
+  /** Parks the chain that waits for a held answer. */
+  parkAnswer(label: string): Promise<void>;
+  beforeWrite(write: ServiceWrite): Promise<void>;
+  afterWrite(write: ServiceWrite, result: unknown): void;
+}
+
+const key = (owner: OwnerRef) => `${owner.kind}:${owner.id}`;
+
+export class TrackedRemote implements RemoteStore {
+  constructor(
+    private readonly remote: RemoteStore,
+    private readonly board: ParkBoard,
+    private readonly hooks: PortHooks,
+  ) {}
+
+  companies(options?: { details?: boolean }) {
+    return this.#iterate('companies', () => this.remote.companies(options));
+  }
+
+  trusts() {
+    return this.#iterate('trusts', () => this.remote.trusts());
+  }
+
+  statusTypes() {
+    return this.#read('status types', () => this.remote.statusTypes());
+  }
+
+  documents(
+    owner: OwnerRef,
+    options?: { updatedAfter?: string },
+  ): AsyncIterable<DocumentListEntry> {
+    return this.#iterate(`documents of ${key(owner)}`, () => this.remote.documents(owner, options));
+  }
+
+  documentVersions(
+    owner: OwnerRef,
+    options?: { updatedAfter?: string },
+  ): AsyncIterable<DocumentVersionEntry> {
+    const label = `versions of ${key(owner)}${options?.updatedAfter ? '' : ' (all)'}`;
+    return this.#iterate(label, () => this.remote.documentVersions(owner, options));
+  }
+
+  document(owner: OwnerRef, documentId: string): Promise<RemoteDocument> {
+    return this.#read(`details of ${documentId}`, () => this.remote.document(owner, documentId));
+  }
+
+  downloadAttachment(owner: OwnerRef, documentId: string, attachmentId: string, dest: string) {
+    return this.#read(`download ${documentId}/${attachmentId}`, () =>
+      this.remote.downloadAttachment(owner, documentId, attachmentId, dest),
+    );
+  }
+
+  createDocument(owner: OwnerRef, doc: NewDocument): Promise<RemoteDocument> {
+    return this.#write({ kind: 'create-document', owner, name: doc.name }, () =>
+      this.remote.createDocument(owner, doc),
+    );
+  }
+
+  deleteDocument(owner: OwnerRef, documentId: string): Promise<void> {
+    return this.#write({ kind: 'delete-document', owner, documentId }, () =>
+      this.remote.deleteDocument(owner, documentId),
+    );
+  }
+
+  assignStatus(
+    owner: OwnerRef,
+    documentId: string,
+    typeId: string,
+    effectiveDate: string,
+  ): Promise<RemoteStatus> {
+    return this.#write({ kind: 'assign-status', owner, documentId, typeId }, () =>
+      this.remote.assignStatus(owner, documentId, typeId, effectiveDate),
+    );
+  }
+
+  uploadAttachment(
+    owner: OwnerRef,
+    documentId: string,
+    filePath: string,
+    fileName: string,
+  ): Promise<RemoteAttachment> {
+    const write = { kind: 'upload-attachment', owner, documentId, fileName, filePath } as const;
+    return this.#write(write, () =>
+      this.remote.uploadAttachment(owner, documentId, filePath, fileName),
+    );
+  }
+
+  deleteAttachment(owner: OwnerRef, documentId: string, attachmentId: string): Promise<void> {
+    return this.#write({ kind: 'delete-attachment', owner, documentId, attachmentId }, () =>
+      this.remote.deleteAttachment(owner, documentId, attachmentId),
+    );
+  }
+
+  async #read<T>(label: string, call: () => Promise<T>): Promise<T> {
+    this.hooks.alive();
+    const result = await this.board.track(label, call);
+    await this.#maybeHold(label);
+    return result;
+  }
+
+  async #write<T>(write: ServiceWrite, call: () => Promise<T>): Promise<T> {
+    this.hooks.alive();
+    await this.hooks.beforeWrite(write);
+    this.hooks.alive();
+    const label = `${write.kind} ${'documentId' in write ? write.documentId : write.name}`;
+    let result: T;
+    try {
+      result = await this.board.track(label, call);
+    } catch (error) {
+      this.hooks.afterWrite(write, error);
+      await this.#maybeHold(label);
+      throw error;
+    }
+    this.hooks.afterWrite(write, result);
+    await this.#maybeHold(label);
+    return result;
+  }
+
+  /** The first page of a listing may come late; the rest follow it. */
+  #iterate<T>(label: string, make: () => AsyncIterable<T>): AsyncIterable<T> {
+    const self = this;
+    return {
+      [Symbol.asyncIterator]() {
+        self.hooks.alive();
+        const inner = make()[Symbol.asyncIterator]();
+        let first = true;
+        return {
+          async next() {
+            self.hooks.alive();
+            const item = await self.board.track(label, () => inner.next());
+            if (first) {
+              first = false;
+              await self.#maybeHold(label);
+            }
+            return item;
+          },
+          async return(value?: unknown) {
+            if (inner.return) return self.board.track(label, () => inner.return!(value));
+            return { done: true as const, value: value as T };
+          },
+        };
+      },
+    };
+  }
+
+  /** An answer inside a folder call (a download into place) is never held: that call waits. */
+  async #maybeHold(label: string): Promise<void> {
+    if (this.board.inFlight > 0 || !this.hooks.holdAnswer(label)) return;
+    await this.hooks.parkAnswer(label);
+    this.hooks.alive();
+  }
+}
+
+/** The folder adapter with every call counted in flight, refused after a crash. */
+export function trackedLocal<T extends LocalStore>(
+  local: T,
+  board: ParkBoard,
+  hooks: PortHooks,
+): T {
+  return new Proxy(local, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        hooks.alive();
+        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (result instanceof Promise) return board.track(`local ${String(prop)}`, () => result);
+        return result;
+      };
+    },
+  });
+}

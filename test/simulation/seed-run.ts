@@ -1,0 +1,518 @@
+/**
+ * One seed of the simulation (docs/simulation.md): a world (sim-world.ts) on a virtual clock,
+ * and everything the seed may do to it, one step at a time (release a parked sync, let time
+ * pass, edit either side, send a webhook, decide as an operator, break the service, crash the
+ * daemon), each step followed by `settle`, so nothing else runs until the next. The random driver
+ * (random-steps.ts) and the scripted scenarios (regressions.ts) both drive a seed through these
+ * steps; `finish` then brings the world to rest and judges it (sim-invariants.ts).
+ *
+ * Every choice comes from the seed's generator, in an order the steps fix, so a seed replays
+ * exactly: `trace` is the same line for line (a test says so).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { OwnerRef } from '../../src/domain/types.js';
+import type { LockViolation } from '../../src/engine/entity-locks.js';
+import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
+import type { DecisionRequest } from '../../src/operator/decisions.js';
+import type { FaultOptions, GeneratedSeed } from '../../src/simulator/index.js';
+import { pick, type Random, seededRandom } from '../../src/simulator/random.js';
+import { AwayBook } from '../chaos/away-book.js';
+import type { ChaosWorld } from '../chaos/local-edits.js';
+import type { SyncHarness } from '../helpers/sync-harness.js';
+import { noteDecisions } from './operator-steps.js';
+import { CrashedError, type Parked } from './park-board.js';
+import type { ServiceWrite } from './port-wrappers.js';
+import {
+  finalFindings,
+  observe,
+  QUIET,
+  TRASH_COPY,
+  trashShas,
+  webhookFindings,
+} from './sim-invariants.js';
+import { type Finding, NOTHING_AFTER_SIGTERM, SimLedger, TWO_SYNCS } from './sim-ledger.js';
+import { simView } from './sim-view.js';
+import { type QueuedWebhook, WebhookQueue } from './sim-webhooks.js';
+import { type Life, ownerKeyOf, SimWorld, type WorldHarness } from './sim-world.js';
+import { VirtualClock } from './virtual-clock.js';
+
+export interface SeedPlan {
+  readonly firm: GeneratedSeed;
+  /** The rails; the random runs raise them (a few random deletes pass 50 % of an entity). */
+  readonly safety?: { readonly maxDeletePercent: number; readonly maxDeleteCount: number };
+  /** Steps that change the world: edits, decisions, faults, crashes. */
+  readonly injections: number;
+  /** Steps in all before the world is brought to rest, whatever is left. */
+  readonly maxSteps: number;
+}
+
+export const RANDOM_PLAN: SeedPlan = {
+  firm: { companies: 2, trusts: 1, documentsPerEntity: 2, attachmentsPerDocument: 2 },
+  safety: { maxDeletePercent: 100, maxDeleteCount: 1000 },
+  injections: 10,
+  maxSteps: 250,
+};
+
+export interface SeedOutcome {
+  readonly seed: number;
+  readonly trace: readonly string[];
+  readonly findings: readonly Finding[];
+  /** What the seed injected, by kind. */
+  readonly injected: Readonly<Record<string, number>>;
+  readonly steps: number;
+  /** The daemon's last warnings and errors. */
+  readonly log: readonly string[];
+}
+
+/** Where a chain of work starts: it must park there, before its first request or file access. */
+const CHAIN_STARTS: ReadonlySet<Failpoint> = new Set([
+  'round-start',
+  'catalogue-refresh',
+  'cycle-start',
+]);
+
+/** How often the random driver stops a sync at the other failpoints. */
+const PARK_CHANCE: Readonly<Record<Failpoint, number>> = {
+  'round-start': 1,
+  'catalogue-refresh': 1,
+  'cycle-start': 1,
+  'entity-planned': 0.5,
+  'before-local-write': 0.25,
+  'between-upload-and-delete': 0.7,
+  'before-commit': 0.25,
+  'cycle-end': 0,
+};
+
+/** Rounds the world gets to come to rest once the seed stops changing it. */
+const ROUNDS_TO_REST = 6;
+/** Every backoff of an item in error has run out after this (domain/next-attempt-delay.ts). */
+const PAST_EVERY_BACKOFF_MS = 6 * 3_600_000 + 60_000;
+/** A restarted daemon starts after the dead one's instance lock expired. */
+const RESTART_AFTER_MS = 61_000;
+
+export class SeedRun implements WorldHarness {
+  readonly trace: string[] = [];
+  readonly ledger = new SimLedger();
+  /** Decisions a command handed to the daemon, until their outcome is noted. */
+  readonly decisionsHandedOver = new Map<number, DecisionRequest>();
+  readonly webhooks: WebhookQueue;
+  readonly random: Random;
+  /** Whether a sync parks at a failpoint that is not a chain's start (scenarios set their own). */
+  parkAt: (step: Failpoint, site: FailpointSite) => boolean;
+  /** Whether an answer of the service is held back (a late answer). */
+  holdAt: (label: string) => boolean;
+  steps = 0;
+  readonly #injected = new Map<string, number>();
+  #stopping = false;
+  #statusNames = new Map<string, string>();
+  world!: SimWorld;
+  clock!: VirtualClock;
+  view!: SyncHarness;
+  chaos!: ChaosWorld;
+
+  private constructor(
+    readonly seed: number,
+    readonly plan: SeedPlan,
+  ) {
+    this.random = seededRandom(seed);
+    this.webhooks = new WebhookQueue(seed);
+    this.parkAt = (step) => this.random() < PARK_CHANCE[step];
+    this.holdAt = () => this.random() < 0.08;
+  }
+
+  /** The world made and the daemon started on an empty folder; its first round waits to go. */
+  static async start(seed: number, plan: SeedPlan): Promise<SeedRun> {
+    const run = new SeedRun(seed, plan);
+    run.clock = new VirtualClock();
+    try {
+      run.world = await SimWorld.create(
+        { firm: { ...plan.firm, seed }, ...(plan.safety ? { safety: plan.safety } : {}) },
+        run,
+      );
+      await run.#prepare();
+      await run.world.startDaemon();
+      await run.settle();
+      return run;
+    } catch (error) {
+      await run.close();
+      throw error;
+    }
+  }
+
+  async #prepare(): Promise<void> {
+    const { world } = this;
+    this.view = simView({
+      sim: world.sim,
+      root: world.root,
+      ledger: this.ledger,
+      webhooks: this.webhooks,
+      touched: (rel) => {
+        if (world.running) world.life.watch.touch(path.join(world.root, ...rel.split('/')));
+      },
+    });
+    const dump = await this.view.remote();
+    this.#statusNames = new Map(dump.statusTypes.map((t) => [String(t.id), t.name]));
+    const keepers = new Set<string>();
+    const seen = new Set<string>();
+    for (const doc of dump.documents) {
+      const key = ownerKeyOf(doc.owner);
+      if (!seen.has(key)) keepers.add(doc.id);
+      seen.add(key);
+    }
+    const root = world.root;
+    this.chaos = {
+      h: this.view,
+      random: this.random,
+      ledger: this.ledger,
+      seed: this.seed,
+      keepers,
+      statusNames: dump.statusTypes.map((t) => t.name),
+      get entityFolders() {
+        return entityFoldersIn(root);
+      },
+      away: new AwayBook(path.join(world.dir, 'away')),
+    };
+  }
+
+  note(line: string): void {
+    const entry = `${String(this.steps).padStart(3)} ${line}`;
+    this.trace.push(entry);
+    if (process.env.SIM_ECHO) process.stderr.write(`${entry}\n`);
+  }
+
+  count(kind: string): void {
+    this.#injected.set(kind, (this.#injected.get(kind) ?? 0) + 1);
+  }
+
+  get injected(): Readonly<Record<string, number>> {
+    return Object.fromEntries([...this.#injected].sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  // ---- what the world asks of the harness (WorldHarness) ----
+
+  async failpoint(life: Life, step: Failpoint, site: FailpointSite): Promise<void> {
+    if (step === 'cycle-end') return;
+    if (this.#stopping && (step === 'cycle-start' || step === 'round-start'))
+      this.ledger.found(NOTHING_AFTER_SIGTERM, `${labelOf(step, site)} began after the signal`);
+    if (CHAIN_STARTS.has(step) || this.parkAt(step, site)) {
+      const label = labelOf(step, site);
+      this.note(`  parked: ${label}`);
+      await this.world.board.park('failpoint', label, life.n, step, site);
+      if (life.dead) throw new CrashedError();
+    }
+  }
+
+  /**
+   * The daemon's own count of work on an entity without its lock (engine/entity-locks.ts): a
+   * step of a sync made without the entity's lease, or a lease granted while another held it.
+   */
+  lockViolation(violation: LockViolation): void {
+    const by = violation.holder ? `, held by the ${violation.holder}` : '';
+    this.ledger.found(TWO_SYNCS, `${violation.step} on ${violation.owner} without its lock${by}`);
+  }
+
+  holdAnswer(label: string): boolean {
+    const hold = this.holdAt(label);
+    if (hold) this.note(`  answer held: ${label}`);
+    return hold;
+  }
+
+  async beforeWrite(write: ServiceWrite): Promise<void> {
+    if (write.kind !== 'delete-attachment' && write.kind !== 'delete-document') return;
+    const dump = await this.world.board.track('the trash copy checked', () =>
+      this.world.sim.admin.dump(),
+    );
+    const doc = dump.documents.find((d) => d.id === write.documentId);
+    if (!doc) return;
+    const trash = trashShas(this.world.root);
+    for (const a of doc.attachments) {
+      if (write.kind === 'delete-attachment' && a.id !== write.attachmentId) continue;
+      if (!trash.has(a.sha256))
+        this.ledger.found(
+          TRASH_COPY,
+          `${write.kind} of ${doc.id}/${a.name} (${a.sha256.slice(0, 12)}) sent with no copy in the trash`,
+        );
+    }
+  }
+
+  afterWrite(write: ServiceWrite, result: unknown): void {
+    const ok = !(result instanceof Error);
+    const status =
+      write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
+    this.ledger.wroteToService(write, ok, status);
+  }
+
+  /**
+   * An operator's decision on one entity's folder, run by the daemon under the entity's lock:
+   * from the status page (parked until the seed lets it go) or handed over by a command. What it
+   * changes in the folder is the person's doing: a status it writes is a status they typed,
+   * bytes it moves to the trash are bytes they let go.
+   */
+  async operatorJob<T>(life: Life, owner: OwnerRef, job: () => Promise<T>, via: 'page' | 'cli') {
+    if (life.dead) throw new CrashedError();
+    if (via === 'page') {
+      const label = `page decision on ${ownerKeyOf(owner)}`;
+      this.note(`  parked: ${label}`);
+      await this.world.board.park('operator', label, life.n);
+      if (life.dead) throw new CrashedError();
+    }
+    const before = folderPicture(this.view);
+    try {
+      return await job();
+    } finally {
+      if (!life.dead) this.#operatorDid(before, folderPicture(this.view));
+    }
+  }
+
+  #operatorDid(before: FolderPicture, after: FolderPicture): void {
+    for (const [id, status] of after.statuses)
+      if (before.statuses.has(id) && before.statuses.get(id) !== status)
+        this.ledger.statusEdit(id, status, 'operator');
+    for (const sha of before.shas) if (!after.shas.has(sha)) this.ledger.deleted(sha);
+  }
+
+  // ---- steps ----
+
+  /** Waits until nothing runs (park-board.ts); notes what the daemon decided meanwhile. */
+  async settle(): Promise<void> {
+    await this.world.board.settle();
+    noteDecisions(this);
+  }
+
+  get parked(): readonly Parked[] {
+    return this.world.board.parked;
+  }
+
+  /** Releases the first parked item that `matches`; the scenario expected one. */
+  async releaseWhere(matches: (item: Parked) => boolean, what: string): Promise<void> {
+    const item = this.parked.find(matches);
+    if (!item)
+      throw new Error(
+        `nothing parked is ${what}; parked: ${this.parked.map((p) => p.label).join('; ')}`,
+      );
+    await this.release(item);
+  }
+
+  /**
+   * SIGTERM while the daemon works: resolves when it has stopped. A sync that begins after the
+   * signal is a finding. `restart` starts the next daemon.
+   */
+  sigterm(): Promise<void> {
+    this.note('SIGTERM');
+    this.#stopping = true;
+    return this.world.sigterm();
+  }
+
+  async restart(): Promise<void> {
+    this.#stopping = false;
+    this.note('the daemon starts again');
+    await this.world.startDaemon();
+    await this.settle();
+  }
+
+  async release(item: Parked): Promise<void> {
+    this.note(`release ${item.label}`);
+    this.world.board.release(item);
+    await this.settle();
+  }
+
+  /** Time passes: every timer due within `ms` fires, one at a time, in order. */
+  async advance(ms: number): Promise<void> {
+    const until = this.clock.now() + ms;
+    this.note(`time +${ms / 1000} s`);
+    for (let due = this.clock.nextDue(); due !== null && due <= until; due = this.clock.nextDue()) {
+      this.clock.fireNext();
+      await this.settle();
+    }
+    this.clock.moveTo(until);
+  }
+
+  /** The service starts failing as `faults` say, or heals (`{}`). */
+  faults(faults: FaultOptions, label: string): void {
+    this.note(`service: ${label}`);
+    this.world.sim.admin.setFaults(faults);
+  }
+
+  async deliver(hook: QueuedWebhook, how: string): Promise<void> {
+    this.note(`webhook ${how}: ${hook.subType} ${hook.documentId} (${hook.eventId})`);
+    if (!this.world.running) return;
+    const status = await this.webhooks.deliver(hook, this.world.life.receiverUrl);
+    if (status !== 200) this.note(`  receiver answered ${status}`);
+    await this.settle();
+  }
+
+  /**
+   * The process dies between two instructions, wherever its syncs are parked; a minute later
+   * (the dead one's lock expired) a new daemon starts on what was persisted.
+   */
+  async crash(): Promise<void> {
+    this.note('crash, and a restart a minute later');
+    await this.world.crash();
+    this.clock.dropTimers();
+    this.clock.pass(RESTART_AFTER_MS);
+    await this.world.startDaemon();
+    await this.settle();
+  }
+
+  /** A round of polls (every entity listed since its cursor), or a full one. */
+  requestRound(full: boolean): void {
+    this.note(full ? 'full round' : 'poll round');
+    void this.world.life.daemon.request({
+      trigger: 'cron',
+      ...(full ? { fullReconcile: true } : {}),
+    });
+  }
+
+  // ---- the end ----
+
+  /**
+   * Lets everything parked go on and finish: parked work is released in the seed's order; a
+   * webhook event waiting for its retry gets its time.
+   */
+  async drain(): Promise<boolean> {
+    for (let i = 0; i < 2000; i++) {
+      const parked = this.parked;
+      if (parked.length > 0) {
+        await this.release(pick(this.random, parked));
+        continue;
+      }
+      if (!this.world.running) return true;
+      if (this.world.life.state.webhookEvents.countPending() > 0 && this.clock.nextDue() !== null) {
+        await this.advance(30_000);
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The world is brought to rest and judged: the service heals, webhooks never sent are sent
+   * late or given up on, everything parked finishes; then poll rounds, hours apart (every
+   * backoff runs out), until one changes nothing; the webhooks are judged; then full rounds
+   * until quiet, and the rest of the invariants.
+   */
+  async finish(): Promise<SeedOutcome> {
+    this.note('--- the world comes to rest');
+    this.faults({}, 'healed');
+    for (const hook of [...this.webhooks.waiting]) {
+      if (this.random() < 0.5) await this.deliver(hook, 'late');
+      else {
+        this.note(`webhook never sent: ${hook.subType} ${hook.documentId}`);
+        this.count('webhook never sent');
+      }
+    }
+    if (await this.#toRest(false)) {
+      this.ledger.findings.push(...webhookFindings(this.world.life.state, this.webhooks.sent));
+      if (await this.#toRest(true)) {
+        const o = await observe(this.world.root, this.world.life.state, await this.view.remote());
+        this.ledger.findings.push(...finalFindings(o, this.ledger, this.world.root));
+      }
+    }
+    this.note(`end: ${this.ledger.findings.length} findings`);
+    return {
+      seed: this.seed,
+      trace: this.trace,
+      findings: this.ledger.findings,
+      injected: this.injected,
+      steps: this.steps,
+      log: [...this.world.log],
+    };
+  }
+
+  async #toRest(full: boolean): Promise<boolean> {
+    if (!(await this.drain())) {
+      this.ledger.found(QUIET, 'the daemon did not come to rest: its work kept coming back');
+      return false;
+    }
+    for (let round = 0; round < ROUNDS_TO_REST; round++) {
+      const before = await this.#picture();
+      this.clock.pass(PAST_EVERY_BACKOFF_MS);
+      this.requestRound(full);
+      await this.drain();
+      if ((await this.#picture()) === before) return true;
+    }
+    this.ledger.found(
+      QUIET,
+      `${full ? 'full' : 'poll'} rounds still changed something after ${ROUNDS_TO_REST}`,
+    );
+    return false;
+  }
+
+  /** Both sides and the agreed state, as one string: equal pictures, nothing changed. */
+  async #picture(): Promise<string> {
+    const o = await observe(this.world.root, this.world.life.state, await this.view.remote());
+    const docs = o.dump.documents.map((d) => ({
+      id: d.id,
+      name: d.name,
+      status: d.status?.type ?? null,
+      files: d.attachments.map((a) => `${a.name}:${a.sha256}`).sort(),
+    }));
+    const base = o.base.map((b) => ({
+      ...b,
+      attachments: b.attachments.map((a) => `${a.id}:${a.file}:${a.sha256}`),
+    }));
+    // What the next round acts on besides both sides: the first sync's end, items in error,
+    // held deletes, pushes left open, webhook events waiting.
+    const { state } = this.world.life;
+    const work = {
+      initial: state.settings.initialSyncDone(),
+      problems: state.problems.list().map((p) => p.key),
+      held: state.heldDeletes.list().map((h) => `${h.documentId}:${h.side}:${h.decision}`),
+      outbox: state.outbox.counts(),
+      webhooks: state.webhookEvents.countPending(),
+    };
+    return JSON.stringify({ docs, tree: [...o.tree].sort(), base, work });
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.world?.close();
+    } finally {
+      this.clock.uninstall();
+    }
+  }
+}
+
+/** Document statuses and file contents of the folder, before and after an operator's job. */
+interface FolderPicture {
+  readonly statuses: Map<string, string | null>;
+  readonly shas: Set<string>;
+}
+
+function folderPicture(view: SyncHarness): FolderPicture {
+  const tree = view.tree();
+  const statuses = new Map<string, string | null>();
+  for (const rel of tree.keys()) {
+    if (!rel.endsWith('/.document.json')) continue;
+    try {
+      const meta = view.meta(rel.slice(0, -'/.document.json'.length));
+      statuses.set(meta.id, meta.status);
+    } catch {
+      // A broken .document.json names no document.
+    }
+  }
+  return { statuses, shas: new Set(tree.values()) };
+}
+
+function entityFoldersIn(root: string): string[] {
+  return ['Companies', 'Trusts'].flatMap((top) => {
+    const dir = path.join(root, top);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `${top}/${e.name}`)
+      .sort();
+  });
+}
+
+function labelOf(step: Failpoint, site: FailpointSite): string {
+  const parts: string[] = [step];
+  if (site.owners)
+    parts.push(site.owners === 'all' ? 'all' : site.owners.map(ownerKeyOf).join(','));
+  if (site.owner) parts.push(ownerKeyOf(site.owner));
+  if (site.documentId) parts.push(site.documentId);
+  if (site.what) parts.push(site.what);
+  return parts.join(' ');
+}

@@ -1,0 +1,311 @@
+/**
+ * What must hold once a seed's world is quiet (docs/simulation.md), each invariant a function
+ * of what the three places hold (the service, the folder, the state) and the ledger:
+ * 1. every edit by either side is on both sides or in a recorded conflict copy: the bytes each
+ *    user wrote and did not delete, and each status a person typed;
+ * 2. no duplicate record, folder or attachment;
+ * 3. every deletion in the service has its trash copy (checked as each delete is sent:
+ *    `trashCopyMissing`);
+ * 4. no entity was ever in two syncs (counted as the work starts: sim-ledger.ts);
+ * 5. every webhook event was processed, and a deletion it named was carried out;
+ * 6. the state tables agree with both sides;
+ * 7. a further round changes nothing (the runner's quiet check).
+ * The chaos suite's checks (test/chaos/chaos-invariants.ts) judge the same bytes and records
+ * with expect(); here every breach is collected as a finding, so a run of many seeds can count
+ * and print them.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
+import type { BaseDocument } from '../../src/domain/types.js';
+import type { StateDump } from '../../src/simulator/index.js';
+import type { ConflictRecord } from '../../src/state/conflict-repo.js';
+import type { StateStore } from '../../src/state/state-store.js';
+import { folderFiles, sha256 } from '../helpers/sync-harness.js';
+import type { Finding, SimLedger } from './sim-ledger.js';
+import { treeOf } from './sim-view.js';
+import type { QueuedWebhook } from './sim-webhooks.js';
+
+export const EDITS_KEPT =
+  'every edit by either side is on both sides or in a recorded conflict copy';
+export const NO_DUPLICATES = 'no duplicate record, folder or attachment';
+export const TRASH_COPY = 'every deletion in the service has its trash copy';
+export const WEBHOOKS_DONE = 'every webhook event was processed';
+export const TABLES_AGREE = 'the state tables agree with both sides';
+export const QUIET = 'once quiet, a further round changes nothing';
+
+/** The three places, read at one quiet moment. */
+export interface Observed {
+  readonly dump: StateDump;
+  /** The folder outside `.docsync/`: relative path → sha256. */
+  readonly tree: ReadonlyMap<string, string>;
+  /** Document folders by the id their `.document.json` names. */
+  readonly folders: ReadonlyMap<string, readonly string[]>;
+  readonly base: readonly BaseDocument[];
+  readonly conflicts: readonly ConflictRecord[];
+  /** Documents with an item in error: a status the service refused stays in their folder. */
+  readonly inError: ReadonlySet<string>;
+  /** Documents whose delete a rail holds for a person: one side has them, the other not yet. */
+  readonly held: ReadonlySet<string>;
+}
+
+export async function observe(root: string, state: StateStore, dump: StateDump): Promise<Observed> {
+  const tree = treeOf(root);
+  const folders = new Map<string, string[]>();
+  for (const rel of tree.keys()) {
+    if (path.posix.basename(rel) !== '.document.json') continue;
+    const id = readId(path.join(root, ...rel.split('/')));
+    const folder = path.posix.dirname(rel);
+    if (id) folders.set(id, [...(folders.get(id) ?? []), folder]);
+  }
+  const base = state.entities.list().flatMap((r) => [...state.base.listByOwner(r.entity).values()]);
+  const inError = new Set(
+    state.problems.list().flatMap((p) => (p.documentId ? [p.documentId] : [])),
+  );
+  const held = new Set(state.heldDeletes.list().map((h) => h.documentId));
+  return { dump, tree, folders, base, conflicts: state.conflicts.list(10_000), inError, held };
+}
+
+/** The shas of every file under `.docsync/trash/`. */
+export function trashShas(root: string): Set<string> {
+  const shas = new Set<string>();
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const child = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) shas.add(sha256(readFileSync(child)));
+    }
+  };
+  walk(path.join(root, '.docsync', 'trash'));
+  return shas;
+}
+
+export function finalFindings(o: Observed, ledger: SimLedger, root: string): Finding[] {
+  return [
+    ...bytesKept(o, ledger),
+    ...statusesKept(o, ledger, root),
+    ...duplicates(o, ledger, root),
+    ...tablesAgree(o, root),
+  ];
+}
+
+function bytesKept(o: Observed, ledger: SimLedger): Finding[] {
+  const inService = new Set(o.dump.documents.flatMap((d) => d.attachments.map((a) => a.sha256)));
+  const inFolder = new Set(o.tree.values());
+  // A recorded conflict's copy, or the "(local edit)" copy of a system form, which stays in the
+  // folder by design (the service's form is read-only; daemon.md).
+  const copies = new Set([
+    ...o.conflicts.flatMap((c) => (o.tree.has(c.copyPath) ? [o.tree.get(c.copyPath)!] : [])),
+    ...[...o.tree]
+      .filter(([rel]) => isLocalEditCopy(path.posix.basename(rel)))
+      .map(([, sha]) => sha),
+  ]);
+  return [...ledger.written]
+    .filter(([sha]) => !ledger.userDeleted.has(sha))
+    .filter(([sha]) => !((inService.has(sha) && inFolder.has(sha)) || copies.has(sha)))
+    .map(([sha, what]) => ({
+      invariant: EDITS_KEPT,
+      detail: `${what} (${sha.slice(0, 12)}) is ${where(sha, inService, inFolder)}`,
+    }));
+}
+
+function where(sha: string, service: Set<string>, folder: Set<string>): string {
+  if (service.has(sha)) return 'only in the service';
+  if (folder.has(sha)) return 'only in the folder';
+  return 'on neither side';
+}
+
+/**
+ * A status a person typed (in `.document.json`, or by resolving a conflict keep-mine) is kept
+ * when docsync assigned it in the service, recorded a status conflict after it, or it is still
+ * in the folder (an unknown type, left there with its problem); or when the person typed another
+ * one since, or a user deleted the document.
+ */
+function statusesKept(o: Observed, ledger: SimLedger, root: string): Finding[] {
+  const findings: Finding[] = [];
+  const gone = new Set([...ledger.deletedNames]);
+  const names = new Map(o.dump.documents.map((d) => [d.id, d.name]));
+  const local = ledger.statusEdits.filter((e) => e.side !== 'remote');
+  for (const edit of local) {
+    const same = (v: string | null) => (v ?? '').toLowerCase() === (edit.value ?? '').toLowerCase();
+    const later = local.find((e) => e.documentId === edit.documentId && e.seq > edit.seq);
+    if (later) continue;
+    const pushed = ledger.serviceWrites.some(
+      (w) =>
+        w.ok &&
+        w.seq > edit.seq &&
+        w.write.kind === 'assign-status' &&
+        w.write.documentId === edit.documentId &&
+        same(w.statusName),
+    );
+    const conflict = o.conflicts.some(
+      (c) =>
+        c.documentId === edit.documentId && c.subject?.kind === 'status' && c.occurredAt >= edit.at,
+    );
+    const folder = o.folders.get(edit.documentId)?.[0];
+    const still = folder !== undefined && same(readStatus(root, folder));
+    const deleted = !names.has(edit.documentId) || gone.has(names.get(edit.documentId) ?? '');
+    if (pushed || conflict || still || deleted) continue;
+    findings.push({
+      invariant: EDITS_KEPT,
+      detail: `status "${edit.value}" typed (${edit.side}) on document ${edit.documentId} was neither pushed, nor recorded as a conflict, nor left in the folder (it shows "${folder ? readStatus(root, folder) : 'no folder'}")`,
+    });
+  }
+  return findings;
+}
+
+function duplicates(o: Observed, ledger: SimLedger, root: string): Finding[] {
+  const findings: Finding[] = [];
+  const dup = (detail: string) => findings.push({ invariant: NO_DUPLICATES, detail });
+  for (const [id, folders] of o.folders)
+    if (folders.length > 1)
+      dup(`document ${id} has ${folders.length} folders: ${folders.join(', ')}`);
+  for (const [id, folders] of entityFolders(root))
+    if (folders.length > 1)
+      dup(`entity ${id} has ${folders.length} folders: ${folders.join(', ')}`);
+  for (const doc of o.dump.documents) {
+    const shas = doc.attachments.map((a) => a.sha256);
+    const twice = shas.filter((s, i) => shas.indexOf(s) !== i);
+    for (const sha of new Set(twice))
+      dup(
+        `document ${doc.id} holds ${sha.slice(0, 12)} as ${doc.attachments
+          .filter((a) => a.sha256 === sha)
+          .map((a) => a.name)
+          .join(', ')}`,
+      );
+  }
+  const byName = new Map<string, string[]>();
+  for (const doc of o.dump.documents)
+    byName.set(doc.name, [...(byName.get(doc.name) ?? []), doc.id]);
+  for (const name of ledger.madeNames) {
+    const ids = byName.get(name) ?? [];
+    const deleted = ledger.deletedNames.has(name);
+    if (ids.length > 1) dup(`documents named "${name}": ${ids.join(', ')}`);
+    else if (ids.length === 0 && !deleted)
+      findings.push({
+        invariant: EDITS_KEPT,
+        detail: `document "${name}" a user made is not in the service`,
+      });
+  }
+  return findings;
+}
+
+/** Entity folders by the id their `.entity.json` names. */
+function entityFolders(root: string): Map<string, string[]> {
+  const byId = new Map<string, string[]>();
+  for (const top of ['Companies', 'Trusts']) {
+    const dir = path.join(root, top);
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const id = readId(path.join(dir, entry.name, '.entity.json'));
+      if (id) byId.set(id, [...(byId.get(id) ?? []), `${top}/${entry.name}`]);
+    }
+  }
+  return byId;
+}
+
+/**
+ * Every agreed document is in the service and in the folder its row names, with the files and
+ * the status the row agreed on; every document of either side has its row.
+ */
+function tablesAgree(o: Observed, root: string): Finding[] {
+  const findings: Finding[] = [];
+  const off = (detail: string) => findings.push({ invariant: TABLES_AGREE, detail });
+  const service = new Map(o.dump.documents.map((d) => [d.id, d]));
+  const rows = new Map(o.base.map((b) => [b.id, b]));
+  for (const b of o.base) {
+    if (o.held.has(b.id)) continue;
+    const doc = service.get(b.id);
+    if (!doc) {
+      off(`the agreed document ${b.id} (${b.folder}) is not in the service`);
+      continue;
+    }
+    const folder = o.folders.get(b.id)?.[0];
+    if (folder !== b.folder) {
+      off(`the agreed document ${b.id} is in ${folder ?? 'no folder'}, its row says ${b.folder}`);
+      continue;
+    }
+    const files = folderFiles(o.tree, folder);
+    for (const a of b.attachments) {
+      const remote = doc.attachments.find((r) => r.id === a.id);
+      if (remote?.sha256 !== a.sha256)
+        off(
+          `${b.id}/${a.file}: the row has ${a.sha256.slice(0, 12)}, the service ${remote?.sha256.slice(0, 12) ?? 'nothing'}`,
+        );
+      if (files.get(a.file) !== a.sha256)
+        off(
+          `${b.id}/${a.file}: the row has ${a.sha256.slice(0, 12)}, the folder ${files.get(a.file)?.slice(0, 12) ?? 'nothing'}`,
+        );
+    }
+    for (const r of doc.attachments)
+      if (!b.attachments.some((a) => a.id === r.id))
+        off(`${b.id}: attachment ${r.id} (${r.name}) has no row`);
+    const typeId = doc.status ? String(doc.status.typeId) : null;
+    if (b.statusTypeId !== typeId)
+      off(`${b.id}: the row's status type ${b.statusTypeId}, the service's ${typeId}`);
+    const typed = readStatus(root, folder);
+    const known = o.dump.statusTypes.some(
+      (t) => t.name.toLowerCase() === (typed ?? '').toLowerCase(),
+    );
+    // A status the service does not know stays in the folder, its refusal an item in error.
+    const refused = !known && o.inError.has(b.id);
+    if (!refused && (typed ?? '').toLowerCase() !== (doc.status?.type ?? '').toLowerCase())
+      off(`${b.id}: the folder says status "${typed}", the service "${doc.status?.type ?? null}"`);
+  }
+  for (const doc of o.dump.documents)
+    if (!rows.has(doc.id) && !o.held.has(doc.id))
+      off(`the service's document ${doc.id} (${doc.name}) has no row`);
+  for (const [id, folders] of o.folders)
+    if (!rows.has(id)) off(`the folder ${folders[0]} names document ${id}, which has no row`);
+  return findings;
+}
+
+/**
+ * Each webhook the receiver took was worked on to the end: its row is done, and a deletion it
+ * named is carried out (the document has no row any more) or held by a rail for a person.
+ */
+export function webhookFindings(state: StateStore, sent: readonly QueuedWebhook[]): Finding[] {
+  const findings: Finding[] = [];
+  const held = new Set(state.heldDeletes.list().map((h) => h.documentId));
+  for (const hook of sent) {
+    if (hook.deliveries === 0) continue;
+    const row = state.webhookEvents.get(hook.eventId);
+    if (row?.state !== 'done')
+      findings.push({
+        invariant: WEBHOOKS_DONE,
+        detail: `${hook.subType} ${hook.documentId} (${hook.eventId}) is ${row?.state ?? 'not recorded'}${row?.lastError ? `: ${row.lastError}` : ''}`,
+      });
+    else if (
+      hook.subType === 'deleteDocument' &&
+      state.base.get(hook.documentId) !== null &&
+      !held.has(hook.documentId)
+    )
+      findings.push({
+        invariant: WEBHOOKS_DONE,
+        detail: `deleteDocument ${hook.documentId} (${hook.eventId}) is done, yet the document is still agreed and in the folder`,
+      });
+  }
+  return findings;
+}
+
+function readId(file: string): string | null {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { id?: unknown };
+    return parsed.id === undefined || parsed.id === null ? null : String(parsed.id);
+  } catch {
+    return null;
+  }
+}
+
+function readStatus(root: string, folder: string): string | null {
+  try {
+    const meta = JSON.parse(
+      readFileSync(path.join(root, ...folder.split('/'), '.document.json'), 'utf8'),
+    ) as { status?: string | null };
+    return meta.status ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The chaos suite's edit generators (test/chaos/local-edits.ts, remote-edits.ts) made to work on
+ * a simulated world: they were written against a SyncHarness, and use a handful of its
+ * methods, which this view gives them with what the simulation adds to each edit:
+ * - a file a user writes gets its mtime from the virtual clock (a unique millisecond each, so
+ *   two writes of one size are never taken for one), and the watcher hears of it;
+ * - a status typed into `.document.json` is recorded as a local status edit (sim-ledger.ts);
+ * - every change a service user makes queues the webhook the service would send for it
+ *   (sim-webhooks.ts), which the seed then delivers, late, twice, or never.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import type { DocumentMeta, OwnerRef } from '../../src/domain/types.js';
+import type { AdminNewAttachment, AdminNewDocument, Simulator } from '../../src/simulator/index.js';
+import { type SyncHarness, sha256 } from '../helpers/sync-harness.js';
+import type { SimLedger } from './sim-ledger.js';
+import type { WebhookQueue } from './sim-webhooks.js';
+
+export interface ViewParts {
+  readonly sim: Simulator;
+  readonly root: string;
+  readonly ledger: SimLedger;
+  readonly webhooks: WebhookQueue;
+  /** Tells the daemon's watcher of a change at this path (relative to the root). */
+  readonly touched: (relPath: string) => void;
+}
+
+/** What the chaos generators call of a SyncHarness, on the simulated world. */
+export function simView(parts: ViewParts): SyncHarness {
+  const { root, ledger } = parts;
+  const abs = (rel: string) => path.join(root, ...rel.split('/'));
+  let mtimeSerial = 0;
+  const write = (rel: string, data: string | Uint8Array) => {
+    mkdirSync(path.dirname(abs(rel)), { recursive: true });
+    writeFileSync(abs(rel), data);
+    const mtime = (Date.now() + ++mtimeSerial) / 1000;
+    utimesSync(abs(rel), mtime, mtime);
+    parts.touched(rel);
+  };
+  const meta = (folder: string) =>
+    JSON.parse(readFileSync(abs(`${folder}/.document.json`), 'utf8')) as DocumentMeta;
+  const owners = new Map<string, OwnerRef>();
+  const dump = async () => {
+    const state = await parts.sim.admin.dump();
+    for (const doc of state.documents) owners.set(doc.id, doc.owner);
+    return state;
+  };
+  const view = {
+    sim: { ...parts.sim, admin: adminWithWebhooks(parts, owners) },
+    root,
+    tree: () => treeOf(root),
+    meta,
+    editMeta(folder: string, change: (meta: DocumentMeta) => DocumentMeta) {
+      const before = meta(folder);
+      const after = change(before);
+      write(`${folder}/.document.json`, JSON.stringify(after, null, 2));
+      if (after.status !== before.status) ledger.statusEdit(after.id, after.status, 'local');
+    },
+    write,
+    read: (rel: string) => readFileSync(abs(rel)),
+    exists: (rel: string) => existsSync(abs(rel)),
+    remove(rel: string) {
+      rmSync(abs(rel), { recursive: true, force: true });
+      parts.touched(rel);
+    },
+    rename(from: string, to: string) {
+      mkdirSync(path.dirname(abs(to)), { recursive: true });
+      renameSync(abs(from), abs(to));
+      parts.touched(from);
+      parts.touched(to);
+    },
+    remote: dump,
+    async remoteDoc(id: string) {
+      return (await dump()).documents.find((d) => d.id === id);
+    },
+    async owners(): Promise<OwnerRef[]> {
+      const state = await dump();
+      return [
+        ...state.companies.map((c) => ({ kind: 'company' as const, id: String(c.id) })),
+        ...state.trusts.map((t) => ({ kind: 'trust' as const, id: String(t.id) })),
+      ];
+    },
+  };
+  // The generators reach only the members above; the rest of a SyncHarness is the scenario
+  // tests' (a CLI, a cycle of its own), which a simulated world does not have.
+  return view as unknown as SyncHarness;
+}
+
+/**
+ * The admin API with each change's webhook queued, as the service sends one per change. The
+ * owner of a document is known from the last listing the generators read (they pick from it).
+ */
+function adminWithWebhooks(
+  { sim, webhooks }: ViewParts,
+  owners: ReadonlyMap<string, OwnerRef>,
+): Simulator['admin'] {
+  const admin = sim.admin;
+  const queue = (documentId: string | number, subType: string) => {
+    const owner = owners.get(String(documentId));
+    if (owner) webhooks.queue(owner, String(documentId), subType);
+  };
+  return Object.assign(Object.create(admin) as Simulator['admin'], {
+    createDocument(input: AdminNewDocument) {
+      const doc = admin.createDocument(input);
+      webhooks.queue(input.owner, String(doc.id), 'newDocument');
+      return doc;
+    },
+    assignStatus(documentId: string | number, input: { typeId: number }) {
+      const status = admin.assignStatus(documentId, input);
+      queue(documentId, 'newStatus');
+      return status;
+    },
+    addAttachment(documentId: string | number, input: AdminNewAttachment) {
+      const attachment = admin.addAttachment(documentId, input);
+      queue(documentId, 'newAttachment');
+      return attachment;
+    },
+    deleteAttachment(documentId: string | number, attachmentId: string) {
+      admin.deleteAttachment(documentId, attachmentId);
+      queue(documentId, 'statusChange');
+    },
+    deleteDocument(documentId: string | number) {
+      admin.deleteDocument(documentId);
+      queue(documentId, 'deleteDocument');
+    },
+  });
+}
+
+/** The folder outside `.docsync/`, links left out: relative path → sha256. */
+export function treeOf(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (rel: string) => {
+    const dir = rel ? path.join(root, ...rel.split('/')) : root;
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isSymbolicLink() || child === '.docsync') continue;
+      if (entry.isDirectory()) walk(child);
+      else files.set(child, sha256(readFileSync(path.join(dir, entry.name))));
+    }
+  };
+  walk('');
+  return files;
+}

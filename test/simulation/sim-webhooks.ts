@@ -1,0 +1,84 @@
+/**
+ * The service's webhooks, as the simulation sends them: one Document Change message per change
+ * a service user made, signed as the service signs (api.md), posted over HTTP to the daemon's
+ * own receiver. The seed decides when: at once, late (after other steps), reordered, twice (the
+ * service's retry after a lost answer), or never (a delivery the service gave up on).
+ * Event ids are the seed's own, so a replay sends the same messages.
+ */
+import { request } from 'node:http';
+import type { OwnerRef } from '../../src/domain/types.js';
+import { signWebhook } from '../../src/simulator/index.js';
+import { WEBHOOK_CLIENT_CODE, WEBHOOK_SECRET } from './sim-world.js';
+
+export interface QueuedWebhook {
+  readonly eventId: string;
+  readonly owner: OwnerRef;
+  readonly documentId: string;
+  readonly subType: string;
+  readonly body: string;
+  /** Times the receiver took it (200). */
+  deliveries: number;
+}
+
+export class WebhookQueue {
+  /** Made by a change and not sent yet. */
+  readonly waiting: QueuedWebhook[] = [];
+  /** Sent at least once. */
+  readonly sent: QueuedWebhook[] = [];
+  #serial = 0;
+
+  constructor(private readonly seed: number) {}
+
+  queue(owner: OwnerRef, documentId: string, subType: string): QueuedWebhook {
+    const eventId = `sim-${this.seed}-${++this.#serial}`;
+    const body = JSON.stringify({
+      entityId: owner.id,
+      eventId,
+      eventType: 'documentChange',
+      eventSubType: subType,
+      firmId: 'firm-3001',
+      tenants: [{ tenantId: documentId, tenantType: 'documentId' }],
+      userId: 'user-2002',
+    });
+    const hook = { eventId, owner, documentId, subType, body, deliveries: 0 };
+    this.waiting.push(hook);
+    return hook;
+  }
+
+  /** Posts it to the receiver; resolves with the receiver's status once it answered. */
+  async deliver(hook: QueuedWebhook, receiverUrl: string): Promise<number> {
+    const i = this.waiting.indexOf(hook);
+    if (i >= 0) {
+      this.waiting.splice(i, 1);
+      this.sent.push(hook);
+    }
+    const status = await post(receiverUrl, hook.body);
+    if (status === 200) hook.deliveries++;
+    return status;
+  }
+}
+
+function post(url: string, body: string): Promise<number> {
+  const date = new Date(Date.now()).toISOString();
+  const authorization = `${WEBHOOK_CLIENT_CODE} ${date} ${signWebhook(WEBHOOK_SECRET, date, url, body)}`;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Content-Length': Buffer.byteLength(body),
+          Authorization: authorization,
+          Connection: 'close',
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
