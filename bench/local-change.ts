@@ -6,7 +6,7 @@
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { documentFolders, startDaemon } from './lib/daemon-process.js';
+import { documentFolders, startDaemon, untilFirstSync } from './lib/daemon-process.js';
 import { FloorClient, ownerPath } from './lib/floor-client.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { type SimProcess, startSimProcess } from './lib/sim-process.js';
@@ -35,6 +35,7 @@ export async function localChange(): Promise<BenchResult> {
   const sim = await startSimProcess({ seed: FIRM });
   const daemon = await startDaemon(sim, scratch('local'), { settleSeconds: SETTLE_SECONDS });
   try {
+    await untilFirstSync(daemon);
     const folders = [...documentFolders(daemon.root, (d) => readdirSync(d)).values()];
     const bytes = Buffer.alloc(10 * 1024, 'x');
     const latencies: number[] = [];

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { documentFolders, startDaemon } from './lib/daemon-process.js';
+import { documentFolders, startDaemon, untilFirstSync } from './lib/daemon-process.js';
 import { FloorClient, ownerPath } from './lib/floor-client.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { type SimProcess, startSimProcess } from './lib/sim-process.js';
@@ -51,6 +51,7 @@ export async function webhookLatency(): Promise<BenchResult> {
     webhook: { enabled: true, listen: '127.0.0.1:0', ...HOOK },
   });
   try {
+    await untilFirstSync(daemon);
     const docs = (await sim.admin<Dump>('GET', '/state')).documents;
     const folders = documentFolders(daemon.root, (d) => readdirSync(d));
     await sim.admin('PUT', '/webhook', { url: daemon.webhookUrl, ...HOOK });

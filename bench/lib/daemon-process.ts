@@ -21,6 +21,8 @@ export interface DaemonProcess {
   readonly root: string;
   readonly pid: number;
   readonly webhookUrl: string | undefined;
+  /** The status listener (`/healthz`, `/metrics`). */
+  readonly statusUrl: string;
   output(): string;
   close(): Promise<void>;
 }
@@ -105,9 +107,26 @@ export async function startDaemon(
     root,
     pid: child.pid!,
     webhookUrl: urlOf('webhook receiver listening'),
+    statusUrl: urlOf('status page listening')!,
     output: () => output,
     close,
   };
+}
+
+/**
+ * Until the daemon's first cycle got through (`/healthz`'s `lastGoodCycleAt`): a daemon is ready
+ * (healthy) as soon as it listens, while its first sync of an empty store still makes the folders.
+ */
+export async function untilFirstSync(daemon: DaemonProcess, timeoutMs = 120_000): Promise<void> {
+  await until(
+    async () => {
+      const answer = await fetch(`${daemon.statusUrl}/healthz`).catch(() => null);
+      const body = (await answer?.json().catch(() => null)) as { lastGoodCycleAt?: unknown } | null;
+      return typeof body?.lastGoodCycleAt === 'string';
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 /** Document folders on disk by document id (`… [id]`), two levels under Companies/Trusts. */
