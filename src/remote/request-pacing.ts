@@ -53,19 +53,31 @@ export function windowFreeAt(
 }
 
 /**
- * When the next request may take its turn: within the window, and once the window is half full,
- * a slot's share of it (interval / cap) after the last one. A few requests after a quiet spell
- * go at once (a webhook's sync, one request after another, does not wait); a lane that keeps
- * the queue full is spaced evenly, never sent as a burst that fills the window and then leaves
- * it shut for the rest of the second: that made a webhook among 2,000 pushes wait for the next
- * burst at each of its requests, and bunched requests are what a sliding second on the service
- * sees crowded first when the network delays one of them.
+ * When the next request may take its turn: within the window, and, while more wait than the
+ * window has room for, a slot's share of it (interval / cap) after the last one once it is half
+ * full. A lane that keeps the queue full is so spaced evenly, never sent as a burst that fills
+ * the window and then leaves it shut for the rest of the second: that made a webhook among
+ * 2,000 pushes wait for the next burst at each of its requests, and bunched requests are what a
+ * sliding second on the service sees crowded first when the network delays one of them.
+ *
+ * `waiting`: requests waiting in the lanes that do not keep a pace of their own (all but
+ * polling, which pollReadyAt spaces). When they fit in the window they go at once: a webhook's
+ * sync, one request after another, beside a round that keeps the window nearly full, was spaced
+ * a slot apart at each request for nothing (bench 4: 126 ms against 24 ms), and the round alone
+ * lost the time its timers fire late to the spacing counted from the last request (bench 9:
+ * 9.46/s against 9.61/s).
  */
-export function nextTurnAt(sent: readonly number[], now: number, window: RateWindowSize): number {
+export function nextTurnAt(
+  sent: readonly number[],
+  now: number,
+  window: RateWindowSize,
+  waiting: number,
+): number {
   const free = windowFreeAt(sent, now, window);
   if (window.interval === 0) return free;
   const inWindow = sent.filter((t) => now - t < window.interval);
   if (inWindow.length < Math.ceil(window.cap / 2)) return free;
+  if (inWindow.length + waiting <= window.cap) return free;
   return Math.max(free, Math.max(...inWindow) + window.interval / window.cap);
 }
 

@@ -2,7 +2,7 @@
  * The one queue every request to the service goes through. Three things decide when a request
  * starts:
  * - the rate (request-pacing.ts): at most the window's cap in any window, counted when requests
- *   go out, and spaced evenly once the window is half full. The service counts per token, so a
+ *   go out, and spaced evenly while more wait than the window has room for. The service counts per token, so a
  *   burst at a window's edge would earn a 429, and a 429 pauses the whole queue for its
  *   Retry-After: every request would hit it;
  * - the connections: at most `concurrency` requests in flight;
@@ -75,6 +75,11 @@ interface SentMark {
 }
 
 const NO_LANES: LaneCounts = { push: 0, webhook: 0, watcher: 0, poll: 0 };
+
+/** Requests waiting in the lanes without a pace of their own (polling keeps one). */
+function unpacedCount(waiting: LaneCounts): number {
+  return waiting.push + waiting.webhook + waiting.watcher;
+}
 
 export class RequestQueue {
   readonly #window: RateWindowSize;
@@ -183,7 +188,7 @@ export class RequestQueue {
       if (LANES.every((lane) => waiting[lane] === 0)) return;
       const now = Date.now();
       const sent = this.#sentTimes(now);
-      const turnAt = nextTurnAt(sent, now, this.#window);
+      const turnAt = nextTurnAt(sent, now, this.#window, unpacedCount(waiting));
       if (turnAt > now) {
         this.#wakeAt(turnAt, now);
         return;

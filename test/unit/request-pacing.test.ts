@@ -62,24 +62,34 @@ describe('windowFreeAt', () => {
 });
 
 describe('nextTurnAt', () => {
+  const BACKLOG = 2000;
+
   it('lets up to half the window go at once after a quiet spell', () => {
-    expect(nextTurnAt(sentUntil(NOW, 4), NOW, W)).toBe(NOW);
+    expect(nextTurnAt(sentUntil(NOW, 4), NOW, W, BACKLOG)).toBe(NOW);
   });
 
-  it('from half full, spaces requests a slot of the window apart', () => {
-    expect(nextTurnAt(sentUntil(NOW, 5), NOW, W)).toBe(NOW + 104);
-    expect(nextTurnAt(sentUntil(NOW - 200, 5), NOW, W)).toBe(NOW);
+  it('from half full, spaces a backlog a slot of the window apart', () => {
+    expect(nextTurnAt(sentUntil(NOW, 5), NOW, W, BACKLOG)).toBe(NOW + 104);
+    expect(nextTurnAt(sentUntil(NOW - 200, 5), NOW, W, BACKLOG)).toBe(NOW);
+  });
+
+  it('lets requests that fit in the window go at once, however full it is', () => {
+    // A webhook's sync beside a round that keeps eight polls in the window: not spaced.
+    expect(nextTurnAt(sentUntil(NOW, 8), NOW, W, 1)).toBe(NOW);
+    expect(nextTurnAt(sentUntil(NOW, 8), NOW, W, 2)).toBe(NOW);
+    expect(nextTurnAt(sentUntil(NOW, 8), NOW, W, 3)).toBe(NOW + 104);
   });
 
   it('never before the window has room', () => {
     const full = Array.from({ length: 10 }, (_, i) => NOW - 900 + 100 * i);
-    expect(nextTurnAt(full, NOW, W)).toBe(NOW - 900 + 1040);
+    expect(nextTurnAt(full, NOW, W, 1)).toBe(NOW - 900 + 1040);
+    expect(nextTurnAt(full, NOW, W, BACKLOG)).toBe(NOW - 900 + 1040);
   });
 
   it('keeps a lane that always has a request waiting evenly spaced: no window sees a burst', () => {
     const sent: number[] = [];
     for (let now = NOW; sent.length < 100; now++) {
-      if (nextTurnAt(sent, now, W) <= now) sent.push(now);
+      if (nextTurnAt(sent, now, W, BACKLOG) <= now) sent.push(now);
     }
     const gaps = sent.slice(6).map((t, i) => t - sent[i + 5]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(104);
