@@ -10,7 +10,9 @@
  *   The cron schedule starts one; a tick while one runs is kept as one round to follow, never
  *   more (a round never overruns into a pile-up);
  * - **hot** polls list again the entities that changed lately (on either side), as soon as their
- *   hot interval has passed: a few percent of a firm's entities get most of its changes;
+ *   hot interval has passed: a few percent of a firm's entities get most of its changes (a
+ *   change a hinted poll brought makes its entity hot only once the round lists it, as without
+ *   the sweep: work-scheduler.ts);
  * - **hinted** polls list a company the firm-wide unlodged list showed a change in (a new
  *   document, a new status, a document gone from it: domain/unlodged-hints.ts), at once.
  *

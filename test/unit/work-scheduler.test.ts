@@ -12,6 +12,10 @@ import type { CycleOptions, CycleReport } from '../../src/engine/run-cycle.js';
 
 const owner = (id: string): OwnerRef => ({ kind: 'company', id });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function eventuallyTrue(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await sleep(5);
+  expect(check()).toBe(true);
+}
 const REPORT = { actions: 0, documentsFailed: 0, tripped: [] } as unknown as CycleReport;
 
 interface Run {
@@ -28,8 +32,8 @@ function harness(
     syncMs?: number;
     whole?: boolean;
     pollsPerSecond?: number;
-    /** Each sync reports this many actions (default 0). */
-    actions?: number;
+    /** Each sync reports this many actions (default 0), or as many as this says. */
+    actions?: number | ((run: Run) => number);
     firstSync?: boolean;
     /** Syncs of these entities throw, as one whose service routes fail. */
     failing?: readonly string[];
@@ -52,7 +56,8 @@ function harness(
     inSync.delete(key);
     run.endedAt = Date.now();
     if (options.failing?.includes(key)) throw new Error('the service answered 503');
-    return { ...REPORT, actions: options.actions ?? 0 };
+    const actions = options.actions ?? 0;
+    return { ...REPORT, actions: typeof actions === 'number' ? actions : actions(run) };
   };
   const host: SchedulerHost = {
     run: (opts, lane) =>
@@ -317,5 +322,25 @@ describe('WorkScheduler', () => {
     expect(polls[1]!.startedAt).toBeGreaterThanOrEqual(polls[0]!.endedAt!);
     expect(h.scheduler.snapshot().hinted).toBe(0);
     expect(h.overlapped()).toBe(false);
+  });
+
+  it('makes a company hot when the round lists it, not when a hinted poll brought its change', async () => {
+    // The hinted poll finds the change; the round then finds nothing more in it, as it would
+    // have found that change itself without the sweep.
+    let inRound = false;
+    const h = harness(6, {
+      syncMs: 5,
+      actions: (run) => (run.key === 'company:e5' && !inRound ? 1 : 0),
+    });
+    h.scheduler.hint(owner('e5'), false);
+    await eventuallyTrue(() =>
+      h.runs.some((r) => r.key === 'company:e5' && r.endedAt !== undefined),
+    );
+    await sleep(10);
+    expect(h.scheduler.snapshot().hot).toBe(0);
+    inRound = true;
+    await h.scheduler.request({ trigger: 'cron' });
+    expect(h.runs.filter((r) => r.key === 'company:e5')).toHaveLength(2);
+    expect(h.scheduler.snapshot().hot).toBe(1);
   });
 });
