@@ -8,6 +8,7 @@
  *   beside them, cross round boundaries and lane changes without one 429.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
@@ -73,9 +74,7 @@ async function startWithWebhook(s: Simulator, dir: string, env: NodeJS.ProcessEn
     settleSeconds: 0.3,
     log: { level: 'info' },
     queue: { requestsPerSecond: RATE, concurrency: 4 },
-    // The firm-wide sweep is a fourth lane with work: each lane's share shrinks by it (a webhook
-    // took 3.0–3.2 s here with it, under 3 s without). This test is about the lanes of a burst.
-    schedule: { cron, fullReconcileCron: '0 0 1 1 *', unlodgedSweepShare: 0 },
+    schedule: { cron, fullReconcileCron: '0 0 1 1 *' },
     webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
   });
   const daemon = startDaemon(config, env);
@@ -103,9 +102,12 @@ describe('docsync run: fair lanes and no 429 of our making', () => {
     // Read from the counters, not a dump: the simulator shares this process, and a dump of its
     // state every 200 ms would delay when it sees requests arrive.
     const uploaded = () => answered(sim, 201);
+    // Written without blocking: the simulator shares this process, and 168 files written in one
+    // go stalled it ~150 ms as the daemon started, so it stamped the daemon's first requests
+    // late, nine within a second, and answered 429 (which pauses every lane for a second).
     for (let i = 0; i < FILES; i++) {
       const doc = burstDocs[i % burstDocs.length]!;
-      writeFileSync(path.join(folderOf(doc.id), `scan ${i}.txt`), `page ${i}`);
+      await writeFile(path.join(folderOf(doc.id), `scan ${i}.txt`), `page ${i}`);
     }
     await eventually(() => uploaded() >= 10, 30_000);
 
