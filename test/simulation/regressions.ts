@@ -351,6 +351,37 @@ export const SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['answer held: details of'],
   },
+  {
+    name: 'seed 8088',
+    title:
+      "a person's kept edit of a system form (its `(local edit)` copy) goes to the trash with its folder when the service deletes the document",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const form = 'Annual Company Statement.pdf';
+      const bytes = content(run.chaos, 'remote system');
+      run.view.sim.admin.addAttachment(doc.id, { name: form, bytes, system: true });
+      run.ledger.wrote(sha256(bytes), `remote ${doc.id}/${form}`);
+      await deliverAll(run);
+      if (!run.view.exists(`${doc.folder}/${form}`))
+        throw new Error('the scenario expected the system form downloaded');
+      // A person edits the form: docsync keeps the edit beside it and puts the form back.
+      const edit = content(run.chaos, 'edited form');
+      run.view.write(`${doc.folder}/${form}`, edit);
+      run.ledger.wrote(sha256(edit), `local ${doc.folder}/${form}`);
+      await settleWatcher(run);
+      const kept = `${doc.folder}/Annual Company Statement (local edit).pdf`;
+      if (!run.view.exists(kept)) throw new Error('the scenario expected the edit kept');
+      // Then the service deletes the document: the kept edit is the person's work, so the
+      // folder is not trashed (row 11) but made again in the service (row 12).
+      const gone = await serviceDoc(run, doc.id);
+      for (const a of gone.attachments) run.ledger.deleted(a.sha256);
+      run.ledger.deletedNames.add(gone.name);
+      run.view.sim.admin.deleteDocument(gone.id);
+      await deliverAll(run);
+      await settleWatcher(run);
+    },
+  },
 ];
 
 /** The first sync to its end; a document of the first entity, and the status types. */
