@@ -6,7 +6,7 @@
  * `npm test` (regressions.test.ts) and with `npm run simulate -- --regressions`.
  */
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
-import { content, localDocs } from '../chaos/local-edits.js';
+import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { remoteEdits } from '../chaos/remote-edits.js';
 import { type DumpDocument, sha256 } from '../helpers/sync-harness.js';
 import { cliResolve } from './operator-steps.js';
@@ -379,6 +379,55 @@ export const SCENARIOS: readonly Scenario[] = [
       run.ledger.deletedNames.add(gone.name);
       run.view.sim.admin.deleteDocument(gone.id);
       await deliverAll(run);
+      await settleWatcher(run);
+    },
+  },
+  {
+    name: 'seed 2350',
+    title:
+      'a status the service does not know, typed before the first sync ended, keeps it from ever ending: new folders wait for ever',
+    plan: TWO_COMPANIES,
+    play: async (run) => {
+      // The first round: one company is pulled whole, and its sync ends.
+      await run.releaseWhere(at('round-start'), 'the first round');
+      await run.releaseWhere(at('catalogue-refresh'), "the first round's catalogue refresh");
+      const first = run.parked.find(at('cycle-start'));
+      if (!first) throw new Error('the scenario expected the first entity sync parked');
+      const other = (p: Parked) => p !== first && p.step === 'cycle-start';
+      await run.release(first);
+      for (let i = 0; i < 50; i++) {
+        const next = run.parked.find((p) => !other(p));
+        if (!next) break;
+        await run.release(next);
+      }
+      // A person types a status the service has no type for (row 25: in error, kept, row 29),
+      // and the other company's sync fails, so the first sync goes on in the next round.
+      const doc = localDocs(run.view)[0];
+      if (!doc) throw new Error('the scenario expected a document folder of the first company');
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: 'Awaiting Partner Signoff' }));
+      run.faults(
+        { routes: { '/companies/{ownerId}/documents': 503 } },
+        'the document lists answer 503',
+      );
+      await run.drain();
+      const { state } = run.world.life;
+      if (state.settings.initialSyncDone())
+        throw new Error('the scenario expected the first sync still under way');
+      run.faults({}, 'healed');
+      for (let i = 0; i < 3; i++) {
+        await run.advance(300_000);
+        run.requestRound(false);
+        await run.drain();
+      }
+      const refused = state.problems.list().some((p) => p.reason.includes('not a status type'));
+      if (!refused) throw new Error('the scenario expected the typed status refused, in error');
+      if (!state.settings.initialSyncDone())
+        run.ledger.found(
+          'the first sync ends',
+          'a status typed that the service does not know held the first sync open',
+        );
+      // Once it has ended, a folder the firm makes is uploaded.
+      localEdits.newFolder(run.chaos);
       await settleWatcher(run);
     },
   },
