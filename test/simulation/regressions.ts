@@ -431,6 +431,27 @@ export const SCENARIOS: readonly Scenario[] = [
       await settleWatcher(run);
     },
   },
+  {
+    name: 'seed 6829',
+    title:
+      'a false alarm of the ledger: a status typed to what the service already had, then changed in the service, looked lost',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      // A service user sets a status; before docsync hears of it, a person types the same.
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[0]!.id });
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      await settleWatcher(run);
+      await deliverAll(run);
+      // Then the service's status changes again: the folder rightly shows the new one.
+      run.clock.pass(60_000);
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[1]!.id });
+      await deliverAll(run);
+      const pushed = run.ledger.serviceWrites.some((w) => w.write.kind === 'assign-status');
+      if (pushed)
+        throw new Error('the scenario expected the same status on both sides, not pushed');
+    },
+  },
 ];
 
 /** The first sync to its end; a document of the first entity, and the status types. */
