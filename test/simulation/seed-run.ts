@@ -460,7 +460,11 @@ export class SeedRun implements WorldHarness {
     const { state } = this.world.life;
     const work = {
       initial: state.settings.initialSyncDone(),
-      problems: state.problems.list().map((p) => p.key),
+      // Sorted: problems seen first at one instant (one virtual millisecond) list in any order.
+      problems: state.problems
+        .list()
+        .map((p) => p.key)
+        .sort(),
       held: state.heldDeletes.list().map((h) => `${h.documentId}:${h.side}:${h.decision}`),
       outbox: state.outbox.counts(),
       webhooks: state.webhookEvents.countPending(),
