@@ -118,10 +118,7 @@ export const SCENARIOS: readonly Scenario[] = [
         },
         "the company's document routes answer 503",
       );
-      const gone = await serviceDoc(run, doc.id);
-      for (const a of gone.attachments) run.ledger.deleted(a.sha256);
-      run.ledger.deletedNames.add(gone.name);
-      run.view.sim.admin.deleteDocument(gone.id);
+      await deleteInService(run, doc.id);
       await deliverAll(run);
       run.faults({}, 'healed');
     },
@@ -374,10 +371,7 @@ export const SCENARIOS: readonly Scenario[] = [
       if (!run.view.exists(kept)) throw new Error('the scenario expected the edit kept');
       // Then the service deletes the document: the kept edit is the person's work, so the
       // folder is not trashed (row 11) but made again in the service (row 12).
-      const gone = await serviceDoc(run, doc.id);
-      for (const a of gone.attachments) run.ledger.deleted(a.sha256);
-      run.ledger.deletedNames.add(gone.name);
-      run.view.sim.admin.deleteDocument(gone.id);
+      await deleteInService(run, doc.id);
       await deliverAll(run);
       await settleWatcher(run);
     },
@@ -473,6 +467,14 @@ async function serviceDoc(run: SeedRun, id: string): Promise<DumpDocument> {
   const doc = (await run.view.remote()).documents.find((d) => d.id === id);
   if (!doc) throw new Error(`no document ${id} in the service`);
   return doc;
+}
+
+/** A service user deletes the document: its bytes and its name are gone by a user's hand. */
+async function deleteInService(run: SeedRun, id: string): Promise<void> {
+  const gone = await serviceDoc(run, id);
+  for (const a of gone.attachments) run.ledger.deleted(a.sha256);
+  run.ledger.deletedNames.add(gone.name);
+  run.view.sim.admin.deleteDocument(gone.id);
 }
 
 /** Lets the watcher's settle wait pass, and the sync it asks for run. */
