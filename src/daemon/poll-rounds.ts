@@ -106,6 +106,7 @@ export class PollRounds {
     const tripped = reports.flatMap((r) => r?.tripped ?? []);
     const failed = reports.filter((r) => r === null).length;
     const documentsFailed = reports.reduce((n, r) => n + (r?.documentsFailed ?? 0), 0);
+    const toCorrect = reports.reduce((n, r) => n + (r?.documentsToCorrect ?? 0), 0);
     const result: CycleResult =
       tripped.length > 0
         ? 'safety-stop'
@@ -127,7 +128,12 @@ export class PollRounds {
       finishedAt,
       error: tripped.map((t) => t.message).join('; ') || null,
     });
-    if (round.initial && result === 'ok') state.settings.markInitialSyncDone();
+    // An item the person must correct (a status the service does not know) is in error and the
+    // round partial, but it says nothing of what was pulled: it must not hold the first sync
+    // open for ever, and with it every new folder of the firm (seed 2350).
+    const whole = tripped.length === 0 && !interrupted && failed === 0;
+    if (round.initial && whole && documentsFailed === toCorrect)
+      state.settings.markInitialSyncDone();
     const seconds = Math.round((finishedAt - round.startedAt) / 1000);
     logger.info(
       { round: round.id, result, counts },

@@ -105,7 +105,7 @@ export function planDeleted(ctx: PlanContext, s: DocumentSides, doc: BaseDocumen
     );
   }
   if (s.deleted === null || s.folder === undefined) return null;
-  if (!s.local.some((c) => MODIFYING.has(c.kind))) {
+  if (!s.local.some((c) => MODIFYING.has(c.kind)) && !keepsEdit(s.folder, doc)) {
     const mode = ctx.policy.onRemoteDelete;
     return (
       planDiscarded(ctx, s, doc, s.folder) ?? [
@@ -167,6 +167,16 @@ function planDiscarded(
   if (!s.remoteDoc) return [];
   const files = plannedFiles(ctx, s.remoteDoc);
   return [{ kind: 'restore-document', row: 53, side: 'local', document: s.remoteDoc, files }];
+}
+
+/**
+ * Whether the folder holds a person's kept edit of a system form (`(local edit)`, row 35): once
+ * kept it is no longer a change to the form, yet it is the person's work all the same, so the
+ * service's delete must not send it to the trash with the folder (row 12, not row 11).
+ */
+function keepsEdit(folder: LocalDocumentSnapshot, doc: BaseDocument): boolean {
+  const forms = systemFilesOf(doc);
+  return forms.length > 0 && folder.files.some((f) => keptEditOf(f.name, forms) !== null);
 }
 
 /** The document created again in the service from its folder (rows 12 and 54). */

@@ -75,6 +75,15 @@ export type ProblemCode =
   | 'document-folder-moved'
   | 'document-of-another-entity';
 
+/**
+ * Problems only the person can correct, which say nothing of whether the service's documents
+ * reached the folder: a status typed that the service has no type for (row 25) stays in the
+ * file and in error until they retype it (row 29). Such an item must not hold back the end of
+ * the first sync, which would otherwise never come (seed 2350): every other problem, and every
+ * failure, still does.
+ */
+export const PERSONS_TO_CORRECT: ReadonlySet<ProblemCode> = new Set(['unknown-status']);
+
 export type SyncAction =
   | (ActionCommon & {
       readonly kind: 'pull-new-document';

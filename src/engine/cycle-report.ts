@@ -16,6 +16,11 @@ export interface CycleReport {
   readonly actions: number;
   /** Documents in error: what `docsync status` lists as items in error. */
   readonly documentsFailed: number;
+  /**
+   * Of those, the documents in error only for a problem the person must correct (a status the
+   * service has no type for): they do not keep the first sync from ending.
+   */
+  readonly documentsToCorrect: number;
   /** Companies and trusts the service sent that could not be read, so were not synced. */
   readonly recordsInError: number;
   /** What a stop left for the next run: documents not done, entities not reached. */
@@ -39,6 +44,7 @@ export interface ReportParts {
   readonly entities: number;
   readonly actions?: number;
   readonly failed?: number;
+  readonly toCorrect?: number;
   readonly recordsInError?: number;
   readonly tripped?: readonly TrippedRail[];
   readonly unmatched?: readonly string[];
@@ -51,7 +57,7 @@ export interface ReportParts {
 
 export function cycleReport(parts: ReportParts): CycleReport {
   const { actions = 0, failed = 0, tripped = [], unmatched = [], settling = [] } = parts;
-  const { recordsInError = 0 } = parts;
+  const { recordsInError = 0, toCorrect = 0 } = parts;
   const { counts = NO_COUNTS, left = NOTHING_LEFT } = parts;
   const result =
     tripped.length > 0
@@ -73,6 +79,7 @@ export function cycleReport(parts: ReportParts): CycleReport {
     entities: parts.entities,
     actions,
     documentsFailed: failed,
+    documentsToCorrect: toCorrect,
     recordsInError,
     left,
     counts,

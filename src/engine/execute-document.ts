@@ -14,7 +14,7 @@ import {
   RunStoppedError,
 } from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
-import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
+import { type DocumentPlan, PERSONS_TO_CORRECT, type SyncAction } from '../domain/sync-actions.js';
 import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ProblemItem } from '../state/problem-repo.js';
@@ -65,6 +65,11 @@ export interface DocumentOutcome {
   readonly leftForNextCycle: boolean;
   /** Stopped (a signal) before its last action: left for the next run, not in error. */
   readonly stopped: boolean;
+  /**
+   * Not in step only for a problem the person must correct (PERSONS_TO_CORRECT): in error all
+   * the same, but not a failure that would make the first sync incomplete.
+   */
+  readonly awaitsPerson: boolean;
 }
 
 /** Actions that change only docsync's own record, not the folder or the service. */
@@ -96,6 +101,8 @@ class DocumentRun {
   #changedDuringSync = false;
   #done = 0;
   #ok = true;
+  /** Not in step for a reason other than a problem the person must correct. */
+  #failedOtherwise = false;
   #stopped = false;
 
   constructor(private readonly work: DocumentWork) {
@@ -136,6 +143,7 @@ class DocumentRun {
       );
       this.work.problems.failed(this.work.item, (error as Error).message, plan);
       this.#ok = false;
+      this.#failedOtherwise = true;
       return this.#outcome();
     }
   }
@@ -161,7 +169,9 @@ class DocumentRun {
       this.#metaStale = true;
       this.#done++;
     } else if (action.kind === 'record-problem') {
-      this.#ok = recordProblem(this.work, action) && this.#ok;
+      const inStep = recordProblem(this.work, action);
+      this.#ok &&= inStep;
+      this.#failedOtherwise ||= !inStep && !PERSONS_TO_CORRECT.has(action.problem);
     } else if (action.kind === 'write-document-meta') {
       this.#metaStale = true;
     } else {
@@ -282,6 +292,8 @@ class DocumentRun {
       pushedTo: this.#ok && this.#pushed && this.#base ? this.#base.id : null,
       leftForNextCycle: this.#leftForNextCycle,
       stopped: this.#stopped,
+      awaitsPerson:
+        !this.#ok && !this.#failedOtherwise && !this.#stopped && !this.#changedDuringSync,
     };
   }
 }

@@ -37,6 +37,8 @@ export interface EntityOutcome {
   readonly fullListing: boolean;
   /** Documents in error: failed, refused, waiting out a backoff, or held back in doubt. */
   readonly documentsFailed: number;
+  /** Of those, the documents in error only for a problem the person must correct. */
+  readonly documentsToCorrect: number;
   /** Documents a stop left (not started, or cut between actions): the next run's, not errors. */
   readonly documentsLeft: number;
   /** The documents not in step after the sync (failed, or not started before a stop). */
@@ -79,6 +81,8 @@ export class EntityExecution {
   readonly #replanned = new Set<string>();
   /** Documents (and refused files) in error this cycle. */
   #errors = 0;
+  /** Of those, documents in error only for a problem the person must correct. */
+  #toCorrect = 0;
   /** Documents a stop left for the next run. */
   #left = 0;
   readonly #unmatched: string[] = [];
@@ -186,7 +190,8 @@ export class EntityExecution {
       this.#actionsDone += result.done;
       if (result.changedDuringSync) {
         if (plan.documentId) this.#replanned.add(plan.documentId);
-      } else if (!result.ok) this.#notInStep(plan, result.stopped ? 'left' : 'error');
+      } else if (!result.ok)
+        this.#notInStep(plan, result.stopped ? 'left' : result.awaitsPerson ? 'person' : 'error');
       if (result.ok && result.pushedTo) this.#pushed.add(result.pushedTo);
       // A file a person changed during the sync: the document is planned again from a new
       // scan (`--once` runs that cycle; the daemon's watcher reports the change).
@@ -195,10 +200,11 @@ export class EntityExecution {
   }
 
   /** The document is behind (the cursor waits for it): in error, or left by a stop. */
-  #notInStep(plan: DocumentPlan, why: 'error' | 'left'): void {
+  #notInStep(plan: DocumentPlan, why: 'error' | 'person' | 'left'): void {
     if (plan.documentId) this.#failed.add(plan.documentId);
     if (why === 'left') this.#left++;
     else this.#errors++;
+    if (why === 'person') this.#toCorrect++;
   }
 
   /** The entity's logger, made when first needed: most entities of a cycle log nothing. */
@@ -239,6 +245,7 @@ export class EntityExecution {
       settling: this.job.snapshot.unsettled > 0 || this.#leftForNextCycle,
       fullListing: this.job.fullListing,
       documentsFailed: this.#errors,
+      documentsToCorrect: this.#toCorrect,
       documentsLeft: this.#left,
       notInStep,
       actionsDone: this.#actionsDone,

@@ -385,12 +385,14 @@ function recordCycle(
   const failed =
     outcomes.reduce((n, o) => n + o.documentsFailed, 0) +
     jobs.reduce((n, j) => n + j.malformed.length + j.detailFailures.size, 0);
+  const toCorrect = outcomes.reduce((n, o) => n + o.documentsToCorrect, 0);
   const left = {
     documents: outcomes.reduce((n, o) => n + o.documentsLeft, 0),
     entities: c.tally.entitiesTotal - jobs.length,
   };
   // Only a cycle over every entity ends the first sync: one entity's says nothing of the rest.
-  if (c.initial && !c.options.owners && failed === 0 && tripped.length === 0)
+  // A status typed that the service does not know is the person's to correct, not a failure.
+  if (c.initial && !c.options.owners && failed === toCorrect && tripped.length === 0)
     state.settings.markInitialSyncDone();
   // The companies and trusts the service sent that could not be read: their documents were not
   // synced, so a cycle over every entity is not whole (but the first sync still counts as done:
@@ -405,6 +407,7 @@ function recordCycle(
     entities: jobs.length,
     actions: outcomes.reduce((n, o) => n + o.actionsDone, 0),
     failed,
+    toCorrect,
     recordsInError,
     tripped,
     unmatched,

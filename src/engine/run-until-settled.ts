@@ -65,6 +65,7 @@ function combine(first: CycleReport, next: CycleReport): CycleReport {
     entities: first.entities,
     actions: first.actions + next.actions,
     documentsFailed: first.documentsFailed + next.documentsFailed,
+    documentsToCorrect: first.documentsToCorrect + next.documentsToCorrect,
     // The follow-up cycles are over some entities only: the catalogue was read by the first.
     recordsInError: first.recordsInError,
     left: {

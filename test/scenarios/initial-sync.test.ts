@@ -173,6 +173,29 @@ describe('initial sync', () => {
     expect(h.writesToService()).toEqual({});
   });
 
+  it('ends though a status typed meanwhile is one the service does not know (seed 2350)', async () => {
+    const { h, acme, acmeFolder, docId } = await firmWithOldFolders();
+    // Acme's sync alone: the first sync goes on, as after a round where another entity failed.
+    await h.sync({ owners: [acme] });
+    expect(h.state.settings.initialSyncDone()).toBe(false);
+    const folder = h.documentFolder(docId)!;
+    h.editMeta(folder, (meta) => ({ ...meta, status: 'Awaiting Partner Signoff' }));
+
+    const report = await h.sync();
+
+    // The first sync has ended, though the typed status is the person's to correct: in error,
+    // and kept in the file (rows 25, 29).
+    expect(h.state.settings.initialSyncDone()).toBe(true);
+    expect(report).toMatchObject({ result: 'partial', documentsFailed: 1, documentsToCorrect: 1 });
+    expect(h.meta(folder).status).toBe('Awaiting Partner Signoff');
+    expect(h.state.problems.list().map((p) => p.documentId)).toEqual([docId]);
+    // A folder made since is a new document.
+    h.write(`${acmeFolder}/2024-07-01 New Engagement/letter.pdf`, 'letter');
+    await h.sync();
+    const names = (await h.remote()).documents.map((d) => d.name).sort();
+    expect(names).toEqual(['Annual Company Statement', 'New Engagement']);
+  });
+
   it('lands files while the rest of the firm is still being listed', async () => {
     const firm = { companies: 4, trusts: 4, documentsPerEntity: 2, attachmentsPerDocument: 1 };
     const h = await start({ seed: { ...firm, seed: 5 }, settings: { concurrency: 2 } });

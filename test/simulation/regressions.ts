@@ -6,7 +6,7 @@
  * `npm test` (regressions.test.ts) and with `npm run simulate -- --regressions`.
  */
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
-import { content, localDocs } from '../chaos/local-edits.js';
+import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { remoteEdits } from '../chaos/remote-edits.js';
 import { type DumpDocument, sha256 } from '../helpers/sync-harness.js';
 import { cliResolve } from './operator-steps.js';
@@ -118,10 +118,7 @@ export const SCENARIOS: readonly Scenario[] = [
         },
         "the company's document routes answer 503",
       );
-      const gone = await serviceDoc(run, doc.id);
-      for (const a of gone.attachments) run.ledger.deleted(a.sha256);
-      run.ledger.deletedNames.add(gone.name);
-      run.view.sim.admin.deleteDocument(gone.id);
+      await deleteInService(run, doc.id);
       await deliverAll(run);
       run.faults({}, 'healed');
     },
@@ -351,6 +348,104 @@ export const SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['answer held: details of'],
   },
+  {
+    name: 'seed 8088',
+    title:
+      "a person's kept edit of a system form (its `(local edit)` copy) goes to the trash with its folder when the service deletes the document",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const form = 'Annual Company Statement.pdf';
+      const bytes = content(run.chaos, 'remote system');
+      run.view.sim.admin.addAttachment(doc.id, { name: form, bytes, system: true });
+      run.ledger.wrote(sha256(bytes), `remote ${doc.id}/${form}`);
+      await deliverAll(run);
+      if (!run.view.exists(`${doc.folder}/${form}`))
+        throw new Error('the scenario expected the system form downloaded');
+      // A person edits the form: docsync keeps the edit beside it and puts the form back.
+      const edit = content(run.chaos, 'edited form');
+      run.view.write(`${doc.folder}/${form}`, edit);
+      run.ledger.wrote(sha256(edit), `local ${doc.folder}/${form}`);
+      await settleWatcher(run);
+      const kept = `${doc.folder}/Annual Company Statement (local edit).pdf`;
+      if (!run.view.exists(kept)) throw new Error('the scenario expected the edit kept');
+      // Then the service deletes the document: the kept edit is the person's work, so the
+      // folder is not trashed (row 11) but made again in the service (row 12).
+      await deleteInService(run, doc.id);
+      await deliverAll(run);
+      await settleWatcher(run);
+    },
+  },
+  {
+    name: 'seed 2350',
+    title:
+      'a status the service does not know, typed before the first sync ended, keeps it from ever ending: new folders wait for ever',
+    plan: TWO_COMPANIES,
+    play: async (run) => {
+      // The first round: one company is pulled whole, and its sync ends.
+      await run.releaseWhere(at('round-start'), 'the first round');
+      await run.releaseWhere(at('catalogue-refresh'), "the first round's catalogue refresh");
+      const first = run.parked.find(at('cycle-start'));
+      if (!first) throw new Error('the scenario expected the first entity sync parked');
+      const other = (p: Parked) => p !== first && p.step === 'cycle-start';
+      await run.release(first);
+      for (let i = 0; i < 50; i++) {
+        const next = run.parked.find((p) => !other(p));
+        if (!next) break;
+        await run.release(next);
+      }
+      // A person types a status the service has no type for (row 25: in error, kept, row 29),
+      // and the other company's sync fails, so the first sync goes on in the next round.
+      const doc = localDocs(run.view)[0];
+      if (!doc) throw new Error('the scenario expected a document folder of the first company');
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: 'Awaiting Partner Signoff' }));
+      run.faults(
+        { routes: { '/companies/{ownerId}/documents': 503 } },
+        'the document lists answer 503',
+      );
+      await run.drain();
+      const { state } = run.world.life;
+      if (state.settings.initialSyncDone())
+        throw new Error('the scenario expected the first sync still under way');
+      run.faults({}, 'healed');
+      for (let i = 0; i < 3; i++) {
+        await run.advance(300_000);
+        run.requestRound(false);
+        await run.drain();
+      }
+      const refused = state.problems.list().some((p) => p.reason.includes('not a status type'));
+      if (!refused) throw new Error('the scenario expected the typed status refused, in error');
+      if (!state.settings.initialSyncDone())
+        run.ledger.found(
+          'the first sync ends',
+          'a status typed that the service does not know held the first sync open',
+        );
+      // Once it has ended, a folder the firm makes is uploaded.
+      localEdits.newFolder(run.chaos);
+      await settleWatcher(run);
+    },
+  },
+  {
+    name: 'seed 6829',
+    title:
+      'a false alarm of the ledger: a status typed to what the service already had, then changed in the service, looked lost',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      // A service user sets a status; before docsync hears of it, a person types the same.
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[0]!.id });
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      await settleWatcher(run);
+      await deliverAll(run);
+      // Then the service's status changes again: the folder rightly shows the new one.
+      run.clock.pass(60_000);
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[1]!.id });
+      await deliverAll(run);
+      const pushed = run.ledger.serviceWrites.some((w) => w.write.kind === 'assign-status');
+      if (pushed)
+        throw new Error('the scenario expected the same status on both sides, not pushed');
+    },
+  },
 ];
 
 /** The first sync to its end; a document of the first entity, and the status types. */
@@ -372,6 +467,14 @@ async function serviceDoc(run: SeedRun, id: string): Promise<DumpDocument> {
   const doc = (await run.view.remote()).documents.find((d) => d.id === id);
   if (!doc) throw new Error(`no document ${id} in the service`);
   return doc;
+}
+
+/** A service user deletes the document: its bytes and its name are gone by a user's hand. */
+async function deleteInService(run: SeedRun, id: string): Promise<void> {
+  const gone = await serviceDoc(run, id);
+  for (const a of gone.attachments) run.ledger.deleted(a.sha256);
+  run.ledger.deletedNames.add(gone.name);
+  run.view.sim.admin.deleteDocument(gone.id);
 }
 
 /** Lets the watcher's settle wait pass, and the sync it asks for run. */

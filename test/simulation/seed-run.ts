@@ -153,6 +153,8 @@ export class SeedRun implements WorldHarness {
     });
     const dump = await this.view.remote();
     this.#statusNames = new Map(dump.statusTypes.map((t) => [String(t.id), t.name]));
+    // What the service holds to begin with: a status typed to the same is no change to lose.
+    for (const doc of dump.documents) this.ledger.statusEdit(doc.id, doc.status.type, 'remote');
     const keepers = new Set<string>();
     const seen = new Set<string>();
     for (const doc of dump.documents) {
@@ -458,7 +460,11 @@ export class SeedRun implements WorldHarness {
     const { state } = this.world.life;
     const work = {
       initial: state.settings.initialSyncDone(),
-      problems: state.problems.list().map((p) => p.key),
+      // Sorted: problems seen first at one instant (one virtual millisecond) list in any order.
+      problems: state.problems
+        .list()
+        .map((p) => p.key)
+        .sort(),
       held: state.heldDeletes.list().map((h) => `${h.documentId}:${h.side}:${h.decision}`),
       outbox: state.outbox.counts(),
       webhooks: state.webhookEvents.countPending(),

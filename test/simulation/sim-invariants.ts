@@ -22,7 +22,7 @@ import type { StateDump } from '../../src/simulator/index.js';
 import type { ConflictRecord } from '../../src/state/conflict-repo.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { folderFiles, sha256 } from '../helpers/sync-harness.js';
-import type { Finding, SimLedger } from './sim-ledger.js';
+import type { Finding, SimLedger, StatusEdit } from './sim-ledger.js';
 import { treeOf } from './sim-view.js';
 import type { QueuedWebhook } from './sim-webhooks.js';
 
@@ -120,7 +120,9 @@ function where(sha: string, service: Set<string>, folder: Set<string>): string {
  * A status a person typed (in `.document.json`, or by resolving a conflict keep-mine) is kept
  * when docsync assigned it in the service, recorded a status conflict after it, or it is still
  * in the folder (an unknown type, left there with its problem); or when the person typed another
- * one since, or a user deleted the document.
+ * one since, or a user deleted the document; or when the service already had it as they typed it
+ * (a service user set it just before, or docsync pushed it): then it was on both sides, and a
+ * later status set in the service rightly replaces it (seed 6829).
  */
 function statusesKept(o: Observed, ledger: SimLedger, root: string): Finding[] {
   const findings: Finding[] = [];
@@ -146,13 +148,31 @@ function statusesKept(o: Observed, ledger: SimLedger, root: string): Finding[] {
     const folder = o.folders.get(edit.documentId)?.[0];
     const still = folder !== undefined && same(readStatus(root, folder));
     const deleted = !names.has(edit.documentId) || gone.has(names.get(edit.documentId) ?? '');
-    if (pushed || conflict || still || deleted) continue;
+    const had = serviceStatusBefore(ledger, edit);
+    if (pushed || conflict || still || deleted || (had !== undefined && same(had))) continue;
     findings.push({
       invariant: EDITS_KEPT,
       detail: `status "${edit.value}" typed (${edit.side}) on document ${edit.documentId} was neither pushed, nor recorded as a conflict, nor left in the folder (it shows "${folder ? readStatus(root, folder) : 'no folder'}")`,
     });
   }
   return findings;
+}
+
+/**
+ * The service's status of `edit`'s document just before it, as far as the ledger knows (its
+ * first listing, service users' changes, docsync's assignments); undefined when it does not.
+ */
+function serviceStatusBefore(ledger: SimLedger, edit: StatusEdit): string | null | undefined {
+  let last: { seq: number; value: string | null } | undefined;
+  const consider = (seq: number, value: string | null) => {
+    if (seq < edit.seq && (!last || seq > last.seq)) last = { seq, value };
+  };
+  for (const e of ledger.statusEdits)
+    if (e.side === 'remote' && e.documentId === edit.documentId) consider(e.seq, e.value);
+  for (const w of ledger.serviceWrites)
+    if (w.ok && w.write.kind === 'assign-status' && w.write.documentId === edit.documentId)
+      consider(w.seq, w.statusName);
+  return last?.value;
 }
 
 function duplicates(o: Observed, ledger: SimLedger, root: string): Finding[] {

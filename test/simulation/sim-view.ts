@@ -6,7 +6,8 @@
  *   two writes of one size are never taken for one), and the watcher hears of it;
  * - a status typed into `.document.json` is recorded as a local status edit (sim-ledger.ts);
  * - every change a service user makes queues the webhook the service would send for it
- *   (sim-webhooks.ts), which the seed then delivers, late, twice, or never.
+ *   (sim-webhooks.ts), which the seed then delivers, late, twice, or never; a status they set is
+ *   recorded as a remote status edit.
  */
 import {
   existsSync,
@@ -100,7 +101,7 @@ export function simView(parts: ViewParts): SyncHarness {
  * owner of a document is known from the last listing the generators read (they pick from it).
  */
 function adminWithWebhooks(
-  { sim, webhooks }: ViewParts,
+  { sim, webhooks, ledger }: ViewParts,
   owners: ReadonlyMap<string, OwnerRef>,
 ): Simulator['admin'] {
   const admin = sim.admin;
@@ -116,6 +117,7 @@ function adminWithWebhooks(
     },
     assignStatus(documentId: string | number, input: { typeId: number }) {
       const status = admin.assignStatus(documentId, input);
+      ledger.statusEdit(String(documentId), status.type, 'remote');
       queue(documentId, 'newStatus');
       return status;
     },

@@ -520,6 +520,19 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     });
   });
 
+  it("row 12, not 11: a kept (local edit) copy of a system form is a person's work, not trashed", () => {
+    const kept = file('Trustee Minutes (local edit).pdf', 'edited');
+    const folders = [withFiles([userFile, systemFile, kept])];
+    const plan = planSync(input({ base: [d], folders, deletedIds: [d.id] }), policy, NOW);
+    expect(kindsAndRows(plan)).toEqual(['restore-document:12']);
+    // The copy stays local until the document is made again (row 35); the next cycle uploads it.
+    expect(plan.actions[0]).toMatchObject({ files: [userFile, systemFile] });
+    const without = { base: [d], folders: [withFiles()], deletedIds: [d.id] };
+    expect(kindsAndRows(planSync(input(without), policy, NOW))).toEqual([
+      'trash-local-document:11',
+    ]);
+  });
+
   it('row 18 also holds a deletion while a .document.json elsewhere in the store is unreadable', () => {
     const sides = { base: [d], elsewhere: { unreadable: ['Companies/Acme/Broken'] } };
     expect(kindsAndRows(planSync(input(sides), policy, NOW))).toEqual(['record-problem:18']);
