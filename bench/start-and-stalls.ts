@@ -102,6 +102,33 @@ async function sampleLag(statusUrl: string, minutes: number): Promise<LagSecond[
   return samples;
 }
 
+/**
+ * The `n` worst seconds, each with what the daemon logged in it (its messages, counted): what
+ * ran when the loop stalled, so a stall outside the scan passes can be traced to its job.
+ */
+function worstSeconds(lag: readonly LagSecond[], output: string, started: number, n = 5): string {
+  const lines = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { time: string | number; msg?: string });
+  const at = (time: string | number) => (typeof time === 'number' ? time : Date.parse(time));
+  return [...lag]
+    .sort((a, b) => b.maxMs - a.maxMs)
+    .slice(0, n)
+    .map((second) => {
+      const said = new Map<string, number>();
+      for (const line of lines) {
+        const t = at(line.time);
+        if (t > second.at - 1200 && t <= second.at && line.msg) {
+          said.set(line.msg, (said.get(line.msg) ?? 0) + 1);
+        }
+      }
+      const what = [...said].map(([msg, count]) => (count > 1 ? `${msg} ×${count}` : msg));
+      return `${ms(second.maxMs)} at ${Math.round((second.at - started) / 1000)} s (${what.join('; ') || 'nothing logged'})`;
+    })
+    .join(', ');
+}
+
 /** The scan passes the daemon logged: [start, end] in epoch ms. */
 function passesOf(output: string): [number, number][] {
   return output
@@ -186,7 +213,10 @@ export async function startAndStalls(): Promise<BenchResult> {
     const inService = await held(sim, stopDoc.id, stopNames);
 
     // Event-loop lag over the rest of the run.
+    const lagFrom = Date.now();
     const lag = await sampleLag(statusUrlOf(daemon), MINUTES);
+    const worst = worstSeconds(lag, daemon.output(), lagFrom);
+    process.stderr.write(`bench 12: the worst seconds: ${worst}\n`);
     const passes = passesOf(daemon.output());
     const inPass = (at: number) => passes.some(([s, e]) => at - 1000 < e && at > s);
     const during = lag.filter((s) => inPass(s.at)).map((s) => s.maxMs);
@@ -254,6 +284,7 @@ export async function startAndStalls(): Promise<BenchResult> {
         `A store of ${entities} entities (${FIRM.companies} companies, ${FIRM.trusts} trusts; ${DOCUMENTS} documents each, one tiny attachment each: ${(entities * DOCUMENTS).toLocaleString('en')} documents) seeded as a first sync leaves it (bench/lib/seed-synced-store.ts); the simulator limited to ${RATE} requests a second per token, the daemon at the same rate, settle 3 s (the default), scan passes every ${SCAN_SECONDS} s.`,
         `Files left by a SIGTERM: ${FILES} files written into one document folder of the running daemon; SIGTERM once the simulator has accepted ${UP_BEFORE_STOP} uploads; the daemon started again at once. Timed from the start (spawning the process) until the simulator has accepted the first and the last of the uploads left (its counters); \`docsync status\` read a second after the daemon answered /healthz; the round's entities left from /metrics when the last was up. Baseline: ${FILES} files written into another document folder of the same daemon before the stop, timed from the write. The last check dumps the simulator's state: each file in the service once.`,
         `Event-loop lag: after that, the daemon runs ${MINUTES} min (BENCH12_MINUTES; the issue's run is 20) with its start round; its /metrics read every second: nodejs_eventloop_lag_max_seconds, the worst delay of the loop's 200 ms timer since the previous read (src/web/process-metrics.ts). The p99 is over those per-second worsts, an upper bound on the p99 of all delays. A second counts as during a scan pass when it overlaps one (the daemon's log line "folder scan pass", its duration). BENCH12_SCAN_SECONDS sets the interval (default 300, the daemon's), BENCH12_DOCUMENTS the documents per entity (20: 100,000 documents).`,
+        `The worst seconds of the lag run (seconds after it began), with what the daemon logged in each: ${worst}.`,
       ],
     };
   } finally {
