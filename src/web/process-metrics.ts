@@ -22,6 +22,19 @@ const EVENT_LOOP_SAMPLE_MS = 200;
 /** prom-client's own sampler cannot be turned off: its timer fires once in ~25 days instead. */
 const PROM_CLIENT_SAMPLE_MS = 2 ** 31 - 1;
 
+/**
+ * prom-client's counts of handles and resources, by type and in all, list every one of them at
+ * each scrape, and the folder watcher holds one per folder: at 5,000 entities (15,000 folders)
+ * that made each scrape hold the event loop ~16 ms, and a scrape a second held it 40–70 ms
+ * now and then (bench 12). Not published: docsync's own metrics say what the watcher holds.
+ */
+const PER_HANDLE = [
+  'nodejs_active_handles',
+  'nodejs_active_handles_total',
+  'nodejs_active_resources',
+  'nodejs_active_resources_total',
+];
+
 const LAG = 'nodejs_eventloop_lag_seconds';
 const LAG_STATS = ['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99'] as const;
 type LagStat = (typeof LAG_STATS)[number];
@@ -32,7 +45,9 @@ export function registerProcessMetrics(registry: Registry): void {
     register: registry,
     eventLoopMonitoringPrecision: PROM_CLIENT_SAMPLE_MS,
   });
-  for (const name of [LAG, ...LAG_STATS.map(lagStatName)]) registry.removeSingleMetric(name);
+  for (const name of [LAG, ...LAG_STATS.map(lagStatName), ...PER_HANDLE]) {
+    registry.removeSingleMetric(name);
+  }
   registerEventLoopDelay(registry);
 }
 

@@ -117,9 +117,8 @@ const ROUTES: Readonly<Record<string, Handler>> = {
 
 /** Time since the least recently synced entity was synced; null before any sync. */
 function stalestMs(state: StatusServerOptions['state'], now: number): number | null {
-  const cursors = state.cursors.list();
-  if (cursors.length === 0) return null;
-  return now - cursors.reduce((oldest, c) => Math.min(oldest, c.lastSuccessAt ?? 0), now);
+  const oldest = state.cursors.oldestSuccessAt();
+  return oldest === null ? null : now - Math.min(oldest, now);
 }
 
 /**

@@ -39,6 +39,8 @@ describe('process metrics', () => {
     expect(metrics.types.get('process_cpu_seconds_total')).toBe('counter');
     const doubled = [...names].filter((n) => /process_process|^docsync_(process|nodejs)_/.test(n));
     expect(doubled).toEqual([]);
+    // Counting them lists every handle, one per watched folder: a scrape held the loop for it.
+    expect([...names].filter((n) => /^nodejs_active_(handles|resources)/.test(n))).toEqual([]);
   });
 
   it('read an idle daemon event-loop lag in milliseconds, not the 0.2 s sampling interval', async () => {

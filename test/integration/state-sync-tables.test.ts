@@ -146,6 +146,16 @@ describe('cursors', () => {
     expect(many.get(`trust:${TRUST.id}`)).toEqual(cursors.get(TRUST));
     expect(many.get(`company:${COMPANY.id}`)).toEqual(cursors.get(COMPANY));
   });
+
+  it('says when the least recently synced entity was synced, 0 for one never synced', () => {
+    const { cursors } = state.open();
+    expect(cursors.oldestSuccessAt()).toBeNull();
+    cursors.markSynced(COMPANY, 20);
+    cursors.markSynced(TRUST, 30);
+    expect(cursors.oldestSuccessAt()).toBe(20);
+    cursors.advance({ kind: 'company', id: 'never' }, '2020-07-03T04:31:46');
+    expect(cursors.oldestSuccessAt()).toBe(0);
+  });
 });
 
 describe('base', () => {

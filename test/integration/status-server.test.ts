@@ -174,6 +174,8 @@ describe('status server', () => {
 
   it('shows the lanes, the poll round and the coverage on the page and in /metrics', async () => {
     const state = stateStore.open();
+    state.cursors.markSynced(COMPANY, Date.now() - 10 * MINUTE);
+    state.cursors.markSynced(TRUST, Date.now() - MINUTE);
     const lane = (waiting: number, started: number, waitedMs: number) => ({
       syncsWaiting: waiting,
       requestsWaiting: waiting * 2,
@@ -214,6 +216,9 @@ describe('status server', () => {
     expect(m.value('docsync_lane_wait_seconds_total', { lane: 'poll' })).toBe(900);
     expect(m.value('docsync_coverage_period_seconds')).toBe(1000);
     expect(m.value('docsync_poll_round_entities_left')).toBe(1234);
+    // The least recently synced entity: the company, 10 minutes ago.
+    expect(m.value('docsync_stalest_entity_seconds')).toBeGreaterThanOrEqual(600);
+    expect(m.value('docsync_stalest_entity_seconds')).toBeLessThan(610);
     // The scheduler's totals become counters that only grow by what was added since.
     polled = 350;
     m = await scrape();
