@@ -22,7 +22,7 @@
  * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
  * event is done only when its sync succeeded.
  */
-import { nextSlot, requestLane } from '../domain/fair-lanes.js';
+import { ECHO_MS, nextSlot, requestLane } from '../domain/fair-lanes.js';
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import {
@@ -133,6 +133,8 @@ export class WorkScheduler {
   readonly #running = new Map<string, Promise<void>>();
   /** The lane each running sync took (fair lanes rule 9). */
   readonly #runningLane = new Map<string, Lane>();
+  /** When entities' last watcher syncs ended (fair lanes rule 9); one each at most, dropped once old. */
+  readonly #watcherEndedAt = new Map<string, number>();
   readonly #owners = new Map<string, OwnerRef>();
   readonly #listedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
@@ -175,6 +177,7 @@ export class WorkScheduler {
       {
         running: this.#runningLane.get(key),
         waiting: this.#queued.get(key)?.lane,
+        watcherEndedAgoMs: this.#watcherEndedAgo(key),
       },
     );
     // A webhook or a user's change says the entity is active: poll it more often for a while.
@@ -334,6 +337,7 @@ export class WorkScheduler {
         const now = this.host.now();
         if (report) this.#listedAt.set(key, now);
         if (report) this.#noteActivity(key, work, report, now);
+        if (work.lane === 'watcher') this.#watcherEndedAt.set(key, now);
         this.#settleHint(key, startedAt, work.full);
         if (slot === 'poll-slot') this.#pollInUse--;
         else this.#urgentInUse[work.lane]!--;
@@ -346,6 +350,16 @@ export class WorkScheduler {
       });
     this.#running.set(key, running);
     this.#runningLane.set(key, work.lane);
+  }
+
+  /** How long ago the entity's last watcher sync ended; undefined when not within ECHO_MS. */
+  #watcherEndedAgo(key: string): number | undefined {
+    const endedAt = this.#watcherEndedAt.get(key);
+    if (endedAt === undefined) return undefined;
+    const ago = this.host.now() - endedAt;
+    if (ago < ECHO_MS) return ago;
+    this.#watcherEndedAt.delete(key);
+    return undefined;
   }
 
   /**

@@ -28,11 +28,13 @@
  *    stopped to make room. A webhook then finds a slot at once however many folders the watcher
  *    is syncing; the watcher loses little by it, as its syncs wait for the rate, not for slots.
  * 8. Order: of the lanes rule 7 allows, the highest goes first.
- * 9. A webhook about an entity whose watcher sync runs or waits follows in the watcher's lane,
- *    not its own: the service sends a webhook for each of our uploads, and during 2,000 files
- *    dropped into 40 folders those echoes filled the webhook lane with syncs of the busy
- *    entities, so a webhook about another entity's change waited behind them for 15–30 s. The
- *    entity gets its sync after the running one all the same (its outcome is the webhook's).
+ * 9. A webhook about an entity whose watcher sync runs or waits, or ended less than ECHO_MS
+ *    ago, follows in the watcher's lane, not its own: the service sends a webhook for each of
+ *    our uploads, and during 2,000 files dropped into 40 folders those echoes filled the webhook
+ *    lane with syncs of the busy entities, so a webhook about another entity's change waited
+ *    behind them for 15–30 s; the echoes of a sync's last uploads arrive as it ends, and those
+ *    alone still held one webhook in twenty 8 s (bench 11). The entity gets its sync all the
+ *    same (its outcome is the webhook's), in the lane of the work that caused it.
  *
  * test/unit/fair-lanes.test.ts has a case for each rule.
  */
@@ -40,6 +42,9 @@ import { LANE_PRIORITY, LANES, type Lane } from './lanes.js';
 
 /** Turns a waiting lane lets lanes ahead of it take before its own: one turn in four is its. */
 export const PATIENCE = 3;
+
+/** How long after a watcher sync a webhook about its entity is taken for its echo (rule 9). */
+export const ECHO_MS = 15_000;
 
 /** The part of a pool of sync slots each of its lanes is sure of (rule 7). */
 export const SLOT_SHARE = 1 / 4;
@@ -85,13 +90,23 @@ export function afterTurn(passed: LaneCounts, waiting: LaneCounts, lane: Lane): 
   return next;
 }
 
-/** The lane a request's sync takes (rule 9); `running`, `waiting`: the entity's, if any. */
+/**
+ * The lane a request's sync takes (rule 9); `running`, `waiting`: the entity's, if any;
+ * `watcherEndedAgoMs`: how long ago its last watcher sync ended, if it had one.
+ */
 export function requestLane(
   asked: Lane,
   fromWebhook: boolean,
-  entity: { readonly running?: Lane | undefined; readonly waiting?: Lane | undefined },
+  entity: {
+    readonly running?: Lane | undefined;
+    readonly waiting?: Lane | undefined;
+    readonly watcherEndedAgoMs?: number | undefined;
+  },
 ): Lane {
-  const watcherBusy = entity.running === 'watcher' || entity.waiting === 'watcher';
+  const watcherBusy =
+    entity.running === 'watcher' ||
+    entity.waiting === 'watcher' ||
+    (entity.watcherEndedAgoMs !== undefined && entity.watcherEndedAgoMs < ECHO_MS);
   return fromWebhook && asked === 'webhook' && watcherBusy ? 'watcher' : asked;
 }
 

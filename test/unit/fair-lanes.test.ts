@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   afterTurn,
+  ECHO_MS,
   type LaneCounts,
   nextSlot,
   nextTurn,
@@ -196,6 +197,12 @@ describe('requestLane', () => {
   it("9: a webhook about an entity whose watcher sync runs or waits takes the watcher's lane", () => {
     expect(requestLane('webhook', true, { running: 'watcher' })).toBe('watcher');
     expect(requestLane('webhook', true, { waiting: 'watcher' })).toBe('watcher');
+  });
+
+  it('9: and one about an entity whose watcher sync ended less than ECHO_MS ago: the echo of its uploads', () => {
+    expect(requestLane('webhook', true, { watcherEndedAgoMs: 0 })).toBe('watcher');
+    expect(requestLane('webhook', true, { watcherEndedAgoMs: ECHO_MS - 1 })).toBe('watcher');
+    expect(requestLane('webhook', true, { watcherEndedAgoMs: ECHO_MS })).toBe('webhook');
   });
 
   it('9: otherwise, and for what is not a webhook (a person\'s "Sync now"), the lane asked', () => {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type SchedulerHost, WorkScheduler } from '../../src/daemon/work-scheduler.js';
+import { ECHO_MS } from '../../src/domain/fair-lanes.js';
 import type { Lane } from '../../src/domain/lanes.js';
 import { ownerKey } from '../../src/domain/owner-key.js';
 import type { OwnerRef } from '../../src/domain/types.js';
@@ -173,6 +174,15 @@ describe('WorkScheduler', () => {
     await sleep(5);
     await Promise.all([busy, h.scheduler.request({ trigger: 'manual', owner: owner('c') })]);
     expect(h.runs.at(-1)!.lane).toBe('webhook');
+  });
+
+  it("runs a webhook that comes just after the entity's watcher sync in the watcher's lane: the echo of its uploads (fair lanes 9)", async () => {
+    const h = harness(0, { syncMs: 5 });
+    await h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
+    h.clock.offset += ECHO_MS;
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
+    expect(h.runs.map((r) => r.lane)).toEqual(['watcher', 'watcher', 'webhook']);
   });
 
   it("runs a person's job under an entity's lock between its syncs, and other entities' syncs beside it", async () => {
