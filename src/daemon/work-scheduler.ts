@@ -133,7 +133,7 @@ export class WorkScheduler {
   readonly #running = new Map<string, Promise<void>>();
   /** The lane each running sync took (fair lanes rule 9). */
   readonly #runningLane = new Map<string, Lane>();
-  /** When entities' last watcher syncs ended (fair lanes rule 9); one each at most, dropped once old. */
+  /** When entities' last watcher syncs ended (fair lanes rule 9), dropped once older. */
   readonly #watcherEndedAt = new Map<string, number>();
   readonly #owners = new Map<string, OwnerRef>();
   readonly #listedAt = new Map<string, number>();

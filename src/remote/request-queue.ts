@@ -2,9 +2,9 @@
  * The one queue every request to the service goes through. Three things decide when a request
  * starts:
  * - the rate (request-pacing.ts): at most the window's cap in any window, counted when requests
- *   go out, and spaced evenly while more wait than the window has room for. The service counts per token, so a
- *   burst at a window's edge would earn a 429, and a 429 pauses the whole queue for its
- *   Retry-After: every request would hit it;
+ *   go out, and spaced evenly while more wait than the window has room for. The service counts
+ *   per token, so a burst at a window's edge would earn a 429, and a 429 pauses the whole queue
+ *   for its Retry-After: every request would hit it;
  * - the connections: at most `concurrency` requests in flight;
  * - the lanes (domain/fair-lanes.ts): each request waits in its lane's line (request-lane.ts),
  *   the lanes take turns in their order, pushes first, polling last, but a lane passed over
