@@ -7,15 +7,11 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import {
-  type SeedOption,
-  type Simulator,
-  type SimulatorOptions,
-  startSimulator,
-} from '../../src/simulator/index.js';
+import type { SeedOption, Simulator, SimulatorOptions } from '../../src/simulator/index.js';
 import { writeCliConfig } from './cli-config.js';
 import type { DaemonProcess } from './daemon-process.js';
 import { runCli } from './run-cli.js';
+import type { StartSimulator } from './simulator.js';
 
 export const HOOK = { clientCode: 'FIRM1', secret: 'hook-secret' };
 /** Cycles only when a test asks: no cron round gets in the way. */
@@ -31,13 +27,17 @@ export interface FirmInStep {
   once(): Promise<void>;
 }
 
-/** `inStep: false`: the store is left empty (a first start); `sim`: more simulator options. */
+/**
+ * `startSim` is the test's `useSimulators()`, which closes the simulator after it. `inStep: false`:
+ * the store is left empty (a first start); `sim`: more simulator options.
+ */
 export async function firmInStep(
+  startSim: StartSimulator,
   dir: string,
   seed: SeedOption,
   options: { inStep?: boolean; sim?: Omit<SimulatorOptions, 'seed'> } = {},
 ): Promise<FirmInStep> {
-  const sim = await startSimulator({ rateLimitPerSecond: 0, seed, ...options.sim });
+  const sim = await startSim({ rateLimitPerSecond: 0, seed, ...options.sim });
   const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
   const once = async () => {
     const fast = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 4 } });

@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authorizeUrl, listenForRedirect, newState } from '../../src/remote/auth-login.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { useSimulators } from '../helpers/simulator.js';
 
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-});
+const startSim = useSimulators();
 
 describe('auth login redirect', () => {
   it('receives the code from the service redirect, as a browser would deliver it', async () => {
-    sim = await startSimulator();
+    const sim = await startSim();
     const state = newState();
     const listener = await listenForRedirect('http://127.0.0.1:0/callback', state, 5000);
     const redirectUri = `http://127.0.0.1:${listener.port}/callback`;

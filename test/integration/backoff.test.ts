@@ -5,21 +5,17 @@
  */
 import { mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const FIRM = { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1, seed: 9 };
 
@@ -29,7 +25,7 @@ interface Status {
 
 describe('per-item backoff in the daemon', () => {
   it('skips a failed document until its backoff ends, but retries at once when it changes', async () => {
-    sim = await startSimulator({ seed: FIRM, rateLimitPerSecond: 0 });
+    const sim = await startSim({ seed: FIRM, rateLimitPerSecond: 0 });
     const dir = tempDir();
     const config = writeCliConfig(dir, sim, {
       settleSeconds: 0,

@@ -2,20 +2,16 @@ import { writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_LIMIT } from '../../src/remote/paging.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 /** A proxy to `target` that answers 404 to any page after the first (`offset` > 0). */
 async function failingSecondPage(target: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -47,7 +43,7 @@ async function failingSecondPage(target: string): Promise<{ url: string; close()
 }
 
 async function setup() {
-  sim = await startSimulator({ seed: 'demo' });
+  const sim = await startSim({ seed: 'demo' });
   const dir = tempDir();
   const config = writeCliConfig(dir, sim);
   const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };

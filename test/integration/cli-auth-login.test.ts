@@ -7,19 +7,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually } from '../helpers/daemon-process.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
+const startSim = useSimulators();
 let child: ChildProcess | undefined;
-afterEach(async () => {
+afterEach(() => {
   child?.kill('SIGKILL');
-  await sim?.close();
-  sim = undefined;
 });
 
 async function freePort(): Promise<number> {
@@ -32,7 +30,7 @@ async function freePort(): Promise<number> {
 
 describe('docsync auth login on a server without a browser', () => {
   it('says what it waits for, and the code from a browser elsewhere finishes the login', async () => {
-    sim = await startSimulator();
+    const sim = await startSim();
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
     const config = writeCliConfig(tempDir(), sim, {
       service: {
@@ -85,7 +83,7 @@ describe('docsync auth login on a server without a browser', () => {
   });
 
   it('names service.redirectUri when its port is taken', async () => {
-    sim = await startSimulator();
+    const sim = await startSim();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };

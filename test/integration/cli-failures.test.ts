@@ -8,18 +8,16 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'n
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { type CliResult, runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
+const startSim = useSimulators();
 const servers: Server[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const server of servers.splice(0)) server.close();
-  await sim?.close();
-  sim = undefined;
 });
 
 /** Exit 1 and one line on stderr, no stack; returns that line without `docsync: `. */
@@ -33,11 +31,11 @@ function sentenceOf(result: CliResult): string {
 }
 
 async function setup(overrides: Record<string, unknown> = {}) {
-  sim = await startSimulator({ seed: 'demo' });
+  const sim = await startSim({ seed: 'demo' });
   const dir = tempDir();
   const config = writeCliConfig(dir, sim, overrides);
   const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-  return { dir, config, env };
+  return { sim, dir, config, env };
 }
 
 /** A port some other program holds. */
@@ -62,10 +60,10 @@ describe('an expected failure is one sentence and exit 1', () => {
   });
 
   it('store.root under a file (ENOTDIR)', async () => {
-    const { dir, env } = await setup();
+    const { sim, dir, env } = await setup();
     writeFileSync(path.join(dir, 'a-file'), '');
     const root = path.join(dir, 'a-file', 'documents');
-    const config = writeCliConfig(dir, sim!, { store: { root } });
+    const config = writeCliConfig(dir, sim, { store: { root } });
     const line = sentenceOf(await runCli(['run', '--once', '--config', config], { env }));
     expect(line).toMatch(
       new RegExp(
@@ -76,7 +74,7 @@ describe('an expected failure is one sentence and exit 1', () => {
   });
 
   it('store.root and state.path that the user docsync runs as may not write (EACCES)', async () => {
-    const { dir, env } = await setup();
+    const { sim, dir, env } = await setup();
     // Root passes every permission check: run as nobody then, as a service user would be.
     const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
     chmodSync(dir, 0o755);
@@ -85,7 +83,7 @@ describe('an expected failure is one sentence and exit 1', () => {
     mkdirSync(path.join(dir, 'state'), { mode: 0o777 });
     chmodSync(path.join(dir, 'state'), 0o777);
     const stateFile = path.join(locked, 'state', 'docsync.db');
-    const badState = writeCliConfig(dir, sim!, { state: { path: stateFile } });
+    const badState = writeCliConfig(dir, sim, { state: { path: stateFile } });
     chmodSync(badState, 0o644);
     const state = sentenceOf(
       await runCli(['run', '--once', '--config', badState], { env, ...(user ? { user } : {}) }),
@@ -97,7 +95,7 @@ describe('an expected failure is one sentence and exit 1', () => {
     expect(existsSync(path.dirname(stateFile))).toBe(false);
 
     const root = path.join(locked, 'documents');
-    const badRoot = writeCliConfig(dir, sim!, {
+    const badRoot = writeCliConfig(dir, sim, {
       store: { root },
       state: { path: path.join(dir, 'state', 'docsync.db') },
     });
@@ -111,10 +109,10 @@ describe('an expected failure is one sentence and exit 1', () => {
   });
 
   it('state.path under a file (EEXIST from mkdir)', async () => {
-    const { dir, env } = await setup();
+    const { sim, dir, env } = await setup();
     writeFileSync(path.join(dir, 'a-file'), '');
     const stateFile = path.join(dir, 'a-file', 'docsync.db');
-    const config = writeCliConfig(dir, sim!, { state: { path: stateFile } });
+    const config = writeCliConfig(dir, sim, { state: { path: stateFile } });
     const line = sentenceOf(await runCli(['run', '--once', '--config', config], { env }));
     expect(line).toMatch(
       new RegExp(`^docsync cannot make its state database ${stateFile} \\(state\\.path; EEXIST`),
@@ -146,15 +144,15 @@ describe('an expected failure is one sentence and exit 1', () => {
   });
 
   it('the service unreachable names service.baseUrl', async () => {
-    const { dir, env } = await setup();
+    const { sim, dir, env } = await setup();
     const port = await portInUse();
     servers.pop()!.close(); // a port nothing listens on
-    const config = writeCliConfig(dir, sim!, {
+    const config = writeCliConfig(dir, sim, {
       service: {
         baseUrl: `http://127.0.0.1:${port}`,
-        webUrl: sim!.webUrl,
-        clientId: sim!.clientId,
-        clientSecret: sim!.clientSecret,
+        webUrl: sim.webUrl,
+        clientId: sim.clientId,
+        clientSecret: sim.clientSecret,
       },
     });
     // Refused connections are retried with backoff first (~12 s), as a passing outage would be.
@@ -168,7 +166,7 @@ describe('an expected failure is one sentence and exit 1', () => {
   }, 70_000);
 
   it('authentication refused: a dead grant asks for a login, wrong client credentials name their keys', async () => {
-    const { dir, config } = await setup();
+    const { sim, dir, config } = await setup();
     const grant = sentenceOf(
       await runCli(['run', '--once', '--config', config], {
         env: { DOCSYNC_REFRESH_TOKEN: 'revoked-long-ago' },
@@ -179,18 +177,18 @@ describe('an expected failure is one sentence and exit 1', () => {
     );
     expect(grant).toContain('Run `docsync auth login`');
 
-    const wrongSecret = writeCliConfig(dir, sim!, {
+    const wrongSecret = writeCliConfig(dir, sim, {
       service: {
-        baseUrl: sim!.apiUrl,
-        webUrl: sim!.webUrl,
-        clientId: sim!.clientId,
+        baseUrl: sim.apiUrl,
+        webUrl: sim.webUrl,
+        clientId: sim.clientId,
         clientSecret: 'not-the-secret',
       },
       state: { path: path.join(dir, 'other-state', 'docsync.db') },
     });
     const client = sentenceOf(
       await runCli(['run', '--once', '--config', wrongSecret], {
-        env: { DOCSYNC_REFRESH_TOKEN: sim!.admin.mintRefreshToken() },
+        env: { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() },
       }),
     );
     expect(client).toMatch(
@@ -217,9 +215,9 @@ describe('an expected failure is one sentence and exit 1', () => {
   });
 
   it('status, open and the operator commands with a mistyped state.path say the file does not exist, and create nothing', async () => {
-    const { dir, env } = await setup();
+    const { sim, dir, env } = await setup();
     const typo = path.join(dir, 'stat', 'docsync.db');
-    const config = writeCliConfig(dir, sim!, { state: { path: typo } });
+    const config = writeCliConfig(dir, sim, { state: { path: typo } });
     for (const args of [
       ['status'],
       ['open', 'company', 'Acme'],

@@ -2,24 +2,20 @@
  * `--log-level`, `-v` and `-q` on the command line set the log's level over the configuration's
  * `log.level`, for every command: what a real `run --once` writes to its log shows it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const FIRM = { companies: 1, trusts: 1, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 };
 
 describe('the log level on the command line', () => {
   it('overrides log.level: -q, -v, -vv, --log-level, placed before or after the command', async () => {
-    sim = await startSimulator({ seed: FIRM });
+    const sim = await startSim({ seed: FIRM });
     const config = writeCliConfig(tempDir(), sim, { log: { level: 'info' } });
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
     const levelsOf = async (args: string[]) => {

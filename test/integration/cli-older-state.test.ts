@@ -6,20 +6,16 @@
  */
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/state/migrations.js';
 import { openDatabase } from '../../src/state/open-database.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const KNOWN = MIGRATIONS.at(-1)!.version;
 
@@ -34,7 +30,7 @@ function versionOf(file: string): number {
 
 describe('a state database older than this docsync', () => {
   it('is refused as it is by every command that reads it or records a decision; run --once upgrades it', async () => {
-    sim = await startSimulator({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo' });
     const dir = tempDir();
     const config = writeCliConfig(dir, sim);
     const statePath = path.join(dir, 'state', 'docsync.db');

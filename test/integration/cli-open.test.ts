@@ -1,18 +1,14 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/domain/types.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 function company(id: string, name: string): Entity {
   return { kind: 'company', id, name, number: null, businessNumber: null, raw: { id, name } };
@@ -20,7 +16,7 @@ function company(id: string, name: string): Entity {
 
 /** A config for a fresh simulator, and a state database that already knows three companies. */
 async function setup() {
-  sim = await startSimulator();
+  const sim = await startSim();
   const dir = tempDir();
   const config = writeCliConfig(dir, sim);
   const state = StateStore.open(path.join(dir, 'state', 'docsync.db'));

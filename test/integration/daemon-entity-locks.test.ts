@@ -4,33 +4,29 @@
  */
 import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { StateStore } from '../../src/state/state-store.js';
 import { documentFolderOf, firmInStep, HOOK, loggedUrl } from '../helpers/daemon-firm.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 describe('case 4: the first start, a slow company list and a webhook at once', () => {
   it('makes one folder per entity, and the next run finds every document where it is', async () => {
     const dir = tempDir();
     const firm = await firmInStep(
+      startSim,
       dir,
       { companies: 12, trusts: 4, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 },
       { inStep: false, sim: { faults: { routeLatencyMs: { '/companies': 100 } } } },
     );
-    sim = firm.sim;
-    const { root, env } = firm;
+    const { sim, root, env } = firm;
     const config = firm.config({ queue: { requestsPerSecond: 200, concurrency: 4 } });
     const dump = await sim.admin.dump();
     const company = dump.companies[0]!;
@@ -82,14 +78,14 @@ describe('case 4: the first start, a slow company list and a webhook at once', (
 describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
   it('starts nothing after the signal, and exits once the sync in flight has finished', async () => {
     const dir = tempDir();
-    const firm = await firmInStep(dir, {
+    const firm = await firmInStep(startSim, dir, {
       companies: 1,
       trusts: 1,
       documentsPerEntity: 2,
       attachmentsPerDocument: 1,
       seed: 5,
     });
-    sim = firm.sim;
+    const { sim } = firm;
     const config = firm.config({ settleSeconds: 0.3, log: { level: 'debug' } });
     const daemon = startDaemon(config, firm.env);
     const hook = await loggedUrl(daemon, 'webhook receiver listening');
@@ -129,8 +125,8 @@ describe('case 1: `conflicts resolve` while the daemon syncs the same document',
   it("waits for the sync, prints the resolution, and the person's status reaches the service", async () => {
     const dir = tempDir();
     const seed = { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1 };
-    const firm = await firmInStep(dir, { ...seed, seed: 6 });
-    sim = firm.sim;
+    const firm = await firmInStep(startSim, dir, { ...seed, seed: 6 });
+    const { sim } = firm;
     const doc = (await sim.admin.dump()).documents[0]!;
     sim.admin.assignStatus(doc.id, { typeId: 10 }); // RECEIVED, on both sides after the next run
     await firm.once();
@@ -176,7 +172,7 @@ describe('case 1: `conflicts resolve` while the daemon syncs the same document',
     expect(resolved.stdout).toContain('resolved: keep-mine');
     // The daemon carried it out after its sync, and its next sync pushed it.
     const serviceStatus = async () =>
-      (await sim!.admin.dump()).documents.find((d) => d.id === doc.id)!.status?.type;
+      (await sim.admin.dump()).documents.find((d) => d.id === doc.id)!.status?.type;
     await eventually(async () => (await serviceStatus()) === 'CANCELLED', 30_000);
     expect(status()).toBe('CANCELLED');
     const all = JSON.parse((await cli(['conflicts', '--all', '--json'])).stdout) as {

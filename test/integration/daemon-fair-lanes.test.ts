@@ -10,45 +10,30 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/index.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { answered, listsServed } from '../helpers/sim-counters.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const RATE = 8;
-
-/** Answers of the service with `status`, over every route. */
-const answered = (s: Simulator, status: number) =>
-  Object.entries(s.admin.counters().api.byRoute)
-    .filter(([route]) => route.endsWith(` ${status}`))
-    .reduce((n, [, count]) => n + count, 0);
-
-/** Document lists the service has answered: one per entity polled. */
-const listsServed = (s: Simulator) =>
-  Object.entries(s.admin.counters().api.byRoute)
-    .filter(([route]) => /^GET \S*\/documents 200$/.test(route))
-    .reduce((n, [, count]) => n + count, 0);
 
 /**
  * A simulated firm and a store in step with it, made by an unthrottled `--once`; then the
  * simulator enforces RATE in both windows for the daemon under test.
  */
 async function firmInStep(companies: number, documentsPerEntity = 1) {
-  const firm = await startSimulator({
+  const firm = await startSim({
     rateLimitPerSecond: 0,
     seed: { companies, trusts: 0, documentsPerEntity, attachmentsPerDocument: 1 },
   });
-  sim = firm; // closed after the test
   const dir = tempDir();
   const env = { DOCSYNC_REFRESH_TOKEN: firm.admin.mintRefreshToken() };
   const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });

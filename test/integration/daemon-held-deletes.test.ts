@@ -6,24 +6,20 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 describe('docsync deletes beside the daemon', () => {
   it('a rail holds deletes under the daemon; `deletes approve` beside it, and the daemon deletes them', async () => {
-    sim = await startSimulator({
+    const sim = await startSim({
       rateLimitPerSecond: 0,
       seed: { companies: 1, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1, seed: 9 },
     });
@@ -67,7 +63,7 @@ describe('docsync deletes beside the daemon', () => {
     });
     const holds = await held();
     expect(holds.every((h) => h.side === 'remote' && goneIds.includes(h.documentId))).toBe(true);
-    const inService = async () => (await sim!.admin.dump()).documents.map((d) => d.id);
+    const inService = async () => (await sim.admin.dump()).documents.map((d) => d.id);
     for (const h of holds) expect(await inService()).toContain(h.documentId);
     expect(daemon.output()).toContain('docsync deletes list');
     expect(daemon.output()).not.toContain('--force-deletes');

@@ -5,28 +5,19 @@
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { listsServed } from '../helpers/sim-counters.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const ENTITIES = 200;
-
-/** Document lists the service has answered: one per entity the round has polled. */
-const listsServed = (s: Simulator) =>
-  Object.entries(s.admin.counters().api.byRoute)
-    .filter(([route]) => /^GET \S*\/documents 200$/.test(route))
-    .reduce((n, [, count]) => n + count, 0);
 
 /**
  * A simulated firm (one small document per entity) and a store in step with it, made by an
@@ -34,7 +25,7 @@ const listsServed = (s: Simulator) =>
  * writeCliConfig writes dir/docsync.json each time, so rewrite it before using it again.
  */
 async function firmInStep(companies: number, trusts: number) {
-  const firm = await startSimulator({
+  const firm = await startSim({
     rateLimitPerSecond: 0, // the daemon's own queue sets the pace
     seed: {
       companies,
@@ -44,7 +35,6 @@ async function firmInStep(companies: number, trusts: number) {
       attachmentBytes: 200,
     },
   });
-  sim = firm; // closed after the test
   const dir = tempDir();
   const env = { DOCSYNC_REFRESH_TOKEN: firm.admin.mintRefreshToken() };
   const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });

@@ -7,44 +7,34 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { documentFolderOf, firmInStep } from '../helpers/daemon-firm.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { listsServed } from '../helpers/sim-counters.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const FILES = 40;
 /** Never synced, so the restart's round lists them before the entity with the files. */
 const NEW_COMPANIES = 120;
 const RATE = 4;
 
-/** Document lists the service has answered: one per entity a sync has listed. */
-const listsServed = (s: Simulator) =>
-  Object.entries(s.admin.counters().api.byRoute)
-    .filter(([route]) => /^GET \S*\/documents 200$/.test(route))
-    .reduce((n, [, count]) => n + count, 0);
-
 describe('docsync run after a SIGTERM in the middle of a push', () => {
   it('uploads the files left behind at once, before the round reaches them, and status says they wait', async () => {
     const dir = tempDir();
-    const firm = await firmInStep(dir, {
+    const firm = await firmInStep(startSim, dir, {
       companies: 2,
       trusts: 1,
       documentsPerEntity: 1,
       attachmentsPerDocument: 1,
       seed: 28,
     });
-    sim = firm.sim;
-    const { env } = firm;
+    const { sim, env } = firm;
     const config = firm.config({
       settleSeconds: 0.3,
       queue: { requestsPerSecond: RATE, concurrency: 4 },
@@ -53,7 +43,7 @@ describe('docsync run after a SIGTERM in the middle of a push', () => {
     const { folder } = documentFolderOf(firm.root, 'Companies', doc.id);
     const names = Array.from({ length: FILES }, (_, i) => `scan ${String(i).padStart(2, '0')}.pdf`);
     const inService = async () => {
-      const held = (await sim!.admin.dump()).documents.find((d) => d.id === doc.id)!;
+      const held = (await sim.admin.dump()).documents.find((d) => d.id === doc.id)!;
       return held.attachments.filter((a) => names.includes(a.name)).map((a) => a.name);
     };
 

@@ -7,20 +7,17 @@
  */
 import { readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { type DaemonProcess, eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { served } from '../helpers/sim-counters.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const HOLD_SECONDS = 2;
 
@@ -37,7 +34,7 @@ interface HeldRow {
  * (made by `--once`), and the daemon started on it with the default rails and a short hold.
  */
 async function daemonInStep(documents: number, holdSeconds = HOLD_SECONDS) {
-  sim = await startSimulator({
+  const sim = await startSim({
     rateLimitPerSecond: 0,
     seed: { companies: 4, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1, seed: 25 },
   });
@@ -70,8 +67,9 @@ async function daemonInStep(documents: number, holdSeconds = HOLD_SECONDS) {
     const { stdout } = await runCli(['deletes', '--json', '--config', config], { env });
     return JSON.parse(stdout) as HeldRow[];
   };
-  const inService = async () => (await sim!.admin.dump()).documents.map((d) => d.id);
-  return { dir, root, env, config, daemon, folders, held, inService };
+  const inService = async () => (await sim.admin.dump()).documents.map((d) => d.id);
+  const deletesInService = () => served(sim, /^DELETE \S*\/documents\/[^/]+ 2\d\d$/);
+  return { dir, root, env, config, daemon, folders, held, inService, deletesInService };
 }
 
 /** Every document folder of the store: its path and its document id. */
@@ -94,11 +92,6 @@ function logLines(daemon: DaemonProcess): { level: number; msg: string }[] {
     .map((l) => JSON.parse(l) as { level: number; msg: string });
 }
 
-const deletesInService = () =>
-  Object.entries(sim!.admin.counters().api.byRoute)
-    .filter(([route]) => /^DELETE \S*\/documents\/[^/]+ 2\d\d$/.test(route))
-    .reduce((n, [, count]) => n + count, 0);
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('docsync run: a mass delete is seen whole (issue 25, case 5)', () => {
@@ -110,7 +103,7 @@ describe('docsync run: a mass delete is seen whole (issue 25, case 5)', () => {
     // Each removal waits its hold time, then they fall due together and are judged together.
     await eventually(async () => {
       // Not one delete reaches the service meanwhile (on the base commit: 10 of the 18 did).
-      expect(deletesInService(), 'documents deleted in the service').toBe(0);
+      expect(d.deletesInService(), 'documents deleted in the service').toBe(0);
       const rows = await d.held();
       return rows.length === 18 && rows.every((r) => r.waitingUntil === null);
     }, 20_000);
@@ -120,7 +113,7 @@ describe('docsync run: a mass delete is seen whole (issue 25, case 5)', () => {
     expect(rows.map((r) => r.documentId).sort()).toEqual(removed.map((f) => f.id).sort());
     expect(rows.every((r) => r.side === 'remote' && r.decision === null)).toBe(true);
     expect(rows.every((r) => r.waitingUntil === null)).toBe(true);
-    expect(deletesInService()).toBe(0);
+    expect(d.deletesInService()).toBe(0);
     expect(await d.inService()).toHaveLength(23);
     expect(readdirSync(path.join(d.root, '.docsync', 'trash')).length).toBe(0);
 
@@ -173,7 +166,7 @@ describe('docsync run: a mass delete is seen whole (issue 25, case 5)', () => {
     await eventually(async () => !(await d.inService()).includes(gone!.id));
     expect(Date.now() - removedAt).toBeGreaterThanOrEqual(holdSeconds * 1000);
     await eventually(async () => (await d.held()).length === 0);
-    expect(deletesInService()).toBe(1);
+    expect(d.deletesInService()).toBe(1);
 
     d.daemon.child.kill('SIGTERM');
     expect(await d.daemon.exited).toBe(0);
@@ -191,7 +184,7 @@ describe('docsync run: a mass delete is seen whole (issue 25, case 5)', () => {
     await eventually(async () => (await d.held()).length === 0);
     await sleep(HOLD_SECONDS * 1000 + 1000);
     expect(await d.held()).toEqual([]);
-    expect(deletesInService()).toBe(0);
+    expect(d.deletesInService()).toBe(0);
     expect(await d.inService()).toContain(away!.id);
     expect(logLines(d.daemon).map((l) => l.msg)).toContainEqual(
       expect.stringMatching(/is back in the store .*: its delete in the service is dropped$/),

@@ -7,22 +7,20 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { type SimProfile, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import type { SimProfile } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { served } from '../helpers/sim-counters.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const RATE = 8;
 const SHARE = 0.05; // the default
@@ -32,10 +30,6 @@ const BOUND_MS = 3 * INTERVAL_MS + 5_000;
 const NEVER = { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' };
 
 const UNLODGED = /^GET \/companies\/documents\/unlodged 200$/;
-const served = (s: Simulator, route: RegExp) =>
-  Object.entries(s.admin.counters().api.byRoute)
-    .filter(([key]) => route.test(key))
-    .reduce((n, [, count]) => n + count, 0);
 
 /**
  * A firm of 300 companies and 100 trusts in step with a store (an unthrottled `--once`), and
@@ -44,12 +38,11 @@ const served = (s: Simulator, route: RegExp) =>
  * round lists the stalest first).
  */
 async function firmInStep(profile: SimProfile) {
-  const firm = await startSimulator({
+  const firm = await startSim({
     profile,
     rateLimitPerSecond: 0,
     seed: { companies: 300, trusts: 100, documentsPerEntity: 1, attachmentsPerDocument: 0 },
   });
-  sim = firm;
   const dir = tempDir();
   const env = { DOCSYNC_REFRESH_TOKEN: firm.admin.mintRefreshToken() };
   const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
@@ -66,7 +59,7 @@ async function firmInStep(profile: SimProfile) {
     state.cursors.markSynced({ kind: 'company', id: doc.owner.id }, Date.now() + 60_000);
   }
   state.close();
-  return { dir, env, late, root: path.join(dir, 'documents') };
+  return { sim: firm, dir, env, late, root: path.join(dir, 'documents') };
 }
 
 function folderOf(root: string, id: string): string | null {
@@ -97,13 +90,13 @@ describe('docsync run without webhooks: the firm-wide unlodged list as a hint', 
   it.each(['api', 'public-docs'] as const)(
     'brings a new status, a lodged form and a new form in companies the round reaches last within a few sweeps (--profile %s)',
     async (profile) => {
-      const { dir, env, late, root } = await firmInStep(profile);
+      const { sim, dir, env, late, root } = await firmInStep(profile);
       const [restatus, lodge, sibling] = late as [
         (typeof late)[0],
         (typeof late)[0],
         (typeof late)[0],
       ];
-      const config = writeCliConfig(dir, sim!, {
+      const config = writeCliConfig(dir, sim, {
         log: { level: 'info' },
         queue: { requestsPerSecond: RATE, concurrency: 4 },
         schedule: NEVER,
@@ -113,15 +106,15 @@ describe('docsync run without webhooks: the firm-wide unlodged list as a hint', 
       const lists = /^GET \/(companies|trusts)\/\{ownerId\}\/documents 200$/;
       await new Promise((resolve) => setTimeout(resolve, 2 * INTERVAL_MS)); // a sweep or two
       const before = {
-        total: sim!.admin.counters().api.total,
-        sweep: served(sim!, UNLODGED),
+        total: sim.admin.counters().api.total,
+        sweep: served(sim, UNLODGED),
         at: Date.now(),
       };
-      const listedBefore = served(sim!, lists);
+      const listedBefore = served(sim, lists);
 
-      sim!.admin.assignStatus(restatus.id, { typeId: 3 }); // SENT TO CLIENT
-      sim!.admin.assignStatus(lodge.id, { typeId: 21 }); // LODGED: it leaves the list
-      const form = sim!.admin.createDocument({
+      sim.admin.assignStatus(restatus.id, { typeId: 3 }); // SENT TO CLIENT
+      sim.admin.assignStatus(lodge.id, { typeId: 21 }); // LODGED: it leaves the list
+      const form = sim.admin.createDocument({
         owner: { kind: 'company', id: sibling.owner.id },
         name: 'Form 484 change of address',
         asicDocNumber: '2E4242424',
@@ -138,13 +131,13 @@ describe('docsync run without webhooks: the firm-wide unlodged list as a hint', 
       ]);
       expect(landed, `not in the folder within ${BOUND_MS} ms`).not.toContain(null);
       // The round was far from them: it had most of the firm still to list.
-      expect(served(sim!, lists) - listedBefore).toBeLessThan(400 / 2);
+      expect(served(sim, lists) - listedBefore).toBeLessThan(400 / 2);
 
       // The sweep's share of the requests, while the round used the rest of the rate.
       await new Promise((resolve) => setTimeout(resolve, 10_000));
       const elapsedS = (Date.now() - before.at) / 1000;
-      const sweep = served(sim!, UNLODGED) - before.sweep;
-      const total = sim!.admin.counters().api.total - before.total;
+      const sweep = served(sim, UNLODGED) - before.sweep;
+      const total = sim.admin.counters().api.total - before.total;
       // At most its share of the rate (one request more for the one under way at the start).
       expect(sweep).toBeGreaterThan(0);
       expect(sweep).toBeLessThanOrEqual(SHARE * RATE * elapsedS + 1);
@@ -158,8 +151,8 @@ describe('docsync run without webhooks: the firm-wide unlodged list as a hint', 
   );
 
   it('reads the list not at all with schedule.unlodgedSweepShare 0: the change waits for the round', async () => {
-    const { dir, env, late, root } = await firmInStep('api');
-    const config = writeCliConfig(dir, sim!, {
+    const { sim, dir, env, late, root } = await firmInStep('api');
+    const config = writeCliConfig(dir, sim, {
       log: { level: 'info' },
       queue: { requestsPerSecond: RATE, concurrency: 4 },
       schedule: { ...NEVER, unlodgedSweepShare: 0 },
@@ -167,13 +160,13 @@ describe('docsync run without webhooks: the firm-wide unlodged list as a hint', 
     const daemon = startDaemon(config, env);
     await daemon.started;
     const doc = late[0]!;
-    sim!.admin.assignStatus(doc.id, { typeId: 3 });
+    sim.admin.assignStatus(doc.id, { typeId: 3 });
     const landed = await timeUntil(
       () => statusIn(folderOf(root, doc.id)) === 'SENT TO CLIENT',
       BOUND_MS,
     );
     expect(landed).toBeNull();
-    expect(served(sim!, UNLODGED)).toBe(0);
+    expect(served(sim, UNLODGED)).toBe(0);
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
   }, 120_000);

@@ -6,34 +6,29 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { documentFolderOf, firmInStep, HOOK, loggedUrl } from '../helpers/daemon-firm.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 describe('case 3: a deleteDocument webhook whose sync fails', () => {
   it('is tried again, and the folder goes to the trash once the service recovers', async () => {
     const dir = tempDir();
-    const firm = await firmInStep(dir, {
+    const firm = await firmInStep(startSim, dir, {
       companies: 1,
       trusts: 1,
       documentsPerEntity: 2,
       attachmentsPerDocument: 1,
       seed: 4,
     });
-    sim = firm.sim;
-    const { root, env } = firm;
+    const { sim, root, env } = firm;
     // No round: only the webhook's own sync (and its retries) can apply the deletion.
     const config = firm.config();
     const daemon = startDaemon(config, env);

@@ -1,24 +1,20 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually, firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 describe('docsync run (the daemon)', () => {
   it('syncs at start, uploads a file dropped into a document folder within seconds, and stops on SIGTERM', async () => {
-    sim = await startSimulator({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo' });
     const dir = tempDir();
     const config = writeCliConfig(dir, sim, { settleSeconds: 0.3, log: { level: 'info' } });
     const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
@@ -40,7 +36,7 @@ describe('docsync run (the daemon)', () => {
     const id = /\[(\d+)\]$/.exec(folder)![1]!;
     writeFileSync(path.join(folder, 'dropped in.txt'), 'from the watcher test');
     await eventually(async () => {
-      const doc = (await sim!.admin.dump()).documents.find((d) => d.id === id);
+      const doc = (await sim.admin.dump()).documents.find((d) => d.id === id);
       return doc?.attachments.some((a) => a.name === 'dropped in.txt') ?? false;
     });
 
@@ -50,7 +46,7 @@ describe('docsync run (the daemon)', () => {
   });
 
   it('refuses a second docsync on the same state while the daemon runs (exit 1)', async () => {
-    sim = await startSimulator({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo' });
     const dir = tempDir();
     const config = writeCliConfig(dir, sim, { log: { level: 'info' } });
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
@@ -64,7 +60,7 @@ describe('docsync run (the daemon)', () => {
 
 /** A daemon with webhooks and the status page on free ports, cycles only when asked. */
 async function daemonWithListeners(logLevel: 'info' | 'debug') {
-  sim = await startSimulator({ seed: 'demo' });
+  const sim = await startSim({ seed: 'demo' });
   const dir = tempDir();
   const config = writeCliConfig(dir, sim, {
     log: { level: logLevel },

@@ -6,24 +6,20 @@
  */
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dayStamp } from '../../src/local/trash.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import type { NewPush } from '../../src/state/outbox-repo.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const DAY = 86_400_000;
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const FIRM = { companies: 1, trusts: 1, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 };
 
@@ -48,7 +44,7 @@ interface Planted {
 
 /** A store and state with something past every retention and something recent beside it. */
 async function plantStore(): Promise<Planted> {
-  sim = await startSimulator({ seed: FIRM, rateLimitPerSecond: 0 });
+  const sim = await startSim({ seed: FIRM, rateLimitPerSecond: 0 });
   const dir = tempDir();
   const config = writeCliConfig(dir, sim, { log: { level: 'info' } });
   const root = path.join(dir, 'documents');

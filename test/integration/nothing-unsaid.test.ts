@@ -8,20 +8,16 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 interface NotSynced {
   readonly path: string;
@@ -29,7 +25,7 @@ interface NotSynced {
 }
 
 async function syncedFirm(overrides: Record<string, unknown> = {}) {
-  sim = await startSimulator({
+  const sim = await startSim({
     seed: { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1 },
   });
   const dir = tempDir();
@@ -43,7 +39,7 @@ async function syncedFirm(overrides: Record<string, unknown> = {}) {
     .filter((f) => f.includes('['))
     .sort()
     .map((f) => `${entity}/${f}`);
-  return { dir, env, config, root, entity, documents };
+  return { sim, dir, env, config, root, entity, documents };
 }
 
 const status = async (config: string, env: NodeJS.ProcessEnv) =>
@@ -54,7 +50,7 @@ const reasonOf = (list: readonly NotSynced[], where: string) =>
 
 describe('nothing unsaid (issue 27, case 7)', () => {
   it('run --once --json and status list the same unmatched folders and entries not synced, each with its reason', async () => {
-    const { env, config, root, entity, documents } = await syncedFirm();
+    const { sim, env, config, root, entity, documents } = await syncedFirm();
     const [doc, other] = documents as [string, string];
     const at = (rel: string) => path.join(root, rel);
     mkdirSync(at('Companies/Nobody Pty Ltd (999 999 999)/2024-01-01 Minutes'), { recursive: true });
@@ -87,7 +83,7 @@ describe('nothing unsaid (issue 27, case 7)', () => {
     expect(reasonOf(notSynced, `${doc}/drafts`)).toMatch(/a folder inside a document folder/);
     expect(once.stderr).toContain('docsync status` lists them with the reason');
 
-    const dump = await sim!.admin.dump();
+    const dump = await sim.admin.dump();
     const names = dump.documents.flatMap((d) => d.attachments.map((a) => a.name));
     expect(names).toContain('Budget (local edit).pdf');
     expect(names).not.toContain('draft.pdf');
@@ -113,7 +109,7 @@ describe('nothing unsaid (issue 27, case 7)', () => {
     writeFileSync(at(`${movedDoc}/signed.pdf`), 'signed');
     const third = await runCli(['run', '--once', '--json', '--config', config], { env });
     expect(third.code, third.stderr).toBe(0);
-    const after = await sim!.admin.dump();
+    const after = await sim.admin.dump();
     const inService = after.documents.find((d) => d.id === meta.id)!;
     expect(inService.name).toBe(meta.name);
     expect(inService.attachments.map((a) => a.name)).toContain('signed.pdf');

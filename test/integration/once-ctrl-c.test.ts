@@ -9,24 +9,21 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/index.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually } from '../helpers/daemon-process.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const ATTACHMENT_BYTES = 60_000;
 
 async function startFirm() {
-  sim = await startSimulator({
+  const sim = await startSim({
     rateLimitPerSecond: 10,
     seed: {
       companies: 30,
@@ -41,7 +38,7 @@ async function startFirm() {
   const dir = tempDir();
   const env = { ...process.env, DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
   const config = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 10, concurrency: 4 } });
-  return { dir, env, config };
+  return { sim, dir, env, config };
 }
 
 function start(config: string, env: NodeJS.ProcessEnv) {
@@ -61,11 +58,11 @@ function start(config: string, env: NodeJS.ProcessEnv) {
 }
 
 /** Once downloads are under way (some files in `.docsync/tmp`), with many requests queued. */
-async function midRun(dir: string, child: ChildProcess) {
+async function midRun(sim: Simulator, dir: string, child: ChildProcess) {
   const tmp = path.join(dir, 'documents', '.docsync', 'tmp');
   await eventually(() => {
     expect(child.exitCode).toBeNull();
-    return sim!.admin.counters().api.total > 40 && filesUnder(tmp).length > 0;
+    return sim.admin.counters().api.total > 40 && filesUnder(tmp).length > 0;
   }, 30_000);
 }
 
@@ -96,9 +93,9 @@ function expectNothingHalfWritten(dir: string) {
 
 describe('Ctrl-C during docsync run --once (issue 27, case 6)', () => {
   it('stops within 5 s at 10 requests/s, cuts what is in flight, and says nothing failed', async () => {
-    const { dir, env, config } = await startFirm();
+    const { sim, dir, env, config } = await startFirm();
     const run = start(config, env);
-    await midRun(dir, run.child);
+    await midRun(sim, dir, run.child);
     const stopAt = Date.now();
     run.child.kill('SIGINT');
     const code = await run.exited;
@@ -119,18 +116,18 @@ describe('Ctrl-C during docsync run --once (issue 27, case 6)', () => {
     expect(summary.left.documents + summary.left.entities).toBeGreaterThan(0);
     expectNothingHalfWritten(dir);
 
-    sim!.admin.setFaults({});
-    sim!.admin.setRateLimit(0);
-    const fast = writeCliConfig(dir, sim!, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
+    sim.admin.setFaults({});
+    sim.admin.setRateLimit(0);
+    const fast = writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
     const again = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 60_000 });
     expect(again.code, again.stderr).toBe(0);
     expectNothingHalfWritten(dir);
   }, 90_000);
 
   it('a second Ctrl-C exits at once, saying what was left and that the next run finishes it', async () => {
-    const { dir, env, config } = await startFirm();
+    const { sim, dir, env, config } = await startFirm();
     const run = start(config, env);
-    await midRun(dir, run.child);
+    await midRun(sim, dir, run.child);
     run.child.kill('SIGINT');
     // The second once the first is heard: requests in flight (slow downloads) still have time.
     await eventually(() => run.out.stderr.includes('stopping now'));
@@ -146,7 +143,7 @@ describe('Ctrl-C during docsync run --once (issue 27, case 6)', () => {
   }, 90_000);
 
   it('a push cut in flight stays in doubt, and the next run settles it without sending it twice', async () => {
-    sim = await startSimulator({
+    const sim = await startSim({
       rateLimitPerSecond: 0,
       seed: { companies: 1, trusts: 0, documentsPerEntity: 1, attachmentsPerDocument: 1 },
     });

@@ -4,25 +4,21 @@
  * interrupted, not running; the next run takes up the rest and ends in sync.
  */
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually } from '../helpers/daemon-process.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 describe('docsync run --once stopped by a signal', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'on %s: exits 4 within seconds, recorded as interrupted; the next run finishes',
     async (signal) => {
-      sim = await startSimulator({
+      const sim = await startSim({
         rateLimitPerSecond: 0,
         seed: {
           companies: 60,
@@ -45,7 +41,7 @@ describe('docsync run --once stopped by a signal', () => {
         stderr += chunk;
       });
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      await eventually(() => sim!.admin.counters().api.total > 10);
+      await eventually(() => sim.admin.counters().api.total > 10);
       const stopAt = Date.now();
       child.kill(signal);
       const code = await exited;

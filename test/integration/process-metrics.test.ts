@@ -3,21 +3,17 @@
  * names (no doubled `process_` prefix), and an event-loop lag that reads what the loop really
  * waited, not the 200 ms sampling interval, on a real daemon at rest.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { Metrics } from '../../src/web/metrics.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,7 +40,7 @@ describe('process metrics', () => {
   });
 
   it('read an idle daemon event-loop lag in milliseconds, not the 0.2 s sampling interval', async () => {
-    sim = await startSimulator({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo' });
     const config = writeCliConfig(tempDir(), sim, {
       log: { level: 'info' },
       schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },

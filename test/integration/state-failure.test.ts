@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDaemon, runOnceIn } from '../../src/commands/run-command.js';
 import { openApp } from '../../src/compose.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { InstanceLock } from '../../src/state/instance-lock.js';
 import type { Database } from '../../src/state/open-database.js';
 import { StateStore } from '../../src/state/state-store.js';
@@ -18,16 +17,15 @@ import { MAX_BODY_BYTES } from '../../src/triggers/webhook-request.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { firstSyncDone } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { CLIENT_CODE, documentChange, postWebhook, SECRET } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
-let sim: Simulator | undefined;
+const startSim = useSimulators();
 const daemons: Daemon[] = [];
 afterEach(async () => {
   await Promise.all(daemons.splice(0).map((d) => d.close()));
-  await sim?.close();
-  sim = undefined;
 });
 
 // Big enough that its first sync needs more pages than a new state file has.
@@ -43,7 +41,7 @@ const NEVER = { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' };
 
 /** A store for `sim` whose state already holds a refresh token, so no environment is needed. */
 async function prepare(overrides: Record<string, unknown> = {}, firm = FIRM) {
-  sim = await startSimulator({ seed: firm, rateLimitPerSecond: 0 });
+  const sim = await startSim({ seed: firm, rateLimitPerSecond: 0 });
   const dir = tempDir();
   const config = writeCliConfig(dir, sim, {
     log: { level: 'info' },
@@ -58,6 +56,7 @@ async function prepare(overrides: Record<string, unknown> = {}, firm = FIRM) {
   const log = () =>
     lines.map((line) => JSON.parse(line) as { level: number; msg: string; url?: string });
   return {
+    sim,
     dir,
     config,
     stateFile,
@@ -136,7 +135,7 @@ describe('a state database on a full disk', () => {
     await firstSyncDone(healthz);
 
     // A cycle now waits on a slow service while the disk fills up.
-    sim!.admin.setFaults({ latencyMs: 3000 });
+    p.sim.admin.setFaults({ latencyMs: 3000 });
     void daemon.request({ trigger: 'cron' });
     fillDisk(app.state.db);
     // A webhook that needs room to be recorded is where the daemon finds out.
@@ -200,7 +199,7 @@ describe('a damaged state database', () => {
     'one that $name: run, run --once and status exit 1 with one sentence naming the file, no stack',
     async ({ damage }) => {
       const p = await prepare();
-      const env = { DOCSYNC_REFRESH_TOKEN: sim!.admin.mintRefreshToken() };
+      const env = { DOCSYNC_REFRESH_TOKEN: p.sim.admin.mintRefreshToken() };
       const synced = await runCli(['run', '--once', '--config', p.config], { env });
       expect(synced.code).toBe(0);
       damage(p.stateFile);

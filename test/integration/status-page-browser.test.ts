@@ -13,7 +13,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createLogger } from '../../src/log/create-logger.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { Metrics } from '../../src/web/metrics.js';
 import { operatorActions } from '../../src/web/operator-actions.js';
@@ -22,21 +21,21 @@ import { useBrowser } from '../helpers/browser.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually, firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const launch = useBrowser();
 const startDaemon = useDaemonProcesses();
-let sim: Simulator | undefined;
+const startSim = useSimulators();
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
-  await sim?.close();
 });
 
 describe('status page in a browser', () => {
   it('shows a conflict and an item in error that the engine recorded', async () => {
-    sim = await startSimulator({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo' });
     const dir = tempDir();
     const configFile = writeCliConfig(dir, sim, { settleSeconds: 0 });
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
@@ -135,7 +134,7 @@ describe('status page in a browser', () => {
   });
 
   it("syncs an entity when its Sync now is clicked, and shows the sync's changes under Recent changes", async () => {
-    sim = await startSimulator({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo' });
     const dir = tempDir();
     const config = writeCliConfig(dir, sim, {
       log: { level: 'info' },
@@ -196,7 +195,7 @@ describe('status page in a browser', () => {
   });
 
   it('approves the deletes a rail held under the daemon, which then carries them out', async () => {
-    sim = await startSimulator({
+    const sim = await startSim({
       rateLimitPerSecond: 0,
       seed: { companies: 1, trusts: 1, documentsPerEntity: 4, attachmentsPerDocument: 1, seed: 9 },
     });
@@ -229,7 +228,7 @@ describe('status page in a browser', () => {
     const goneIds = gone.map((f) => /\[(\d+)\]$/.exec(f)![1]!);
     for (const f of gone) rmSync(path.join(companyDir, f), { recursive: true });
     await eventually(async () => (await (await fetch(url)).text()).includes('Held deletes (3)'));
-    const inService = async () => (await sim!.admin.dump()).documents.map((d) => d.id);
+    const inService = async () => (await sim.admin.dump()).documents.map((d) => d.id);
     for (const id of goneIds) expect(await inService()).toContain(id);
 
     const browser = await launch();

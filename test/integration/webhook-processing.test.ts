@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { DocumentChangeEvent } from '../../src/triggers/webhook-event.js';
+import { useSimulators } from '../helpers/simulator.js';
 import { baseDocument, useStateStore } from '../helpers/state-store.js';
 import {
   CLIENT_CODE,
@@ -13,11 +13,7 @@ import {
 
 const stateStore = useStateStore();
 const startReceiver = useWebhookReceivers();
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+const startSim = useSimulators();
 
 describe('webhook processing', () => {
   it('answers before the work: a 3 s onEvent does not delay the 200', async () => {
@@ -218,7 +214,7 @@ describe('webhook processing', () => {
     const { receiver, seen } = await startReceiver(state, {
       webhook: { resourceUrlTemplate: 'https://dms.example/doc/{documentId}' },
     });
-    sim = await startSimulator({
+    const sim = await startSim({
       webhookDelivery: { retryScheduleMs: [50, 100], timeoutMs: 2_000 },
     });
     sim.admin.setWebhook({
