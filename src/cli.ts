@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The executable: everything else is in program.ts, so tests can build the program without running it.
 import { setFlagsFromString } from 'node:v8';
+import { processTerminal } from './commands/terminal.js';
 import { main } from './program.js';
 
 // docsync's pace is the service's rate limit (10 requests a second), not CPU, and a daemon
@@ -15,4 +16,4 @@ setFlagsFromString('--optimize-for-size');
 // in the same 146 s (the rate sets the pace; bench 1 shows what it costs in CPU).
 setFlagsFromString('--semi-space-growth-factor=1');
 
-process.exitCode = await main(process.argv);
+process.exitCode = await main(process.argv, processTerminal());

@@ -5,20 +5,21 @@
  */
 
 import type { DestinationStream } from 'pino';
+import { isProcessStdout, type Terminal } from './commands/terminal.js';
 import { loadConfig } from './config/load-config.js';
 import { type Config, type LogLevel, oauthScope } from './config/schema.js';
-import { otherService, serviceKey } from './domain/service-identity.js';
+import { serviceKey } from './domain/service-identity.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
 import { EntityLocks } from './engine/entity-locks.js';
 import { FsLocalStore } from './local/fs-local-store.js';
-import { createLogger, type Logger } from './log/create-logger.js';
+import { createLogger, type Logger, type LoggerOptions } from './log/create-logger.js';
 import { type ClientOptions, createRemote, type Remote } from './remote/create-client.js';
 import { prefixFoundLine } from './remote/document-prefixes.js';
 import { routeTable } from './remote/routes.js';
 import type { ResponseInfo } from './remote/service-http.js';
-import { explainStateFailure } from './state/state-failure.js';
-import { StateStore } from './state/state-store.js';
+import { openState } from './state/open-state.js';
+import type { StateStore } from './state/state-store.js';
 
 export interface AppOptions {
   readonly config?: string | undefined;
@@ -47,46 +48,14 @@ export interface App {
   close(): void;
 }
 
-/**
- * `existing`: open the state database as it is (commands that only read it); `upgrade: false`:
- * create a missing one, but take one that is there as it is (open-database.ts).
- * `sameService`: refuse a state of another service (domain/service-identity.ts) before anything
- * is stored in it or a client can send its token: that service's login must not go to the
- * configured one, nor its ids be synced there.
- */
-export function openState(
-  config: Config,
-  options: { existing?: boolean; upgrade?: boolean; sameService?: boolean } = {},
-): StateStore {
-  const state = StateStore.open(config.state.path, {
-    existing: options.existing ?? false,
-    upgrade: options.upgrade ?? true,
+export function openApp(terminal: Terminal, options: AppOptions = {}): App {
+  const config = loadConfig({
+    path: options.config,
+    logLevel: options.logLevel,
+    env: terminal.env,
+    cwd: terminal.cwd,
   });
-  try {
-    if (options.sameService) {
-      const other = otherService(
-        { kind: 'state', statePath: config.state.path },
-        state.settings.serviceUrl(),
-        config.service.baseUrl,
-      );
-      if (other) throw other;
-    }
-    // DOCSYNC_REFRESH_TOKEN: stored unless it is the seed we already took (and since rotated).
-    if (config.service.refreshToken) state.tokens.seedRefreshToken(config.service.refreshToken);
-    return state;
-  } catch (error) {
-    state.close();
-    throw explainStateFailure(error, config.state.path);
-  }
-}
-
-export function openApp(options: AppOptions = {}): App {
-  const config = loadConfig({ path: options.config, logLevel: options.logLevel });
-  const logger = createLogger({
-    level: config.log.level,
-    ...(options.logToStderr ? { destination: process.stderr, pretty: process.stderr.isTTY } : {}),
-    ...(options.logDestination ? { destination: options.logDestination, pretty: false } : {}),
-  });
+  const logger = createLogger({ level: config.log.level, ...logOutput(terminal, options) });
   const state = openState(config, {
     existing: options.existingState ?? false,
     upgrade: options.upgradeState ?? true,
@@ -116,6 +85,15 @@ export function openApp(options: AppOptions = {}): App {
       logger.flush();
     },
   };
+}
+
+/** Where the log goes: stdout (fd 1 for the process's own), stderr, or the caller's stream. */
+function logOutput(terminal: Terminal, options: AppOptions): Omit<LoggerOptions, 'level'> {
+  if (options.logDestination) return { destination: options.logDestination, pretty: false };
+  if (options.logToStderr)
+    return { destination: terminal.stderr, pretty: terminal.stderr.isTTY === true };
+  if (isProcessStdout(terminal.stdout)) return {};
+  return { destination: terminal.stdout, pretty: terminal.stdout.isTTY === true };
 }
 
 /** The client's options from the configuration: the service's URL, credentials and routes. */

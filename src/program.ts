@@ -2,28 +2,44 @@
  * The `docsync` command line: parses arguments and hands each command to its module. Errors
  * reach the top here and become one clear line on stderr and the exit code of daemon.md.
  */
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { usageText } from './commands/api-operations.js';
 import { failureSentence } from './commands/failure-sentence.js';
-import { commands, type GlobalOptions } from './commands/index.js';
+import { type Commands, commandsOn, type GlobalOptions } from './commands/index.js';
 import { countRepeats, LOG_LEVELS, logLevelOf } from './commands/log-level-options.js';
+import type { Terminal } from './commands/terminal.js';
 import { VERSION } from './commands/version.js';
 import { DocsyncError } from './domain/errors.js';
 import { ExitCode } from './domain/exit-codes.js';
 
-export function buildProgram(): Command {
-  const program = rootCommand();
-  addInitCommand(program);
-  addSyncCommands(program);
-  addOperatorCommands(program);
-  addServiceCommands(program);
-  addSimulatorCommands(program);
-  return program;
+/**
+ * The command line, writing to `terminal`; each command's module is loaded when that command
+ * runs. `exitCode()` is what the command that ran returned.
+ */
+export function buildProgram(terminal: Terminal): { program: Command; exitCode(): number } {
+  let code: number = ExitCode.InSync;
+  const commands = commandsOn(terminal, (returned) => {
+    if (typeof returned === 'number') code = returned;
+  });
+  const program = rootCommand(terminal, commands);
+  addInitCommand(program, commands);
+  addSyncCommands(program, commands);
+  addOperatorCommands(program, commands);
+  addServiceCommands(program, commands);
+  addSimulatorCommands(program, commands);
+  return { program, exitCode: () => code };
 }
 
 /** `docsync` itself: the options every command shares, and `docsync --once`. */
-function rootCommand(): Command {
+function rootCommand(terminal: Terminal, commands: Commands): Command {
   const program = new Command('docsync')
+    // Set before any subcommand is added, which inherits them: commander writes to the
+    // terminal and throws where it would end the process, so main() says how it ends.
+    .configureOutput({
+      writeOut: (text) => terminal.stdout.write(text),
+      writeErr: (text) => terminal.stderr.write(text),
+    })
+    .exitOverride()
     .description('Keeps a compliance service and a document folder tree in step, both ways.')
     .version(VERSION)
     .option(
@@ -65,7 +81,7 @@ function rootCommand(): Command {
 }
 
 /** `init`: a configuration that works, and what to run next. */
-function addInitCommand(program: Command): void {
+function addInitCommand(program: Command, commands: Commands): void {
   program
     .command('init')
     .description(
@@ -96,7 +112,7 @@ function addInitCommand(program: Command): void {
 }
 
 /** `run` and `status`: the sync, and what it did. */
-function addSyncCommands(program: Command): void {
+function addSyncCommands(program: Command, commands: Commands): void {
   program
     .command('run')
     .description('the daemon: scheduled cycles, folder watcher, webhook receiver, status page')
@@ -117,7 +133,7 @@ function addSyncCommands(program: Command): void {
 }
 
 /** `check`, `auth login`, `api`, `open`: the service, reached by hand. */
-function addServiceCommands(program: Command): void {
+function addServiceCommands(program: Command, commands: Commands): void {
   program
     .command('check')
     .description(
@@ -176,7 +192,7 @@ function addServiceCommands(program: Command): void {
 }
 
 /** `simulator` and `demo`: the built-in stand-in for the service. */
-function addSimulatorCommands(program: Command): void {
+function addSimulatorCommands(program: Command, commands: Commands): void {
   program
     .command('simulator')
     .description('run the built-in simulator of the compliance service')
@@ -205,15 +221,15 @@ function addSimulatorCommands(program: Command): void {
 }
 
 /** `conflicts`, `trash`, `deletes`: what an operator does when docsync holds something back. */
-function addOperatorCommands(program: Command): void {
-  addConflictsCommands(program);
-  addTrashCommands(program);
-  addDeletesCommands(program);
+function addOperatorCommands(program: Command, commands: Commands): void {
+  addConflictsCommands(program, commands);
+  addTrashCommands(program, commands);
+  addDeletesCommands(program, commands);
 }
 
 const json = ['--json', 'machine-readable output'] as const;
 
-function addConflictsCommands(program: Command): void {
+function addConflictsCommands(program: Command, commands: Commands): void {
   const conflicts = program
     .command('conflicts')
     .description('conflicts both sides made: list, open (where each version is), resolve');
@@ -246,7 +262,7 @@ function addConflictsCommands(program: Command): void {
     );
 }
 
-function addTrashCommands(program: Command): void {
+function addTrashCommands(program: Command, commands: Commands): void {
   const trash = program
     .command('trash')
     .description('what .docsync/trash/ holds, the service copies among it; put an item back');
@@ -265,7 +281,7 @@ function addTrashCommands(program: Command): void {
     );
 }
 
-function addDeletesCommands(program: Command): void {
+function addDeletesCommands(program: Command, commands: Commands): void {
   const deletes = program
     .command('deletes')
     .description('deletes a safety rail holds: list, approve or discard (also beside the daemon)');
@@ -290,18 +306,22 @@ function addDeletesCommands(program: Command): void {
   }
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/** Runs the command `argv` names on `terminal`, and returns its exit code (daemon.md). */
+export async function main(argv: readonly string[], terminal: Terminal): Promise<number> {
+  const { program, exitCode } = buildProgram(terminal);
   try {
-    const code = await buildProgram()
-      .parseAsync(argv as string[])
-      .then(() => process.exitCode);
-    return typeof code === 'number' ? code : ExitCode.InSync;
+    await program.parseAsync(argv as string[]);
+    return exitCode();
   } catch (error) {
+    // Help, the version, or a usage error commander has already explained.
+    if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof DocsyncError) {
-      process.stderr.write(`docsync: ${failureSentence(error)}\n`);
+      terminal.stderr.write(`docsync: ${failureSentence(error)}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`docsync: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+    terminal.stderr.write(
+      `docsync: unexpected error: ${(error as Error).stack ?? String(error)}\n`,
+    );
     return ExitCode.CouldNotRun;
   }
 }

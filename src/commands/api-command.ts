@@ -6,9 +6,10 @@
 import { openApp } from '../compose.js';
 import { DocsyncError } from '../domain/errors.js';
 import { ApiError, serviceErrorOf } from '../remote/api-error.js';
-import { type ApiCall, resolveOperation } from './api-operations.js';
+import { type ApiCall, resolveOperation, withPathsFrom } from './api-operations.js';
 import { JsonOutput } from './api-output.js';
 import type { GlobalOptions } from './index.js';
+import type { Terminal } from './terminal.js';
 
 export interface ApiCommandOptions extends Omit<ApiCall, 'args'>, GlobalOptions {
   readonly resource: string;
@@ -16,19 +17,21 @@ export interface ApiCommandOptions extends Omit<ApiCall, 'args'>, GlobalOptions 
   readonly args: readonly string[];
 }
 
-export async function apiCommand(options: ApiCommandOptions): Promise<void> {
-  const { op, args } = resolveOperation(options.resource, options.operation, options.args, options);
-  await op.check?.(options, args);
+export async function apiCommand(options: ApiCommandOptions, terminal: Terminal): Promise<void> {
+  const resolved = resolveOperation(options.resource, options.operation, options.args, options);
+  const { op } = resolved;
+  const { call, args } = withPathsFrom(terminal.cwd, op, options, resolved.args);
+  await op.check?.(call, args);
   // Never an upgrade of the state: the previous version's daemon may still be using it.
-  const app = openApp({
+  const app = openApp(terminal, {
     config: options.config,
     logLevel: options.logLevel,
     logToStderr: true,
     upgradeState: false,
   });
-  const out = new JsonOutput(process.stdout);
+  const out = new JsonOutput(terminal.stdout);
   try {
-    const result = op.run(app.remote.client, options, args);
+    const result = op.run(app.remote.client, call, args);
     if (isAsyncIterable(result)) {
       for await (const item of result) {
         if (out.closed) break;

@@ -26,6 +26,8 @@ interface Operation {
    * is the user's to fix, and must not look like a request that may or may not have been sent.
    */
   readonly check?: (call: ApiCall, a: string[]) => Promise<void>;
+  /** Which arguments name a local file: relative to where the command was started. */
+  readonly paths?: readonly number[];
   readonly run: (client: ServiceClient, call: ApiCall, a: string[]) => Result;
 }
 
@@ -103,12 +105,14 @@ export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
   attachments: {
     upload: {
       usage: '<company|trust> <ownerId> <documentId> <file>',
+      paths: [3],
       check: (_call, [, , , file]) => readableFile(file!),
       run: (c, _call, [k, id, doc, file]) =>
         c.uploadAttachment(owner(k!, id!), doc!, file!, path.basename(file!)),
     },
     download: {
       usage: '<company|trust> <ownerId> <documentId> <attachmentId> <destFile>',
+      paths: [4],
       check: (_call, [, , , , dest]) => writableFolder(dest!),
       run: (c, _call, [k, id, doc, att, dest]) =>
         c.downloadAttachment(owner(k!, id!), doc!, att!, dest!),
@@ -214,6 +218,20 @@ export function resolveOperation(
       throw usageError(`${resource} ${name} takes no ${flag}; ${usage}`);
   }
   return { op, args: rest };
+}
+
+/** The arguments and `--file` with every local path made absolute from `cwd`. */
+export function withPathsFrom<C extends Omit<ApiCall, 'args'>>(
+  cwd: string,
+  op: Operation,
+  call: C,
+  args: readonly string[],
+): { call: C; args: string[] } {
+  const paths = new Set(op.paths ?? []);
+  return {
+    call: call.file === undefined ? call : { ...call, file: path.resolve(cwd, call.file) },
+    args: args.map((arg, i) => (paths.has(i) ? path.resolve(cwd, arg) : arg)),
+  };
 }
 
 export function usageText(): string {

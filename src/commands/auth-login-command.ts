@@ -9,10 +9,14 @@ import { oauthScope } from '../config/schema.js';
 import { authorizeUrl, LOGIN_WAIT_MS, listenForRedirect, newState } from '../remote/auth-login.js';
 import { routeTable } from '../remote/routes.js';
 import type { GlobalOptions } from './index.js';
+import type { Terminal } from './terminal.js';
 
-export async function authLoginCommand(options: GlobalOptions & { code?: string }): Promise<void> {
+export async function authLoginCommand(
+  options: GlobalOptions & { code?: string },
+  terminal: Terminal,
+): Promise<void> {
   // It makes the state on a new install, but never upgrades one the old daemon may be using.
-  const app = openApp({
+  const app = openApp(terminal, {
     config: options.config,
     logLevel: options.logLevel,
     logToStderr: true,
@@ -29,14 +33,14 @@ export async function authLoginCommand(options: GlobalOptions & { code?: string 
         { ...service, scope: oauthScope(service.scope), authorizePath },
         state,
       );
-      process.stdout.write(instructions(url, service.redirectUri));
+      terminal.stdout.write(instructions(url, service.redirectUri));
       code = await listener.code;
     }
     const tokens = await app.remote.tokens.exchangeCode(code, service.redirectUri);
     const expires = tokens.accessTokenExpiresAt
       ? new Date(tokens.accessTokenExpiresAt).toISOString()
       : 'unknown';
-    process.stdout.write(
+    terminal.stdout.write(
       `docsync is authorised (access token valid until ${expires}); tokens stored in ${app.config.state.path}.\n`,
     );
   } finally {

@@ -13,6 +13,7 @@
  */
 
 import { open, rename } from 'node:fs/promises';
+import path from 'node:path';
 import { got } from 'got';
 import { loadConfig, resolveConfigPath } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
@@ -23,7 +24,8 @@ import { checkStore } from '../local/store-checks.js';
 import { Transcript } from '../remote/transcript.js';
 import { checkService } from './check-service.js';
 import { checkWebhook } from './check-webhook.js';
-import { checkWrites } from './check-write.js';
+import { askOnTerminal, checkWrites } from './check-write.js';
+import type { Terminal } from './terminal.js';
 
 export interface CheckCommandOptions {
   readonly config?: string | undefined;
@@ -36,34 +38,38 @@ export interface CheckCommandOptions {
   readonly save?: string | undefined;
 }
 
-export async function checkCommand(options: CheckCommandOptions): Promise<void> {
-  const file = resolveConfigPath(options.config, process.env);
+export async function checkCommand(
+  options: CheckCommandOptions,
+  terminal: Terminal,
+): Promise<number> {
+  const file = resolveConfigPath(options.config, terminal.env, terminal.cwd);
   const transcript = options.save ? new Transcript() : undefined;
   const lines =
     options.write !== undefined
-      ? await runWriteCheck(file, options, transcript)
-      : await runChecks(file, options.config, transcript);
+      ? await runWriteCheck(file, options, terminal, transcript)
+      : await runChecks(file, options.config, terminal, transcript);
   const text = renderText(file, lines);
-  process.stdout.write(options.json ? renderJson(file, lines) : text);
-  process.exitCode = checkExitCode(lines);
+  terminal.stdout.write(options.json ? renderJson(file, lines) : text);
   if (options.save && transcript) {
     const header = [
       `docsync check${options.write !== undefined ? ` --write ${options.write}` : ''} transcript, ${new Date().toISOString()}`,
       `configuration ${file}`,
     ];
-    await saveTranscript(options.save, transcript.render(header, text));
-    process.stderr.write(
+    await saveTranscript(path.resolve(terminal.cwd, options.save), transcript.render(header, text));
+    terminal.stderr.write(
       `docsync: the check's requests and answers are in ${options.save} (secrets removed)\n`,
     );
   }
+  return checkExitCode(lines);
 }
 
 export async function runChecks(
   file: string,
   flag: string | undefined,
+  terminal: Pick<Terminal, 'env' | 'cwd'>,
   transcript?: Transcript,
 ): Promise<CheckLine[]> {
-  const config = loaded(file, flag, transcript);
+  const config = loaded(file, flag, terminal, transcript);
   if (!('service' in config)) return [config];
   const service = await checkService(config, transcript);
   const store = await checkStore({
@@ -83,9 +89,10 @@ export async function runChecks(
 async function runWriteCheck(
   file: string,
   options: CheckCommandOptions,
+  terminal: Terminal,
   transcript: Transcript | undefined,
 ): Promise<CheckLine[]> {
-  const config = loaded(file, options.config, transcript);
+  const config = loaded(file, options.config, terminal, transcript);
   if (!('service' in config)) return [config];
   return [
     configLine(file, config),
@@ -94,6 +101,7 @@ async function runWriteCheck(
       yes: options.yes ?? false,
       allowProduction: options.allowProduction ?? false,
       transcript,
+      confirm: (question) => askOnTerminal(terminal, question),
     })),
   ];
 }
@@ -102,11 +110,12 @@ async function runWriteCheck(
 function loaded(
   file: string,
   flag: string | undefined,
+  terminal: Pick<Terminal, 'env' | 'cwd'>,
   transcript?: Transcript,
 ): Config | CheckLine {
   let config: Config;
   try {
-    config = loadConfig({ path: flag });
+    config = loadConfig({ path: flag, env: terminal.env, cwd: terminal.cwd });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return configProblemLine(file, error);

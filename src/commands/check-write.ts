@@ -5,7 +5,7 @@
  * real client's file is not a thing to make by accident.
  */
 import { createInterface } from 'node:readline/promises';
-import { clientOptions, localStore, openState } from '../compose.js';
+import { clientOptions, localStore } from '../compose.js';
 import type { Config } from '../config/schema.js';
 import { SERVICE_ENVIRONMENTS } from '../config/service-environments.js';
 import { type CheckLine, fail } from '../domain/check-lines.js';
@@ -16,7 +16,9 @@ import type { Entity } from '../domain/types.js';
 import { createRemote, type Remote } from '../remote/create-client.js';
 import type { ResponseInfo } from '../remote/service-http.js';
 import type { Transcript } from '../remote/transcript.js';
+import { openState } from '../state/open-state.js';
 import type { StateStore } from '../state/state-store.js';
+import type { Terminal } from './terminal.js';
 import { proveWrites } from './write-proof.js';
 
 export interface WriteCheckOptions {
@@ -27,8 +29,8 @@ export interface WriteCheckOptions {
   /** Run against production too. */
   readonly allowProduction: boolean;
   readonly transcript?: Transcript | undefined;
-  /** Asks the operator; default a prompt on the terminal. */
-  readonly confirm?: (question: string) => Promise<boolean>;
+  /** Asks the operator (`askOnTerminal`). */
+  readonly confirm: (question: string) => Promise<boolean>;
 }
 
 const TOPIC = 'check --write';
@@ -71,7 +73,7 @@ export async function checkWrites(
     const question =
       `This creates a test document in ${where}, uploads a file to it, downloads it back, assigns a ` +
       'status, then deletes the file and the document (their copies kept in .docsync/trash/). Go on? [y/N] ';
-    if (!options.yes && !(await (options.confirm ?? askOnTerminal)(question))) {
+    if (!options.yes && !(await options.confirm(question))) {
       return [
         fail(TOPIC, `not confirmed: nothing was written to ${where}`, 'Answer y, or add --yes.'),
       ];
@@ -130,14 +132,15 @@ async function resolveEntity(
   return `"${query}" names ${match.candidates.length}: ${names}`;
 }
 
-async function askOnTerminal(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) {
+/** A question on the terminal's stderr, answered on its stdin; refused where there is none. */
+export async function askOnTerminal(terminal: Terminal, question: string): Promise<boolean> {
+  if (!terminal.stdin.isTTY) {
     throw new DocsyncError(
       'CHECK_WRITE_UNCONFIRMED',
       'check --write changes the service and asks first, but there is no terminal to ask on: add --yes',
     );
   }
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const rl = createInterface({ input: terminal.stdin, output: terminal.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(question)).trim());
   } finally {

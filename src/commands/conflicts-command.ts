@@ -8,19 +8,23 @@ import { CONFLICT_CHOICES, type ConflictChoice } from '../domain/plan-resolution
 import type { OwnerRef } from '../domain/types.js';
 import { type ConflictView, listConflicts, openConflict } from '../operator/conflicts.js';
 import { decide, nameOf, print, printJson, withOperator } from './operator-app.js';
+import type { Terminal } from './terminal.js';
 
 interface Common {
   readonly config?: string | undefined;
   readonly json?: boolean;
 }
 
-export function conflictsListCommand(options: Common & { all?: boolean }): Promise<void> {
-  return withOperator(options.config, (deps) => {
+export function conflictsListCommand(
+  options: Common & { all?: boolean },
+  terminal: Terminal,
+): Promise<void> {
+  return withOperator(terminal, options.config, (deps) => {
     const conflicts = listConflicts(deps, { all: options.all ?? false });
-    if (options.json) return printJson(conflicts);
+    if (options.json) return printJson(terminal, conflicts);
     if (conflicts.length === 0)
-      return print([options.all ? 'No conflicts recorded.' : 'No open conflicts.']);
-    print([
+      return print(terminal, [options.all ? 'No conflicts recorded.' : 'No open conflicts.']);
+    print(terminal, [
       ...conflicts.map((c) => summaryLine(c, nameOf(deps))),
       '',
       'Where each version is: docsync conflicts open <id>',
@@ -29,15 +33,18 @@ export function conflictsListCommand(options: Common & { all?: boolean }): Promi
   });
 }
 
-export function conflictsOpenCommand(options: Common & { id: string }): Promise<void> {
-  return withOperator(options.config, (deps) => {
+export function conflictsOpenCommand(
+  options: Common & { id: string },
+  terminal: Terminal,
+): Promise<void> {
+  return withOperator(terminal, options.config, (deps) => {
     const conflict = openConflict(deps, idOf(options.id));
-    if (options.json) return printJson(conflict);
+    if (options.json) return printJson(terminal, conflict);
     const version = (label: string, v: ConflictView['mine']) => [
       `  ${label} ${v.says}`,
       ...(v.path ? [`          ${v.path}`] : []),
     ];
-    print([
+    print(terminal, [
       summaryLine(conflict, nameOf(deps)),
       ...(conflict.detail ? [`  ${conflict.detail}`] : []),
       ...version('mine:  ', conflict.mine),
@@ -58,12 +65,17 @@ export function conflictsOpenCommand(options: Common & { id: string }): Promise<
  */
 export async function conflictsResolveCommand(
   options: Common & { id: string; choice: string },
+  terminal: Terminal,
 ): Promise<void> {
   const choice = choiceOf(options.choice);
   const conflictId = idOf(options.id);
-  const result = await decide(options.config, { kind: 'resolve-conflict', conflictId, choice });
-  if (options.json) return printJson(result);
-  print([
+  const result = await decide(terminal, options.config, {
+    kind: 'resolve-conflict',
+    conflictId,
+    choice,
+  });
+  if (options.json) return printJson(terminal, result);
+  print(terminal, [
     `Conflict ${result.id} resolved: ${result.choice}.`,
     ...result.done.map((d) => `  ${d}`),
     `Next: ${result.next}.`,

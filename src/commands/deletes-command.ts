@@ -9,20 +9,21 @@ import type { OwnerRef } from '../domain/types.js';
 import { plural } from '../domain/words.js';
 import { type HeldDeleteView, listHeldDeletes } from '../operator/held-deletes.js';
 import { decide, nameOf, print, printJson, withOperator } from './operator-app.js';
+import type { Terminal } from './terminal.js';
 
 interface Common {
   readonly config?: string | undefined;
   readonly json?: boolean;
 }
 
-export function deletesListCommand(options: Common): Promise<void> {
-  return withOperator(options.config, (deps) => {
+export function deletesListCommand(options: Common, terminal: Terminal): Promise<void> {
+  return withOperator(terminal, options.config, (deps) => {
     const held = listHeldDeletes(deps);
-    if (options.json) return printJson(held);
-    if (held.length === 0) return print(['No deletes are held.']);
+    if (options.json) return printJson(terminal, held);
+    if (held.length === 0) return print(terminal, ['No deletes are held.']);
     const inHold = held.filter((h) => h.waitingUntil !== null).length;
     const name = nameOf(deps);
-    print([
+    print(terminal, [
       inHold === 0
         ? `${plural(held.length, 'delete')} held by the safety rails:`
         : `${plural(held.length - inHold, 'delete')} held by the safety rails, ${inHold} waiting their hold time:`,
@@ -41,6 +42,7 @@ export function deletesListCommand(options: Common): Promise<void> {
 export async function deletesDecideCommand(
   decision: 'approve' | 'discard',
   options: Common & { ids: readonly string[]; all?: boolean },
+  terminal: Terminal,
 ): Promise<void> {
   if ((options.all ?? false) === options.ids.length > 0)
     throw new OperatorError(
@@ -48,13 +50,13 @@ export async function deletesDecideCommand(
       `Name the held deletes to ${decision} by document id, or give --all (not both); \`docsync deletes list\` shows them.`,
     );
   const selection = options.all ? ('all' as const) : [...options.ids];
-  const decided = await decide(options.config, {
+  const decided = await decide(terminal, options.config, {
     kind: 'decide-held-deletes',
     decision,
     selection,
   });
-  if (options.json) return printJson(decided);
-  print([
+  if (options.json) return printJson(terminal, decided);
+  print(terminal, [
     `${decision === 'approve' ? 'Approved' : 'Discarded'} ${plural(decided.held.length, 'held delete')}:`,
     ...decided.held.map(
       (h) => `  ${h.documentId}  ${decision === 'approve' ? h.ifApproved : h.ifDiscarded}`,

@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type App, clientOptions, engineDeps, openState } from '../compose.js';
+import { type App, clientOptions, engineDeps } from '../compose.js';
 import { parseConfig } from '../config/load-config.js';
 import { plural } from '../domain/words.js';
 import { runCycle } from '../engine/run-cycle.js';
@@ -14,11 +14,13 @@ import { createLogger } from '../log/create-logger.js';
 import { createRemote } from '../remote/create-client.js';
 import { startSimulator } from '../simulator/index.js';
 import { InstanceLock } from '../state/instance-lock.js';
+import { openState } from '../state/open-state.js';
 import type { GlobalOptions } from './index.js';
-import { selfCommand } from './self-command.js';
+import { selfOn } from './self-command.js';
+import type { Terminal } from './terminal.js';
 
-export async function demoCommand(options: GlobalOptions & { dir?: string } = {}): Promise<void> {
-  const root = path.resolve(options.dir ?? 'demo-documents');
+export async function demoCommand(options: GlobalOptions, terminal: Terminal): Promise<number> {
+  const root = path.resolve(terminal.cwd, 'demo-documents');
   const sim = await startSimulator({ seed: 'demo' });
   try {
     const config = parseConfig(
@@ -35,12 +37,12 @@ export async function demoCommand(options: GlobalOptions & { dir?: string } = {}
         status: { enabled: false },
         log: { level: 'warn' },
       },
-      { env: {}, baseDir: process.cwd(), source: 'docsync demo' },
+      { env: {}, baseDir: terminal.cwd, source: 'docsync demo' },
     );
     const logger = createLogger({
       level: options.logLevel ?? 'warn',
-      destination: process.stderr,
-      pretty: process.stderr.isTTY,
+      destination: terminal.stderr,
+      pretty: terminal.stderr.isTTY === true,
     });
     const state = openState(config);
     state.tokens.seedRefreshToken(sim.admin.mintRefreshToken());
@@ -48,12 +50,12 @@ export async function demoCommand(options: GlobalOptions & { dir?: string } = {}
     const app: App = { config, logger, state, remote, close: () => state.close() };
     const lock = InstanceLock.acquire(state.db);
     try {
-      process.stdout.write(
+      terminal.stdout.write(
         `Simulator running at ${sim.apiUrl}; syncing its demo firm into ${root} ...\n`,
       );
       const report = await runCycle(engineDeps(app), { trigger: 'once', fullReconcile: true });
-      process.stdout.write(await summary(root, report.actions));
-      process.exitCode = report.exitCode;
+      terminal.stdout.write(await summary(root, report.actions, selfOn(terminal)));
+      return report.exitCode;
     } finally {
       lock.release();
       app.close();
@@ -63,8 +65,7 @@ export async function demoCommand(options: GlobalOptions & { dir?: string } = {}
   }
 }
 
-async function summary(root: string, actions: number): Promise<string> {
-  const self = selfCommand();
+async function summary(root: string, actions: number, self: string): Promise<string> {
   const lines = [`\n${plural(actions, 'change')} applied. The folder now holds:`];
   for (const top of ['Companies', 'Trusts']) {
     const entities = (

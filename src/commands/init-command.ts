@@ -19,14 +19,17 @@ import { SIMULATOR_CLIENT } from '../simulator/index.js';
 import { type InitChoices, type InitFlags, initChoices } from './init-answers.js';
 import { initReport, type Prepared } from './init-next-steps.js';
 import { alreadyThere, makeFolder, type Owner, systemUser, writeNewFile } from './new-files.js';
-import { selfCommand } from './self-command.js';
-import { isInteractive, terminalPrompter } from './terminal-prompt.js';
+import { selfOn } from './self-command.js';
+import { isInteractive, type Terminal } from './terminal.js';
+import { terminalPrompter } from './terminal-prompt.js';
 
-export async function initCommand(flags: InitFlags): Promise<void> {
-  const prompter = isInteractive() ? terminalPrompter() : null;
+export async function initCommand(flags: InitFlags, terminal: Terminal): Promise<void> {
+  const prompter = isInteractive(terminal)
+    ? terminalPrompter(terminal.stdin, terminal.stdout)
+    : null;
   let choices: InitChoices;
   try {
-    choices = await initChoices(flags, prompter, { cwd: process.cwd(), env: process.env });
+    choices = await initChoices(flags, prompter, { cwd: terminal.cwd, env: terminal.env });
   } finally {
     prompter?.close();
   }
@@ -34,20 +37,21 @@ export async function initCommand(flags: InitFlags): Promise<void> {
   const taken = files.find((file) => existsSync(file));
   if (taken) throw alreadyThere(taken);
 
-  const answers = await answersFor(choices);
+  const answers = await answersFor(choices, terminal);
   const planned = planInitFiles(answers);
   checkLoads(planned, answers);
   const prepared = await writeAll(planned, answers, choices);
-  process.stdout.write(
+  terminal.stdout.write(
     initReport(answers, prepared, {
-      self: selfCommand(),
+      self: selfOn(terminal),
+      cwd: terminal.cwd,
       packageDir: path.resolve(import.meta.dirname, '../..'),
       user: choices.user,
     }),
   );
 }
 
-async function answersFor(choices: InitChoices): Promise<InitAnswers> {
+async function answersFor(choices: InitChoices, terminal: Terminal): Promise<InitAnswers> {
   const webhook = choices.webhook
     ? { ...choices.webhook, secret: randomBytes(32).toString('base64url') }
     : null;
@@ -67,7 +71,7 @@ async function answersFor(choices: InitChoices): Promise<InitAnswers> {
       simulator: null,
     };
   }
-  const refreshToken = await simulatorLogin(choices.simulatorUrl, webhook);
+  const refreshToken = await simulatorLogin(choices.simulatorUrl, webhook, selfOn(terminal));
   return {
     ...common,
     clientId: SIMULATOR_CLIENT.id,
@@ -84,7 +88,11 @@ async function answersFor(choices: InitChoices): Promise<InitAnswers> {
  * The running simulator's admin API: a login for docsync (as `docsync auth login` would get
  * from the service) and, with the receiver on, the webhook target with the secret just made.
  */
-async function simulatorLogin(url: string, webhook: InitAnswers['webhook']): Promise<string> {
+async function simulatorLogin(
+  url: string,
+  webhook: InitAnswers['webhook'],
+  self: string,
+): Promise<string> {
   const admin = got.extend({
     prefixUrl: `${url}/_admin`,
     retry: { limit: 0 },
@@ -109,7 +117,7 @@ async function simulatorLogin(url: string, webhook: InitAnswers['webhook']): Pro
   } catch (error) {
     throw new DocsyncError(
       'INIT_NO_SIMULATOR',
-      `No simulator answers at ${url} (${(error as Error).message}). Start it first, in another terminal: ${selfCommand()} simulator --seed demo; or name where it runs with --simulator-url.`,
+      `No simulator answers at ${url} (${(error as Error).message}). Start it first, in another terminal: ${self} simulator --seed demo; or name where it runs with --simulator-url.`,
     );
   }
   if (webhook) {

@@ -21,7 +21,8 @@ export interface ReportContext {
   /** The installed package (its systemd/ units). */
   readonly packageDir: string;
   readonly user: string;
-  readonly cwd?: string;
+  /** Where init was run: the advice's `--config` is left out where it would be found anyway. */
+  readonly cwd: string;
 }
 
 /** A thing to do: a sentence, or a command with what it is for. */
@@ -89,7 +90,7 @@ function webhookSteps(a: InitAnswers): Step[] {
 }
 
 function localSteps(a: InitAnswers, ctx: ReportContext): Step[] {
-  const run = `${ctx.self}${configFlag(a, ctx.cwd ?? process.cwd())}`;
+  const run = `${ctx.self}${configFlag(a, ctx.cwd)}`;
   const login: Step[] = a.simulator
     ? []
     : [{ run: `${run} auth login`, why: 'authorise docsync with the service' }];

@@ -2,7 +2,7 @@
  * The global flags that set the log level of one run (`--log-level`, `-v`, `-q`), resolved to
  * the one level the commands pass on, over the configuration's `log.level`.
  */
-import { LOG_LEVELS, type LogLevel } from '../config/schema.js';
+import { LOG_LEVELS, type LogLevel } from '../config/log-levels.js';
 
 export { LOG_LEVELS };
 

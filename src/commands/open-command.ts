@@ -10,16 +10,17 @@ import { DocsyncError } from '../domain/errors.js';
 import { type EntityMatch, findEntity } from '../domain/find-entity.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
 import type { GlobalOptions } from './index.js';
+import type { Terminal } from './terminal.js';
 
 export interface OpenCommandOptions extends GlobalOptions {
   readonly kind: string;
   readonly idOrName: string;
 }
 
-export async function openCommand(options: OpenCommandOptions): Promise<void> {
+export async function openCommand(options: OpenCommandOptions, terminal: Terminal): Promise<void> {
   const kind = options.kind as OwnerKind;
   // It reads what docsync synced: a mistyped state.path must not make an empty state.
-  const app = openApp({
+  const app = openApp(terminal, {
     config: options.config,
     logLevel: options.logLevel,
     logToStderr: true,
@@ -33,7 +34,7 @@ export async function openCommand(options: OpenCommandOptions): Promise<void> {
     let match = findEntity(local, options.idOrName);
     if (match.kind === 'none') match = await findInService(app, kind, options.idOrName);
     const entity = chosen(match, kind, options.idOrName);
-    process.stdout.write(`${entityDeepLink(app.config.service.webUrl, entity)}\n`);
+    terminal.stdout.write(`${entityDeepLink(app.config.service.webUrl, entity)}\n`);
   } finally {
     app.close();
   }

@@ -29,6 +29,7 @@ import { type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { StateStore } from '../state/state-store.js';
+import type { Terminal } from './terminal.js';
 
 /** How often a waiting command reads the outcome (and whether the daemon still runs). */
 const POLL_MS = 200;
@@ -39,10 +40,11 @@ const MAX_WAIT_MS = 10 * 60_000;
 
 /** Runs `use` on the operator's deps, and closes the state after, whatever happens. */
 export async function withOperator<T>(
+  terminal: Terminal,
   configPath: string | undefined,
   use: (deps: OperatorDeps, state: StateStore) => Promise<T> | T,
 ): Promise<T> {
-  const config = loadConfig({ path: configPath });
+  const config = loadConfig({ path: configPath, env: terminal.env, cwd: terminal.cwd });
   const file = config.state.path;
   const state = StateStore.open(file, { existing: true });
   try {
@@ -80,17 +82,19 @@ export function nameOf(deps: OperatorDeps): (owner: OwnerRef) => string {
  * refusal throws its OperatorError, as carrying it out here would have.
  */
 export function decide<K extends DecisionRequest['kind']>(
+  terminal: Terminal,
   configPath: string | undefined,
   request: Extract<DecisionRequest, { kind: K }>,
 ): Promise<DecisionResult<K>> {
-  return withOperator(configPath, async (deps, state) => {
-    const outcome = (await outcomeOf(deps, state, request)) as DecisionOutcome<K>;
+  return withOperator(terminal, configPath, async (deps, state) => {
+    const outcome = (await outcomeOf(terminal, deps, state, request)) as DecisionOutcome<K>;
     if (!outcome.ok) throw refusalError(outcome);
     return outcome.result;
   });
 }
 
 async function outcomeOf(
+  terminal: Terminal,
   deps: OperatorDeps,
   state: StateStore,
   request: DecisionRequest,
@@ -116,7 +120,7 @@ async function outcomeOf(
     if (!said && waited > SAY_WAITING_AFTER_MS) {
       said = true;
       const holder = InstanceLock.holder(state.db);
-      process.stderr.write(
+      terminal.stderr.write(
         `docsync: the running docsync${holder ? ` (pid ${holder.pid} on ${holder.hostname})` : ''} carries this out between the syncs of the company or trust it concerns; waiting for it (Ctrl-C stops waiting; the decision stays recorded and is carried out)
 `,
       );
@@ -151,10 +155,10 @@ function outcomeRecorded(
 }
 
 /** JSON on stdout, for scripts and `jq`. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+export function printJson(terminal: Terminal, value: unknown): void {
+  terminal.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export function print(lines: readonly string[]): void {
-  process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+export function print(terminal: Terminal, lines: readonly string[]): void {
+  terminal.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }

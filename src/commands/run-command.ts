@@ -27,6 +27,7 @@ import {
   unsaidSentence,
 } from './once-summary.js';
 import { ProgressDisplay } from './progress-display.js';
+import type { Terminal } from './terminal.js';
 import { VERSION } from './version.js';
 
 export interface RunOptions extends GlobalOptions {
@@ -43,26 +44,27 @@ const SETTLE_WAIT_MS = 60_000;
 
 /** Where `--once` writes: its log, its progress display, its summary. */
 export interface OnceOutput {
+  readonly terminal: Terminal;
   /** Draw the progress display on stderr (a terminal). */
   readonly progress: boolean;
   /** The log, when it goes to the terminal the display draws on: it goes through the display. */
   readonly relay?: LogRelay;
 }
 
-export async function runOnce(options: RunOptions): Promise<number> {
+export async function runOnce(options: RunOptions, terminal: Terminal): Promise<number> {
   // A dry run prints its plan, `--json` its summary, on stdout; the log keeps out of their way.
   const logToStderr = Boolean(options.dryRun || options.json);
-  const progress = process.stderr.isTTY === true && !options.dryRun;
-  const logStream = logToStderr ? process.stderr : process.stdout;
+  const progress = terminal.stderr.isTTY === true && !options.dryRun;
+  const logStream = logToStderr ? terminal.stderr : terminal.stdout;
   const relay = progress && logStream.isTTY ? new LogRelay(logStream, { pretty: true }) : undefined;
-  const app = openApp({
+  const app = openApp(terminal, {
     config: options.config,
     logLevel: options.logLevel,
     logToStderr,
     ...(relay ? { logDestination: relay } : {}),
   });
   try {
-    return await runOnceIn(app, options, { progress, ...(relay ? { relay } : {}) });
+    return await runOnceIn(app, options, { terminal, progress, ...(relay ? { relay } : {}) });
   } finally {
     app.close();
   }
@@ -72,7 +74,7 @@ export async function runOnce(options: RunOptions): Promise<number> {
 export async function runOnceIn(
   app: App,
   options: RunOptions,
-  output: OnceOutput = { progress: false },
+  output: OnceOutput,
 ): Promise<number> {
   try {
     return await syncOnce(app, options, output);
@@ -86,8 +88,9 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
   const lock = InstanceLock.acquire(app.state.db);
   // With the lock held, a cycle still "running" is one a killed process left behind.
   if (!options.dryRun) app.state.cycles.markInterrupted(Date.now());
-  const display = output.progress ? new ProgressDisplay(process.stderr) : undefined;
-  const say = (line: string) => (display ? display.print(line) : process.stderr.write(`${line}\n`));
+  const { stdout, stderr } = output.terminal;
+  const display = output.progress ? new ProgressDisplay(stderr) : undefined;
+  const say = (line: string) => (display ? display.print(line) : stderr.write(`${line}\n`));
   let progress: CycleProgress | null = null;
   const stopping = stopOnSignals(app, say, {
     // The bar stops with the signal: it must not look as if the run went on.
@@ -120,7 +123,7 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
         dryRun: options.dryRun ?? false,
         forceDeletes: options.forceDeletes ?? false,
         adoptLocal: options.adoptLocal ?? false,
-        onPlanLine: (line) => (options.json ? plan.push(line) : process.stdout.write(`${line}\n`)),
+        onPlanLine: (line) => (options.json ? plan.push(line) : stdout.write(`${line}\n`)),
         signal: stopping.signal,
         onProgress: (p: CycleProgress) => {
           progress = p;
@@ -155,9 +158,8 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     // A person at a terminal reads the summary; a timer's run stays quiet on stderr (the log
     // line above has the same numbers), and a script asks for --json.
     if (options.json)
-      process.stdout.write(`${JSON.stringify(options.dryRun ? { ...summary, plan } : summary)}\n`);
-    else if (!options.dryRun && process.stderr.isTTY)
-      process.stderr.write(summaryText(report, durationMs));
+      stdout.write(`${JSON.stringify(options.dryRun ? { ...summary, plan } : summary)}\n`);
+    else if (!options.dryRun && stderr.isTTY) stderr.write(summaryText(report, durationMs));
     return report.exitCode;
   } finally {
     display?.stop();
@@ -249,13 +251,14 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The daemon as `docsync run` assembles it, with its listeners and metrics, not started. */
 export function createDaemon(
+  terminal: Terminal,
   options: Pick<RunOptions, 'config' | 'logLevel'> & Pick<AppOptions, 'logDestination'>,
 ): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
   // Any answer but a 5xx: the service is there (health.ts counts it while a long sync runs).
   let lastAnswerAt: number | null = null;
-  const app = openApp({
+  const app = openApp(terminal, {
     config: options.config,
     logLevel: options.logLevel,
     ...(options.logDestination ? { logDestination: options.logDestination } : {}),
@@ -306,8 +309,8 @@ export function createDaemon(
  * finish; a second one forces the exit (as systemd's stop timeout would). What stops it on its
  * own (a state failure, a refused grant) is thrown, and cli.ts exits 1 with its sentence.
  */
-export async function runDaemon(options: RunOptions): Promise<number> {
-  const { daemon, app } = createDaemon(options);
+export async function runDaemon(options: RunOptions, terminal: Terminal): Promise<number> {
+  const { daemon, app } = createDaemon(terminal, options);
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;

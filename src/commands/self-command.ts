@@ -6,6 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import type { Terminal } from './terminal.js';
 
 export interface SelfCommandInput {
   /** The script node runs: process.argv[1]. */
@@ -17,7 +18,7 @@ export interface SelfCommandInput {
   readonly realpath?: (file: string) => string | null;
 }
 
-export function selfCommand(input: SelfCommandInput = currentProcess()): string {
+export function selfCommand(input: SelfCommandInput): string {
   const real = input.realpath ?? realOrNull;
   if (!input.script) return 'docsync';
   const script = real(path.resolve(input.cwd, input.script)) ?? path.resolve(input.script);
@@ -30,8 +31,9 @@ export function selfCommand(input: SelfCommandInput = currentProcess()): string 
   return `node ${/[\s"'$`\\]/.test(shown) ? JSON.stringify(shown) : shown}`;
 }
 
-function currentProcess(): SelfCommandInput {
-  return { script: process.argv[1], cwd: process.cwd(), searchPath: process.env.PATH };
+/** How docsync runs on `terminal`. */
+export function selfOn(terminal: Terminal): string {
+  return selfCommand({ script: terminal.script, cwd: terminal.cwd, searchPath: terminal.env.PATH });
 }
 
 function realOrNull(file: string): string | null {

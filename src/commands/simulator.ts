@@ -13,7 +13,8 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../simulator/index.js';
-import { selfCommand } from './self-command.js';
+import { selfOn } from './self-command.js';
+import type { Terminal } from './terminal.js';
 
 export interface SimulatorCommandOptions {
   readonly port?: string;
@@ -28,7 +29,10 @@ export interface SimulatorCommandOptions {
   readonly profile?: string;
 }
 
-export async function runSimulator(options: SimulatorCommandOptions): Promise<void> {
+export async function runSimulator(
+  options: SimulatorCommandOptions,
+  terminal: Terminal,
+): Promise<void> {
   const sim = await startSimulator(toSimulatorOptions(options));
   const refreshToken = sim.admin.mintRefreshToken();
   const summary = (await sim.admin.dump()).documents.length;
@@ -45,11 +49,11 @@ export async function runSimulator(options: SimulatorCommandOptions): Promise<vo
     '',
     'Write a configuration of docsync for it (in another terminal, in the folder to keep',
     "docsync's config/ in), then run what that prints next:",
-    `  ${selfCommand()} init --for simulator${where}`,
+    `  ${selfOn(terminal)} init --for simulator${where}`,
     '',
     'Press Ctrl+C to stop.',
   ];
-  process.stdout.write(`${out.join('\n')}\n`);
+  terminal.stdout.write(`${out.join('\n')}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -60,7 +64,7 @@ export async function runSimulator(options: SimulatorCommandOptions): Promise<vo
     process.on('SIGTERM', stop);
   });
   await sim.close();
-  process.stdout.write('Simulator stopped.\n');
+  terminal.stdout.write('Simulator stopped.\n');
 }
 
 export function toSimulatorOptions(options: SimulatorCommandOptions): SimulatorOptions {

@@ -3,23 +3,24 @@
  * folder, so it answers instantly even while the daemon is busy.
  */
 
-import { openState } from '../compose.js';
 import { loadConfig } from '../config/load-config.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { entityLabel, plural } from '../domain/words.js';
+import { openState } from '../state/open-state.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import type { StatusReport } from '../state/status-report.js';
+import type { Terminal } from './terminal.js';
 
-export async function statusCommand(options: {
-  config?: string | undefined;
-  json?: boolean;
-}): Promise<void> {
-  const config = loadConfig({ path: options.config });
+export async function statusCommand(
+  options: { config?: string | undefined; json?: boolean },
+  terminal: Terminal,
+): Promise<void> {
+  const config = loadConfig({ path: options.config, env: terminal.env, cwd: terminal.cwd });
   const state = openState(config, { existing: true });
   try {
     const report = state.statusReport();
-    process.stdout.write(
+    terminal.stdout.write(
       options.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : renderStatus(report, config.state.path),

@@ -15,13 +15,9 @@ export interface Prompter {
   close(): void;
 }
 
-export function isInteractive(): boolean {
-  return process.stdin.isTTY === true && process.stdout.isTTY === true;
-}
-
 export function terminalPrompter(
-  input: NodeJS.ReadableStream = process.stdin,
-  output: NodeJS.WritableStream = process.stdout,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
 ): Prompter {
   let muted = false;
   // readline echoes what is typed through its output: muted while a secret is typed.

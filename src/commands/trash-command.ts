@@ -6,18 +6,19 @@
 import { plural } from '../domain/words.js';
 import { listTrash, type TrashView } from '../operator/trash.js';
 import { decide, print, printJson, withOperator } from './operator-app.js';
+import type { Terminal } from './terminal.js';
 
 interface Common {
   readonly config?: string | undefined;
   readonly json?: boolean;
 }
 
-export function trashListCommand(options: Common): Promise<void> {
-  return withOperator(options.config, async (deps) => {
+export function trashListCommand(options: Common, terminal: Terminal): Promise<void> {
+  return withOperator(terminal, options.config, async (deps) => {
     const items = await listTrash(deps);
-    if (options.json) return printJson(items);
-    if (items.length === 0) return print(['The trash is empty.']);
-    print([
+    if (options.json) return printJson(terminal, items);
+    if (items.length === 0) return print(terminal, ['The trash is empty.']);
+    print(terminal, [
       ...items.flatMap(describe),
       '',
       'Put one back: docsync trash restore "<id>"  (the id is the first line of each item)',
@@ -26,10 +27,19 @@ export function trashListCommand(options: Common): Promise<void> {
 }
 
 /** Carried out where the store is: by the running daemon under the entity's lock, or here. */
-export async function trashRestoreCommand(options: Common & { id: string }): Promise<void> {
-  const restored = await decide(options.config, { kind: 'restore-trash', itemId: options.id });
-  if (options.json) return printJson(restored);
-  print([`Restored ${restored.id} to ${restored.restoredTo}.`, `Next: ${restored.next}.`]);
+export async function trashRestoreCommand(
+  options: Common & { id: string },
+  terminal: Terminal,
+): Promise<void> {
+  const restored = await decide(terminal, options.config, {
+    kind: 'restore-trash',
+    itemId: options.id,
+  });
+  if (options.json) return printJson(terminal, restored);
+  print(terminal, [
+    `Restored ${restored.id} to ${restored.restoredTo}.`,
+    `Next: ${restored.next}.`,
+  ]);
 }
 
 function describe(item: TrashView): string[] {

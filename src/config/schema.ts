@@ -5,6 +5,7 @@
 import { validate as isValidCron } from 'node-cron';
 import * as z from 'zod';
 import { type RouteOverride, routeSettingProblems } from '../remote/routes.js';
+import { LOG_LEVELS, type LogLevel } from './log-levels.js';
 import { SERVICE_ENVIRONMENT_NAMES } from './service-environments.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
@@ -100,8 +101,7 @@ const percent = z.number().min(0, { error: 'expected a percentage from 0 to 100'
 });
 
 /** pino's levels, quietest last; `log.level` and `--log-level` take one. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel };
 
 export const configSchema = z.strictObject({
   service: z.strictObject({

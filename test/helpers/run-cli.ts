@@ -1,6 +1,9 @@
 import { type SpawnOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import type { Terminal } from '../../src/commands/terminal.js';
+import { main } from '../../src/program.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
 
@@ -20,8 +23,65 @@ export interface RunCliOptions {
   readonly user?: { readonly uid: number; readonly gid: number };
 }
 
+/**
+ * Runs `docsync <args>` as the command line would, in this process: the program's own parsing
+ * and handler on a terminal of the test's (captured stdout and stderr, the environment of this
+ * process with `env` over it, `cwd`). What a child process alone can show (a umask, another
+ * user) goes to `runCliProcess`.
+ */
+export async function runCli(
+  args: readonly string[],
+  options: RunCliOptions = {},
+): Promise<CliResult> {
+  if (options.umask !== undefined || options.user !== undefined)
+    return runCliProcess(args, options);
+  const { terminal, stdout, stderr } = capturedTerminal(options);
+  const code = await main([process.execPath, CLI, ...args], terminal);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** A terminal of the test's: stdout and stderr kept, no input, this process's env with `env` over it. */
+export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env'> = {}) {
+  const stdout = new CapturedOutput();
+  const stderr = new CapturedOutput();
+  const terminal: Terminal = {
+    stdout,
+    stderr,
+    stdin: noInput(),
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+    script: CLI,
+  };
+  return { terminal, stdout, stderr };
+}
+
+/** A stream that keeps what is written to it, as text; a terminal when `isTTY`. */
+export class CapturedOutput extends Writable {
+  #text = '';
+  constructor(readonly isTTY = false) {
+    super({ decodeStrings: false });
+  }
+  override _write(chunk: string | Buffer, _encoding: string, done: () => void): void {
+    this.#text += chunk.toString();
+    done();
+  }
+  text(): string {
+    return this.#text;
+  }
+}
+
+/** stdin as a script started without input has it: ended at once, no terminal. */
+function noInput(): PassThrough {
+  const input = new PassThrough();
+  input.end();
+  return input;
+}
+
 /** Runs the built `docsync` in a real child process, as a user or systemd would. */
-export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+export function runCliProcess(
+  args: readonly string[],
+  options: RunCliOptions = {},
+): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   // Node cannot set a child's umask; a shell sets it and then becomes node (exec).
   const [command, argv]: [string, string[]] =

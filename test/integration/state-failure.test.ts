@@ -16,7 +16,7 @@ import { StateStore } from '../../src/state/state-store.js';
 import { MAX_BODY_BYTES } from '../../src/triggers/webhook-request.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { firstSyncDone } from '../helpers/daemon-process.js';
-import { runCli } from '../helpers/run-cli.js';
+import { capturedTerminal, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { CLIENT_CODE, documentChange, postWebhook, SECRET } from '../helpers/webhook-receiver.js';
@@ -97,7 +97,10 @@ function expectLockFree(stateFile: string): void {
 describe('a state database on a full disk', () => {
   it('stops the daemon whose cycle cannot be recorded, with one fatal sentence naming the file, and frees the lock', async () => {
     const p = await prepare();
-    const { daemon, app } = createDaemon({ config: p.config, logDestination: p.logDestination });
+    const { daemon, app } = createDaemon(capturedTerminal().terminal, {
+      config: p.config,
+      logDestination: p.logDestination,
+    });
     daemons.push(daemon);
     fillDisk(app.state.db);
     await daemon.start();
@@ -127,7 +130,10 @@ describe('a state database on a full disk', () => {
       // Small: the cycle held up by the slow service must end well within the test's time.
       SMALL_FIRM,
     );
-    const { daemon, app } = createDaemon({ config: p.config, logDestination: p.logDestination });
+    const { daemon, app } = createDaemon(capturedTerminal().terminal, {
+      config: p.config,
+      logDestination: p.logDestination,
+    });
     daemons.push(daemon);
     await daemon.start();
     const urlOf = (msg: string) => p.log().find((l) => l.msg === msg && l.url)?.url;
@@ -163,10 +169,11 @@ describe('a state database on a full disk', () => {
 
   it('makes run --once whose state write fails mid-run end with the sentence and exit code 1', async () => {
     const p = await prepare();
-    const app = openApp({ config: p.config, logDestination: p.logDestination });
+    const { terminal } = capturedTerminal();
+    const app = openApp(terminal, { config: p.config, logDestination: p.logDestination });
     try {
       fillDisk(app.state.db);
-      const run = runOnceIn(app, {});
+      const run = runOnceIn(app, {}, { terminal, progress: false });
       await expect(run).rejects.toMatchObject({ code: 'STATE_DISK_FULL', exitCode: 1 });
       await expect(run).rejects.toThrow(/^docsync cannot write its state database .*free space/);
     } finally {

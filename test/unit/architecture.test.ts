@@ -63,7 +63,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   commands: ['*'],
   'program.ts': ['commands', 'domain'],
-  'cli.ts': ['program.ts'],
+  // The process's own terminal, which the executable hands the program.
+  'cli.ts': ['program.ts', 'commands/terminal'],
   'compose.ts': ['*'],
 };
 

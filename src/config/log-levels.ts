@@ -1,0 +1,3 @@
+/** The log levels, apart from the schema: the command line parses them before zod is loaded. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
