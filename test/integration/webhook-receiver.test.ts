@@ -67,19 +67,21 @@ describe('webhook receiver', () => {
     expect(text).toContain('docsync_webhook_events_total{result="duplicate"} 1');
   });
 
+  // The receiver's clock stands still at NOW: a date's age is the rule's, not this machine's pace.
+  const NOW = Date.parse('2026-11-27T10:00:00.000Z');
   it.each([
     ['a wrong signature', { secret: 'not-the-secret' }, /signature does not match/],
     ['a wrong client code', { clientCode: 'SOMEONE' }, /unknown client code/],
-    ['a date 6 minutes old', { date: new Date(Date.now() - 6 * 60_000) }, /360 s from our clock/],
-    ['a date 6 minutes ahead', { date: new Date(Date.now() + 6 * 60_000) }, /from our clock/],
+    ['a date 6 minutes old', { date: new Date(NOW - 6 * 60_000) }, /360 s from our clock/],
+    ['a date 6 minutes ahead', { date: new Date(NOW + 6 * 60_000) }, /360 s from our clock/],
     ['a signature over another URL', { signedUrl: 'http://elsewhere/hook' }, /does not match/],
     ['no signature', { sign: false }, /no Authorization header/],
   ])('refuses %s with 401 and a reason', async (_name, options, reason) => {
     const state = stateStore.open();
-    const { receiver, seen } = await startReceiver(state);
+    const { receiver, seen } = await startReceiver(state, { now: () => NOW });
     const message = documentChange();
 
-    const answer = await postWebhook(receiver.url, message, options);
+    const answer = await postWebhook(receiver.url, message, { date: new Date(NOW), ...options });
 
     expect(answer.status).toBe(401);
     expect(answer.json.message).toMatch(reason);
