@@ -169,6 +169,11 @@ export class SimulatorAdmin {
     this.deps.rateLimiter.windows = windows;
   }
 
+  /** Requests per second per access token; 0 or Infinity when there is no limit. */
+  rateLimit(): number {
+    return this.deps.rateLimiter.perSecond;
+  }
+
   setClockOffset(offsetMs: number): void {
     this.deps.clock.offsetMs = offsetMs;
   }
