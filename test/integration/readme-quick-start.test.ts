@@ -153,10 +153,13 @@ describe('the README quick start', () => {
     });
     expect(made.status).toBe(201);
     const trusts = path.join(clone, 'documents', 'Trusts');
-    await eventually(() =>
-      readdirSync(trusts).some((entity) =>
-        readdirSync(path.join(trusts, entity)).some((d) => d.includes('From the README')),
-      ),
+    // Within seconds on a quiet machine; a busy one gets a minute (the test polls, never sleeps).
+    await eventually(
+      () =>
+        readdirSync(trusts).some((entity) =>
+          readdirSync(path.join(trusts, entity)).some((d) => d.includes('From the README')),
+        ),
+      60_000,
     );
     const stopped = new Promise((resolve) => daemon!.on('exit', resolve));
     daemon!.kill('SIGTERM');
