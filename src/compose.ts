@@ -16,6 +16,7 @@ import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger, type LoggerOptions } from './log/create-logger.js';
 import { type ClientOptions, createRemote, type Remote } from './remote/create-client.js';
 import { prefixFoundLine } from './remote/document-prefixes.js';
+import type { RetryWait } from './remote/retry-wait.js';
 import { routeTable } from './remote/routes.js';
 import type { ResponseInfo } from './remote/service-http.js';
 import { openState } from './state/open-state.js';
@@ -38,6 +39,8 @@ export interface AppOptions {
    * `api`); only `docsync run` upgrades it (open-database.ts).
    */
   readonly upgradeState?: boolean;
+  /** How the client's retries wait out their delays; default real time. */
+  readonly retryWait?: RetryWait;
 }
 
 export interface App {
@@ -65,6 +68,7 @@ export function openApp(terminal: Terminal, options: AppOptions = {}): App {
     ...clientOptions(config),
     tokenStore: state.tokens,
     prefixStore: state.settings,
+    ...(options.retryWait ? { wait: options.retryWait } : {}),
     onPrefixFound: (found) => logger.info(found, prefixFoundLine(found)),
     onResponse: (info) => {
       logger.trace(info, 'service answered');

@@ -9,6 +9,7 @@ import { DocumentPrefixes, type PrefixFound, type PrefixStore } from './document
 import type { RequestQueueOptions } from './request-queue.js';
 import { RequestQueue } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
+import type { RetryWait } from './retry-wait.js';
 import { ROUTES, type RouteTable } from './routes.js';
 import { ServerClock } from './server-clock.js';
 import { ServiceClient } from './service-client.js';
@@ -29,6 +30,8 @@ export interface ClientOptions extends RequestQueueOptions {
   readonly tokenStore: TokenStore;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
+  /** How the retries wait out their delays; default real time. */
+  readonly wait?: RetryWait;
   readonly timeoutMs?: number;
   readonly onResponse?: (info: ResponseInfo) => void;
   /** Where the document routes' prefix found on first contact is kept (the state). */
@@ -84,6 +87,7 @@ export function createRemote(options: ClientOptions): Remote {
     clock,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.wait ? { wait: options.wait } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.onResponse ? { onResponse: options.onResponse } : {}),
     prefixes: new DocumentPrefixes(options.prefixStore ?? null, options.onPrefixFound),
@@ -95,6 +99,7 @@ export function createRemote(options: ClientOptions): Remote {
     stop: queue,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.wait ? { wait: options.wait } : {}),
   });
   return { client: new ServiceClient(http, transfers), http, tokens, queue, clock, got: apiGot };
 }

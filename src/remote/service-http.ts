@@ -8,7 +8,6 @@
  * other failure after sending becomes OUTCOME_UNKNOWN and the caller finds out by reading,
  * because a blind retry of a create can duplicate a document.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Got } from 'got';
 import { DocsyncError, RunStoppedError } from '../domain/errors.js';
 import type { OwnerKind, OwnerRef } from '../domain/types.js';
@@ -17,6 +16,7 @@ import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-
 import { type DocumentPrefix, DocumentPrefixes, otherPrefix } from './document-prefixes.js';
 import type { RequestQueue, WentOut } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
+import { type RetryWait, waitRealTime } from './retry-wait.js';
 import {
   expandPath,
   isOwnerRoute,
@@ -52,6 +52,8 @@ export interface ServiceHttpOptions {
   readonly clock: ServerClock;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
+  /** How a retry waits out its delay; default real time. */
+  readonly wait?: RetryWait;
   readonly timeoutMs?: number;
   readonly onResponse?: (info: ResponseInfo) => void;
   /** The document routes' prefix per owner kind, found on first contact (document-prefixes.ts). */
@@ -208,7 +210,7 @@ export class ServiceHttp {
         if (!idempotent && !surelyNotApplied(error)) throw outcomeUnknown(error, label);
         const delay = retryDelay(error, attempt, random(), this.#o.retry ?? DEFAULT_RETRY_POLICY);
         if (delay === 0) throw error;
-        await sleep(delay, undefined, { signal: this.#o.queue.stopping }).catch(() => {
+        await (this.#o.wait ?? waitRealTime)(delay, this.#o.queue.stopping).catch(() => {
           throw stopped(label, sent && route.method !== 'GET');
         });
       }

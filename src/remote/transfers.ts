@@ -6,7 +6,6 @@
  * asking for a fresh link when one expires.
  */
 import { openAsBlob } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Got } from 'got';
 import PQueue from 'p-queue';
 import { RunStoppedError } from '../domain/errors.js';
@@ -15,6 +14,7 @@ import { ApiError } from './api-error.js';
 import { fetchLink } from './download.js';
 import type { DownloadResult } from './remote-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
+import { type RetryWait, waitRealTime } from './retry-wait.js';
 import { parse } from './schemas.js';
 import type { ServiceHttp } from './service-http.js';
 
@@ -25,6 +25,8 @@ export interface TransfersOptions {
   readonly concurrency: number;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
+  /** How a retry waits out its delay; default real time. */
+  readonly wait?: RetryWait;
   /** The API queue's stop (request-queue.ts): downloads from links stop with it. */
   readonly stop?: { readonly stopping: AbortSignal; readonly cut: AbortSignal };
 }
@@ -91,7 +93,7 @@ export class Transfers {
         if (expired && attempt < policy.maxAttempts) continue;
         const delay = retryDelay(error, attempt, random(), policy);
         if (delay === 0) throw error;
-        await sleep(delay, undefined, { signal: stopping }).catch(() => {
+        await (this.#o.wait ?? waitRealTime)(delay, stopping).catch(() => {
           throw new RunStoppedError(`${LINK}: not retried, docsync is stopping`, false);
         });
       }

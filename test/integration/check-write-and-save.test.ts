@@ -1,8 +1,9 @@
 /**
  * `docsync check --write ENTITY` and `docsync check --save FILE` as an operator runs them (the
- * built CLI) against the simulator, in both of its readings of the service: every writing route
- * proven step by step, the test document's copy kept in the trash and nothing left behind in the
- * service; and a transcript that no secret reaches.
+ * command line, in this process on a captured terminal) against the simulator, in both of its
+ * readings of the service: every writing route proven step by step, the test document's copy
+ * kept in the trash and nothing left behind in the service; and a transcript that no secret
+ * reaches.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +25,9 @@ const HOOK_SECRET = 'webhook-secret-never-written';
 
 /** The demo firm synced once (so its folders and the trash are there), and a way to run check. */
 async function syncedFirm(profile: SimProfile, config: Record<string, unknown> = {}) {
-  const sim = await startSimulator({ seed: 'demo', profile });
+  // Unthrottled: no case here is about the rate, and the first sync of the firm at the service's
+  // pace takes seconds of each test.
+  const sim = await startSimulator({ seed: 'demo', profile, rateLimitPerSecond: 0 });
   sims.push(sim);
   const dir = tempDir();
   const file = writeCliConfig(dir, sim, config);

@@ -1,6 +1,7 @@
 /**
  * `docsync check` in the README's order, authorise → check → first run (issue 27 case 3), and
- * how it words a configuration (case 10): the built CLI against the simulator on port 0.
+ * how it words a configuration (case 10): the command line, in this process on a captured
+ * terminal, against the simulator on port 0 (unthrottled: the rate is not what is checked).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 async function simulated(overrides: Record<string, unknown> = {}) {
-  const sim = await startSimulator({ seed: 'demo' });
+  const sim = await startSimulator({ seed: 'demo', rateLimitPerSecond: 0 });
   sims.push(sim);
   const dir = tempDir();
   return { sim, dir, config: writeCliConfig(dir, sim, overrides) };

@@ -1,8 +1,8 @@
 /**
- * `docsync check` as an operator runs it (the built CLI in a child process) against the
- * simulator on port 0: every line ok, warn or fail with a hint, exit 1 only on a fail, and
- * nothing changed anywhere: no request but GETs (and a token refresh), no database or folder
- * created.
+ * `docsync check` as an operator runs it (the command line, in this process on a captured
+ * terminal) against the simulator on port 0: every line ok, warn or fail with a hint, exit 1
+ * only on a fail, and nothing changed anywhere: no request but GETs (and a token refresh), no
+ * database or folder created.
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -40,7 +40,8 @@ interface Report {
 async function setup(
   options: { sim?: SimulatorOptions; config?: Record<string, unknown>; login?: boolean } = {},
 ) {
-  const sim = await startSimulator({ seed: 'demo', ...options.sim });
+  // Unthrottled: no check here is about the rate.
+  const sim = await startSimulator({ seed: 'demo', rateLimitPerSecond: 0, ...options.sim });
   sims.push(sim);
   const dir = tempDir();
   const statePath = path.join(dir, 'state', 'docsync.db');

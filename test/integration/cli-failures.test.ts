@@ -1,15 +1,22 @@
 /**
  * Every failure an operator can expect ends the command with one sentence on stderr that names
  * the key or the path and what to do, and exit 1: no stack, no bare `ENOTDIR`. Each case is the
- * real CLI with a configuration made to fail that way. (A damaged state database:
+ * command line (in this process on a captured terminal; as another user, in a child process) with
+ * a configuration made to fail that way; the unreachable service is the run's handler on the app
+ * it opens, so its retries are counted rather than waited out. (A damaged state database:
  * state-failure.test.ts.)
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { failureSentence } from '../../src/commands/failure-sentence.js';
+import { runOnceIn } from '../../src/commands/run-command.js';
+import { openApp } from '../../src/compose.js';
+import { DocsyncError } from '../../src/domain/errors.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-delay.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { type CliResult, runCli } from '../helpers/run-cli.js';
+import { type CliResult, capturedTerminal, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -31,7 +38,8 @@ function sentenceOf(result: CliResult): string {
 }
 
 async function setup(overrides: Record<string, unknown> = {}) {
-  const sim = await startSim({ seed: 'demo' });
+  // Unthrottled: every case fails before the rate could matter.
+  const sim = await startSim({ seed: 'demo', rateLimitPerSecond: 0 });
   const dir = tempDir();
   const config = writeCliConfig(dir, sim, overrides);
   const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
@@ -143,7 +151,7 @@ describe('an expected failure is one sentence and exit 1', () => {
     expect(line).toContain(`or set ${key} to a free port`);
   });
 
-  it('the service unreachable names service.baseUrl', async () => {
+  it('the service unreachable names service.baseUrl, once the refused connection was retried with backoff', async () => {
     const { sim, dir, env } = await setup();
     const port = await portInUse();
     servers.pop()!.close(); // a port nothing listens on
@@ -155,15 +163,34 @@ describe('an expected failure is one sentence and exit 1', () => {
         clientSecret: sim.clientSecret,
       },
     });
-    // Refused connections are retried with backoff first (~12 s), as a passing outage would be.
-    const line = sentenceOf(
-      await runCli(['run', '--once', '--config', config], { env, timeoutMs: 60_000 }),
-    );
+    // `run --once` on the app it opens, whose retries tell their delays instead of sitting them
+    // out (in real time, ~12 s); what reaches main() is the error its sentence is made of.
+    const waits: number[] = [];
+    const { terminal, stderr } = capturedTerminal({ env });
+    const app = openApp(terminal, { config, retryWait: async (ms) => waits.push(ms) });
+    const error = await runOnceIn(app, { once: true }, { terminal, progress: false })
+      .catch((e: unknown) => e)
+      .finally(() => app.close());
+
+    expect(error).toBeInstanceOf(DocsyncError);
+    expect((error as DocsyncError).exitCode).toBe(1);
+    const line = failureSentence(error as DocsyncError);
     expect(line).toMatch(/^docsync cannot reach the service \(POST \/oauth\/token: .*ECONNREFUSED/);
     expect(line).toContain(
       '. Check that this machine can reach the service (DNS, proxy, firewall) and that service.baseUrl (or service.environment) names it.',
     );
-  }, 70_000);
+    expect(line).not.toContain('\n');
+    expect(stderr.text()).toBe('');
+    // As a passing outage would be: every attempt of the policy, each wait about twice the last
+    // (half of the ceiling fixed, half random).
+    const { maxAttempts, baseDelayMs, maxDelayMs } = DEFAULT_RETRY_POLICY;
+    expect(waits).toHaveLength(maxAttempts - 1);
+    waits.forEach((ms, i) => {
+      const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** i);
+      expect(ms, `wait ${i + 1}`).toBeGreaterThanOrEqual(ceiling / 2);
+      expect(ms, `wait ${i + 1}`).toBeLessThanOrEqual(ceiling);
+    });
+  });
 
   it('authentication refused: a dead grant asks for a login, wrong client credentials name their keys', async () => {
     const { sim, dir, config } = await setup();

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { unthrottleWritten } from '../helpers/cli-config.js';
 import { runLine, words } from '../helpers/command-lines.js';
 import { freePort } from '../helpers/free-port.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
@@ -31,12 +32,13 @@ function advised(text: string, what: RegExp): string[] {
   return text.split('\n').filter((line) => /^ {2}\S/.test(line) && what.test(line));
 }
 
-/** `docsync simulator` on a free port, until the test ends; resolves with what it printed. */
+/**
+ * `docsync simulator` on a free port, until the test ends; resolves with what it printed. Without
+ * its rate limit: the pace is the service's, which these steps are not about (see `unthrottleWritten`).
+ */
 async function startSimulatorCli(cwd: string): Promise<string> {
-  const child = spawn(process.execPath, [CLI, 'simulator', '--port', '0', '--seed', 'demo'], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const argv = [CLI, 'simulator', '--port', '0', '--seed', 'demo', '--rate-limit', '0'];
+  const child = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   return new Promise((resolve, reject) => {
@@ -65,14 +67,14 @@ describe('first steps', () => {
       '--seed demo',
       '--for simulator',
     ]);
-    for (const command of commands) {
-      const argv = words(command);
-      const sub = argv.at(-3)!;
-      const help = await runLine([...argv, '--help'], { cwd: dir, env });
-      expect(help.stderr, command).toBe('');
-      expect(help.code, command).toBe(0);
-      expect(help.stdout).toContain(`Usage: docsync ${sub}`);
-    }
+    const helps = await Promise.all(
+      commands.map((command) => runLine([...words(command), '--help'], { cwd: dir, env })),
+    );
+    commands.forEach((command, i) => {
+      expect(helps[i]!.stderr, command).toBe('');
+      expect(helps[i]!.code, command).toBe(0);
+      expect(helps[i]!.stdout).toContain(`Usage: docsync ${words(command).at(-3)}`);
+    });
   }, 150_000);
 
   it('case 2: docsync simulator names the init command, and what init writes and advises works: check, run --once', async () => {
@@ -90,6 +92,7 @@ describe('first steps', () => {
 
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
+    unthrottleWritten(path.join(dir, 'config', 'docsync.json'));
     const next = init.stdout.slice(init.stdout.indexOf('Next:'));
     const [check, once, daemon] = advised(next, /#/).map(words);
     expect(check!.slice(-1)).toEqual(['check']);

@@ -2,7 +2,9 @@
  * A state database of an older docsync, as the commands meet it after an upgrade while the old
  * daemon may still run on it: every command but `run` leaves it exactly as it is and says, in
  * one sentence, to start this version's daemon (or `--once`) first; `run --once` upgrades it,
- * and then the commands work. (A missing one: cli-failures.test.ts, cli-check.test.ts.) The real CLI, a real SQLite file, the simulator on port 0.
+ * and then the commands work. (A missing one: cli-failures.test.ts, cli-check.test.ts.) The
+ * command line in this process on a captured terminal, a real SQLite file, the simulator on port
+ * 0 (unthrottled: the upgrading run is not about the rate).
  */
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -30,7 +32,7 @@ function versionOf(file: string): number {
 
 describe('a state database older than this docsync', () => {
   it('is refused as it is by every command that reads it or records a decision; run --once upgrades it', async () => {
-    const sim = await startSim({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo', rateLimitPerSecond: 0 });
     const dir = tempDir();
     const config = writeCliConfig(dir, sim);
     const statePath = path.join(dir, 'state', 'docsync.db');

@@ -4,7 +4,8 @@
  * one sentence naming state.path (or store.root, when only the state was replaced), before any
  * request reaches the other service and with the folder untouched; `docsync check` says the
  * same; a state an older docsync wrote, without the record, takes the configured service at its
- * next run. Two simulators on port 0 play the two services; the real CLI runs.
+ * next run. Two simulators on port 0 play the two services; the command line runs in this
+ * process on a captured terminal.
  */
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,8 +23,9 @@ afterEach(async () => {
   await Promise.all(sims.splice(0).map((sim) => sim.close()));
 });
 
+/** Unthrottled: what is refused here is refused before any request, and the first sync is set-up. */
 async function simulator(): Promise<Simulator> {
-  const sim = await startSimulator({ seed: 'demo' });
+  const sim = await startSimulator({ seed: 'demo', rateLimitPerSecond: 0 });
   sims.push(sim);
   return sim;
 }

@@ -1,5 +1,6 @@
 /**
- * Issue 27 case 5, as an operator meets it with the built CLI: a relative path in the
+ * Issue 27 case 5, as an operator meets it (the command line, in this process on a captured
+ * terminal with its own working directory): a relative path in the
  * configuration is the configuration file's folder's (not the working directory's, which
  * differs between systemd, `sudo -u docsync` and a shell); the secrets are read from the
  * environment file beside the configuration by a command run by hand; a missing configuration
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 /** A configuration in `<dir>/etc/docsync.json` for a simulated firm, paths as given. */
 async function setup(paths: { store: string; state?: string }, secretsBeside = false) {
-  const sim = await startSimulator({ seed: 'demo' });
+  const sim = await startSimulator({ seed: 'demo', rateLimitPerSecond: 0 });
   sims.push(sim);
   const dir = tempDir();
   const etc = path.join(dir, 'etc');
@@ -49,6 +50,8 @@ async function setup(paths: { store: string; state?: string }, secretsBeside = f
       webhook: { enabled: false },
       status: { enabled: false },
       log: { level: 'warn' },
+      // Unthrottled, as writeCliConfig makes it: the runs here are about paths, not the rate.
+      queue: { requestsPerSecond: 1000, concurrency: 4 },
     }),
   );
   const elsewhere = path.join(dir, 'elsewhere');

@@ -1,12 +1,14 @@
 /**
  * Issue 26, case by case: what the real service's public pages show where api.md says otherwise,
- * met by docsync as an operator meets it (the built CLI, the daemon) against the simulator
- * speaking the public pages' reading (`--profile public-docs`). Each `it` is one numbered case
- * of the issue.
+ * met by docsync as an operator meets it (its commands and the daemon, run in this process on a
+ * captured terminal) against the simulator speaking the public pages' reading (`--profile
+ * public-docs`), unthrottled: no case is about the rate. Each `it` is one numbered case of the
+ * issue.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createDaemon } from '../../src/commands/run-command.js';
 import type { CheckLine } from '../../src/domain/check-lines.js';
 import { createRemote } from '../../src/remote/create-client.js';
 import {
@@ -17,14 +19,13 @@ import {
 } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { eventually } from '../helpers/daemon-process.js';
 import { FAST_RETRY } from '../helpers/remote.js';
-import { runCli } from '../helpers/run-cli.js';
+import { capturedTerminal, runCli } from '../helpers/run-cli.js';
 import { startTestStatusServer } from '../helpers/status-server.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-const startDaemon = useDaemonProcesses();
 const sims: Simulator[] = [];
 const closing: (() => unknown)[] = [];
 afterEach(async () => {
@@ -34,7 +35,12 @@ afterEach(async () => {
 
 /** The demo firm on a simulator of the public pages' reading, and docsync configured for it. */
 async function publicFirm(config: Record<string, unknown> = {}, sim: SimulatorOptions = {}) {
-  const service = await startSimulator({ seed: 'demo', profile: 'public-docs', ...sim });
+  const service = await startSimulator({
+    seed: 'demo',
+    profile: 'public-docs',
+    rateLimitPerSecond: 0,
+    ...sim,
+  });
   sims.push(service);
   const dir = tempDir();
   const file = writeCliConfig(dir, service, config);
@@ -198,7 +204,7 @@ describe('first contact with the real service (issue 26)', () => {
 
   it('4. acts on a webhook naming a company without dashes, signed with a lower-case client code and a date in microseconds', async () => {
     // api.md's reading for the sync; the webhook comes as the public page shows one.
-    const service = await startSimulator({ seed: 'demo' });
+    const service = await startSimulator({ seed: 'demo', rateLimitPerSecond: 0 });
     sims.push(service);
     const dir = tempDir();
     const config = writeCliConfig(dir, service, {
@@ -206,10 +212,15 @@ describe('first contact with the real service (issue 26)', () => {
       schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
       webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
     });
-    const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: service.admin.mintRefreshToken() });
-    await daemon.started;
+    // The daemon as `docsync run` assembles it, in this process: its log is the terminal's.
+    const { terminal, stdout } = capturedTerminal({
+      env: { DOCSYNC_REFRESH_TOKEN: service.admin.mintRefreshToken() },
+    });
+    const { daemon } = createDaemon(terminal, { config });
+    closing.push(() => daemon.close());
+    await daemon.start();
     const hookUrl = () =>
-      /"url":"([^"]+)","msg":"webhook receiver listening"/.exec(daemon.output())?.[1];
+      /"url":"([^"]+)","msg":"webhook receiver listening"/.exec(stdout.text())?.[1];
     await eventually(() => hookUrl() !== undefined);
     const root = path.join(dir, 'documents');
     const doc = (await service.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
@@ -287,7 +298,7 @@ describe('first contact with the real service (issue 26)', () => {
   });
 
   it('6. takes scopes as a list and compares the granted set with the asked one', async () => {
-    const service = await startSimulator({ seed: 'demo' });
+    const service = await startSimulator({ seed: 'demo', rateLimitPerSecond: 0 });
     sims.push(service);
     const dir = tempDir();
     const listed = writeCliConfig(dir, service, { service: { scope: ['cas', 'audit'] } });
