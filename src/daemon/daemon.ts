@@ -49,7 +49,7 @@ import { PollRounds } from './poll-rounds.js';
 import { scanOrder } from './scan-order.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
-import { UnlodgedSweep } from './unlodged-sweep.js';
+import { MONOTONIC_CLOCK, sweepIntervalMs, UnlodgedSweep } from './unlodged-sweep.js';
 import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {
@@ -484,8 +484,11 @@ export class Daemon {
   #startSweep(): void {
     const { app, unlodged } = this.parts;
     const { config, state, logger } = app;
-    const share = config.schedule.unlodgedSweepShare;
-    if (!unlodged || share === 0) return;
+    const intervalMs = sweepIntervalMs(
+      config.schedule.unlodgedSweepShare,
+      config.queue.requestsPerSecond,
+    );
+    if (!unlodged || intervalMs === null) return;
     this.#sweep = new UnlodgedSweep({
       page: (offset) => inLane('poll', () => unlodged(offset)),
       agreed: (ids) => {
@@ -502,7 +505,8 @@ export class Daemon {
       },
       ready: () => state.settings.initialSyncDone(),
       hint: (owner, whole) => this.scheduler.hint(owner, whole),
-      intervalMs: 1000 / (share * config.queue.requestsPerSecond),
+      intervalMs,
+      clock: MONOTONIC_CLOCK,
       logger,
       onError: (error) => this.#onError(error, "judging the firm's unlodged list failed"),
     });

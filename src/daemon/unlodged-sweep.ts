@@ -36,11 +36,37 @@ export interface UnlodgedSweepDeps {
   readonly ready: () => boolean;
   /** List this entity now (whole: a document left the list). */
   readonly hint: (owner: OwnerRef, whole: boolean) => void;
-  /** The time between two requests: 1 / (share × rate). */
+  /** The time between two requests: `sweepIntervalMs`. */
   readonly intervalMs: number;
+  /** What the sweep waits on: the daemon's is `MONOTONIC_CLOCK`, a test's is virtual. */
+  readonly clock: SweepClock;
   readonly logger: Logger;
   /** A failure that is not the service's (the state could not be read). */
   readonly onError: (error: unknown) => void;
+}
+
+/** The time the sweep reads, and its waits. */
+export interface SweepClock {
+  now(): number;
+  /** Resolves after `ms`; rejects when `signal` aborts. Keeps no process alive. */
+  wait(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * Monotonic: a wall clock set back must not hold the sweep up for as long, nor one set forward
+ * let it burst.
+ */
+export const MONOTONIC_CLOCK: SweepClock = {
+  now: () => performance.now(),
+  wait: (ms, signal) => sleep(ms, undefined, { signal, ref: false }),
+};
+
+/**
+ * The time between two of the sweep's requests, so that it takes `share` of `requestsPerSecond`
+ * and polling the rest of its share; null for a share of 0, which turns the sweep off.
+ */
+export function sweepIntervalMs(share: number, requestsPerSecond: number): number | null {
+  return share > 0 ? 1000 / (share * requestsPerSecond) : null;
 }
 
 /** A route the service does not have (or will not let docsync read) is asked again this late. */
@@ -78,8 +104,8 @@ export class UnlodgedSweep {
     let seen: Map<string, string> | null = new Map();
     let lastAt = Number.NEGATIVE_INFINITY;
     for (;;) {
-      await this.#wait(lastAt + deps.intervalMs - performance.now());
-      lastAt = performance.now();
+      await this.#wait(lastAt + deps.intervalMs - deps.clock.now());
+      lastAt = deps.clock.now();
       if (!this.#judging(() => deps.ready())) continue;
       this.stats.requests++;
       let page: UnlodgedPage;
@@ -194,6 +220,6 @@ export class UnlodgedSweep {
   /** Waits, or throws AbortError when closed (which ends the loop). */
   async #wait(ms: number): Promise<void> {
     if (this.#stop.signal.aborted) throw new Error('stopped');
-    if (ms > 0) await sleep(ms, undefined, { signal: this.#stop.signal, ref: false });
+    if (ms > 0) await this.deps.clock.wait(ms, this.#stop.signal);
   }
 }

@@ -1,25 +1,45 @@
 /**
  * The daemon's sweep of the firm's unlodged list (src/daemon/unlodged-sweep.ts) with an
- * in-memory list: its pace, its paging, what it hints, and what it does when the list fails.
+ * in-memory list, on a virtual clock: its pace, its paging, what it hints, what it does when the
+ * list fails, and when it starts and stops. The clock moves only when a test moves it, so each
+ * request's moment is exact, however busy the machine.
  */
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
-import { UnlodgedSweep, type UnlodgedSweepDeps } from '../../src/daemon/unlodged-sweep.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type SweepClock,
+  sweepIntervalMs,
+  UnlodgedSweep,
+  type UnlodgedSweepDeps,
+} from '../../src/daemon/unlodged-sweep.js';
 import type { OwnerRef, UnlodgedDocument } from '../../src/domain/types.js';
 import type { AgreedDocument, UnlodgedPage } from '../../src/domain/unlodged-hints.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { ApiError } from '../../src/remote/api-error.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Waits until `check` holds (a loaded machine may run the sweep late, never early). */
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(5);
-  }
-}
-const INTERVAL = 30;
+const INTERVAL = 1000;
+const HOUR = 60 * 60_000;
+
+/** Fake timers drive it: `advance` runs every wait that ends on the way, in order. */
+const virtualClock: SweepClock = {
+  now: () => Date.now(),
+  wait: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      const stop = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', stop, { once: true });
+    }),
+};
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+/** A page that answers after `ms` of virtual time (the request queue held it, the service was slow). */
+const answeredAfter = <T>(ms: number, value: T) =>
+  new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
 const form = (id: string, company: string, statusId: string): UnlodgedDocument => ({
   id,
@@ -40,8 +60,14 @@ const form = (id: string, company: string, statusId: string): UnlodgedDocument =
 });
 
 const sweeps: UnlodgedSweep[] = [];
+let t0 = 0;
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  t0 = Date.now();
+});
 afterEach(() => {
   for (const sweep of sweeps.splice(0)) sweep.close();
+  vi.useRealTimers();
 });
 
 /** A list of `list` paged `limit` at a time, the agreed state `agreed`, hints collected. */
@@ -58,50 +84,100 @@ function harness(over: Partial<UnlodgedSweepDeps> & { list: UnlodgedDocument[]; 
     },
   });
   const deps: UnlodgedSweepDeps = {
-    page: async (offset): Promise<UnlodgedPage> => {
-      calls.push({ offset, at: performance.now() });
-      return {
-        documents: over.list.slice(offset, offset + limit),
-        malformed: 0,
-        total: over.list.length,
-        limit,
-      };
-    },
+    page: async (offset): Promise<UnlodgedPage> => ({
+      documents: over.list.slice(offset, offset + limit),
+      malformed: 0,
+      total: over.list.length,
+      limit,
+    }),
     agreed: (ids) => new Map(ids.flatMap((id) => (agreed.has(id) ? [[id, agreed.get(id)!]] : []))),
     company: (id): OwnerRef => ({ kind: 'company', id: `known-${id}` }),
     ready: () => true,
     hint: (owner, whole) => hints.push([owner.id, whole]),
     intervalMs: INTERVAL,
+    clock: virtualClock,
     logger: createLogger({ level: 'info', destination, pretty: false }),
     onError: (error) => {
       throw error;
     },
     ...over,
   };
-  const sweep = new UnlodgedSweep(deps);
+  const page = deps.page;
+  const sweep = new UnlodgedSweep({
+    ...deps,
+    page: (offset) => {
+      calls.push({ offset, at: Date.now() - t0 });
+      return page(offset);
+    },
+  });
   sweeps.push(sweep);
-  return { sweep, calls, hints, lines, agreed };
+  return { sweep, calls, hints, lines, agreed, moments: () => calls.map((c) => c.at) };
 }
 
+describe('sweepIntervalMs', () => {
+  it.each([
+    // share, requests a second, ms between two of the sweep's requests
+    [0.05, 8, 2500], // the default share at 8 a second: one request every 2.5 s
+    [0.05, 10, 2000],
+    [0.25, 20, 200],
+    [0.5, 1, 2000],
+  ])('a share of %s of %s requests a second: one request every %s ms', (share, rate, ms) => {
+    expect(sweepIntervalMs(share, rate)).toBeCloseTo(ms, 9);
+    // Its requests a second are its share of the rate, and no more.
+    expect(1000 / sweepIntervalMs(share, rate)!).toBeCloseTo(share * rate, 9);
+  });
+
+  it('is null for a share of 0: no sweep, no request', () => {
+    expect(sweepIntervalMs(0, 10)).toBeNull();
+  });
+});
+
 describe('UnlodgedSweep', () => {
-  it('pages the list over and over, one request per interval, and hints what the state lacks', async () => {
+  it('pages the list over and over, one request per interval from the first, and hints what the state lacks', async () => {
     const list = [form('1', 'a', 's1'), form('2', 'b', 's1'), form('3', 'c', 's1')];
     const h = harness({ list });
     h.agreed.set('1', { owner: { kind: 'company', id: 'a' }, statusId: 's1' });
     h.agreed.set('2', { owner: { kind: 'company', id: 'b' }, statusId: 's0' });
     h.sweep.start();
-    await until(() => h.calls.length >= 6);
-    h.sweep.close();
-    expect(h.calls.slice(0, 4).map((c) => c.offset)).toEqual([0, 2, 0, 2]);
-    const gaps = h.calls.slice(1).map((c, i) => c.at - h.calls[i]!.at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(INTERVAL - 2);
+    await advance(5 * INTERVAL);
+    expect(h.calls.map((c) => c.offset)).toEqual([0, 2, 0, 2, 0, 2]);
+    expect(h.moments()).toEqual([0, 1, 2, 3, 4, 5].map((n) => n * INTERVAL));
     // A new status of a known document (its owner from the state), a new document (its company
     // from the catalogue); each once, however many sweeps see it.
     expect(h.hints).toEqual([
       ['b', false],
       ['known-c', false],
     ]);
-    expect(h.sweep.stats.sweeps).toBeGreaterThanOrEqual(2);
+    expect(h.sweep.stats).toEqual({ requests: 6, sweeps: 3, hints: 2 });
+  });
+
+  it('keeps to one request per interval when a page is slow: the next follows it, none catches up', async () => {
+    const list = [form('1', 'a', 's1'), form('2', 'b', 's1'), form('3', 'c', 's1')];
+    let asked = 0;
+    const h = harness({
+      list,
+      page: (offset) => {
+        const page = {
+          documents: list.slice(offset, offset + 2),
+          malformed: 0,
+          total: 3,
+          limit: 2,
+        };
+        // The second request waits behind the round in the request queue for 2.5 intervals.
+        return ++asked === 2 ? answeredAfter(2.5 * INTERVAL, page) : Promise.resolve(page);
+      },
+    });
+    h.sweep.start();
+    await advance(6 * INTERVAL);
+    expect(h.moments()).toEqual([0, 1, 3.5, 4.5, 5.5].map((n) => n * INTERVAL));
+    // Over any span, at most one request per interval and the one under way when it began.
+    const moments = h.moments();
+    for (const from of moments) {
+      for (const span of [INTERVAL, 2 * INTERVAL, 3.5 * INTERVAL]) {
+        const within = moments.filter((at) => at >= from && at < from + span).length;
+        expect(within).toBeLessThanOrEqual(Math.ceil(span / INTERVAL));
+      }
+    }
   });
 
   it('lists whole the company of a known document gone from the list between two whole sweeps', async () => {
@@ -109,46 +185,61 @@ describe('UnlodgedSweep', () => {
     const h = harness({ list, limit: 5 });
     for (const doc of list) h.agreed.set(doc.id, { owner: doc.owner, statusId: 's1' });
     h.sweep.start();
-    await until(() => h.calls.length >= 2);
+    await advance(INTERVAL); // two whole sweeps: both documents seen
+    expect(h.hints).toEqual([]);
     list.splice(0, 1); // lodged, or deleted
-    await until(() => h.hints.length > 0);
-    await until(() => h.calls.length >= 6);
+    await advance(INTERVAL); // the next sweep misses it
+    expect(h.hints).toEqual([['a', true]]);
+    await advance(3 * INTERVAL);
     expect(h.hints).toEqual([['a', true]]);
   });
 
-  it('waits for the first sync before it reads the list', async () => {
+  it('says nothing of a company the catalogue does not hold: the round finds it', async () => {
+    const h = harness({ list: [form('1', 'new-co', 's1')], company: () => null });
+    h.sweep.start();
+    await advance(2 * INTERVAL);
+    expect(h.calls).toHaveLength(3);
+    expect(h.hints).toEqual([]);
+    expect(h.sweep.stats.hints).toBe(0);
+  });
+
+  it('waits for the first sync before it reads the list, then reads it within an interval', async () => {
     let ready = false;
     const h = harness({ list: [form('1', 'a', 's1')], ready: () => ready });
     h.sweep.start();
-    await sleep(INTERVAL * 3);
+    await advance(10 * INTERVAL);
     expect(h.calls).toEqual([]);
+    await advance(INTERVAL / 2);
     ready = true;
-    await until(() => h.calls.length > 0);
+    await advance(INTERVAL / 2);
+    expect(h.moments()).toEqual([11 * INTERVAL]);
+    expect(h.hints).toEqual([['known-a', false]]);
   });
 
-  it('says a refused list once and pauses; says a failing one once and starts the sweep again', async () => {
+  it('says a refused list once and asks again an hour later', async () => {
     const notFound = new ApiError('HTTP_ERROR', 'GET /cas/companies/documents/unlodged: 404', {
       route: 'GET /cas/companies/documents/unlodged',
       status: 404,
     });
-    let asked = 0;
-    const refused = harness({
+    const h = harness({
       list: [],
       page: async () => {
-        asked++;
         throw notFound;
       },
     });
-    refused.sweep.start();
-    await until(() => refused.lines.length > 0);
-    await sleep(INTERVAL * 4);
-    expect(asked).toBe(1); // paused for an hour
-    expect(refused.lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+    h.sweep.start();
+    await advance(HOUR - 1);
+    expect(h.moments()).toEqual([0]);
+    expect(h.lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
       expect.stringContaining("the firm's unlodged list cannot be read (404)"),
     ]);
+    await advance(1);
+    expect(h.moments()).toEqual([0, HOUR]);
+  });
 
+  it('says a failing list once and starts the sweep again at its next request', async () => {
     let calls = 0;
-    const flaky = harness({
+    const h = harness({
       list: [],
       page: async () => {
         calls++;
@@ -156,38 +247,60 @@ describe('UnlodgedSweep', () => {
         return { documents: [form('9', 'z', 's1')], malformed: 0, total: 1, limit: 2 };
       },
     });
-    flaky.sweep.start();
-    await until(() => flaky.hints.length > 0);
-    const warned = flaky.lines.filter((l) => l.level === 40);
-    expect(warned).toHaveLength(1);
-    expect(flaky.lines.some((l) => l.msg === "the firm's unlodged list is read again")).toBe(true);
-    expect(flaky.hints).toEqual([['known-z', false]]);
+    h.sweep.start();
+    await advance(3 * INTERVAL);
+    expect(h.moments()).toEqual([0, 1, 2, 3].map((n) => n * INTERVAL));
+    expect(h.lines.filter((l) => l.level === 40)).toHaveLength(1);
+    expect(h.lines.some((l) => l.msg === "the firm's unlodged list is read again")).toBe(true);
+    expect(h.hints).toEqual([['known-z', false]]);
   });
 
   it('judges nothing missing after a sweep with a malformed item', async () => {
     const list = [form('1', 'a', 's1'), form('2', 'b', 's1')];
     let malformed = 0;
-    let read = 0;
     const h = harness({
       list,
       limit: 5,
-      page: async (offset) => {
-        read++;
-        return {
-          documents: list.slice(offset),
-          malformed,
-          total: list.length + malformed,
-          limit: 5,
-        };
-      },
+      page: async (offset) => ({
+        documents: list.slice(offset),
+        malformed,
+        total: list.length + malformed,
+        limit: 5,
+      }),
     });
     for (const doc of list) h.agreed.set(doc.id, { owner: doc.owner, statusId: 's1' });
     h.sweep.start();
-    await until(() => read >= 2);
+    await advance(INTERVAL);
     list.splice(0, 1);
     malformed = 1; // the item that broke the contract may be the one that seems gone
-    const after = read;
-    await until(() => read >= after + 3);
+    await advance(3 * INTERVAL);
+    expect(h.calls).toHaveLength(5);
+    expect(h.hints).toEqual([]);
+  });
+
+  it('takes no page more once closed, and drops the answer of the one in flight', async () => {
+    const list = [form('1', 'a', 's1')];
+    let read = 0;
+    const h = harness({
+      list,
+      agreed: (ids) => {
+        read++;
+        return new Map(ids.map((id) => [id, { owner: list[0]!.owner, statusId: 's0' }]));
+      },
+      page: (offset) =>
+        answeredAfter(INTERVAL / 2, {
+          documents: list.slice(offset),
+          malformed: 0,
+          total: 1,
+          limit: 2,
+        }),
+    });
+    h.sweep.start();
+    await advance(INTERVAL / 4);
+    h.sweep.close();
+    await advance(10 * INTERVAL);
+    expect(h.moments()).toEqual([0]);
+    expect(read).toBe(0);
     expect(h.hints).toEqual([]);
   });
 });
