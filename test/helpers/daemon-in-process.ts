@@ -57,3 +57,30 @@ export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) 
     };
   };
 }
+
+/**
+ * Holds the daemon's reads of one document's details until `release()`: the sync that reads it
+ * stays in flight for exactly as long as the test needs (a service's late answer, without
+ * guessing how late is late enough on a busy machine). The port the engine calls is wrapped, as
+ * the simulation's port wrappers do; every other call goes through at once.
+ */
+export function holdDocumentDetails(
+  app: App,
+  documentId: string,
+): { readonly held: () => number; release(): void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = 0;
+  const client = app.remote.client;
+  const read = client.document.bind(client);
+  client.document = async (owner, id, options) => {
+    if (id === documentId) {
+      held++;
+      await gate;
+    }
+    return read(owner, id, options);
+  };
+  return { held: () => held, release };
+}
