@@ -8,6 +8,7 @@ import { afterEach } from 'vitest';
 import { createDaemon } from '../../src/commands/run-command.js';
 import type { App } from '../../src/compose.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
+import type { ServiceClient } from '../../src/remote/service-client.js';
 import { capturedTerminal } from './run-cli.js';
 
 export interface InProcessDaemon {
@@ -23,11 +24,20 @@ export interface InProcessDaemon {
   stop(): Promise<void>;
 }
 
-/** Starts in-process daemons on a config file; each is stopped after its test. */
+/**
+ * Starts in-process daemons on a config file; each is stopped after its test, as the child's
+ * SIGKILL stopped it: what it has under way with the service is cut at once (a daemon closed
+ * after its simulator would otherwise retry each request in flight with its backoff).
+ */
 export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) => InProcessDaemon {
-  const running: Daemon[] = [];
+  const running: { daemon: Daemon; app: App }[] = [];
   afterEach(async () => {
-    await Promise.all(running.splice(0).map((d) => d.close()));
+    await Promise.all(
+      running.splice(0).map(({ daemon, app }) => {
+        app.remote.queue.stop(0);
+        return daemon.close();
+      }),
+    );
   });
   return (config, env) => {
     let output = '';
@@ -39,7 +49,7 @@ export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) 
         },
       },
     });
-    running.push(daemon);
+    running.push({ daemon, app });
     const started = daemon.start();
     // A start that fails is the test's to see, through `started`.
     started.catch(() => undefined);
@@ -58,29 +68,48 @@ export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) 
   };
 }
 
+/** The client's calls a test may hold (the engine's port to the service). */
+type HeldCall = 'document' | 'uploadAttachment';
+
+export interface CallGate {
+  /** Calls held so far (each waits for `release`). */
+  held(): number;
+  /** Lets every held call, and every later one, go on. */
+  release(): void;
+}
+
 /**
- * Holds the daemon's reads of one document's details until `release()`: the sync that reads it
- * stays in flight for exactly as long as the test needs (a service's late answer, without
- * guessing how late is late enough on a busy machine). The port the engine calls is wrapped, as
- * the simulation's port wrappers do; every other call goes through at once.
+ * Holds the daemon's calls of one client method that `hold` picks until `release()`: the sync
+ * making them stays in flight for exactly as long as the test needs (a service's late answer,
+ * without guessing how late is late enough on a busy machine). The port the engine calls is
+ * wrapped, as the simulation's port wrappers do; calls `hold` does not pick go through at once.
  */
-export function holdDocumentDetails(
+export function holdCalls<M extends HeldCall>(
   app: App,
-  documentId: string,
-): { readonly held: () => number; release(): void } {
+  method: M,
+  hold: (...args: Parameters<ServiceClient[M]>) => boolean,
+): CallGate {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
   let held = 0;
   const client = app.remote.client;
-  const read = client.document.bind(client);
-  client.document = async (owner, id, options) => {
-    if (id === documentId) {
+  const call = client[method].bind(client) as (
+    ...args: Parameters<ServiceClient[M]>
+  ) => ReturnType<ServiceClient[M]>;
+  const wrapped = async (...args: Parameters<ServiceClient[M]>) => {
+    if (hold(...args)) {
       held++;
       await gate;
     }
-    return read(owner, id, options);
+    return call(...args);
   };
+  client[method] = wrapped as unknown as ServiceClient[M];
   return { held: () => held, release };
+}
+
+/** Holds the daemon's reads of one document's details (`holdCalls`). */
+export function holdDocumentDetails(app: App, documentId: string): CallGate {
+  return holdCalls(app, 'document', (_owner, id) => id === documentId);
 }
