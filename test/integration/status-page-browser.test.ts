@@ -178,17 +178,23 @@ describe('status page in a browser', () => {
     await eventually(() =>
       readdirSync(path.join(root, 'Companies', entity, folder)).includes('Sent by the service.pdf'),
     );
-    await page.reload();
-    const newest = feed.first();
-    expect(await newest.locator('td').allTextContents()).toEqual([
-      expect.any(String),
-      entityName,
-      doc.name,
-      'pulled',
-      'Sent by the service.pdf',
-      '',
-    ]);
-    expect(await page.locator('#sync').innerText()).toContain('(manual)');
+    // The file lands before the sync records it and ends: the page shows both once they are done.
+    const newest = async () => {
+      await page.reload();
+      return feed.first().locator('td').allTextContents();
+    };
+    await expect
+      .poll(newest, { timeout: 15_000 })
+      .toEqual([expect.any(String), entityName, doc.name, 'pulled', 'Sent by the service.pdf', '']);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator('#sync').innerText();
+        },
+        { timeout: 15_000 },
+      )
+      .toContain('(manual)');
     await daemon.stop();
   });
 
