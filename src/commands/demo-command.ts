@@ -21,7 +21,9 @@ import type { Terminal } from './terminal.js';
 
 export async function demoCommand(options: GlobalOptions, terminal: Terminal): Promise<number> {
   const root = path.resolve(terminal.cwd, 'demo-documents');
-  const sim = await startSimulator({ seed: 'demo' });
+  // The demo's simulator serves only this run: a rate limit, and docsync's pace for a real
+  // service's, would only keep the person waiting.
+  const sim = await startSimulator({ seed: 'demo', rateLimitPerSecond: 0 });
   try {
     const config = parseConfig(
       {
@@ -36,6 +38,7 @@ export async function demoCommand(options: GlobalOptions, terminal: Terminal): P
         webhook: { enabled: false },
         status: { enabled: false },
         log: { level: 'warn' },
+        queue: { requestsPerSecond: 1000, concurrency: 4 },
       },
       { env: {}, baseDir: terminal.cwd, source: 'docsync demo' },
     );

@@ -1,20 +1,24 @@
 /**
  * Issue 25 at the level a user reaches: the daemon's paths meet on one entity at the same
- * moment, and each waits its turn (the entity's lock) instead of undoing another's work.
+ * moment, and each waits its turn (the entity's lock) instead of undoing another's work. The
+ * daemon is `docsync run`'s (createDaemon), in this process; SIGTERM's path to its close is
+ * daemon.test's. A sync is kept in flight by holding the service's answer until the test has
+ * seen the other path wait, not by a latency long enough on a quiet machine.
  */
 import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StateStore } from '../../src/state/state-store.js';
-import { documentFolderOf, firmInStep, HOOK, loggedUrl } from '../helpers/daemon-firm.js';
-import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { documentFolderOf, firmInStep, HOOK } from '../helpers/daemon-firm.js';
+import { holdDocumentDetails, useInProcessDaemons } from '../helpers/daemon-in-process.js';
+import { eventually } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
-const startDaemon = useDaemonProcesses();
+const startDaemon = useInProcessDaemons();
 const startSim = useSimulators();
 
 describe('case 4: the first start, a slow company list and a webhook at once', () => {
@@ -31,8 +35,10 @@ describe('case 4: the first start, a slow company list and a webhook at once', (
     const dump = await sim.admin.dump();
     const company = dump.companies[0]!;
     const daemon = startDaemon(config, env);
-    // As soon as the receiver answers: the catalogue is being read for the first sync.
-    const hook = await loggedUrl(daemon, 'webhook receiver listening');
+    // As soon as the daemon has started: the catalogue is being read for the first sync.
+    await daemon.started;
+    expect(daemon.output()).not.toContain('first sync finished');
+    const hook = daemon.url('webhook receiver listening');
     const doc = dump.documents.find((d) => d.owner.id === String(company.id))!;
     const sent = await postWebhook(
       hook,
@@ -48,7 +54,6 @@ describe('case 4: the first start, a slow company list and a webhook at once', (
       HOOK,
     );
     expect(sent.status).toBe(200);
-    await daemon.started;
     await eventually(() => daemon.output().includes('first sync finished'), 30_000);
     const status = async () =>
       JSON.parse((await runCli(['status', '--json', '--config', config], { env })).stdout) as {
@@ -64,8 +69,7 @@ describe('case 4: the first start, a slow company list and a webhook at once', (
     const documentFolders = () =>
       folders.flatMap((f) => readdirSync(path.join(root, f)).filter((d) => d.includes('[')));
     expect(documentFolders()).toHaveLength(dump.documents.length);
-    daemon.child.kill('SIGTERM');
-    expect(await daemon.exited).toBe(0);
+    await daemon.stop();
 
     const once = await runCli(['run', '--once', '--json', '--config', config], { env });
     expect(once.code, once.stderr).toBe(0);
@@ -88,24 +92,31 @@ describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
     const { sim } = firm;
     const config = firm.config({ settleSeconds: 0.3, log: { level: 'debug' } });
     const daemon = startDaemon(config, firm.env);
-    const hook = await loggedUrl(daemon, 'webhook receiver listening');
     await daemon.started;
     // The start's catch-up round ends before the webhook's sync is asked for.
     await eventually(() => daemon.output().includes('poll round finished'));
-    sim.admin.setWebhook({ url: hook, ...HOOK });
+    sim.admin.setWebhook({ url: daemon.url('webhook receiver listening'), ...HOOK });
     const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
-    // Every answer 1.5 s late: the webhook's sync takes several seconds.
-    sim.admin.setFaults({ latencyMs: 1500 });
+    // The webhook's sync stays in flight, at the document's details, until the test lets it go.
+    const details = holdDocumentDetails(daemon.app, doc.id);
     sim.admin.addAttachment(doc.id, { name: 'late.pdf', bytes: '%PDF-1.4 late' });
-    await eventually(() => /"trigger":"webhook"[^\n]*"msg":"cycle started"/.test(daemon.output()));
+    await eventually(() => details.held() > 0);
+    expect(daemon.output()).toMatch(/"trigger":"webhook"[^\n]*"msg":"cycle started"/);
     // A file dropped into the same company's folder: its sync waits for the webhook's.
     const { folder } = documentFolderOf(firm.root, 'Companies', doc.id);
     writeFileSync(path.join(folder, 'dropped.txt'), 'waits');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await eventually(() => daemon.daemon.scheduler.snapshot().waiting.watcher === 1);
 
+    // What SIGTERM starts: the close waits for the sync in flight, and starts nothing.
     const signalledAt = Date.now();
-    daemon.child.kill('SIGTERM');
-    expect(await daemon.exited).toBe(0);
+    let stopped = false;
+    const stopping = daemon.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stopped).toBe(false);
+    details.release();
+    await stopping;
     const state = StateStore.open(path.join(dir, 'state', 'docsync.db'), { existing: true });
     try {
       const cycles = state.db
@@ -113,6 +124,10 @@ describe('case 7: SIGTERM while a webhook sync runs and another waits', () => {
           'SELECT trigger, started_at, result FROM cycles ORDER BY id',
         )
         .all();
+      // The sync in flight ended, and was recorded, before the daemon stopped.
+      expect(cycles.filter((c) => c.trigger === 'webhook').map((c) => c.result)).not.toContain(
+        null,
+      );
       expect(cycles.some((c) => c.trigger === 'webhook')).toBe(true);
       expect(cycles.filter((c) => c.started_at >= signalledAt)).toEqual([]);
     } finally {
@@ -152,21 +167,22 @@ describe('case 1: `conflicts resolve` while the daemon syncs the same document',
     }[];
     expect(conflict).toMatchObject({ winner: 'remote' });
     const daemon = startDaemon(config, firm.env);
-    const hook = await loggedUrl(daemon, 'webhook receiver listening');
     await daemon.started;
     await eventually(() => daemon.output().includes('poll round finished'));
-    sim.admin.setWebhook({ url: hook, ...HOOK });
+    sim.admin.setWebhook({ url: daemon.url('webhook receiver listening'), ...HOOK });
 
-    // A new status in the service, whose details answer is late: 4 s in the issue's account,
-    // 8 s here, so the command (which takes a second or two to start on a busy machine) still
-    // comes in while the sync waits for it.
-    sim.admin.setFaults({
-      routeLatencyMs: { '/companies/{ownerId}/documents/{documentId}': 8_000 },
-    });
+    // A new status in the service, whose details answer is late (4 s in the issue's account):
+    // here held until the command's decision waits for the sync.
+    const details = holdDocumentDetails(daemon.app, doc.id);
     sim.admin.assignStatus(doc.id, { typeId: 3 });
-    await eventually(() => /"trigger":"webhook"[^\n]*"msg":"cycle started"/.test(daemon.output()));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const resolved = await cli(['conflicts', 'resolve', String(conflict!.id), 'keep-mine']);
+    await eventually(() => details.held() > 0);
+    expect(daemon.output()).toMatch(/"trigger":"webhook"[^\n]*"msg":"cycle started"/);
+    const resolving = cli(['conflicts', 'resolve', String(conflict!.id), 'keep-mine']);
+    await eventually(() =>
+      /"msg":"decision \(resolve-conflict\) waits for the [^"]+ to end"/.test(daemon.output()),
+    );
+    details.release();
+    const resolved = await resolving;
 
     expect(resolved.code, resolved.stderr).toBe(0);
     expect(resolved.stdout).toContain('resolved: keep-mine');
@@ -181,7 +197,5 @@ describe('case 1: `conflicts resolve` while the daemon syncs the same document',
     }[];
     expect(all.find((c) => c.id === conflict!.id)?.resolution).toBe('keep-mine');
     expect(daemon.output()).toContain('decision carried out (resolve-conflict)');
-    daemon.child.kill('SIGTERM');
-    expect(await daemon.exited).toBe(0);
-  }, 90_000);
+  }, 60_000);
 });

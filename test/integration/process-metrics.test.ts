@@ -1,18 +1,20 @@
 /**
  * Node's process metrics as a Prometheus server reads them from `/metrics`: under the standard
  * names (no doubled `process_` prefix), and an event-loop lag that reads what the loop really
- * waited, not the 200 ms sampling interval, on a real daemon at rest.
+ * waited, not the 200 ms sampling interval, on a daemon at rest.
  */
 import { describe, expect, it } from 'vitest';
 import { Metrics } from '../../src/web/metrics.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { NEVER } from '../helpers/daemon-firm.js';
+import { useInProcessDaemons } from '../helpers/daemon-in-process.js';
+import { firstSyncDone } from '../helpers/daemon-process.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-const startDaemon = useDaemonProcesses();
+const startDaemon = useInProcessDaemons();
 const startSim = useSimulators();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,29 +41,33 @@ describe('process metrics', () => {
     expect([...names].filter((n) => /^nodejs_active_(handles|resources)/.test(n))).toEqual([]);
   });
 
-  it('read an idle daemon event-loop lag in milliseconds, not the 0.2 s sampling interval', async () => {
-    const sim = await startSim({ seed: 'demo' });
+  it('read an idle daemon event-loop lag well under the 0.2 s sampling interval, which every reading included before', async () => {
+    // The daemon as `docsync run` assembles it, in this process: the loop it measures is this
+    // worker's, idle while the test waits, as a daemon's is at rest.
+    const sim = await startSim({ seed: 'demo', rateLimitPerSecond: 0 });
     const config = writeCliConfig(tempDir(), sim, {
       log: { level: 'info' },
-      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      schedule: NEVER,
       status: { enabled: true, listen: '127.0.0.1:0' },
     });
     const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
     await daemon.started;
-    const statusUrl = /"url":"([^"]+)","msg":"status page listening"/.exec(daemon.output())![1]!;
+    const statusUrl = daemon.url('status page listening');
     // Idle: the start round is over and nothing is scheduled.
     await firstSyncDone(`${statusUrl}/healthz`);
     const scrape = async () =>
       parsePrometheusText(await (await fetch(`${statusUrl}/metrics`)).text());
     await scrape(); // starts a fresh window of samples
-    await sleep(2000);
+    // The loop's real waits are the point: a few samples of the 200 ms timer.
+    await sleep(1000);
     const lag = await scrape();
     for (const stat of ['p50', 'mean', 'min']) {
       const seconds = lag.value(`nodejs_eventloop_lag_${stat}_seconds`);
-      // Before: every reading was at least the 0.2 s interval.
+      // Before: every reading was at least the 0.2 s interval. Half of it leaves a busy
+      // machine's late timers room.
       expect(seconds, stat).toBeGreaterThanOrEqual(0);
-      expect(seconds, stat).toBeLessThan(0.02);
+      expect(seconds, stat).toBeLessThan(0.1);
     }
-    expect(lag.value('nodejs_eventloop_lag_seconds')).toBeLessThan(0.05);
+    expect(lag.value('nodejs_eventloop_lag_seconds')).toBeLessThan(0.1);
   });
 });

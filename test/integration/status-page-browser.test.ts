@@ -3,9 +3,11 @@
  * .ci/test-tools)
  * loading the page of a state the engine itself wrote, after a real conflict and a real error,
  * and resolving the conflict with a double click, which sends one resolution;
- * and the page of a running daemon, whose "Sync now" button makes a real sync that the feed of
- * recent changes then shows, and whose "Approve" lets through the deletes a rail held, which the
- * daemon then carries out. The page at 5,000 entities: status-page-scale-browser.test.ts.
+ * and the page of a running daemon (`docsync run`'s, in this process), whose "Sync now" button
+ * makes a real sync that the feed of recent changes then shows, and whose "Approve" lets through
+ * the deletes a rail held, which the daemon then carries out. One browser serves the file's
+ * tests, each page in a context of its own. The page at 5,000 entities:
+ * status-page-scale-browser.test.ts.
  */
 import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,17 +19,19 @@ import { StateStore } from '../../src/state/state-store.js';
 import { Metrics } from '../../src/web/metrics.js';
 import { operatorActions } from '../../src/web/operator-actions.js';
 import { startStatusServer } from '../../src/web/status-server.js';
-import { useBrowser } from '../helpers/browser.js';
+import { useBrowserPages } from '../helpers/browser.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { eventually, firstSyncDone, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { NEVER } from '../helpers/daemon-firm.js';
+import { useInProcessDaemons } from '../helpers/daemon-in-process.js';
+import { eventually, firstSyncDone } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
-const launch = useBrowser();
-const startDaemon = useDaemonProcesses();
+const newPage = useBrowserPages();
 const startSim = useSimulators();
+const startDaemon = useInProcessDaemons();
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
@@ -35,7 +39,7 @@ afterEach(async () => {
 
 describe('status page in a browser', () => {
   it('shows a conflict and an item in error that the engine recorded', async () => {
-    const sim = await startSim({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo', rateLimitPerSecond: 0 });
     const dir = tempDir();
     const configFile = writeCliConfig(dir, sim, { settleSeconds: 0 });
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
@@ -101,8 +105,7 @@ describe('status page in a browser', () => {
     });
     closers.push(() => server.close());
 
-    const browser = await launch();
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(server.url);
     const conflicts = await page.locator('h3', { hasText: 'Conflicts' }).textContent();
     expect(conflicts).toContain('Conflicts (1)');
@@ -134,26 +137,22 @@ describe('status page in a browser', () => {
   });
 
   it("syncs an entity when its Sync now is clicked, and shows the sync's changes under Recent changes", async () => {
-    const sim = await startSim({ seed: 'demo' });
+    const sim = await startSim({ seed: 'demo', rateLimitPerSecond: 0 });
     const dir = tempDir();
     const config = writeCliConfig(dir, sim, {
       log: { level: 'info' },
       // Nothing but the button syncs after the catch-up at start.
-      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      schedule: NEVER,
       status: { enabled: true, listen: '127.0.0.1:0' },
     });
     const daemon = startDaemon(config, { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() });
     await daemon.started;
-    const statusUrl = () =>
-      /"url":"([^"]+)","msg":"status page listening"/.exec(daemon.output())?.[1];
-    await eventually(() => statusUrl() !== undefined);
-    const url = statusUrl()!;
+    const url = daemon.url('status page listening');
     await firstSyncDone(`${url}/healthz`);
 
     const doc = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company')!;
     sim.admin.addAttachment(doc.id, { name: 'Sent by the service.pdf', bytes: '%PDF-1.4 new' });
-    const browser = await launch();
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${url}/?q=${doc.owner.id}`);
     const feed = page.locator('#activity tbody tr');
     // The catch-up at start pulled the firm's documents: the feed shows them.
@@ -179,19 +178,24 @@ describe('status page in a browser', () => {
     await eventually(() =>
       readdirSync(path.join(root, 'Companies', entity, folder)).includes('Sent by the service.pdf'),
     );
-    await page.reload();
-    const newest = feed.first();
-    expect(await newest.locator('td').allTextContents()).toEqual([
-      expect.any(String),
-      entityName,
-      doc.name,
-      'pulled',
-      'Sent by the service.pdf',
-      '',
-    ]);
-    expect(await page.locator('#sync').innerText()).toContain('(manual)');
-    daemon.child.kill('SIGTERM');
-    expect(await daemon.exited).toBe(0);
+    // The file lands before the sync records it and ends: the page shows both once they are done.
+    const newest = async () => {
+      await page.reload();
+      return feed.first().locator('td').allTextContents();
+    };
+    await expect
+      .poll(newest, { timeout: 15_000 })
+      .toEqual([expect.any(String), entityName, doc.name, 'pulled', 'Sent by the service.pdf', '']);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator('#sync').innerText();
+        },
+        { timeout: 15_000 },
+      )
+      .toContain('(manual)');
+    await daemon.stop();
   });
 
   it('approves the deletes a rail held under the daemon, which then carries them out', async () => {
@@ -207,16 +211,13 @@ describe('status page in a browser', () => {
       safety: { maxDeleteCount: 2, maxDeletePercent: 100, deleteHoldSeconds: 0.5 },
       log: { level: 'info' },
       // Only the watcher, the button and the decisions start syncs after the catch-up.
-      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      schedule: NEVER,
       status: { enabled: true, listen: '127.0.0.1:0' },
     });
     expect((await runCli(['run', '--once', '--config', config], { env })).code).toBe(0);
     const daemon = startDaemon(config, env);
     await daemon.started;
-    const statusUrl = () =>
-      /"url":"([^"]+)","msg":"status page listening"/.exec(daemon.output())?.[1];
-    await eventually(() => statusUrl() !== undefined);
-    const url = statusUrl()!;
+    const url = daemon.url('status page listening');
 
     // Three document folders removed from the store: more deletes than the rail lets through.
     const root = path.join(dir, 'documents');
@@ -231,8 +232,7 @@ describe('status page in a browser', () => {
     const inService = async () => (await sim.admin.dump()).documents.map((d) => d.id);
     for (const id of goneIds) expect(await inService()).toContain(id);
 
-    const browser = await launch();
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(url);
     const held = page.locator('#held');
     expect(await held.locator('tbody tr').count()).toBe(3);
@@ -256,7 +256,6 @@ describe('status page in a browser', () => {
       readdirSync(path.join(trash, day, 'Companies', company)),
     );
     for (const f of gone) expect(copies).toContain(f);
-    daemon.child.kill('SIGTERM');
-    expect(await daemon.exited).toBe(0);
+    await daemon.stop();
   });
 });

@@ -1,4 +1,11 @@
-/** The real folder watch on a real temp folder; settle times kept short so the suite stays fast. */
+/**
+ * The real folder watch on a real temp folder, on a virtual clock: the OS's events and the
+ * watcher's reads of the folder are real, its timers (the settle waits, the scanning fallback's
+ * interval, the look for a missing root) are fake and move only when the test moves them, after
+ * everything the folder's changes set off has run (`ioIdle`). So a settle rule is asserted to the
+ * millisecond, and a busy machine only makes the test wait longer for the I/O, never changes
+ * what it sees.
+ */
 import { EventEmitter } from 'node:events';
 import {
   appendFileSync,
@@ -10,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FolderTreeWatch } from '../../src/local/folder-tree-watch.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { type EntityTouch, FolderWatcher, type WatcherLog } from '../../src/local/watcher.js';
@@ -23,13 +30,47 @@ import {
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const SETTLE_MS = 400;
-const tempDir = useTempDir('docsync-watch-');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// In memory: the watch is the point, not the disk, which the other tests of a busy machine share.
+const tempDir = useTempDir('docsync-watch-', { inMemory: true });
 const watchers: FolderWatcher[] = [];
 
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+});
 afterEach(async () => {
   await Promise.all(watchers.splice(0).map((w) => w.close()));
+  vi.useRealTimers();
 });
+
+// Taken before any test fakes the timers: waiting for I/O is real.
+const realImmediate = globalThis.setImmediate;
+/** Node's names of a file-system request that has not completed. */
+const FS_REQUESTS = new Set(['FSReqCallback', 'FSReqPromise', 'FileHandleCloseReq', 'CloseReq']);
+
+/**
+ * Waits until everything the folder's changes set off has run: the OS's events read (each turn
+ * of the loop reads what the kernel queued), the watch's lstats, the watcher's fingerprints and
+ * reads, several turns in a row with no file-system request pending. Bounded in real time.
+ */
+async function ioIdle(boundMs = 30_000): Promise<void> {
+  const until = performance.now() + boundMs;
+  for (let quiet = 0; quiet < 3; ) {
+    await new Promise((resolve) => realImmediate(resolve));
+    if (performance.now() > until)
+      throw new Error(`file-system requests still pending after ${boundMs} ms`);
+    const pending = process.getActiveResourcesInfo().some((r) => FS_REQUESTS.has(r));
+    quiet = pending ? 0 : quiet + 1;
+  }
+}
+
+/** Moves the virtual clock on by `ms`, a little at a time, letting the I/O of each step finish. */
+async function advance(ms: number, step = SETTLE_MS / 4): Promise<void> {
+  await ioIdle();
+  for (let done = 0; done < ms; done += step) {
+    await vi.advanceTimersByTimeAsync(Math.min(step, ms - done));
+    await ioIdle();
+  }
+}
 
 async function setUp(options: { pollIntervalMs?: number; simulateLimit?: boolean } = {}) {
   const root = tempDir();
@@ -74,18 +115,24 @@ async function setUp(options: { pollIntervalMs?: number; simulateLimit?: boolean
   return { root, store, entity, doc, touches, warnings, watcher, abs };
 }
 
-/** Waits until nothing can still be pending: well past two settle times after the last change. */
-const quiet = () => sleep(SETTLE_MS * 4);
+/** Until nothing can still be pending: well past two settle times after the last change. */
+const quiet = () => advance(SETTLE_MS * 4);
 
 describe('FolderWatcher', () => {
-  it('reports a file copied in slowly exactly once, after it settles', async () => {
+  it('reports a file copied in slowly exactly once, one settle time after its last write', async () => {
     const { doc, touches, abs, entity } = await setUp();
     const file = abs(`${doc}/big scan.pdf`);
+    const step = Math.round(SETTLE_MS / 3);
     for (let chunk = 0; chunk < 8; chunk += 1) {
       appendFileSync(file, Buffer.alloc(64 * 1024, chunk));
-      await sleep(SETTLE_MS / 3);
+      await advance(step, step);
       expect(touches).toEqual([]);
     }
+    // Every write pushed the wait back: the settle time counts from the last one.
+    await advance(SETTLE_MS - step - 1, SETTLE_MS);
+    expect(touches).toEqual([]);
+    await advance(1);
+    expect(touches).toHaveLength(1);
     await quiet();
     expect(touches).toEqual([
       {
@@ -103,8 +150,7 @@ describe('FolderWatcher', () => {
     for (let i = 0; i < 5000; i += 1) writeFileSync(abs(`${doc}/scan ${i}.pdf`), `page ${i}`);
     // A fingerprint per event read the whole folder for every file: 25 million lstats and
     // gigabytes of fingerprints here; one at a time, coalesced, it settles like any other change.
-    const deadline = Date.now() + 30_000;
-    while (touches.length === 0 && Date.now() < deadline) await sleep(100);
+    await ioIdle(60_000);
     await quiet();
     expect(touches.map((t) => [t.entityFolder, t.documentFolder])).toEqual([[entity, doc]]);
     expect(process.memoryUsage().rss - rss).toBeLessThan(500 * 1024 * 1024);
@@ -213,11 +259,14 @@ describe('FolderWatcher', () => {
       pollIntervalMs: 150,
       simulateLimit: true,
     });
-    await sleep(600);
+    await ioIdle();
     expect(watcher.mode).toBe('scanning');
     expect(warnings.some((w) => w.startsWith('WATCH LIMIT REACHED'))).toBe(true);
+    // Both entities at once, then again every interval: at 150, 300, 450 and 600 ms.
+    expect(touches.filter((t) => t.reason === 'poll')).toHaveLength(2);
+    await advance(600, 150);
     const polled = touches.filter((t) => t.reason === 'poll');
-    expect(polled.length).toBeGreaterThanOrEqual(6);
+    expect(polled).toHaveLength(10);
     expect(new Set(polled.map((t) => t.entityFolder))).toEqual(
       new Set(['Companies/Acme Pty Ltd (123 456 789)', 'Trusts/Smith Family Trust']),
     );
@@ -251,7 +300,7 @@ describe('FolderWatcher', () => {
     watchers.push(watcher);
     await watcher.start();
     expect(watcher.mode).toBe('scanning');
-    await sleep(50);
+    await ioIdle();
     expect(touches.map((t) => [t.entityFolder, t.reason])).toEqual([
       ['Companies/Acme Pty Ltd (123 456 789)', 'poll'],
     ]);
@@ -289,7 +338,7 @@ describe('FolderWatcher', () => {
     await watcher.start();
     await store.writeMarker();
     const entity = await store.ensureEntityFolder(acme, 'https://app.example/c');
-    await sleep(1500); // a missing root is looked for every second
+    await advance(1000); // a missing root is looked for every second
     mkdirSync(path.join(root, entity, '2024-05-01 New'));
     writeFileSync(path.join(root, entity, '2024-05-01 New', 'new.pdf'), 'new');
     await quiet();

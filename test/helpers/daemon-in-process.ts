@@ -1,0 +1,115 @@
+/**
+ * `docsync run` in the test's own process: the daemon as `createDaemon` assembles it for the
+ * command line (the same config file, listeners, metrics and operator actions), its JSON log kept
+ * as the process would write it on stdout. For tests of what the daemon does; what only a
+ * process shows (a signal, the CLI's wiring) keeps a child (daemon-process.ts).
+ */
+import { afterEach } from 'vitest';
+import { createDaemon } from '../../src/commands/run-command.js';
+import type { App } from '../../src/compose.js';
+import type { Daemon } from '../../src/daemon/daemon.js';
+import type { ServiceClient } from '../../src/remote/service-client.js';
+import { capturedTerminal } from './run-cli.js';
+
+export interface InProcessDaemon {
+  readonly daemon: Daemon;
+  readonly app: App;
+  /** Resolves once the daemon has started (the log says `docsync daemon started`). */
+  readonly started: Promise<void>;
+  /** Everything it logged so far, one JSON line per entry. */
+  output(): string;
+  /** The URL a listener logged with `msg` (`webhook receiver listening`); throws before. */
+  url(msg: string): string;
+  /** What SIGTERM does: intake stops, the work in flight finishes; resolves once it stopped. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts in-process daemons on a config file; each is stopped after its test, as the child's
+ * SIGKILL stopped it: what it has under way with the service is cut at once (a daemon closed
+ * after its simulator would otherwise retry each request in flight with its backoff).
+ */
+export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) => InProcessDaemon {
+  const running: { daemon: Daemon; app: App }[] = [];
+  afterEach(async () => {
+    await Promise.all(
+      running.splice(0).map(({ daemon, app }) => {
+        app.remote.queue.stop(0);
+        return daemon.close();
+      }),
+    );
+  });
+  return (config, env) => {
+    let output = '';
+    const { daemon, app } = createDaemon(capturedTerminal({ env }).terminal, {
+      config,
+      logDestination: {
+        write: (line: string) => {
+          output += line;
+        },
+      },
+    });
+    running.push({ daemon, app });
+    const started = daemon.start();
+    // A start that fails is the test's to see, through `started`.
+    started.catch(() => undefined);
+    return {
+      daemon,
+      app,
+      started,
+      output: () => output,
+      url: (msg) => {
+        const url = new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(output)?.[1];
+        if (url === undefined) throw new Error(`nothing logged "${msg}" with a URL yet`);
+        return url;
+      },
+      stop: () => daemon.close(),
+    };
+  };
+}
+
+/** The client's calls a test may hold (the engine's port to the service). */
+type HeldCall = 'document' | 'uploadAttachment';
+
+export interface CallGate {
+  /** Calls held so far (each waits for `release`). */
+  held(): number;
+  /** Lets every held call, and every later one, go on. */
+  release(): void;
+}
+
+/**
+ * Holds the daemon's calls of one client method that `hold` picks until `release()`: the sync
+ * making them stays in flight for exactly as long as the test needs (a service's late answer,
+ * without guessing how late is late enough on a busy machine). The port the engine calls is
+ * wrapped, as the simulation's port wrappers do; calls `hold` does not pick go through at once.
+ */
+export function holdCalls<M extends HeldCall>(
+  app: App,
+  method: M,
+  hold: (...args: Parameters<ServiceClient[M]>) => boolean,
+): CallGate {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = 0;
+  const client = app.remote.client;
+  const call = client[method].bind(client) as (
+    ...args: Parameters<ServiceClient[M]>
+  ) => ReturnType<ServiceClient[M]>;
+  const wrapped = async (...args: Parameters<ServiceClient[M]>) => {
+    if (hold(...args)) {
+      held++;
+      await gate;
+    }
+    return call(...args);
+  };
+  client[method] = wrapped as unknown as ServiceClient[M];
+  return { held: () => held, release };
+}
+
+/** Holds the daemon's reads of one document's details (`holdCalls`). */
+export function holdDocumentDetails(app: App, documentId: string): CallGate {
+  return holdCalls(app, 'document', (_owner, id) => id === documentId);
+}
