@@ -3,11 +3,18 @@ import path from 'node:path';
 import type { Simulator } from '../../src/simulator/index.js';
 
 /**
+ * The rate for a simulator without a limit: a first sync of the demo firm in a third of a second
+ * (at docsync's default of 10 a second it took 8 s of a test's time), and not so high that the
+ * daemon's sweep of the unlodged list (its share of the rate) reads the list every few
+ * milliseconds, which a busy machine pays for in every daemon test.
+ */
+export const UNTHROTTLED = { requestsPerSecond: 200, concurrency: 4 } as const;
+
+/**
  * Writes a docsync config for `sim` into `dir` and returns its path. `overrides` replace whole
  * sections, except `service`, whose keys are added to the simulator's. Against a simulator
- * without a rate limit requests go unthrottled (at docsync's default of 10 a second, every first
- * sync of the demo firm took 8 s of a test's time); against one with a limit, at docsync's
- * default rate, as a firm's would. A test of the rate sets `queue` itself.
+ * without a rate limit requests go UNTHROTTLED; against one with a limit, at docsync's default
+ * rate, as a firm's would. A test of the rate sets `queue` itself.
  */
 export function writeCliConfig(
   dir: string,
@@ -30,7 +37,7 @@ export function writeCliConfig(
     webhook: { enabled: false },
     status: { enabled: false },
     log: { level: 'warn' },
-    ...(unlimited(sim) ? { queue: { requestsPerSecond: 1000, concurrency: 4 } } : {}),
+    ...(unlimited(sim) ? { queue: UNTHROTTLED } : {}),
     ...sections,
   };
   writeFileSync(file, JSON.stringify(config, null, 2));
@@ -43,12 +50,12 @@ const unlimited = (sim: Simulator) => {
 };
 
 /**
- * Adds `queue` (1,000 requests a second) to a configuration `docsync init` wrote, for a simulator
- * started with `--rate-limit 0`: at docsync's default pace the first sync of the demo firm takes
- * eight seconds, and the steps that run it as a user would are not about the pace.
+ * Adds `queue` (UNTHROTTLED) to a configuration `docsync init` wrote, for a simulator started
+ * with `--rate-limit 0`: at docsync's default pace the first sync of the demo firm takes eight
+ * seconds, and the steps that run it as a user would are not about the pace.
  */
 export function unthrottleWritten(file: string): void {
   const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   if (config.queue !== undefined) throw new Error(`${file} has a queue of its own`);
-  writeFileSync(file, JSON.stringify({ ...config, queue: { requestsPerSecond: 1000 } }, null, 2));
+  writeFileSync(file, JSON.stringify({ ...config, queue: UNTHROTTLED }, null, 2));
 }
