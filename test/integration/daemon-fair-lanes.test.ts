@@ -2,7 +2,7 @@
  * Issue 28 at the level a user reaches: a real daemon against a simulator that refuses requests
  * over its limit in any sliding or calendar second (both counted, answering 429).
  * - Fair lanes: files dropped into folders make a burst of pushes that would take every turn of
- *   the rate; a webhook arriving in the middle of it still lands behind a few of its uploads,
+ *   the rate; a webhook arriving in the middle of it still lands long before the burst ends,
  *   and the burst finishes.
  * - No 429 of our making: rounds back to back over the firm, with a webhook and local changes
  *   beside them, cross round boundaries and lane changes without one 429.
@@ -86,8 +86,25 @@ async function startWithWebhook(s: Simulator, dir: string, env: NodeJS.ProcessEn
   return daemon;
 }
 
+/** A line of the daemon's JSON log, with the fields these tests read. */
+interface LogLine {
+  readonly msg: string;
+  readonly action?: string;
+  readonly file?: string;
+  readonly eventId?: string;
+}
+
+/** The complete lines so far (the last may be still being written). */
+function logLines(output: string): LogLine[] {
+  return output
+    .slice(0, output.lastIndexOf('\n'))
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
 describe('docsync run: fair lanes and no 429 of our making', () => {
-  it("lands a webhook behind a few of a burst's uploads, not the whole burst, and finishes the burst", async () => {
+  it('lands a webhook long before a burst of dropped files that takes the rate ends, and finishes the burst', async () => {
     // Files dropped into 24 document folders of 4 companies: their syncs upload side by side,
     // so pushes always wait in the queue (one folder's files go up one after another, leaving
     // gaps any lane would take).
@@ -96,7 +113,7 @@ describe('docsync run: fair lanes and no 429 of our making', () => {
     const docs = (await sim.admin.dump()).documents;
     const hookDoc = docs.at(-1)!;
     const burstDocs = docs.filter((d) => d.owner.id !== hookDoc.owner.id);
-    const FILES = 3 * burstDocs.length;
+    const FILES = 4 * burstDocs.length;
     // Read from the counters, not a dump: the simulator shares this process, and a dump of its
     // state every 200 ms would delay when it sees requests arrive.
     const uploaded = () => answered(sim, 201);
@@ -108,7 +125,6 @@ describe('docsync run: fair lanes and no 429 of our making', () => {
     }
     await eventually(() => uploaded() >= 4, 30_000);
 
-    const atHook = uploaded();
     const hookAt = Date.now();
     sim.admin.addAttachment(hookDoc.id, { name: 'Arrived mid-burst.pdf', bytes: '%PDF-1.4 hook' });
     await eventually(
@@ -116,14 +132,38 @@ describe('docsync run: fair lanes and no 429 of our making', () => {
       60_000,
     );
     const landedMs = Date.now() - hookAt;
-    const whileWaiting = uploaded() - atHook;
 
-    // Counted in the burst's own uploads, which a busy machine slows as much as the webhook's
-    // requests: without fair lanes the webhook waited for nearly all of them (68 of 72, 17 s);
-    // with them, each of its few requests waits for three pushes' turns at most (4 to 16).
-    expect(whileWaiting, `uploads while the webhook waited (${landedMs} ms)`).toBeLessThan(
-      (FILES - atHook) / 2,
+    // Judged by what the daemon did, in the order it logged it: the uploads it made between
+    // receiving the webhook and pulling its file. A busy machine slows the webhook's sync and
+    // the burst alike, and neither the delivery nor this process's stalls count. Without fair
+    // lanes the webhook waited for the whole burst (92 uploads); with them each of its few
+    // requests waits for three pushes' turns at most (2 to 21 uploads, quiet or loaded).
+    const hookEvents = new Set(
+      sim.admin
+        .webhookDeliveries()
+        .filter((delivery) => delivery.documentId === hookDoc.id)
+        .map((delivery) => delivery.eventId),
     );
+    let log: LogLine[] = [];
+    let pulled = -1;
+    await eventually(() => {
+      log = logLines(daemon.output());
+      pulled = log.findIndex(
+        (line) => line.action === 'pull-attachment' && line.file === 'Arrived mid-burst.pdf',
+      );
+      return pulled >= 0;
+    });
+    const received = log.findIndex(
+      (line) => line.msg === 'webhook event received' && hookEvents.has(line.eventId ?? ''),
+    );
+    expect(received, 'the webhook received').toBeGreaterThanOrEqual(0);
+    const uploadsWhileWaiting = log
+      .slice(received, pulled)
+      .filter((line) => line.action === 'push-attachment').length;
+    expect(
+      uploadsWhileWaiting,
+      `uploads while the webhook waited (landed in ${landedMs} ms)`,
+    ).toBeLessThan(FILES / 2);
     // Every file once (a 429 would be retried, not lost).
     await eventually(() => uploaded() === FILES, 60_000);
 

@@ -109,7 +109,7 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
     expect(await daemon.exited).toBe(0);
     expect(Date.now() - stopAt).toBeLessThan(10_000);
     expect(listsServed(sim) - before).toBeLessThan(ENTITIES / 2);
-  }, 60_000);
+  }, 120_000);
 
   it('stops within seconds while files dropped into one document are being uploaded; the next run uploads the rest once', async () => {
     const { sim, dir, root, env, fast } = await firmInStep(2, 0);
@@ -155,5 +155,5 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
     const names = (await uploaded()).map((a) => a.name);
     expect(names.length).toBe(FILES);
     expect(new Set(names).size).toBe(FILES);
-  }, 60_000);
+  }, 120_000);
 });
