@@ -1,13 +1,13 @@
 /**
- * Wires the client's parts: one rate-limited queue, one token manager, one clock, and two got
- * instances: one for the API (every request, api-wire.ts, and the OAuth exchange), one for
- * download links that never carries a token.
+ * Wires the client's parts: one rate-limited queue (on the real clock), one token manager, one
+ * server clock, and two got instances: one for the API (every request, api-wire.ts, and the OAuth
+ * exchange), one for download links that never carries a token.
  */
 import { type Got, got } from 'got';
 import { USER_AGENT } from './api-wire.js';
 import { DocumentPrefixes, type PrefixFound, type PrefixStore } from './document-prefixes.js';
-import type { RequestQueueOptions } from './request-queue.js';
-import { RequestQueue } from './request-queue.js';
+import { REAL_CLOCK } from './queue-clock.js';
+import { RequestQueue, type RequestQueueOptions } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
 import type { RetryWait } from './retry-wait.js';
 import { ROUTES, type RouteTable } from './routes.js';
@@ -18,7 +18,7 @@ import { type ClientAuth, TokenManager, type TokenStore } from './token-manager.
 import type { Transcript } from './transcript.js';
 import { Transfers } from './transfers.js';
 
-export interface ClientOptions extends RequestQueueOptions {
+export interface ClientOptions extends Omit<RequestQueueOptions, 'clock'> {
   readonly baseUrl: string;
   readonly clientId: string;
   readonly clientSecret: string;
@@ -66,7 +66,11 @@ export function createRemote(options: ClientOptions): Remote {
     ...(transcript ? { hooks: transcript.hooks({ links: true }) } : {}),
   });
   const routes = options.routes ?? ROUTES;
-  const queue = new RequestQueue(options);
+  const queue = new RequestQueue({
+    requestsPerSecond: options.requestsPerSecond,
+    concurrency: options.concurrency,
+    clock: REAL_CLOCK,
+  });
   const clock = new ServerClock();
   const tokens = new TokenManager({
     http: apiGot,

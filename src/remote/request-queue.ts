@@ -28,10 +28,10 @@
  * is cut through the signal each task is given.
  */
 import { setMaxListeners } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { RunStoppedError } from '../domain/errors.js';
 import { afterTurn, type LaneCounts, nextTurn } from '../domain/fair-lanes.js';
 import { LANES, type Lane } from '../domain/lanes.js';
+import { type QueueClock, waitOn } from './queue-clock.js';
 import { currentLane } from './request-lane.js';
 import {
   nextPollDue,
@@ -45,6 +45,8 @@ import {
 export interface RequestQueueOptions {
   readonly requestsPerSecond: number;
   readonly concurrency: number;
+  /** The time the queue keeps the rate, the pace and the grace by (REAL_CLOCK in the client). */
+  readonly clock: QueueClock;
 }
 
 export interface LaneStats {
@@ -82,6 +84,7 @@ function unpacedCount(waiting: LaneCounts): number {
 }
 
 export class RequestQueue {
+  readonly #clock: QueueClock;
   readonly #window: RateWindowSize;
   readonly #concurrency: number;
   readonly #lines = Object.fromEntries(LANES.map((lane) => [lane, []])) as unknown as Record<
@@ -97,8 +100,10 @@ export class RequestQueue {
   #lastUrgentAt = Number.NEGATIVE_INFINITY;
   /** The earliest the next poll may start by its spacing. */
   #pollDueAt = Number.NEGATIVE_INFINITY;
-  #timer: NodeJS.Timeout | undefined;
-  #resumeTimer: NodeJS.Timeout | undefined;
+  /** Cancels the wake-up of `#pump` set for the next turn. */
+  #cancelWake: (() => void) | undefined;
+  /** Cancels the end of a pause (`pauseFor`). */
+  #cancelResume: (() => void) | undefined;
   #resumeAt = 0;
   readonly #lanes = Object.fromEntries(
     LANES.map((lane) => [lane, { waiting: 0, started: 0, waitedMs: 0, lastWaitedMs: 0 }]),
@@ -114,6 +119,7 @@ export class RequestQueue {
     const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
     this.#window = { interval, cap: intervalCap };
     this.#concurrency = options.concurrency;
+    this.#clock = options.clock;
   }
 
   /**
@@ -124,7 +130,7 @@ export class RequestQueue {
     this.#refuseIfStopping();
     const lane = currentLane();
     const stats = this.#lanes[lane];
-    const queuedAt = Date.now();
+    const queuedAt = this.#clock.now();
     if (lane !== 'poll') this.#lastUrgentAt = queuedAt;
     stats.waiting++;
     const mark = await new Promise<SentMark>((start, refuse) => {
@@ -148,7 +154,7 @@ export class RequestQueue {
     if (this.#stopping.signal.aborted) return;
     const refused = () => new RunStoppedError('not sent: docsync is stopping', false);
     this.#stopping.abort(refused());
-    clearTimeout(this.#timer);
+    this.#cancelWake?.();
     for (const lane of LANES) {
       for (const waiter of this.#lines[lane].splice(0)) {
         this.#lanes[lane].waiting--;
@@ -157,7 +163,7 @@ export class RequestQueue {
     }
     const cut = () => this.#cut.abort(new RunStoppedError('cut: docsync is stopping', true));
     if (graceMs <= 0) cut();
-    else setTimeout(cut, graceMs).unref();
+    else this.#clock.after(graceMs, cut, false);
   }
 
   /** Aborted once the run stops: waits (retries, downloads queued elsewhere) end with it. */
@@ -176,8 +182,8 @@ export class RequestQueue {
 
   /** Gives turns while the rate, the connections and the lanes allow. */
   #pump(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#cancelWake?.();
+    this.#cancelWake = undefined;
     while (
       !this.#stopping.signal.aborted &&
       this.#resumeAt === 0 &&
@@ -186,7 +192,7 @@ export class RequestQueue {
     ) {
       const waiting = this.#waitingCounts();
       if (LANES.every((lane) => waiting[lane] === 0)) return;
-      const now = Date.now();
+      const now = this.#clock.now();
       const sent = this.#sentTimes(now);
       const turnAt = nextTurnAt(sent, now, this.#window, unpacedCount(waiting));
       if (turnAt > now) {
@@ -234,21 +240,24 @@ export class RequestQueue {
    */
   async #sending(mark: SentMark): Promise<WentOut> {
     const wentOut = () => {
-      mark.at = Math.max(mark.at, Date.now());
+      mark.at = Math.max(mark.at, this.#clock.now());
     };
     if (this.#window.interval === 0) return wentOut;
     const index = this.#sent.indexOf(mark);
     if (index >= 0) this.#sent.splice(index, 1);
-    let now = Date.now();
+    let now = this.#clock.now();
     let freeAt = windowFreeAt(this.#sentTimes(now), now, this.#window);
     if (freeAt > now) {
       this.#holding++;
       try {
         while (freeAt > now) {
-          await sleep(freeAt - now, undefined, { signal: this.#stopping.signal }).catch(() => {
-            throw new RunStoppedError('not sent: docsync is stopping', false);
-          });
-          now = Date.now();
+          await waitOn(
+            this.#clock,
+            freeAt - now,
+            this.#stopping.signal,
+            () => new RunStoppedError('not sent: docsync is stopping', false),
+          );
+          now = this.#clock.now();
           freeAt = windowFreeAt(this.#sentTimes(now), now, this.#window);
         }
       } finally {
@@ -275,7 +284,7 @@ export class RequestQueue {
 
   #wakeAt(at: number, now: number): void {
     // Not unref'd: requests wait on it, and a stopping daemon waits for them.
-    this.#timer = setTimeout(() => this.#pump(), Math.max(1, at - now));
+    this.#cancelWake = this.#clock.after(Math.max(1, at - now), () => this.#pump());
   }
 
   /** Per lane: requests waiting now, and requests started with the time they waited in all. */
@@ -285,15 +294,18 @@ export class RequestQueue {
 
   /** Holds every queued request until `ms` from now (extends, never shortens, a pause). */
   pauseFor(ms: number): void {
-    const until = Date.now() + ms;
+    const until = this.#clock.now() + ms;
     if (until <= this.#resumeAt) return;
     this.#resumeAt = until;
-    clearTimeout(this.#resumeTimer);
-    this.#resumeTimer = setTimeout(() => {
-      this.#resumeAt = 0;
-      this.#pump();
-    }, ms);
-    this.#resumeTimer.unref();
+    this.#cancelResume?.();
+    this.#cancelResume = this.#clock.after(
+      ms,
+      () => {
+        this.#resumeAt = 0;
+        this.#pump();
+      },
+      false,
+    );
   }
 
   /** Requests waiting plus requests in flight. */
@@ -306,7 +318,8 @@ export class RequestQueue {
    * callers are being abandoned with it); in-flight requests finish.
    */
   clear(): void {
-    clearTimeout(this.#timer);
+    this.#cancelWake?.();
+    this.#cancelWake = undefined;
     for (const lane of LANES) {
       this.#lanes[lane].waiting -= this.#lines[lane].length;
       this.#lines[lane].length = 0;

