@@ -18,7 +18,7 @@ import type { ResponseInfo } from '../remote/service-http.js';
 import type { Transcript } from '../remote/transcript.js';
 import { openState } from '../state/open-state.js';
 import type { StateStore } from '../state/state-store.js';
-import type { Terminal } from './terminal.js';
+import { systemClock, type Terminal } from './terminal.js';
 import { proveWrites } from './write-proof.js';
 
 export interface WriteCheckOptions {
@@ -82,7 +82,7 @@ export async function checkWrites(
       {
         client: remote.client,
         http: remote.http,
-        local: localStore({ config, state }),
+        local: localStore({ config, state, clock: systemClock }),
         lastAnswer: () => last,
         baseUrl: config.service.baseUrl,
         webUrl: config.service.webUrl,

@@ -1,9 +1,12 @@
 /**
- * Where a command reads and writes: its output streams, its input, its environment and the
- * folder it was started in. `docsync` passes the process's own (`processTerminal`); a test passes
- * captured streams and an environment of its own, and runs the same handler in-process. Every
- * command takes it as an argument, so none can write past it to the process's streams.
+ * Where a command reads and writes: its output streams, its input, its environment, the folder
+ * it was started in and the clock it keeps time by. `docsync` passes the process's own
+ * (`processTerminal`); a test passes captured streams, an environment and a clock of its own, and
+ * runs the same handler in-process. Every command takes it as an argument, so none can write
+ * past it to the process's streams.
  */
+
+import type { Clock } from '../domain/clock.js';
 
 /** A stream a command writes to; `isTTY` when it is a terminal a person reads. */
 export type Output = NodeJS.WritableStream & { readonly isTTY?: boolean };
@@ -16,7 +19,18 @@ export interface Terminal {
   readonly cwd: string;
   /** The script node runs (`process.argv[1]`): the advice names docsync as it runs here. */
   readonly script: string | undefined;
+  /** What the time rules (holds, housekeeping, settle waits) read and wait on. */
+  readonly clock: Clock;
 }
+
+/** The time of the machine docsync runs on. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer: (fire, ms) => {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
 export function processTerminal(): Terminal {
   return {
@@ -26,6 +40,7 @@ export function processTerminal(): Terminal {
     env: process.env,
     cwd: process.cwd(),
     script: process.argv[1],
+    clock: systemClock,
   };
 }
 

@@ -2,7 +2,8 @@ import { type SpawnOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import type { Terminal } from '../../src/commands/terminal.js';
+import { systemClock, type Terminal } from '../../src/commands/terminal.js';
+import type { Clock } from '../../src/domain/clock.js';
 import { main } from '../../src/program.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
@@ -21,6 +22,8 @@ export interface RunCliOptions {
   readonly umask?: number;
   /** Run as this user and group (the test runs as root: a user permissions apply to). */
   readonly user?: { readonly uid: number; readonly gid: number };
+  /** The clock the command keeps time by (in-process only); the system's by default. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -40,8 +43,11 @@ export async function runCli(
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/** A terminal of the test's: stdout and stderr kept, no input, this process's env with `env` over it. */
-export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env'> = {}) {
+/**
+ * A terminal of the test's: stdout and stderr kept, no input, this process's env with `env` over
+ * it, and the test's clock when it has one.
+ */
+export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env' | 'clock'> = {}) {
   const stdout = new CapturedOutput();
   const stderr = new CapturedOutput();
   const terminal: Terminal = {
@@ -51,6 +57,7 @@ export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env'> = {
     env: { ...process.env, ...options.env },
     cwd: options.cwd ?? process.cwd(),
     script: CLI,
+    clock: options.clock ?? systemClock,
   };
   return { terminal, stdout, stderr };
 }

@@ -6,6 +6,7 @@
  * (test/helpers/seams.ts); the folder, the state and the service are real.
  */
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/commands/terminal.js';
 import type { CycleOptions } from '../../src/engine/run-cycle.js';
 import { runCycle } from '../../src/engine/run-cycle.js';
 import { runUntilSettled } from '../../src/engine/run-until-settled.js';
@@ -76,7 +77,7 @@ describe('a person edits while a sync is under way', () => {
     const report = await runUntilSettled(
       { ...h.deps, remote },
       { trigger: 'once', fullReconcile: true },
-      { settleMs: 0, maxWaitMs: 10_000, wait: async () => undefined },
+      { settleMs: 0, maxWaitMs: 10_000, clock: systemClock },
     );
 
     expect(remote.fired()).toBe(true);

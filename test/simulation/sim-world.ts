@@ -19,6 +19,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { systemClock } from '../../src/commands/terminal.js';
 import { configSchema } from '../../src/config/schema.js';
 import { Daemon, type DaemonParts } from '../../src/daemon/daemon.js';
 import { startListeners } from '../../src/daemon/daemon-listeners.js';
@@ -203,6 +204,8 @@ export class SimWorld {
       config,
       logger,
       state,
+      // The system clock, on the timers the runner faked.
+      clock: systemClock,
       remote: { queue: client.queue },
       close: () => {
         client.queue.clear();
