@@ -7,6 +7,7 @@
  */
 
 import type { Clock } from '../domain/clock.js';
+import { REAL_CLOCK } from '../remote/queue-clock.js';
 
 /** A stream a command writes to; `isTTY` when it is a terminal a person reads. */
 export type Output = NodeJS.WritableStream & { readonly isTTY?: boolean };
@@ -23,15 +24,6 @@ export interface Terminal {
   readonly clock: Clock;
 }
 
-/** The time of the machine docsync runs on. */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimer: (fire, ms) => {
-    const timer = setTimeout(fire, ms);
-    return () => clearTimeout(timer);
-  },
-};
-
 export function processTerminal(): Terminal {
   return {
     stdout: process.stdout,
@@ -40,7 +32,7 @@ export function processTerminal(): Terminal {
     env: process.env,
     cwd: process.cwd(),
     script: process.argv[1],
-    clock: systemClock,
+    clock: REAL_CLOCK,
   };
 }
 

@@ -580,8 +580,8 @@ export class Daemon {
    * Daily, beside the cycles rather than through the scheduler: it touches nothing a cycle uses
    * (trash days past retention, temp files untouched for a day, finished rows nothing open
    * depends on), and each prune is one synchronous statement between a cycle's steps, so it never
-   * waits for a long cycle nor delays one. close() cancels its timer and waits for a run in
-   * progress before closing the database.
+   * waits for a long cycle nor delays one. Its timer never holds the process open; close()
+   * cancels it and waits for a run in progress before closing the database.
    */
   get #housekeepingDeps(): HousekeepingDeps {
     const { app, deps } = this.parts;
@@ -594,14 +594,18 @@ export class Daemon {
     const now = deps.now();
     const last = deps.state.settings.housekeepingAt() ?? now;
     const delay = Math.min(Math.max(0, last + HOUSEKEEPING_EVERY_MS - now), HOUSEKEEPING_EVERY_MS);
-    this.#cancelHousekeeping = this.parts.app.clock.setTimer(() => {
-      this.#housekeeping = housekeepIfDue(deps)
-        .then(() => this.#scheduleHousekeeping())
-        .catch((error: unknown) => this.#onError(error, 'housekeeping failed'))
-        .finally(() => {
-          this.#housekeeping = null;
-        });
-    }, delay);
+    this.#cancelHousekeeping = this.parts.app.clock.after(
+      delay,
+      () => {
+        this.#housekeeping = housekeepIfDue(deps)
+          .then(() => this.#scheduleHousekeeping())
+          .catch((error: unknown) => this.#onError(error, 'housekeeping failed'))
+          .finally(() => {
+            this.#housekeeping = null;
+          });
+      },
+      false,
+    );
   }
 
   #touched(touch: EntityTouch): void {

@@ -40,7 +40,8 @@ export class DeleteHoldTimer {
     this.#cancel?.();
     this.#timerAt = next;
     const { clock } = this.options;
-    this.#cancel = clock.setTimer(() => this.#fire(), Math.max(0, next - clock.now()));
+    // The daemon's close cancels it; it never holds the process open by itself.
+    this.#cancel = clock.after(Math.max(0, next - clock.now()), () => this.#fire(), false);
   }
 
   close(): void {

@@ -1,15 +1,41 @@
 /**
- * What time it is, and a wait on that time. The code that keeps a rule about time (a removed
- * folder's delete waits its hold, housekeeping runs daily, `--once` waits for files to settle)
- * reads and waits on the clock it is handed, so a test moves the time on instead of sleeping.
- * docsync itself runs on the system clock (`systemClock` in commands/terminal.ts).
+ * What time it is, and timers on that time. The code that keeps a rule about time reads and
+ * waits on the clock it is handed: the request queue (the rate's window, polling's pace, the
+ * stop's grace), a removed folder's delete hold, the daily housekeeping, `--once` waiting for
+ * files to settle. docsync runs on the real clock (`REAL_CLOCK`, remote/queue-clock.ts); a test
+ * hands a virtual one and moves it on instead of sleeping, so the rule holds however busy the
+ * machine is.
  */
 export interface Clock {
-  /** Milliseconds since the epoch, as `Date.now()`. */
+  /** Milliseconds since the epoch, as `Date.now()`, on this clock. */
   now(): number;
   /**
-   * Calls `fire` once `ms` have passed on this clock. Like `setTimeout`, the wait keeps the
-   * process alive until it fires or is cancelled. Returns what cancels it (a no-op once fired).
+   * Calls `fire` in `ms` and returns what cancels it. `holdsProcess: false` for a timer that
+   * must not keep the process alive by itself.
    */
-  setTimer(fire: () => void, ms: number): () => void;
+  after(ms: number, fire: () => void, holdsProcess?: boolean): () => void;
+}
+
+/** Resolves in `ms` on `clock`; rejects with `refused()` if `signal` aborts before then. */
+export function waitOn(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal,
+  refused: () => unknown,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(refused());
+      return;
+    }
+    const abort = () => {
+      cancel();
+      reject(refused());
+    };
+    const cancel = clock.after(ms, () => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    });
+    signal.addEventListener('abort', abort, { once: true });
+  });
 }

@@ -6,7 +6,7 @@
  * another cycle once the settle time has passed, for a bounded while; what still moves after
  * that (a copy over a slow share) makes the run end "partial" for the next run to take.
  */
-import type { Clock } from '../domain/clock.js';
+import { type Clock, waitOn } from '../domain/clock.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import { addCounts } from './cycle-tally.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -53,18 +53,9 @@ export async function runUntilSettled(
 
 /** Resolves once `ms` have passed on `clock`, or at once when `signal` stops the run. */
 function wait(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const stop = () => {
-      cancel();
-      resolve();
-    };
-    const cancel = clock.setTimer(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
+  return waitOn(clock, ms, signal ?? new AbortController().signal, () => undefined).catch(
+    () => undefined,
+  );
 }
 
 /** The run so far and one more cycle over some of its entities. */

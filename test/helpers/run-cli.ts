@@ -2,9 +2,10 @@ import { type SpawnOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { systemClock, type Terminal } from '../../src/commands/terminal.js';
+import type { Terminal } from '../../src/commands/terminal.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { main } from '../../src/program.js';
+import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
 
@@ -57,7 +58,7 @@ export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env' | 'c
     env: { ...process.env, ...options.env },
     cwd: options.cwd ?? process.cwd(),
     script: CLI,
-    clock: options.clock ?? systemClock,
+    clock: options.clock ?? REAL_CLOCK,
   };
   return { terminal, stdout, stderr };
 }

@@ -38,7 +38,7 @@ export class TestClock implements Clock {
     return (this.options.standsStill ? this.#startedAt : Date.now()) + this.#offset;
   }
 
-  setTimer(fire: () => void, ms: number): () => void {
+  after(ms: number, fire: () => void): () => void {
     this.waits.push(ms);
     if (this.options.autoAdvance) {
       this.#offset += Math.max(0, ms);

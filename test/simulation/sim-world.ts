@@ -19,7 +19,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { systemClock } from '../../src/commands/terminal.js';
 import { configSchema } from '../../src/config/schema.js';
 import { Daemon, type DaemonParts } from '../../src/daemon/daemon.js';
 import { startListeners } from '../../src/daemon/daemon-listeners.js';
@@ -33,6 +32,7 @@ import type { WatchSource } from '../../src/local/watcher.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import type { OperatorDeps } from '../../src/operator/operator-deps.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
+import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 import type { SeedOption, Simulator } from '../../src/simulator/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
@@ -205,7 +205,7 @@ export class SimWorld {
       logger,
       state,
       // The system clock, on the timers the runner faked.
-      clock: systemClock,
+      clock: REAL_CLOCK,
       remote: { queue: client.queue },
       close: () => {
         client.queue.clear();
