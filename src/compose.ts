@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { isProcessStdout, type Terminal } from './commands/terminal.js';
 import { loadConfig } from './config/load-config.js';
 import { type Config, type LogLevel, oauthScope } from './config/schema.js';
+import type { Clock } from './domain/clock.js';
 import { serviceKey } from './domain/service-identity.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
@@ -48,6 +49,8 @@ export interface App {
   readonly logger: Logger;
   readonly state: StateStore;
   readonly remote: Remote;
+  /** The terminal's clock: what the engine, the folder and the daemon's timers keep time by. */
+  readonly clock: Clock;
   close(): void;
 }
 
@@ -81,6 +84,7 @@ export function openApp(terminal: Terminal, options: AppOptions = {}): App {
     logger,
     state,
     remote,
+    clock: terminal.clock,
     close: () => {
       if (closed) return;
       closed = true;
@@ -116,11 +120,12 @@ export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore'>
 }
 
 /** The folder adapter on `store.root`; it remembers the `.document.json` contents in the state. */
-export function localStore(app: Pick<App, 'config' | 'state'>): FsLocalStore {
+export function localStore(app: Pick<App, 'config' | 'state' | 'clock'>): FsLocalStore {
   return new FsLocalStore({
     root: app.config.store.root,
     ignore: [...app.config.ignore],
     settleSeconds: app.config.settleSeconds,
+    now: () => new Date(app.clock.now()),
     metaCache: app.state.metaFiles,
     service: serviceKey(app.config.service.baseUrl),
   });
@@ -133,7 +138,7 @@ export function engineDeps(app: App, local: FsLocalStore = localStore(app)): Eng
     local,
     state: app.state,
     logger: app.logger,
-    now: Date.now,
+    now: () => app.clock.now(),
     clockOffsetMs: () => app.remote.clock.offsetMs,
     settings: engineSettings(app.config),
     locks: new EntityLocks((violation) =>

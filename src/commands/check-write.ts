@@ -14,6 +14,7 @@ import { findEntity } from '../domain/find-entity.js';
 import { serviceKey } from '../domain/service-identity.js';
 import type { Entity } from '../domain/types.js';
 import { createRemote, type Remote } from '../remote/create-client.js';
+import { REAL_CLOCK } from '../remote/queue-clock.js';
 import type { ResponseInfo } from '../remote/service-http.js';
 import type { Transcript } from '../remote/transcript.js';
 import { openState } from '../state/open-state.js';
@@ -82,7 +83,7 @@ export async function checkWrites(
       {
         client: remote.client,
         http: remote.http,
-        local: localStore({ config, state }),
+        local: localStore({ config, state, clock: REAL_CLOCK }),
         lastAnswer: () => last,
         baseUrl: config.service.baseUrl,
         webUrl: config.service.webUrl,

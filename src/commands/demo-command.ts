@@ -50,7 +50,14 @@ export async function demoCommand(options: GlobalOptions, terminal: Terminal): P
     const state = openState(config);
     state.tokens.seedRefreshToken(sim.admin.mintRefreshToken());
     const remote = createRemote({ ...clientOptions(config), tokenStore: state.tokens });
-    const app: App = { config, logger, state, remote, close: () => state.close() };
+    const app: App = {
+      config,
+      logger,
+      state,
+      remote,
+      clock: terminal.clock,
+      close: () => state.close(),
+    };
     const lock = InstanceLock.acquire(state.db);
     try {
       terminal.stdout.write(

@@ -130,7 +130,7 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
           if (!stopping.signal.aborted) display?.update(p);
         },
       },
-      { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS },
+      { settleMs: app.config.settleSeconds * 1000, maxWaitMs: SETTLE_WAIT_MS, clock: app.clock },
     );
     display?.stop();
     restoreLog?.();
@@ -276,7 +276,7 @@ export function createDaemon(
     local,
     webUrl: app.config.service.webUrl,
     onRemoteDelete: app.config.onRemoteDelete,
-    now: Date.now,
+    now: () => app.clock.now(),
   };
   const daemon = new Daemon({
     app,

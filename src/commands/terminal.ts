@@ -1,9 +1,13 @@
 /**
- * Where a command reads and writes: its output streams, its input, its environment and the
- * folder it was started in. `docsync` passes the process's own (`processTerminal`); a test passes
- * captured streams and an environment of its own, and runs the same handler in-process. Every
- * command takes it as an argument, so none can write past it to the process's streams.
+ * Where a command reads and writes: its output streams, its input, its environment, the folder
+ * it was started in and the clock it keeps time by. `docsync` passes the process's own
+ * (`processTerminal`); a test passes captured streams, an environment and a clock of its own, and
+ * runs the same handler in-process. Every command takes it as an argument, so none can write
+ * past it to the process's streams.
  */
+
+import type { Clock } from '../domain/clock.js';
+import { REAL_CLOCK } from '../remote/queue-clock.js';
 
 /** A stream a command writes to; `isTTY` when it is a terminal a person reads. */
 export type Output = NodeJS.WritableStream & { readonly isTTY?: boolean };
@@ -16,6 +20,8 @@ export interface Terminal {
   readonly cwd: string;
   /** The script node runs (`process.argv[1]`): the advice names docsync as it runs here. */
   readonly script: string | undefined;
+  /** What the time rules (holds, housekeeping, settle waits) read and wait on. */
+  readonly clock: Clock;
 }
 
 export function processTerminal(): Terminal {
@@ -26,6 +32,7 @@ export function processTerminal(): Terminal {
     env: process.env,
     cwd: process.cwd(),
     script: process.argv[1],
+    clock: REAL_CLOCK,
   };
 }
 

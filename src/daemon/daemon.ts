@@ -12,6 +12,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
+import type { Clock } from '../domain/clock.js';
 import { StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -68,12 +69,14 @@ export interface DaemonListeners {
 
 /**
  * What the daemon runs on, as the composition root builds it: the configuration, the state
- * database, the logger, the client's request queue, and one close for all of them.
+ * database, the logger, the client's request queue, the clock, and one close for all of them.
  */
 export interface DaemonHost {
   readonly config: Config;
   readonly logger: Logger;
   readonly state: StateStore;
+  /** The clock of the engine's `now`: the holds' ends and the daily housekeeping wait on it. */
+  readonly clock: Clock;
   readonly remote: {
     readonly queue: {
       readonly depth: number;
@@ -142,7 +145,7 @@ export class Daemon {
   #sweep: UnlodgedSweep | undefined;
   #filesystem: FilesystemKind | null = null;
   #listeners: DaemonListeners = { intake: [], observers: [] };
-  #housekeepingTimer: NodeJS.Timeout | undefined;
+  #cancelHousekeeping: (() => void) | undefined;
   /** Stops reading a person's decisions; resolves once those under way are done (decision-watch.ts). */
   #stopDecisionWatch: (() => Promise<void>) | undefined;
   #housekeeping: Promise<void> | null = null;
@@ -185,7 +188,7 @@ export class Daemon {
     );
     this.#holdTimer = new DeleteHoldTimer({
       state: parts.app.state,
-      now: parts.deps.now,
+      clock: parts.app.clock,
       // A removed folder is a change in the folder: the sync its hold's end asks for is the
       // watcher's.
       sync: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
@@ -545,7 +548,7 @@ export class Daemon {
       await this.#starting?.catch(() => undefined);
       for (const task of this.#tasks) task.stop();
       this.#sweep?.close();
-      clearTimeout(this.#housekeepingTimer);
+      this.#cancelHousekeeping?.();
       this.#holdTimer.close();
       const decided = this.#stopDecisionWatch?.();
       // The scheduler stops taking work first: nothing starts after the signal, not even a sync
@@ -577,8 +580,8 @@ export class Daemon {
    * Daily, beside the cycles rather than through the scheduler: it touches nothing a cycle uses
    * (trash days past retention, temp files untouched for a day, finished rows nothing open
    * depends on), and each prune is one synchronous statement between a cycle's steps, so it never
-   * waits for a long cycle nor delays one. The timer is unref'd so it never holds the process
-   * open; close() clears it and waits for a run in progress before closing the database.
+   * waits for a long cycle nor delays one. Its timer never holds the process open; close()
+   * cancels it and waits for a run in progress before closing the database.
    */
   get #housekeepingDeps(): HousekeepingDeps {
     const { app, deps } = this.parts;
@@ -591,15 +594,18 @@ export class Daemon {
     const now = deps.now();
     const last = deps.state.settings.housekeepingAt() ?? now;
     const delay = Math.min(Math.max(0, last + HOUSEKEEPING_EVERY_MS - now), HOUSEKEEPING_EVERY_MS);
-    this.#housekeepingTimer = setTimeout(() => {
-      this.#housekeeping = housekeepIfDue(deps)
-        .then(() => this.#scheduleHousekeeping())
-        .catch((error: unknown) => this.#onError(error, 'housekeeping failed'))
-        .finally(() => {
-          this.#housekeeping = null;
-        });
-    }, delay);
-    this.#housekeepingTimer.unref();
+    this.#cancelHousekeeping = this.parts.app.clock.after(
+      delay,
+      () => {
+        this.#housekeeping = housekeepIfDue(deps)
+          .then(() => this.#scheduleHousekeeping())
+          .catch((error: unknown) => this.#onError(error, 'housekeeping failed'))
+          .finally(() => {
+            this.#housekeeping = null;
+          });
+      },
+      false,
+    );
   }
 
   #touched(touch: EntityTouch): void {

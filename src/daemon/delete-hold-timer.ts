@@ -8,26 +8,28 @@
  * statement) is read again after each sync, which is when holds begin. A delete that was asked
  * for and did not go (a failed request) is not asked for again: its entity's next sync judges it.
  */
+import type { Clock } from '../domain/clock.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { StateStore } from '../state/state-store.js';
 
 export interface DeleteHoldTimerOptions {
   readonly state: Pick<StateStore, 'heldDeletes'>;
-  readonly now: () => number;
+  /** The clock the engine stamps the holds' ends with. */
+  readonly clock: Clock;
   /** Asks for a sync of the entity. */
   readonly sync: (owner: OwnerRef) => void;
   readonly onError: (error: unknown) => void;
 }
 
 export class DeleteHoldTimer {
-  #timer: NodeJS.Timeout | undefined;
+  #cancel: (() => void) | undefined;
   #timerAt: number | null = null;
   /** Holds ending up to here were asked for; those already over at the start, by its catch-up. */
   #askedUntil: number;
   #closed = false;
 
   constructor(private readonly options: DeleteHoldTimerOptions) {
-    this.#askedUntil = options.now();
+    this.#askedUntil = options.clock.now();
   }
 
   /** Reads when the next hold ends and sets the timer for it (after each sync). */
@@ -35,21 +37,22 @@ export class DeleteHoldTimer {
     if (this.#closed) return;
     const next = this.options.state.heldDeletes.nextDue(this.#askedUntil);
     if (next === null || (this.#timerAt !== null && this.#timerAt <= next)) return;
-    clearTimeout(this.#timer);
+    this.#cancel?.();
     this.#timerAt = next;
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, next - this.options.now()));
-    this.#timer.unref();
+    const { clock } = this.options;
+    // The daemon's close cancels it; it never holds the process open by itself.
+    this.#cancel = clock.after(Math.max(0, next - clock.now()), () => this.#fire(), false);
   }
 
   close(): void {
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#cancel?.();
   }
 
   #fire(): void {
     this.#timerAt = null;
     try {
-      const now = this.options.now();
+      const now = this.options.clock.now();
       const owners = this.options.state.heldDeletes.dueOwners(this.#askedUntil, now);
       this.#askedUntil = now;
       for (const owner of owners) this.options.sync(owner);

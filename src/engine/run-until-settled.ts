@@ -6,7 +6,7 @@
  * another cycle once the settle time has passed, for a bounded while; what still moves after
  * that (a copy over a slow share) makes the run end "partial" for the next run to take.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, waitOn } from '../domain/clock.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import { addCounts } from './cycle-tally.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -17,8 +17,8 @@ export interface SettleWait {
   readonly settleMs: number;
   /** The most the run waits, over all its rounds. */
   readonly maxWaitMs: number;
-  /** Test seam. */
-  readonly wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
+  /** What the waits are on: the clock the folder judges a file's age by. */
+  readonly clock: Clock;
 }
 
 /** A little past the settle time, so a file written at the scan's instant has surely settled. */
@@ -33,15 +33,10 @@ export async function runUntilSettled(
   // The follow-ups are the tail of the same run: no second progress bar from zero.
   const { onProgress: _shownOnce, ...followUp } = options;
   let waited = 0;
-  // A stop ends the wait at once (and the loop after it), as it ends everything else.
-  const wait =
-    settle.wait ??
-    ((ms: number, signal?: AbortSignal) =>
-      sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined));
   while (report.settling.length > 0 && !options.dryRun && !options.signal?.aborted) {
     const pause = settle.settleMs + MARGIN_MS;
     if (waited + pause > settle.maxWaitMs) break;
-    await wait(pause, options.signal);
+    await wait(settle.clock, pause, options.signal);
     if (options.signal?.aborted) break;
     waited += pause;
     const again = await runCycle(deps, {
@@ -54,6 +49,13 @@ export async function runUntilSettled(
   }
   if (report.settling.length === 0 || report.result !== 'ok') return report;
   return { ...report, result: 'partial', exitCode: ExitCode.PartialFailure };
+}
+
+/** Resolves once `ms` have passed on `clock`, or at once when `signal` stops the run. */
+function wait(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return waitOn(clock, ms, signal ?? new AbortController().signal, () => undefined).catch(
+    () => undefined,
+  );
 }
 
 /** The run so far and one more cycle over some of its entities. */

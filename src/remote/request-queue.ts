@@ -28,10 +28,10 @@
  * is cut through the signal each task is given.
  */
 import { setMaxListeners } from 'node:events';
+import { type Clock, waitOn } from '../domain/clock.js';
 import { RunStoppedError } from '../domain/errors.js';
 import { afterTurn, type LaneCounts, nextTurn } from '../domain/fair-lanes.js';
 import { LANES, type Lane } from '../domain/lanes.js';
-import { type QueueClock, waitOn } from './queue-clock.js';
 import { currentLane } from './request-lane.js';
 import {
   nextPollDue,
@@ -46,7 +46,7 @@ export interface RequestQueueOptions {
   readonly requestsPerSecond: number;
   readonly concurrency: number;
   /** The time the queue keeps the rate, the pace and the grace by (REAL_CLOCK in the client). */
-  readonly clock: QueueClock;
+  readonly clock: Clock;
 }
 
 export interface LaneStats {
@@ -84,7 +84,7 @@ function unpacedCount(waiting: LaneCounts): number {
 }
 
 export class RequestQueue {
-  readonly #clock: QueueClock;
+  readonly #clock: Clock;
   readonly #window: RateWindowSize;
   readonly #concurrency: number;
   readonly #lines = Object.fromEntries(LANES.map((lane) => [lane, []])) as unknown as Record<

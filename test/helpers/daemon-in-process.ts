@@ -2,14 +2,24 @@
  * `docsync run` in the test's own process: the daemon as `createDaemon` assembles it for the
  * command line (the same config file, listeners, metrics and operator actions), its JSON log kept
  * as the process would write it on stdout. For tests of what the daemon does; what only a
- * process shows (a signal, the CLI's wiring) keeps a child (daemon-process.ts).
+ * process shows (a signal, the CLI's wiring) keeps a child (daemon-process.ts). A test of a rule
+ * about time (a hold, a backoff, the daily housekeeping) hands it a clock of its own
+ * (test-clock.ts) and moves that on instead of waiting.
  */
 import { afterEach } from 'vitest';
 import { createDaemon } from '../../src/commands/run-command.js';
 import type { App } from '../../src/compose.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
+import type { Clock } from '../../src/domain/clock.js';
 import type { ServiceClient } from '../../src/remote/service-client.js';
 import { capturedTerminal } from './run-cli.js';
+
+/** A line of the daemon's log (pino JSON). */
+export interface LogEntry {
+  readonly level: number;
+  readonly msg: string;
+  readonly [field: string]: unknown;
+}
 
 export interface InProcessDaemon {
   readonly daemon: Daemon;
@@ -18,6 +28,8 @@ export interface InProcessDaemon {
   readonly started: Promise<void>;
   /** Everything it logged so far, one JSON line per entry. */
   output(): string;
+  /** The same, parsed: one entry per line. */
+  log(): LogEntry[];
   /** The URL a listener logged with `msg` (`webhook receiver listening`); throws before. */
   url(msg: string): string;
   /** What SIGTERM does: intake stops, the work in flight finishes; resolves once it stopped. */
@@ -29,7 +41,11 @@ export interface InProcessDaemon {
  * SIGKILL stopped it: what it has under way with the service is cut at once (a daemon closed
  * after its simulator would otherwise retry each request in flight with its backoff).
  */
-export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) => InProcessDaemon {
+export function useInProcessDaemons(): (
+  config: string,
+  env: NodeJS.ProcessEnv,
+  options?: { readonly clock?: Clock },
+) => InProcessDaemon {
   const running: { daemon: Daemon; app: App }[] = [];
   afterEach(async () => {
     await Promise.all(
@@ -39,9 +55,9 @@ export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) 
       }),
     );
   });
-  return (config, env) => {
+  return (config, env, options = {}) => {
     let output = '';
-    const { daemon, app } = createDaemon(capturedTerminal({ env }).terminal, {
+    const { daemon, app } = createDaemon(capturedTerminal({ env, ...options }).terminal, {
       config,
       logDestination: {
         write: (line: string) => {
@@ -58,6 +74,11 @@ export function useInProcessDaemons(): (config: string, env: NodeJS.ProcessEnv) 
       app,
       started,
       output: () => output,
+      log: () =>
+        output
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as LogEntry),
       url: (msg) => {
         const url = new RegExp(`"url":"([^"]+)","msg":"${msg}"`).exec(output)?.[1];
         if (url === undefined) throw new Error(`nothing logged "${msg}" with a URL yet`);

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import type { Terminal } from '../../src/commands/terminal.js';
+import type { Clock } from '../../src/domain/clock.js';
 import { main } from '../../src/program.js';
+import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
 
@@ -21,6 +23,8 @@ export interface RunCliOptions {
   readonly umask?: number;
   /** Run as this user and group (the test runs as root: a user permissions apply to). */
   readonly user?: { readonly uid: number; readonly gid: number };
+  /** The clock the command keeps time by (in-process only); the system's by default. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -40,8 +44,11 @@ export async function runCli(
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/** A terminal of the test's: stdout and stderr kept, no input, this process's env with `env` over it. */
-export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env'> = {}) {
+/**
+ * A terminal of the test's: stdout and stderr kept, no input, this process's env with `env` over
+ * it, and the test's clock when it has one.
+ */
+export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env' | 'clock'> = {}) {
   const stdout = new CapturedOutput();
   const stderr = new CapturedOutput();
   const terminal: Terminal = {
@@ -51,6 +58,7 @@ export function capturedTerminal(options: Pick<RunCliOptions, 'cwd' | 'env'> = {
     env: { ...process.env, ...options.env },
     cwd: options.cwd ?? process.cwd(),
     script: CLI,
+    clock: options.clock ?? REAL_CLOCK,
   };
   return { terminal, stdout, stderr };
 }

@@ -76,12 +76,13 @@ export interface SyncHarness {
   /**
    * Runs the built CLI (`docsync <args> --config <file>`) on the same folder, state file and
    * service, for tests of exit codes and output. `config` overrides keys of the config file;
-   * `run.user` runs it as another user (permissions apply to one, not to root).
+   * `run.user` runs it as another user (permissions apply to one, not to root), `run.clock` on
+   * a clock of the test's.
    */
   cli(
     args: readonly string[],
     config?: Record<string, unknown>,
-    run?: Pick<RunCliOptions, 'user'>,
+    run?: Pick<RunCliOptions, 'user' | 'clock'>,
   ): Promise<CliResult>;
   /** One cycle; a full reconcile (`docsync run --once`) unless told otherwise. */
   sync(options?: Partial<CycleOptions>): Promise<CycleReport>;

@@ -1,5 +1,5 @@
 /**
- * A virtual clock for a RequestQueue under test (src/remote/queue-clock.ts): time moves only when
+ * A virtual clock for a RequestQueue under test (src/domain/clock.ts): time moves only when
  * the test moves it, from one timer to the next, and everything a timer sets off runs before the
  * next one fires. A rule about seconds (the rate's window, polling's pace, the stop's grace) is
  * then checked to the millisecond in milliseconds, and a busy machine cannot make it late.
@@ -8,12 +8,12 @@
  * is faked, so the test runner's own timers stay real.
  */
 import { createClock } from '@sinonjs/fake-timers';
-import type { QueueClock } from '../../src/remote/queue-clock.js';
+import type { Clock } from '../../src/domain/clock.js';
 
 /** Where virtual time starts: far from 0, as Date.now() is. */
 const START = 1_000_000;
 
-export class VirtualQueueClock implements QueueClock {
+export class VirtualQueueClock implements Clock {
   readonly #clock = createClock(START);
 
   now(): number {

@@ -1,23 +1,32 @@
 /**
  * Per-item backoff, as the daemon meets it (issue 15, case 8): a document that failed is not
- * tried again by every cycle that passes, only once its backoff has ended, or at once when what
- * is planned for it changed (a new change on either side).
+ * tried again by every cycle that passes, only once its backoff has ended (one minute after the
+ * first failure, two after the second), or at once when what is planned for it changed (a new
+ * change on either side). The daemon runs in this process, as `docsync run` assembles it; the
+ * backoff runs on a clock that stands still but for what the test moves it on.
  */
 import { mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { eventually, useDaemonProcesses } from '../helpers/daemon-process.js';
+import { NEVER } from '../helpers/daemon-firm.js';
+import { type InProcessDaemon, useInProcessDaemons } from '../helpers/daemon-in-process.js';
+import { eventually } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { TestClock } from '../helpers/test-clock.js';
 import { postWebhook } from '../helpers/webhook-receiver.js';
 
 const tempDir = useTempDir();
-const startDaemon = useDaemonProcesses();
+const startDaemon = useInProcessDaemons();
 const startSim = useSimulators();
 
+/** What the daemon logged so far, a message each. */
+const messagesOf = (daemon: Pick<InProcessDaemon, 'log'>) => daemon.log().map((l) => l.msg);
+
 const FIRM = { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1, seed: 9 };
+const MINUTE = 60_000;
 
 interface Status {
   itemsInError: { documentId: string | null; attempts: number; reason: string }[];
@@ -30,14 +39,15 @@ describe('per-item backoff in the daemon', () => {
     const config = writeCliConfig(dir, sim, {
       settleSeconds: 0,
       log: { level: 'debug' },
-      schedule: { cron: '0 0 1 1 *', fullReconcileCron: '0 0 1 1 *' },
+      schedule: NEVER,
       webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: 'FIRM1', secret: 's3cret' },
     });
     const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
-    const daemon = startDaemon(config, env);
+    const clock = new TestClock({ standsStill: true });
+    const daemon = startDaemon(config, env, { clock });
     await daemon.started;
-    await eventually(() => /"msg":"first sync finished: /.test(daemon.output()));
-    const hook = /"url":"([^"]+)","msg":"webhook receiver listening"/.exec(daemon.output())![1]!;
+    await eventually(() => messagesOf(daemon).some((m) => m.startsWith('first sync finished: ')));
+    const hook = daemon.url('webhook receiver listening');
     const [doc] = (await sim.admin.dump()).documents;
     let events = 0;
     const changeOf = async () => {
@@ -55,7 +65,7 @@ describe('per-item backoff in the daemon', () => {
         (await postWebhook(hook, body, { clientCode: 'FIRM1', secret: 's3cret' })).status,
       ).toBe(200);
       await eventually(() =>
-        new RegExp(`"eventId":"${eventId}"[^\\n]*"msg":"webhook event done"`).test(daemon.output()),
+        daemon.log().some((l) => l.eventId === eventId && l.msg === 'webhook event done'),
       );
     };
     const attemptsOf = async () => {
@@ -76,18 +86,24 @@ describe('per-item backoff in the daemon', () => {
     await changeOf();
     expect(await attemptsOf()).toBe(1);
 
-    // Nothing new: the next cycles leave the document alone while its backoff runs.
+    // Nothing new: the next cycles leave the document alone while its backoff (1 min) runs.
     await changeOf();
+    clock.advance(MINUTE - 1);
     await changeOf();
     expect(await attemptsOf()).toBe(1);
+
+    // Its backoff over: tried again. The second backoff is twice as long.
+    clock.advance(1);
+    await changeOf();
+    expect(await attemptsOf()).toBe(2);
+    clock.advance(2 * MINUTE - 1);
+    await changeOf();
+    expect(await attemptsOf()).toBe(2);
 
     // Something new for it: tried again at once.
     sim.admin.addAttachment(doc!.id, { name: 'second.pdf', bytes: 'second' });
     await changeOf();
-    expect(await attemptsOf()).toBe(2);
+    expect(await attemptsOf()).toBe(3);
     expect(readdirSync(outside), 'nothing written through the link').toEqual([]);
-
-    daemon.child.kill('SIGTERM');
-    expect(await daemon.exited).toBe(0);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Housekeeping as a user meets it: a store whose trash and temp folder hold old and recent
- * things, and a state holding old and recent done pushes, cycles and conflicts, then `docsync
- * run` or `docsync run --once` from the built CLI. What is past its retention goes; the rest
- * stays, and an open conflict stays whatever its age.
+ * things, and a state holding old and recent done pushes, cycles and conflicts, then the daemon
+ * (in this process, as `docsync run` assembles it) or `docsync run --once`. What is past its
+ * retention goes; the rest stays, and an open conflict stays whatever its age. The daemon sweeps
+ * at its start and then once a day; a run within 20 h of the last sweep skips it. The days pass
+ * on a clock that stands still but for what the test moves it on.
  */
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,15 +13,22 @@ import { dayStamp } from '../../src/local/trash.js';
 import type { NewPush } from '../../src/state/outbox-repo.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { useDaemonProcesses } from '../helpers/daemon-process.js';
+import { NEVER } from '../helpers/daemon-firm.js';
+import { type InProcessDaemon, useInProcessDaemons } from '../helpers/daemon-in-process.js';
+import { eventually } from '../helpers/daemon-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { TestClock } from '../helpers/test-clock.js';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const tempDir = useTempDir();
-const startDaemon = useDaemonProcesses();
+const startDaemon = useInProcessDaemons();
 const startSim = useSimulators();
+
+/** What the daemon logged so far, a message each. */
+const messagesOf = (daemon: Pick<InProcessDaemon, 'log'>) => daemon.log().map((l) => l.msg);
 
 const FIRM = { companies: 1, trusts: 1, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 };
 
@@ -46,7 +55,7 @@ interface Planted {
 async function plantStore(): Promise<Planted> {
   const sim = await startSim({ seed: FIRM, rateLimitPerSecond: 0 });
   const dir = tempDir();
-  const config = writeCliConfig(dir, sim, { log: { level: 'info' } });
+  const config = writeCliConfig(dir, sim, { log: { level: 'info' }, schedule: NEVER });
   const root = path.join(dir, 'documents');
   const stateFile = path.join(dir, 'state', 'docsync.db');
   const now = Date.now();
@@ -134,19 +143,40 @@ const REMOVED_LINE =
   'housekeeping removed 1 trash day, 1 temp file, 1 done push, 3 cycles, 1 conflict record';
 
 describe('housekeeping', () => {
-  it('docsync run sweeps the old trash day and the stale temp file and prunes old pushes and cycles at start', async () => {
+  it('the daemon sweeps the old trash day and the stale temp file and prunes old pushes and cycles at start, then once a day', async () => {
     const p = await plantStore();
-    const daemon = startDaemon(p.config, p.env);
-    await daemon.started;
+    const clock = new TestClock({ standsStill: true });
+    const d = startDaemon(p.config, p.env, { clock });
+    await d.started;
     expectSwept(p);
-    expect(daemon.output()).toContain(REMOVED_LINE);
-    daemon.child.kill('SIGTERM');
-    expect(await daemon.exited).toBe(0);
+    expect(messagesOf(d)).toContain(REMOVED_LINE);
+    await eventually(() => messagesOf(d).some((m) => m.startsWith('first sync finished')));
+
+    // A trash day at the end of its retention; the fresh temp file is a day old tomorrow.
+    const lastDay = `.docsync/trash/${dayStamp(new Date(clock.now() - 30 * DAY))}`;
+    mkdirSync(path.join(p.root, lastDay), { recursive: true });
+    const swept = () => messagesOf(d).filter((m) => m.startsWith('housekeeping removed'));
+
+    // Not before the day is over...
+    clock.advance(23 * HOUR);
+    expect(clock.nextAt()).toBeGreaterThan(clock.now());
+    expect(swept()).toHaveLength(1);
+    expect(existsSync(path.join(p.root, lastDay))).toBe(true);
+    // ...and at its end, by itself.
+    clock.advance(HOUR);
+    await eventually(() => swept().length === 2);
+    expect(swept()[1]).toBe('housekeeping removed 1 trash day, 1 temp file');
+    expect(existsSync(path.join(p.root, lastDay))).toBe(false);
+    expect(existsSync(p.freshTemp)).toBe(false);
+    expect(existsSync(path.join(p.root, p.recentTrash))).toBe(true);
+    // And the next one a day after that.
+    expect(clock.nextAt()).toBe(clock.now() + DAY);
   });
 
-  it('docsync run --once does the same before its cycle, and a second run the same day skips it', async () => {
+  it('docsync run --once does the same before its cycle; a run within 20 h skips it, one 20 h later runs it', async () => {
     const p = await plantStore();
-    const first = await runCli(['run', '--once', '--config', p.config], { env: p.env });
+    const clock = new TestClock({ standsStill: true });
+    const first = await runCli(['run', '--once', '--config', p.config], { env: p.env, clock });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(REMOVED_LINE);
@@ -155,9 +185,16 @@ describe('housekeeping', () => {
     // Daily work: a run within the day leaves even an old trash day for the next day's run.
     const another = `.docsync/trash/${dayStamp(new Date(Date.now() - 45 * DAY))}`;
     mkdirSync(path.join(p.root, another), { recursive: true });
-    const second = await runCli(['run', '--once', '--config', p.config], { env: p.env });
-    expect(second.code).toBe(0);
-    expect(second.stdout).not.toContain('housekeeping removed');
+    const firstAt = clock.now();
+    const run = async (later: number) => {
+      clock.advanceTo(firstAt + later);
+      const result = await runCli(['run', '--once', '--config', p.config], { env: p.env, clock });
+      expect(result.code, result.stderr).toBe(0);
+      return result.stdout;
+    };
+    expect(await run(20 * HOUR - 1)).not.toContain('housekeeping removed');
     expect(existsSync(path.join(p.root, another))).toBe(true);
+    expect(await run(20 * HOUR)).toContain('housekeeping removed 1 trash day');
+    expect(existsSync(path.join(p.root, another))).toBe(false);
   });
 });

@@ -121,7 +121,7 @@ describe('a state database on a full disk', () => {
     expectLockFree(p.stateFile);
   });
 
-  it('answers /healthz 503 with the reason while the daemon finishes the cycle in flight, then stops', async () => {
+  it('answers /healthz 503 with the reason while the daemon finishes the work in flight, then stops', async () => {
     const p = await prepare(
       {
         webhook: { enabled: true, listen: '127.0.0.1:0', clientCode: CLIENT_CODE, secret: SECRET },
@@ -140,8 +140,17 @@ describe('a state database on a full disk', () => {
     const healthz = `${urlOf('status page listening')}/healthz`;
     await firstSyncDone(healthz);
 
-    // A cycle now waits on a slow service while the disk fills up.
+    // Work in flight while the disk fills up: a cycle waiting on a slow service, and a person's
+    // decision under a company's lock, which lasts until the test has looked (the stop waits for
+    // both, however long this machine takes to post and fetch).
     p.sim.admin.setFaults({ latencyMs: 3000 });
+    const [company] = (await p.sim.admin.dump()).companies;
+    let decided!: () => void;
+    const decision = daemon.withEntity(
+      { kind: 'company', id: String(company!.id) },
+      "a person's decision",
+      () => new Promise<void>((resolve) => (decided = resolve)),
+    );
     void daemon.request({ trigger: 'cron' });
     fillDisk(app.state.db);
     // A webhook that needs room to be recorded is where the daemon finds out.
@@ -161,6 +170,8 @@ describe('a state database on a full disk', () => {
     expect(body.reasons[0]).toContain(`state database ${p.stateFile}`);
     expect(body.reasons[0]).toContain('SQLITE_FULL');
 
+    decided();
+    await decision;
     const reason = await stoppedWithin(daemon, 15_000);
     expect(reason).toMatchObject({ code: 'STATE_DISK_FULL', message: body.reasons[0] });
     await expect(fetch(healthz)).rejects.toThrow();

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { CycleOptions } from '../../src/engine/run-cycle.js';
 import { runCycle } from '../../src/engine/run-cycle.js';
 import { runUntilSettled } from '../../src/engine/run-until-settled.js';
+import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 import { onceBefore } from '../helpers/seams.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
@@ -76,7 +77,7 @@ describe('a person edits while a sync is under way', () => {
     const report = await runUntilSettled(
       { ...h.deps, remote },
       { trigger: 'once', fullReconcile: true },
-      { settleMs: 0, maxWaitMs: 10_000, wait: async () => undefined },
+      { settleMs: 0, maxWaitMs: 10_000, clock: REAL_CLOCK },
     );
 
     expect(remote.fired()).toBe(true);

@@ -32,6 +32,7 @@ import type { WatchSource } from '../../src/local/watcher.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import type { OperatorDeps } from '../../src/operator/operator-deps.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
+import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 import type { SeedOption, Simulator } from '../../src/simulator/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
@@ -203,6 +204,8 @@ export class SimWorld {
       config,
       logger,
       state,
+      // The system clock, on the timers the runner faked.
+      clock: REAL_CLOCK,
       remote: { queue: client.queue },
       close: () => {
         client.queue.clear();

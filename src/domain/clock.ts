@@ -1,0 +1,41 @@
+/**
+ * What time it is, and timers on that time. The code that keeps a rule about time reads and
+ * waits on the clock it is handed: the request queue (the rate's window, polling's pace, the
+ * stop's grace), a removed folder's delete hold, the daily housekeeping, `--once` waiting for
+ * files to settle. docsync runs on the real clock (`REAL_CLOCK`, remote/queue-clock.ts); a test
+ * hands a virtual one and moves it on instead of sleeping, so the rule holds however busy the
+ * machine is.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch, as `Date.now()`, on this clock. */
+  now(): number;
+  /**
+   * Calls `fire` in `ms` and returns what cancels it. `holdsProcess: false` for a timer that
+   * must not keep the process alive by itself.
+   */
+  after(ms: number, fire: () => void, holdsProcess?: boolean): () => void;
+}
+
+/** Resolves in `ms` on `clock`; rejects with `refused()` if `signal` aborts before then. */
+export function waitOn(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal,
+  refused: () => unknown,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(refused());
+      return;
+    }
+    const abort = () => {
+      cancel();
+      reject(refused());
+    };
+    const cancel = clock.after(ms, () => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    });
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
