@@ -17,7 +17,6 @@ import { FsLocalStore } from './local/fs-local-store.js';
 import { createLogger, type Logger, type LoggerOptions } from './log/create-logger.js';
 import { type ClientOptions, createRemote, type Remote } from './remote/create-client.js';
 import { prefixFoundLine } from './remote/document-prefixes.js';
-import type { RetryWait } from './remote/retry-wait.js';
 import { routeTable } from './remote/routes.js';
 import type { ResponseInfo } from './remote/service-http.js';
 import { openState } from './state/open-state.js';
@@ -40,8 +39,6 @@ export interface AppOptions {
    * `api`); only `docsync run` upgrades it (open-database.ts).
    */
   readonly upgradeState?: boolean;
-  /** How the client's retries wait out their delays; default real time. */
-  readonly retryWait?: RetryWait;
 }
 
 export interface App {
@@ -71,7 +68,7 @@ export function openApp(terminal: Terminal, options: AppOptions = {}): App {
     ...clientOptions(config),
     tokenStore: state.tokens,
     prefixStore: state.settings,
-    ...(options.retryWait ? { wait: options.retryWait } : {}),
+    time: terminal.clock,
     onPrefixFound: (found) => logger.info(found, prefixFoundLine(found)),
     onResponse: (info) => {
       logger.trace(info, 'service answered');
@@ -105,7 +102,7 @@ function logOutput(terminal: Terminal, options: AppOptions): Omit<LoggerOptions,
 }
 
 /** The client's options from the configuration: the service's URL, credentials and routes. */
-export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore'> {
+export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore' | 'time'> {
   const { service, queue } = config;
   return {
     baseUrl: service.baseUrl,

@@ -2,9 +2,11 @@
  * docsync's engine wired as `compose.ts` wires it (the real API client, the fs store, SQLite on a
  * real file), minus the config file: the benchmark sets the few knobs it measures directly.
  */
+
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import { serviceKey } from '../../src/domain/service-identity.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
 import { defaultEngineSettings } from '../../src/engine/engine-settings.js';
@@ -40,6 +42,7 @@ export async function openEngine(
   const state = StateStore.open(stateFile);
   state.tokens.seedRefreshToken(await sim.mintRefreshToken());
   const remote = createRemote({
+    time: REAL_CLOCK,
     baseUrl: sim.apiUrl,
     clientId: sim.clientId,
     clientSecret: sim.clientSecret,

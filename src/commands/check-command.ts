@@ -66,12 +66,12 @@ export async function checkCommand(
 export async function runChecks(
   file: string,
   flag: string | undefined,
-  terminal: Pick<Terminal, 'env' | 'cwd'>,
+  terminal: Pick<Terminal, 'env' | 'cwd' | 'clock'>,
   transcript?: Transcript,
 ): Promise<CheckLine[]> {
   const config = loaded(file, flag, terminal, transcript);
   if (!('service' in config)) return [config];
-  const service = await checkService(config, transcript);
+  const service = await checkService(config, terminal.clock, transcript);
   const store = await checkStore({
     root: config.store.root,
     ignore: config.ignore,
@@ -102,6 +102,7 @@ async function runWriteCheck(
       allowProduction: options.allowProduction ?? false,
       transcript,
       confirm: (question) => askOnTerminal(terminal, question),
+      clock: terminal.clock,
     })),
   ];
 }

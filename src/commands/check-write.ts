@@ -9,12 +9,12 @@ import { clientOptions, localStore } from '../compose.js';
 import type { Config } from '../config/schema.js';
 import { SERVICE_ENVIRONMENTS } from '../config/service-environments.js';
 import { type CheckLine, fail } from '../domain/check-lines.js';
+import type { Clock } from '../domain/clock.js';
 import { DocsyncError } from '../domain/errors.js';
 import { findEntity } from '../domain/find-entity.js';
 import { serviceKey } from '../domain/service-identity.js';
 import type { Entity } from '../domain/types.js';
 import { createRemote, type Remote } from '../remote/create-client.js';
-import { REAL_CLOCK } from '../remote/queue-clock.js';
 import type { ResponseInfo } from '../remote/service-http.js';
 import type { Transcript } from '../remote/transcript.js';
 import { openState } from '../state/open-state.js';
@@ -32,6 +32,8 @@ export interface WriteCheckOptions {
   readonly transcript?: Transcript | undefined;
   /** Asks the operator (`askOnTerminal`). */
   readonly confirm: (question: string) => Promise<boolean>;
+  /** The command's clock. */
+  readonly clock: Clock;
 }
 
 const TOPIC = 'check --write';
@@ -59,6 +61,7 @@ export async function checkWrites(
   let last: ResponseInfo | undefined;
   const remote = createRemote({
     ...clientOptions(config),
+    time: options.clock,
     tokenStore: state.tokens,
     prefixStore: state.settings,
     transcript: options.transcript,
@@ -83,7 +86,7 @@ export async function checkWrites(
       {
         client: remote.client,
         http: remote.http,
-        local: localStore({ config, state, clock: REAL_CLOCK }),
+        local: localStore({ config, state, clock: options.clock }),
         lastAnswer: () => last,
         baseUrl: config.service.baseUrl,
         webUrl: config.service.webUrl,

@@ -49,7 +49,11 @@ export async function demoCommand(options: GlobalOptions, terminal: Terminal): P
     });
     const state = openState(config);
     state.tokens.seedRefreshToken(sim.admin.mintRefreshToken());
-    const remote = createRemote({ ...clientOptions(config), tokenStore: state.tokens });
+    const remote = createRemote({
+      ...clientOptions(config),
+      tokenStore: state.tokens,
+      time: terminal.clock,
+    });
     const app: App = {
       config,
       logger,

@@ -7,7 +7,7 @@
  */
 
 import type { Clock } from '../domain/clock.js';
-import { REAL_CLOCK } from '../remote/queue-clock.js';
+import { REAL_CLOCK } from '../domain/clock.js';
 
 /** A stream a command writes to; `isTTY` when it is a terminal a person reads. */
 export type Output = NodeJS.WritableStream & { readonly isTTY?: boolean };

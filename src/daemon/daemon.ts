@@ -12,7 +12,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
-import type { Clock } from '../domain/clock.js';
+import { type Clock, MONOTONIC_CLOCK } from '../domain/clock.js';
 import { StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -50,7 +50,7 @@ import { PollRounds } from './poll-rounds.js';
 import { scanOrder } from './scan-order.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
-import { MONOTONIC_CLOCK, sweepIntervalMs, UnlodgedSweep } from './unlodged-sweep.js';
+import { sweepIntervalMs, UnlodgedSweep } from './unlodged-sweep.js';
 import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
 
 export interface Closable {

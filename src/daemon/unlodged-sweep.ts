@@ -9,7 +9,7 @@
  * Its requests take the poll lane, behind pushes, webhooks and the watcher. Until the first
  * sync is done every document is new to the agreed state, so the sweep waits for it.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, waitOn } from '../domain/clock.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import {
@@ -39,27 +39,11 @@ export interface UnlodgedSweepDeps {
   /** The time between two requests: `sweepIntervalMs`. */
   readonly intervalMs: number;
   /** What the sweep waits on: the daemon's is `MONOTONIC_CLOCK`, a test's is virtual. */
-  readonly clock: SweepClock;
+  readonly clock: Clock;
   readonly logger: Logger;
   /** A failure that is not the service's (the state could not be read). */
   readonly onError: (error: unknown) => void;
 }
-
-/** The time the sweep reads, and its waits. */
-export interface SweepClock {
-  now(): number;
-  /** Resolves after `ms`; rejects when `signal` aborts. Keeps no process alive. */
-  wait(ms: number, signal: AbortSignal): Promise<void>;
-}
-
-/**
- * Monotonic: a wall clock set back must not hold the sweep up for as long, nor one set forward
- * let it burst.
- */
-export const MONOTONIC_CLOCK: SweepClock = {
-  now: () => performance.now(),
-  wait: (ms, signal) => sleep(ms, undefined, { signal, ref: false }),
-};
 
 /**
  * The time between two of the sweep's requests, so that it takes `share` of `requestsPerSecond`
@@ -220,6 +204,8 @@ export class UnlodgedSweep {
   /** Waits, or throws AbortError when closed (which ends the loop). */
   async #wait(ms: number): Promise<void> {
     if (this.#stop.signal.aborted) throw new Error('stopped');
-    if (ms > 0) await this.deps.clock.wait(ms, this.#stop.signal);
+    // The sweep never keeps the daemon alive by itself.
+    if (ms > 0)
+      await waitOn(this.deps.clock, ms, this.#stop.signal, () => new Error('stopped'), false);
   }
 }

@@ -4,12 +4,11 @@
  * exchange), one for download links that never carries a token.
  */
 import { type Got, got } from 'got';
+import type { Clock } from '../domain/clock.js';
 import { USER_AGENT } from './api-wire.js';
 import { DocumentPrefixes, type PrefixFound, type PrefixStore } from './document-prefixes.js';
-import { REAL_CLOCK } from './queue-clock.js';
 import { RequestQueue, type RequestQueueOptions } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
-import type { RetryWait } from './retry-wait.js';
 import { ROUTES, type RouteTable } from './routes.js';
 import { ServerClock } from './server-clock.js';
 import { ServiceClient } from './service-client.js';
@@ -30,8 +29,8 @@ export interface ClientOptions extends Omit<RequestQueueOptions, 'clock'> {
   readonly tokenStore: TokenStore;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
-  /** How the retries wait out their delays; default real time. */
-  readonly wait?: RetryWait;
+  /** What the queue's pace and the retries' waits keep time by (the command's clock). */
+  readonly time: Clock;
   readonly timeoutMs?: number;
   readonly onResponse?: (info: ResponseInfo) => void;
   /** Where the document routes' prefix found on first contact is kept (the state). */
@@ -69,7 +68,7 @@ export function createRemote(options: ClientOptions): Remote {
   const queue = new RequestQueue({
     requestsPerSecond: options.requestsPerSecond,
     concurrency: options.concurrency,
-    clock: REAL_CLOCK,
+    clock: options.time,
   });
   const clock = new ServerClock();
   const tokens = new TokenManager({
@@ -91,7 +90,7 @@ export function createRemote(options: ClientOptions): Remote {
     clock,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
-    ...(options.wait ? { wait: options.wait } : {}),
+    time: options.time,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.onResponse ? { onResponse: options.onResponse } : {}),
     prefixes: new DocumentPrefixes(options.prefixStore ?? null, options.onPrefixFound),
@@ -103,7 +102,7 @@ export function createRemote(options: ClientOptions): Remote {
     stop: queue,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
-    ...(options.wait ? { wait: options.wait } : {}),
+    time: options.time,
   });
   return { client: new ServiceClient(http, transfers), http, tokens, queue, clock, got: apiGot };
 }

@@ -9,6 +9,7 @@
  * because a blind retry of a create can duplicate a document.
  */
 import type { Got } from 'got';
+import { type Clock, waitOn } from '../domain/clock.js';
 import { DocsyncError, RunStoppedError } from '../domain/errors.js';
 import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import { ApiError, serviceErrorOf } from './api-error.js';
@@ -16,7 +17,6 @@ import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-
 import { type DocumentPrefix, DocumentPrefixes, otherPrefix } from './document-prefixes.js';
 import type { RequestQueue, WentOut } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
-import { type RetryWait, waitRealTime } from './retry-wait.js';
 import {
   expandPath,
   isOwnerRoute,
@@ -52,8 +52,8 @@ export interface ServiceHttpOptions {
   readonly clock: ServerClock;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
-  /** How a retry waits out its delay; default real time. */
-  readonly wait?: RetryWait;
+  /** What a retry waits out its delay on. */
+  readonly time: Clock;
   readonly timeoutMs?: number;
   readonly onResponse?: (info: ResponseInfo) => void;
   /** The document routes' prefix per owner kind, found on first contact (document-prefixes.ts). */
@@ -210,9 +210,9 @@ export class ServiceHttp {
         if (!idempotent && !surelyNotApplied(error)) throw outcomeUnknown(error, label);
         const delay = retryDelay(error, attempt, random(), this.#o.retry ?? DEFAULT_RETRY_POLICY);
         if (delay === 0) throw error;
-        await (this.#o.wait ?? waitRealTime)(delay, this.#o.queue.stopping).catch(() => {
-          throw stopped(label, sent && route.method !== 'GET');
-        });
+        await waitOn(this.#o.time, delay, this.#o.queue.stopping, () =>
+          stopped(label, sent && route.method !== 'GET'),
+        );
       }
     }
   }

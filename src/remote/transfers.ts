@@ -8,13 +8,13 @@
 import { openAsBlob } from 'node:fs';
 import type { Got } from 'got';
 import PQueue from 'p-queue';
+import { type Clock, waitOn } from '../domain/clock.js';
 import { RunStoppedError } from '../domain/errors.js';
 import type { OwnerRef, RemoteAttachment } from '../domain/types.js';
 import { ApiError } from './api-error.js';
 import { fetchLink } from './download.js';
 import type { DownloadResult } from './remote-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
-import { type RetryWait, waitRealTime } from './retry-wait.js';
 import { parse } from './schemas.js';
 import type { ServiceHttp } from './service-http.js';
 
@@ -25,8 +25,8 @@ export interface TransfersOptions {
   readonly concurrency: number;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
-  /** How a retry waits out its delay; default real time. */
-  readonly wait?: RetryWait;
+  /** What a retry waits out its delay on. */
+  readonly time: Clock;
   /** The API queue's stop (request-queue.ts): downloads from links stop with it. */
   readonly stop?: { readonly stopping: AbortSignal; readonly cut: AbortSignal };
 }
@@ -93,9 +93,12 @@ export class Transfers {
         if (expired && attempt < policy.maxAttempts) continue;
         const delay = retryDelay(error, attempt, random(), policy);
         if (delay === 0) throw error;
-        await (this.#o.wait ?? waitRealTime)(delay, stopping).catch(() => {
-          throw new RunStoppedError(`${LINK}: not retried, docsync is stopping`, false);
-        });
+        await waitOn(
+          this.#o.time,
+          delay,
+          stopping,
+          () => new RunStoppedError(`${LINK}: not retried, docsync is stopping`, false),
+        );
       }
     }
   }

@@ -4,10 +4,12 @@
  * bodies). docsync never writes outside its root, never fails with anything but its own typed
  * errors, reports what it could not take, and converges once the service answers well again.
  */
+
 import { readdirSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import { DocsyncError } from '../../src/domain/errors.js';
 import { runCycle } from '../../src/engine/run-cycle.js';
 import { createRemote } from '../../src/remote/create-client.js';
@@ -156,6 +158,7 @@ describe('hostile input (fuzz)', () => {
         });
         let rate = 0.3;
         const remote = createRemote({
+          time: REAL_CLOCK,
           baseUrl: await corrupting(h.sim.apiUrl, seed, () => rate),
           clientId: h.sim.clientId,
           clientSecret: h.sim.clientSecret,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
 import type { MalformedEntry } from '../../src/remote/remote-store.js';
 import type { RetryPolicy } from '../../src/remote/retry-delay.js';
@@ -58,6 +59,7 @@ export function useRemote() {
       stores.push(state);
       state.tokens.seedRefreshToken(refreshToken);
       return createRemote({
+        time: REAL_CLOCK,
         baseUrl,
         clientId: sim.clientId,
         clientSecret: sim.clientSecret,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import type { Terminal } from '../../src/commands/terminal.js';
 import type { Clock } from '../../src/domain/clock.js';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import { main } from '../../src/program.js';
-import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
 

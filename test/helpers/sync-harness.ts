@@ -9,6 +9,7 @@
  * `public-docs`: the public pages' shapes and paths); the vitest config runs the scenarios once
  * in each, so every sync scenario proves itself against both readings of the service.
  */
+
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -24,6 +25,7 @@ import {
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach } from 'vitest';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import type { DocumentMeta, OwnerRef } from '../../src/domain/types.js';
 import type { EngineDeps, EngineSettings } from '../../src/engine/engine-deps.js';
 import { defaultEngineSettings } from '../../src/engine/engine-settings.js';
@@ -144,6 +146,7 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
     const state = StateStore.open(stateFile);
     state.tokens.seedRefreshToken(sim.admin.mintRefreshToken());
     const client = createRemote({
+      time: REAL_CLOCK,
       baseUrl: sim.apiUrl,
       clientId: sim.clientId,
       clientSecret: sim.clientSecret,

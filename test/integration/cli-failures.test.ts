@@ -19,6 +19,7 @@ import { writeCliConfig } from '../helpers/cli-config.js';
 import { type CliResult, capturedTerminal, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { TestClock } from '../helpers/test-clock.js';
 
 const tempDir = useTempDir();
 const startSim = useSimulators();
@@ -163,11 +164,12 @@ describe('an expected failure is one sentence and exit 1', () => {
         clientSecret: sim.clientSecret,
       },
     });
-    // `run --once` on the app it opens, whose retries tell their delays instead of sitting them
-    // out (in real time, ~12 s); what reaches main() is the error its sentence is made of.
-    const waits: number[] = [];
-    const { terminal, stderr } = capturedTerminal({ env });
-    const app = openApp(terminal, { config, retryWait: async (ms) => waits.push(ms) });
+    // `run --once` on the app it opens, on a clock whose waits end at once and say how long they
+    // were (in real time the retries took ~12 s); what reaches main() is the error its sentence
+    // is made of.
+    const clock = new TestClock({ autoAdvance: true });
+    const { terminal, stderr } = capturedTerminal({ env, clock });
+    const app = openApp(terminal, { config });
     const error = await runOnceIn(app, { once: true }, { terminal, progress: false })
       .catch((e: unknown) => e)
       .finally(() => app.close());
@@ -184,6 +186,7 @@ describe('an expected failure is one sentence and exit 1', () => {
     // As a passing outage would be: every attempt of the policy, each wait about twice the last
     // (half of the ceiling fixed, half random).
     const { maxAttempts, baseDelayMs, maxDelayMs } = DEFAULT_RETRY_POLICY;
+    const waits = clock.waits;
     expect(waits).toHaveLength(maxAttempts - 1);
     waits.forEach((ms, i) => {
       const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** i);

@@ -17,11 +17,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDaemon } from '../../src/commands/run-command.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
-import {
-  MONOTONIC_CLOCK,
-  sweepIntervalMs,
-  UnlodgedSweep,
-} from '../../src/daemon/unlodged-sweep.js';
+import { sweepIntervalMs, UnlodgedSweep } from '../../src/daemon/unlodged-sweep.js';
+import { MONOTONIC_CLOCK } from '../../src/domain/clock.js';
 import type { AgreedDocument } from '../../src/domain/unlodged-hints.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import type { SeedOption, StateDump } from '../../src/simulator/index.js';

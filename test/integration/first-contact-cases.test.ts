@@ -5,11 +5,13 @@
  * public-docs`), unthrottled: no case is about the rate. Each `it` is one numbered case of the
  * issue.
  */
+
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDaemon } from '../../src/commands/run-command.js';
 import type { CheckLine } from '../../src/domain/check-lines.js';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import { createRemote } from '../../src/remote/create-client.js';
 import {
   type Simulator,
@@ -157,6 +159,7 @@ describe('first contact with the real service (issue 26)', () => {
     closing.push(() => state.close());
     state.tokens.seedRefreshToken(f.sim.admin.mintRefreshToken());
     const remote = createRemote({
+      time: REAL_CLOCK,
       baseUrl: f.sim.apiUrl,
       clientId: f.sim.clientId,
       clientSecret: f.sim.clientSecret,

@@ -6,10 +6,10 @@
  * (test/helpers/seams.ts); the folder, the state and the service are real.
  */
 import { describe, expect, it } from 'vitest';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import type { CycleOptions } from '../../src/engine/run-cycle.js';
 import { runCycle } from '../../src/engine/run-cycle.js';
 import { runUntilSettled } from '../../src/engine/run-until-settled.js';
-import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 import { onceBefore } from '../helpers/seams.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';

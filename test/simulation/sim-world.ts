@@ -22,6 +22,7 @@ import path from 'node:path';
 import { configSchema } from '../../src/config/schema.js';
 import { Daemon, type DaemonParts } from '../../src/daemon/daemon.js';
 import { startListeners } from '../../src/daemon/daemon-listeners.js';
+import { REAL_CLOCK } from '../../src/domain/clock.js';
 import type { OwnerRef } from '../../src/domain/types.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
 import { engineSettings } from '../../src/engine/engine-settings.js';
@@ -32,7 +33,6 @@ import type { WatchSource } from '../../src/local/watcher.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import type { OperatorDeps } from '../../src/operator/operator-deps.js';
 import { createRemote, type Remote } from '../../src/remote/create-client.js';
-import { REAL_CLOCK } from '../../src/remote/queue-clock.js';
 import type { SeedOption, Simulator } from '../../src/simulator/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
@@ -141,6 +141,7 @@ export class SimWorld {
     const state = StateStore.open(this.stateFile);
     state.tokens.seedRefreshToken(this.sim.admin.mintRefreshToken());
     const client = createRemote({
+      time: REAL_CLOCK,
       baseUrl: this.sim.apiUrl,
       clientId: this.sim.clientId,
       clientSecret: this.sim.clientSecret,

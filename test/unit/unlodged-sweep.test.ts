@@ -7,11 +7,11 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  type SweepClock,
   sweepIntervalMs,
   UnlodgedSweep,
   type UnlodgedSweepDeps,
 } from '../../src/daemon/unlodged-sweep.js';
+import type { Clock } from '../../src/domain/clock.js';
 import type { OwnerRef, UnlodgedDocument } from '../../src/domain/types.js';
 import type { AgreedDocument, UnlodgedPage } from '../../src/domain/unlodged-hints.js';
 import { createLogger } from '../../src/log/create-logger.js';
@@ -20,21 +20,13 @@ import { ApiError } from '../../src/remote/api-error.js';
 const INTERVAL = 1000;
 const HOUR = 60 * 60_000;
 
-/** Fake timers drive it: `advance` runs every wait that ends on the way, in order. */
-const virtualClock: SweepClock = {
+/** Fake timers drive it (its timers are the global ones): `advance` runs every wait on the way. */
+const virtualClock: Clock = {
   now: () => Date.now(),
-  wait: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      const stop = () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      };
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', stop);
-        resolve();
-      }, ms);
-      signal.addEventListener('abort', stop, { once: true });
-    }),
+  after: (ms, fire) => {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
+  },
 };
 const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 /** A page that answers after `ms` of virtual time (the request queue held it, the service was slow). */
