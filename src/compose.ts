@@ -8,7 +8,7 @@ import type { DestinationStream } from 'pino';
 import { isProcessStdout, type Terminal } from './commands/terminal.js';
 import { loadConfig } from './config/load-config.js';
 import { type Config, type LogLevel, oauthScope } from './config/schema.js';
-import type { Clock } from './domain/clock.js';
+import { type Clock, REAL_CLOCK } from './domain/clock.js';
 import { serviceKey } from './domain/service-identity.js';
 import type { EngineDeps } from './engine/engine-deps.js';
 import { engineSettings } from './engine/engine-settings.js';
@@ -39,6 +39,12 @@ export interface AppOptions {
    * `api`); only `docsync run` upgrades it (open-database.ts).
    */
   readonly upgradeState?: boolean;
+  /**
+   * What the client's pace and retries keep time by: the service's rate and its recovery are in
+   * real time (REAL_CLOCK), whatever clock the time rules run on; a test of the retries' rule
+   * passes one whose waits end at once.
+   */
+  readonly clientClock?: Clock;
 }
 
 export interface App {
@@ -68,7 +74,7 @@ export function openApp(terminal: Terminal, options: AppOptions = {}): App {
     ...clientOptions(config),
     tokenStore: state.tokens,
     prefixStore: state.settings,
-    time: terminal.clock,
+    time: options.clientClock ?? REAL_CLOCK,
     onPrefixFound: (found) => logger.info(found, prefixFoundLine(found)),
     onResponse: (info) => {
       logger.trace(info, 'service answered');

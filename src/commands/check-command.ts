@@ -66,12 +66,12 @@ export async function checkCommand(
 export async function runChecks(
   file: string,
   flag: string | undefined,
-  terminal: Pick<Terminal, 'env' | 'cwd' | 'clock'>,
+  terminal: Pick<Terminal, 'env' | 'cwd'>,
   transcript?: Transcript,
 ): Promise<CheckLine[]> {
   const config = loaded(file, flag, terminal, transcript);
   if (!('service' in config)) return [config];
-  const service = await checkService(config, terminal.clock, transcript);
+  const service = await checkService(config, transcript);
   const store = await checkStore({
     root: config.store.root,
     ignore: config.ignore,

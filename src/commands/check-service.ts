@@ -8,7 +8,7 @@ import type { Got } from 'got';
 import { clientOptions } from '../compose.js';
 import { type Config, oauthScope } from '../config/schema.js';
 import { type CheckLine, fail, ok, untried, warn } from '../domain/check-lines.js';
-import type { Clock } from '../domain/clock.js';
+import { REAL_CLOCK } from '../domain/clock.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError, StateSchemaError } from '../domain/errors.js';
 import { otherService, serviceKey } from '../domain/service-identity.js';
@@ -35,15 +35,11 @@ export interface ServiceCheck {
   readonly initialSyncDone: boolean | null;
 }
 
-export async function checkService(
-  config: Config,
-  clock: Clock,
-  transcript?: Transcript,
-): Promise<ServiceCheck> {
+export async function checkService(config: Config, transcript?: Transcript): Promise<ServiceCheck> {
   const opened = openForCheck(config);
   if (!('state' in opened)) return { lines: opened.lines, initialSyncDone: null };
   try {
-    return await withState(config, clock, opened.state, opened.created, transcript);
+    return await withState(config, opened.state, opened.created, transcript);
   } finally {
     opened.state.close();
   }
@@ -117,7 +113,6 @@ function unusableState(error: DocsyncError): CheckLine {
 
 async function withState(
   config: Config,
-  clock: Clock,
   state: StateStore,
   created: boolean,
   transcript: Transcript | undefined,
@@ -139,7 +134,7 @@ async function withState(
   const remote = createRemote({
     transcript,
     ...clientOptions(config),
-    time: clock,
+    time: REAL_CLOCK,
     tokenStore: state.tokens,
     // A document list that answers 404 finds its prefix here as the first run would, and the
     // prefix found is kept for the run (remote/document-prefixes.ts).

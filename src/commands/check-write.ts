@@ -9,7 +9,7 @@ import { clientOptions, localStore } from '../compose.js';
 import type { Config } from '../config/schema.js';
 import { SERVICE_ENVIRONMENTS } from '../config/service-environments.js';
 import { type CheckLine, fail } from '../domain/check-lines.js';
-import type { Clock } from '../domain/clock.js';
+import { type Clock, REAL_CLOCK } from '../domain/clock.js';
 import { DocsyncError } from '../domain/errors.js';
 import { findEntity } from '../domain/find-entity.js';
 import { serviceKey } from '../domain/service-identity.js';
@@ -61,7 +61,7 @@ export async function checkWrites(
   let last: ResponseInfo | undefined;
   const remote = createRemote({
     ...clientOptions(config),
-    time: options.clock,
+    time: REAL_CLOCK,
     tokenStore: state.tokens,
     prefixStore: state.settings,
     transcript: options.transcript,

@@ -8,6 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type App, clientOptions, engineDeps } from '../compose.js';
 import { parseConfig } from '../config/load-config.js';
+import { REAL_CLOCK } from '../domain/clock.js';
 import { plural } from '../domain/words.js';
 import { runCycle } from '../engine/run-cycle.js';
 import { createLogger } from '../log/create-logger.js';
@@ -52,7 +53,7 @@ export async function demoCommand(options: GlobalOptions, terminal: Terminal): P
     const remote = createRemote({
       ...clientOptions(config),
       tokenStore: state.tokens,
-      time: terminal.clock,
+      time: REAL_CLOCK,
     });
     const app: App = {
       config,

@@ -168,8 +168,8 @@ describe('an expected failure is one sentence and exit 1', () => {
     // were (in real time the retries took ~12 s); what reaches main() is the error its sentence
     // is made of.
     const clock = new TestClock({ autoAdvance: true });
-    const { terminal, stderr } = capturedTerminal({ env, clock });
-    const app = openApp(terminal, { config });
+    const { terminal, stderr } = capturedTerminal({ env });
+    const app = openApp(terminal, { config, clientClock: clock });
     const error = await runOnceIn(app, { once: true }, { terminal, progress: false })
       .catch((e: unknown) => e)
       .finally(() => app.close());
