@@ -6,8 +6,7 @@
  * past it to the process's streams.
  */
 
-import type { Clock } from '../domain/clock.js';
-import { REAL_CLOCK } from '../domain/clock.js';
+import { type Clock, REAL_CLOCK } from '../domain/clock.js';
 
 /** A stream a command writes to; `isTTY` when it is a terminal a person reads. */
 export type Output = NodeJS.WritableStream & { readonly isTTY?: boolean };

@@ -176,7 +176,9 @@ describe('docsync run without webhooks: the firm-wide unlodged list as a hint', 
     const sweep = served(sim, UNLODGED) - from.sweep;
     const elapsedMs = Date.now() - from.at;
     expect(elapsedMs).toBeGreaterThanOrEqual((sweep - 2) * (INTERVAL_MS - 1));
-    expect(served(sim, LISTS) - from.listed).toBeGreaterThan(late.length);
+    // And the round goes on: it lists entities besides the three the hints synced (on a busy
+    // machine the round's syncs, not the sweep's cheap pages, are what the CPU holds back).
+    await eventually(() => served(sim, LISTS) - from.listed > late.length, LANDS_WITHIN_MS);
   });
 
   it('reads the list not at all with schedule.unlodgedSweepShare 0: the change waits for the round', async () => {
