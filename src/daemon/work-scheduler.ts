@@ -136,7 +136,13 @@ export class WorkScheduler {
   /** When entities' last watcher syncs ended (fair lanes rule 9), dropped once older. */
   readonly #watcherEndedAt = new Map<string, number>();
   readonly #owners = new Map<string, OwnerRef>();
+  /** When each entity last synced successfully: what the scan pass compares a change with. */
   readonly #listedAt = new Map<string, number>();
+  /**
+   * When each entity's last poll or sync ended, listed or failed: the hot interval counts from
+   * it, so a failing entity waits its turn instead of being repolled at once.
+   */
+  readonly #triedAt = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
   /** Entities the firm-wide sweep pointed at, until a sync started after the hint ends. */
   readonly #hinted = new Map<string, Hint>();
@@ -336,6 +342,7 @@ export class WorkScheduler {
       .then((report) => {
         const now = this.host.now();
         if (report) this.#listedAt.set(key, now);
+        this.#triedAt.set(key, now);
         if (report) this.#noteActivity(key, work, report, now);
         if (work.lane === 'watcher') this.#watcherEndedAt.set(key, now);
         this.#settleHint(key, startedAt, work.full);
@@ -512,7 +519,7 @@ export class WorkScheduler {
     for (const [key, changedAt] of this.#changedAt) {
       if (!isHot(changedAt, now, (this.host.pollTimes ?? POLL_TIMES).hotWindowMs)) {
         this.#changedAt.delete(key);
-      } else hot.push({ key, listedAt: this.#listedAt.get(key) ?? 0 });
+      } else hot.push({ key, listedAt: this.#triedAt.get(key) ?? 0 });
     }
     return hot;
   }

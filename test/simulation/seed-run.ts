@@ -370,9 +370,11 @@ export class SeedRun implements WorldHarness {
 
   /**
    * Lets everything parked go on and finish: parked work is released in the seed's order; a
-   * webhook event waiting for its retry gets its time.
+   * webhook event waiting for its retry gets its time, up to `forMs` of it (false: it stopped
+   * there, or after its step budget, not at rest).
    */
-  async drain(): Promise<boolean> {
+  async drain(forMs = Number.POSITIVE_INFINITY): Promise<boolean> {
+    const until = this.clock.now() + forMs;
     for (let i = 0; i < 2000; i++) {
       const parked = this.parked;
       if (parked.length > 0) {
@@ -381,6 +383,7 @@ export class SeedRun implements WorldHarness {
       }
       if (!this.world.running) return true;
       if (this.world.life.state.webhookEvents.countPending() > 0 && this.clock.nextDue() !== null) {
+        if (this.clock.now() >= until) return false;
         await this.advance(30_000);
         continue;
       }

@@ -14,15 +14,23 @@ import { type Clock, withGlobal } from '@sinonjs/fake-timers';
 /** Where every seed's virtual time starts (a Monday morning, UTC). */
 export const EPOCH = Date.UTC(2030, 0, 7, 9, 0, 0);
 
+/**
+ * The clock installed now. A seed a test runner gave up on (its timeout) still holds it; the next
+ * seed takes the timers back, so one slow seed fails alone instead of every seed after it.
+ */
+let installed: VirtualClock | null = null;
+
 export class VirtualClock {
   readonly #clock: Clock;
 
   constructor(epoch = EPOCH) {
+    installed?.uninstall();
     this.#clock = withGlobal(globalThis).install({
       now: epoch,
       toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
       loopLimit: 100_000,
     });
+    installed = this;
   }
 
   now(): number {
@@ -65,6 +73,8 @@ export class VirtualClock {
   }
 
   uninstall(): void {
+    if (installed !== this) return;
+    installed = null;
     this.#clock.uninstall();
   }
 }

@@ -243,6 +243,22 @@ describe('WorkScheduler', () => {
     expect(await h.scheduler.request({ trigger: 'webhook', owner: owner('ok') })).toBe('stopped');
   });
 
+  it('waits out the hot interval after a hot poll that failed, as after one that listed', async () => {
+    // A failing entity repolled at once would spend the whole poll share on one 503.
+    const failing: string[] = [];
+    const h = harness(0, { syncMs: 5, actions: 1, failing });
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('hot') });
+    failing.push('company:hot');
+    h.clock.offset += 11_000; // past its hot interval: one poll is due
+    await h.scheduler.request({ trigger: 'webhook', owner: owner('other') });
+    await eventuallyTrue(() => h.runs.some((r) => r.key === 'company:hot' && r.endedAt));
+    // Another entity's syncs pump the poller again and again, at the same instant of its clock.
+    for (let i = 0; i < 5; i++)
+      await h.scheduler.request({ trigger: 'webhook', owner: owner('other') });
+    expect(h.runs.filter((r) => r.key === 'company:hot' && r.lane === 'poll')).toHaveLength(1);
+    await h.scheduler.stop();
+  });
+
   it('keeps ticks during a round as one round to follow, never more', async () => {
     const h = harness(10, { syncMs: 10 });
     const ticks = [1, 2, 3, 4].map(() => h.scheduler.request({ trigger: 'cron' }));
