@@ -16,12 +16,18 @@ const startReceiver = useWebhookReceivers();
 const startSim = useSimulators();
 
 describe('webhook processing', () => {
-  it('answers before the work: a 3 s onEvent does not delay the 200', async () => {
+  it('answers before the work: the 200 comes while the event is still being worked on', async () => {
     const state = stateStore.open();
     const finished: string[] = [];
+    let started = false;
+    let finish = () => {};
     const { receiver } = await startReceiver(state, {
+      // The work ends only when the test says, after it has the answer.
       onEvent: async (event) => {
-        await new Promise((r) => setTimeout(r, 3_000));
+        started = true;
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
         finished.push(event.eventId);
       },
     });
@@ -30,10 +36,11 @@ describe('webhook processing', () => {
     const answer = await postWebhook(receiver.url, message);
 
     expect(answer.status).toBe(200);
-    expect(answer.ms).toBeLessThan(1_000);
     expect(finished).toEqual([]);
     expect(state.webhookEvents.get(String(message.eventId))?.state).toBe('received');
-    await waitFor(() => finished.length === 1, 6_000);
+    await waitFor(() => started, 10_000);
+    finish();
+    await waitFor(() => finished.length === 1, 10_000);
     await waitFor(() => state.webhookEvents.get(String(message.eventId))?.state === 'done');
   });
 

@@ -56,7 +56,8 @@ function verify(
   return { clientCode: clientCode!, date: date! };
 }
 
-const delivery = { retryScheduleMs: [50, 100, 150], timeoutMs: 300 };
+// Short waits between tries; a patient timeout, so a loaded machine's slow answer is not a retry.
+const delivery = { retryScheduleMs: [50, 100, 150], timeoutMs: 10_000 };
 
 describe('simulator webhooks', () => {
   it('posts a signed Document Change for each change, API changes included', async () => {
