@@ -4,6 +4,7 @@
  * tail is what a person or docsync recognises the item by.
  */
 import { fitName, splitName, toLocalName } from './local-names.js';
+import type { Entity } from './types.js';
 
 /** `<Company name> (<ACN as 123 456 789>)`, or the bare name when the ACN is missing. */
 export function companyFolderName(name: string, acn: string | null): string {
@@ -13,6 +14,13 @@ export function companyFolderName(name: string, acn: string | null): string {
 /** `<Trust name> (<ABN as 12 345 678 901>)`, or `<Trust name>` when it has no ABN. */
 export function trustFolderName(name: string, abn: string | null): string {
   return withTail(name, groupedNumber(abn, [2, 3, 3, 3]));
+}
+
+/** The folder name docsync gives a company or a trust it makes a folder for. */
+export function entityFolderName(entity: Entity): string {
+  return entity.kind === 'company'
+    ? companyFolderName(entity.name, entity.number)
+    : trustFolderName(entity.name, entity.abn);
 }
 
 /** `<yyyy-mm-dd> <Document name> [<documentId>]`. */

@@ -7,7 +7,7 @@ import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef, StatusType } from '../domain/types.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { EngineDeps } from './engine-deps.js';
-import { refreshEntities } from './refresh-entities.js';
+import { previewEntities, refreshEntities } from './refresh-entities.js';
 
 /**
  * Reads the companies, trusts and status types again, as a full cycle over every entity does:
@@ -33,7 +33,11 @@ export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise
  */
 export async function entitiesFor(
   deps: EngineDeps,
-  options: { readonly owners?: readonly OwnerRef[]; readonly refreshEntities?: boolean },
+  options: {
+    readonly owners?: readonly OwnerRef[];
+    readonly refreshEntities?: boolean;
+    readonly dryRun?: boolean;
+  },
   full: boolean,
 ): Promise<EntityRecord[]> {
   const refresh =
@@ -46,7 +50,12 @@ export async function entitiesFor(
       return record?.folder ? [record] : [];
     });
   }
-  const records = refresh ? await refreshEntities(deps) : deps.state.entities.list();
+  // A dry run makes no folder and ties nothing: it sees the catalogue as a refresh would.
+  const records = !refresh
+    ? deps.state.entities.list()
+    : options.dryRun
+      ? await previewEntities(deps)
+      : await refreshEntities(deps);
   if (!options.owners) return records.filter((r) => r.folder !== null);
   const wanted = new Set(options.owners.map(ownerKey));
   return records.filter((r) => r.folder !== null && wanted.has(ownerKey(r.entity)));

@@ -5,10 +5,11 @@
  * (compared on the folder's name, where the firm's own system put them).
  */
 import { entityDeepLink } from '../domain/deep-links.js';
+import { entityFolderName } from '../domain/local-folder-names.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { renamedFolders } from '../domain/renamed-folders.js';
 import type { Entity, OwnerKind } from '../domain/types.js';
-import type { LocalEntityFolder } from '../local/local-store.js';
+import { ENTITY_ROOTS, type LocalEntityFolder } from '../local/local-store.js';
 import type { MalformedEntry } from '../remote/remote-store.js';
 import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
 import type { NewRecordError } from '../state/record-errors-repo.js';
@@ -68,16 +69,25 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
   return refresh;
 }
 
-async function readCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
+/**
+ * The catalogue as a dry run sees it: each entity tied to its folder as a refresh would tie it,
+ * or to the folder a refresh would make, and nothing made, written or forgotten. Before the first
+ * sync the root may not exist yet: every entity then gets the folder the first sync would make.
+ */
+export async function previewEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+  return readCatalogue(deps, true);
+}
+
+async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRecord[]> {
   const read = new CatalogueRead(deps);
   // With details: `.entity.json` promises the company's labels, client number and super funds
   // (daemon.md), and the same list request returns them.
   for await (const entry of deps.remote.companies({ details: true })) read.take('company', entry);
   for await (const entry of deps.remote.trusts()) read.take('trust', entry);
-  read.report();
   const { entities } = read;
-
   const folders = await deps.local.listEntityFolders();
+  if (dryRun) return previewRecords(deps, entities, folders);
+  read.report();
   // Links in place of an entity folder are never followed: said, not silently passed over.
   const links = await deps.local.skippedEntityFolders();
   for (const entry of deps.state.skipped.replaceEntityFolders(links, deps.now()))
@@ -139,6 +149,28 @@ async function readCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
   for (const u of unmatched.filter((f) => !listed.has(f.folder)))
     deps.logger.warn({ folder: u.folder }, `unmatched folder: ${u.folder}: ${u.reason}`);
   return records;
+}
+
+/** Each entity with the folder a refresh would tie it to, or make for it; nothing is written. */
+function previewRecords(
+  deps: EngineDeps,
+  entities: readonly Entity[],
+  folders: readonly LocalEntityFolder[],
+): EntityRecord[] {
+  const free = folders.filter((f) => f.owner === null);
+  return entities.map((entity) => {
+    const known = deps.state.entities.get(entity);
+    const tied = folders.find((f) => f.owner && ownerKey(f.owner) === ownerKey(entity))?.folder;
+    const match = tied || known?.folder ? null : matchFolder(entity, free);
+    const folder =
+      tied ??
+      known?.folder ??
+      match?.folder ??
+      `${ENTITY_ROOTS[entity.kind]}/${entityFolderName(entity)}`;
+    const matchedBy: MatchedBy =
+      match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
+    return { entity, folder, matchedBy, updatedAt: deps.now() };
+  });
 }
 
 /**

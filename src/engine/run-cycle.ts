@@ -209,11 +209,15 @@ async function cycle(c: Cycle): Promise<CycleReport> {
   }
 }
 
-/** The root and its `.docsync-root`: the first sync makes them; after it, no marker, no run. */
+/**
+ * The root and its `.docsync-root`: the first sync makes them; after it, no marker, no run. A dry
+ * run of the first sync plans against the folder as it is (perhaps not there yet) and makes
+ * nothing.
+ */
 async function rootIsReady({ deps, options, initial }: Cycle): Promise<boolean> {
   if (await deps.local.hasMarker()) return true;
-  if (!initial || options.dryRun) return false;
-  await deps.local.writeMarker();
+  if (!initial) return false;
+  if (!options.dryRun) await deps.local.writeMarker();
   return true;
 }
 

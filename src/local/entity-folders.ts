@@ -4,7 +4,7 @@
  * rather than creating a second one.
  */
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
-import { companyFolderName, trustFolderName } from '../domain/local-folder-names.js';
+import { entityFolderName } from '../domain/local-folder-names.js';
 import type { Entity, OwnerRef, SkippedEntry } from '../domain/types.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { isIgnored } from './ignore.js';
@@ -155,12 +155,6 @@ export async function findEntityFolder(
   const folders = await listEntityFolders(root, ignore);
   const match = folders.find((f) => f.owner?.kind === owner.kind && f.owner.id === owner.id);
   return match?.folder ?? null;
-}
-
-export function entityFolderName(entity: Entity): string {
-  return entity.kind === 'company'
-    ? companyFolderName(entity.name, entity.number)
-    : trustFolderName(entity.name, entity.abn);
 }
 
 /** See LocalStore.ensureEntityFolder. */
