@@ -27,6 +27,7 @@ import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
+import { checkFileStillRemoved, checkFolderStillRemoved } from './still-removed.js';
 
 export interface ActionContext {
   readonly deps: EngineDeps;
@@ -253,6 +254,8 @@ const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base
   if (!base) return base;
   const next = applyActionResult(base, action, { kind: 'done' });
   await saveAttachmentCopy(deps, base, action.attachmentId);
+  // The last look at the folder, after the copy that may take long: a file put back cancels.
+  await checkFileStillRemoved(ctx, base.id, action.folder, action.file);
   await push(deps, {
     kind: 'delete-attachment',
     owner,
@@ -292,6 +295,8 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
   // the service's view now, and that view is looked at again just before the delete.
   const copied = await saveDocumentCopy(ctx, id, action.folder);
   await checkStillAsCopied(ctx, id, copied);
+  // And the folder's side, last: putting the folder back up to this instant cancels the delete.
+  await checkFolderStillRemoved(ctx, id, action.folder);
   await push(deps, {
     kind: 'delete-document',
     owner,
