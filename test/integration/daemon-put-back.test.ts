@@ -14,6 +14,7 @@
  * - Put back once the request had left (no look can see that): the folder is the person's
  *   document come back, created again in the service from it; its files stay as they were.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -192,6 +193,49 @@ describe('a folder put back while its delete is carried out', { timeout: BUSY_MA
     expect(metaId(back.path)).toBe(back.id);
     expect(metaId(renamedTo)).toBe(renamed.id);
     expect(d.held()).toEqual([]);
+    noneNotSynced(d);
+  });
+
+  it('put back once the delete request had left: created again from the folder, its files intact', async () => {
+    const d = await daemonInStep();
+    const [gone] = d.folders as [Folder];
+    const before = contents(gone.path);
+    const ids = await d.inService();
+    d.remove(gone);
+    // The service deletes the document; its answer is what the test holds.
+    const deleting = holdCalls(d.daemon.app, 'deleteDocument', (_o, id) => id === gone.id, {
+      answer: true,
+    });
+    await endHolds(d, 1);
+    await eventually(() => deleting.held() > 0);
+    expect(await d.inService()).not.toContain(gone.id);
+
+    d.putBack(gone);
+    deleting.release();
+    await eventually(() =>
+      d.messages().some((m) => m.includes('deleted the document in the service')),
+    );
+    expect(await d.sync()).toBe('synced');
+    expect(await d.sync()).toBe('synced');
+
+    // The document again, under a new id, from the folder: one document, not two.
+    const after = await d.dump();
+    const again = after.documents.filter((doc) => !ids.has(doc.id));
+    expect(again).toHaveLength(1);
+    expect(after.documents).toHaveLength(ids.size);
+    const newId = again[0]!.id;
+    expect(metaId(gone.path)).toBe(newId);
+    expect(contents(gone.path)).toEqual(before);
+    const sha256 = (base64: string) =>
+      createHash('sha256').update(Buffer.from(base64, 'base64')).digest('hex');
+    expect(again[0]!.attachments.map((a) => a.sha256).sort()).toEqual(
+      [...before.values()].map(sha256).sort(),
+    );
+    const said = d
+      .messages()
+      .filter((m) => m.includes('its folder was put back after docsync deleted it'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`new id ${newId}`);
     noneNotSynced(d);
   });
 });

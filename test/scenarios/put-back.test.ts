@@ -7,6 +7,7 @@
 import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FailpointHook } from '../../src/engine/failpoints.js';
 import { runCycle } from '../../src/engine/run-cycle.js';
 import { onceBefore } from '../helpers/seams.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
@@ -43,6 +44,42 @@ describe('put back while docsync deletes it in the service', () => {
       sha256('minutes v1'),
     );
     expect(h.writesToService()).toEqual({});
+    await h.sync();
+    expect(h.writesToService()).toEqual({});
+    await expectInSync(h);
+  });
+
+  it('a crash while a put-back folder is created again: settled as one document, never two', async () => {
+    const { h, id, folder, company } = await synced();
+    const away = `${h.root}-away`;
+    renameSync(path.join(h.root, folder), away);
+    await h.sync(); // the delete goes through
+    expect(await h.remoteDoc(id)).toBeUndefined();
+    expect([...h.state.deletedInService.among(company, [id])]).toEqual([id]);
+    renameSync(away, path.join(h.root, folder));
+    const before = (await h.remote()).documents.length;
+
+    // The create reaches the service; the process dies before the folder names the new id.
+    const crash: FailpointHook = async (step, site) => {
+      if (step === 'before-local-write' && site.what === '.document.json' && site.documentId === id)
+        throw new Error('killed');
+    };
+    await runCycle({ ...h.deps, failpoint: crash }, { trigger: 'once', fullReconcile: true });
+    expect(h.meta(folder).id, 'the folder still names the old id').toBe(id);
+    expect((await h.remote()).documents).toHaveLength(before + 1);
+
+    // The next run settles the create it left in doubt: the folder is linked to it, and the
+    // put-back folder is not created a second time.
+    await h.sync();
+    const after = (await h.remote()).documents;
+    expect(after).toHaveLength(before + 1);
+    const again = after.find((d) => d.name === 'Solvency Resolution')!;
+    expect(h.meta(folder).id).toBe(again.id);
+    expect(again.attachments.map((a) => a.sha256).sort()).toEqual(
+      [sha256('minutes v1'), sha256('resolution v1')].sort(),
+    );
+    expect([...h.state.deletedInService.among(company, [id])]).toEqual([]);
+    h.resetCounters();
     await h.sync();
     expect(h.writesToService()).toEqual({});
     await expectInSync(h);
