@@ -103,12 +103,14 @@ function wordsOf(action: SyncAction, after: BaseDocument | null): Words | null {
     case 'pull-new-document':
       return wholeDocument('pulled', placed(after, fileIds(action.files)), NEW);
     case 'restore-document':
-      return action.side === 'local'
-        ? wholeDocument('pulled', placed(after, fileIds(action.files)), {
-            files: 'again (changed in the service, deleted locally)',
-            none: 'the document again, with no files (changed in the service, deleted locally)',
-            detail: 'again: changed in the service after it was deleted here',
-          })
+      if (action.side === 'local')
+        return wholeDocument('pulled', placed(after, fileIds(action.files)), {
+          files: 'again (changed in the service, deleted locally)',
+          none: 'the document again, with no files (changed in the service, deleted locally)',
+          detail: 'again: changed in the service after it was deleted here',
+        });
+      return action.putBack
+        ? wholeDocument('pushed', after?.attachments ?? [], putBack(after))
         : wholeDocument('pushed', after?.attachments ?? [], {
             files: 'again (changed locally, deleted in the service)',
             none: 'the document again, with no files (changed locally, deleted in the service)',
@@ -228,6 +230,16 @@ const NEW: DocumentNote = {
   none: 'the new document, with no files',
   detail: 'new document',
 };
+
+/** Row 19: a folder put back after docsync's delete went out, created again from it. */
+function putBack(after: BaseDocument | null): DocumentNote {
+  const why = `its folder was put back after docsync deleted it in the service${after ? `; new id ${after.id}` : ''}`;
+  return {
+    files: `as a new document (${why})`,
+    none: `a new document, with no files (${why})`,
+    detail: 'created again: its folder was put back after its delete',
+  };
+}
 
 /** A whole document's files: "pulled a.pdf, b.pdf (new document)". */
 function wholeDocument(

@@ -52,7 +52,9 @@ function what(a: SyncAction): string {
     case 'restore-document':
       return a.side === 'local'
         ? `download ${subject(a)} again: changed in the service, deleted locally`
-        : `create ${subject(a)} again from "${a.folder}": changed locally, deleted in the service`;
+        : a.putBack
+          ? `create ${subject(a)} again from "${a.folder}", a new document: the folder was put back after docsync deleted it in the service`
+          : `create ${subject(a)} again from "${a.folder}": changed locally, deleted in the service`;
     case 'adopt-local-folder':
       return `adopt folder "${a.folder}" for ${subject(a)}`;
     case 'write-document-meta':

@@ -188,10 +188,26 @@ export class SyncNotDoneError extends DocsyncError {
  * the change (as Unison aborts a transfer whose target changed during the synchronization).
  */
 export class LocalChangedError extends DocsyncError {
-  constructor(readonly path: string) {
-    super('LOCAL_CHANGED', `${path} changed during the sync; it is planned again`, {
-      exitCode: ExitCode.PartialFailure,
-    });
+  constructor(
+    readonly path: string,
+    message = `${path} changed during the sync; it is planned again`,
+  ) {
+    super('LOCAL_CHANGED', message, { exitCode: ExitCode.PartialFailure });
+  }
+}
+
+/**
+ * What a delete in the service was about is in the folder again, seen just before the request
+ * would have gone: the folder (or file) was put back while the delete was carried out (its
+ * hold ended, a person approved it, the service's copy was being saved to the trash). The
+ * delete is not sent; the document is planned again from a new scan and synced as it stands.
+ */
+export class PutBackError extends LocalChangedError {
+  constructor(path: string, what: 'folder' | 'file') {
+    super(
+      path,
+      `${what === 'folder' ? 'the folder' : 'the file'} is back in the store (${path}): its delete in the service is cancelled, not sent; it is synced as it stands`,
+    );
   }
 }
 

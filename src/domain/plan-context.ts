@@ -26,6 +26,11 @@ export interface PlanInput {
    * 51). Absent: nothing is missing, or nobody looked; a missing folder then reads as deleted.
    */
   readonly elsewhere?: LocatedDocuments;
+  /**
+   * Documents docsync deleted in the service, among those folders of the entity name and the
+   * base does not know: each such folder was put back after its delete went out (row 19).
+   */
+  readonly deletedInService?: ReadonlySet<string>;
 }
 
 export interface PlanPolicy {
@@ -65,6 +70,8 @@ export interface PlanContext {
   readonly stamp: string;
   readonly statusTypes: readonly StatusType[];
   readonly localFileName: (remoteName: string) => string;
+  /** PlanInput.deletedInService. */
+  readonly deletedInService: ReadonlySet<string>;
 }
 
 export function planContext(input: PlanInput, policy: PlanPolicy, now: Date | number): PlanContext {
@@ -79,6 +86,7 @@ export function planContext(input: PlanInput, policy: PlanPolicy, now: Date | nu
     stamp: conflictStampOf(nowMs, offset),
     statusTypes: input.statusTypes,
     localFileName: policy.localFileName ?? ((name) => name),
+    deletedInService: input.deletedInService ?? new Set(),
   };
 }
 

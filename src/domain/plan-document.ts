@@ -6,7 +6,7 @@
 import { statusFields } from './apply-action-result.js';
 import { claimName } from './file-names.js';
 import { type DeleteSide, heldKey } from './held-deletes.js';
-import { fileChanges, type LocalChange } from './local-changes.js';
+import { fileChanges, type LocalChange, statusTypeNamed } from './local-changes.js';
 import { keptEditOf } from './local-folder-names.js';
 import { planAttachments } from './plan-attachments.js';
 import type { Draft, PlanContext } from './plan-context.js';
@@ -192,6 +192,33 @@ function restoreFromFolder(folder: LocalDocumentSnapshot, s: DocumentSides, doc:
     // A "(local edit)" copy of a system form is the user's alone, never pushed (row 35).
     files: folder.files.filter((f) => keptEditOf(f.name, systemFilesOf(doc)) === null),
   } as const;
+}
+
+/**
+ * Row 19: a folder naming a document docsync deleted in the service, put back after the delete
+ * had gone out (docs/deletes.md). It is the person's document come back: created again from the
+ * folder as it stands (a new id; its files; the status and the name its `.document.json`
+ * shows), and nothing in the folder is removed. A kept `(local edit)` of a system form stays the
+ * person's alone, as in row 12.
+ */
+export function planPutBack(ctx: PlanContext, folder: LocalDocumentSnapshot): Draft[] {
+  const meta = folder.meta;
+  if (meta === null) return [];
+  const forms = meta.attachments.filter((a) => a.kind === 'system').map((a) => a.file);
+  const status = meta.status ? statusTypeNamed(meta.status, ctx.statusTypes) : undefined;
+  return [
+    {
+      kind: 'restore-document',
+      row: 19,
+      side: 'remote',
+      putBack: true,
+      folder: folder.folder,
+      name: meta.name,
+      documentDate: meta.documentDate,
+      statusTypeId: status?.id ?? null,
+      files: folder.files.filter((f) => keptEditOf(f.name, forms) === null),
+    },
+  ];
 }
 
 /** Whether a person discarded this document's held delete on `side` (`docsync deletes`). */

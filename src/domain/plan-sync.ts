@@ -18,6 +18,7 @@ import {
   planDeleted,
   plannedFiles,
   planPresent,
+  planPutBack,
 } from './plan-document.js';
 import { deletionSource, detectRemoteChanges, type RemoteChange } from './remote-changes.js';
 import { type DocumentPlan, type SyncPlan, summariseActions } from './sync-actions.js';
@@ -46,7 +47,7 @@ function problem(
 
 const sameOwner = (a: OwnerRef, b: OwnerRef) => a.kind === b.kind && a.id === b.id;
 
-/** Rows 1, 5, 6, 52: a document the base does not know. */
+/** Rows 1, 5, 6, 19, 52: a document the base does not know. */
 function planUnknown(ctx: PlanContext, s: DocumentSides): Draft[] {
   const meta = s.folder?.meta;
   if (s.folder && meta && !sameOwner(meta.owner, ctx.owner)) {
@@ -67,6 +68,8 @@ function planUnknown(ctx: PlanContext, s: DocumentSides): Draft[] {
       },
     ];
   }
+  // Put back after docsync's own delete went out: the person's document, come back.
+  if (s.folder?.meta && ctx.deletedInService.has(s.id)) return planPutBack(ctx, s.folder);
   if (s.folder) {
     const why = `folder names document ${s.id}, which the service has not shown; not synced`;
     return [problem(6, s.folder.folder, 'orphan-document-folder', why)];

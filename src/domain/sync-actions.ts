@@ -191,6 +191,11 @@ export type SyncAction =
   | (ActionCommon & {
       readonly kind: 'restore-document';
       readonly side: 'remote';
+      /**
+       * The folder was put back after docsync deleted its document in the service (row 19): no
+       * conflict, the person's document come back. Absent: rows 12 and 54.
+       */
+      readonly putBack?: true;
       readonly folder: string;
       readonly name: string;
       readonly documentDate: string;

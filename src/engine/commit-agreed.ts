@@ -22,6 +22,8 @@ export interface PushCompletion {
   readonly base?: BaseDocument;
   /** A deleted document, or the old id of a restored one: its base row goes. */
   readonly removeBaseId?: string;
+  /** A document delete the service accepted, recorded with it (row 19). */
+  readonly deletedInService?: AgreedChange['deletedInService'];
 }
 
 /**
@@ -56,7 +58,7 @@ export function documentAgreed(documentId: string | null, next: BaseDocument | n
 
 /** Push `id` is done, with what its success changes. */
 export function pushCompleted(id: number, completion: PushCompletion): AgreedChange {
-  const { result, documentId, base, removeBaseId } = completion;
+  const { result, documentId, base, removeBaseId, deletedInService } = completion;
   return {
     push: {
       id,
@@ -65,5 +67,6 @@ export function pushCompleted(id: number, completion: PushCompletion): AgreedCha
     },
     ...(base ? { put: [base] } : {}),
     ...(removeBaseId !== undefined ? { remove: [removeBaseId] } : {}),
+    ...(deletedInService ? { deletedInService } : {}),
   };
 }

@@ -11,6 +11,7 @@ import type { BaseRepo } from '../state/base-repo.js';
 import type { ConflictRepo } from '../state/conflict-repo.js';
 import type { CursorRepo } from '../state/cursor-repo.js';
 import type { CycleRepo } from '../state/cycle-repo.js';
+import type { DeletedInServiceRepo } from '../state/deleted-in-service-repo.js';
 import type { EntityRepo } from '../state/entity-repo.js';
 import type { HeldDeleteRepo } from '../state/held-delete-repo.js';
 import type { MetaFileRepo } from '../state/meta-file-repo.js';
@@ -65,6 +66,8 @@ export interface EngineState {
   >;
   /** Deletions webhooks announced, until a sync of their entity settles them. */
   readonly announcedDeletions: Pick<AnnouncedDeletionRepo, 'forOwner' | 'remove'>;
+  /** Read only: a delete is recorded by `commitAgreed`, with its base row's removal. */
+  readonly deletedInService: Pick<DeletedInServiceRepo, 'among'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
   /**

@@ -27,6 +27,7 @@ import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
+import { checkFileStillRemoved, checkFolderStillRemoved } from './still-removed.js';
 
 export interface ActionContext {
   readonly deps: EngineDeps;
@@ -169,6 +170,9 @@ async function pushNewDocument(
 ): Promise<BaseDocument | null> {
   const { deps, owner } = ctx;
   const statusTypeId = action.kind === 'restore-document' ? action.statusTypeId : null;
+  // The id the new document takes the place of: the base's, or that of a document docsync
+  // deleted in the service whose folder was put back (row 19), whose record goes with it.
+  const replaces = base?.id ?? (action.kind === 'restore-document' ? action.documentId : null);
   // The new document's agreed state, before any file is up: files follow one upload each.
   const agreed = (document: RemoteDocument) =>
     applyActionResult(base, action, { kind: 'document-created', document, files: new Map() })!;
@@ -181,7 +185,7 @@ async function pushNewDocument(
       documentDate: action.documentDate,
       folder: action.folder,
       // A restore replaces this base row; an in-doubt settlement must drop it too.
-      ...(base ? { replaces: base.id } : {}),
+      ...(replaces ? { replaces } : {}),
     },
     send: () =>
       deps.remote.createDocument(owner, {
@@ -197,7 +201,7 @@ async function pushNewDocument(
       base: agreed(doc),
       // Restoring a deleted document gives it a new id: the old base row goes in the same
       // commit, so no crash can leave a row pointing at this folder under the old id.
-      ...(base && base.id !== doc.id ? { removeBaseId: base.id } : {}),
+      ...(replaces && replaces !== doc.id ? { removeBaseId: replaces } : {}),
       result: { id: doc.id },
     }),
   });
@@ -253,6 +257,8 @@ const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base
   if (!base) return base;
   const next = applyActionResult(base, action, { kind: 'done' });
   await saveAttachmentCopy(deps, base, action.attachmentId);
+  // The last look at the folder, after the copy that may take long: a file put back cancels.
+  await checkFileStillRemoved(ctx, base.id, action.folder, action.file);
   await push(deps, {
     kind: 'delete-attachment',
     owner,
@@ -292,6 +298,8 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
   // the service's view now, and that view is looked at again just before the delete.
   const copied = await saveDocumentCopy(ctx, id, action.folder);
   await checkStillAsCopied(ctx, id, copied);
+  // And the folder's side, last: putting the folder back up to this instant cancels the delete.
+  await checkFolderStillRemoved(ctx, id, action.folder);
   await push(deps, {
     kind: 'delete-document',
     owner,
@@ -301,7 +309,10 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
       deps.remote.deleteDocument(owner, id).catch((e) => {
         if (!isGone(e)) throw e;
       }),
-    complete: () => ({ removeBaseId: id }),
+    complete: () => ({
+      removeBaseId: id,
+      deletedInService: { owner, documentId: id, folder: action.folder },
+    }),
   });
   return base && null;
 };

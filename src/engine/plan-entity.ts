@@ -132,6 +132,7 @@ export async function planEntity(
       local: snapshot,
       knownFolder: record.folder,
       ...(elsewhere ? { elsewhere } : {}),
+      deletedInService: deletedInService(deps, owner, base, snapshot),
       remote: {
         changed: [...remoteDocs.values()],
         // A listing with holes (malformed items, a deletion the service would not confirm)
@@ -200,6 +201,23 @@ function knownIds(base: ReadonlyMap<string, unknown>, ids: ReadonlySet<string> |
   if (!ids || ids.size === 0) return new Set<string>();
   const wanted = new Set([...ids].map(idKey));
   return new Set([...base.keys()].filter((id) => wanted.has(idKey(id))));
+}
+
+/**
+ * Of the documents the entity's folders name and the base does not know, those docsync deleted
+ * in the service: their folders were put back after the delete (row 19). No statement at all
+ * while every folder is known, as in a quiet sync.
+ */
+function deletedInService(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  base: ReadonlyMap<string, unknown>,
+  snapshot: LocalEntitySnapshot,
+): ReadonlySet<string> {
+  const unknown = snapshot.documents.flatMap((d) =>
+    d.meta && !base.has(d.meta.id) ? [d.meta.id] : [],
+  );
+  return deps.state.deletedInService.among(owner, unknown);
 }
 
 /** Folders an earlier sync noted as renamed (renamed-folders.ts): noted while they stay so. */

@@ -85,7 +85,9 @@ async function check(
   const documentId = item.documentId!;
   const doc = await details(deps, item);
   if (item.kind === 'delete-document') {
-    return doc === null ? { happened: true, completion: { removeBaseId: documentId } } : notYet;
+    if (doc !== null) return notYet;
+    const deletedInService = { owner: item.owner, documentId, folder: item.payload.folder };
+    return { happened: true, completion: { removeBaseId: documentId, deletedInService } };
   }
   const base = deps.state.base.get(documentId);
   if (doc === null || base === null) return notYet;

@@ -199,8 +199,10 @@ export class FsLocalStore implements LocalStore {
     return scanEntityFolder(await this.#scanOptions(), owner, folder, hints);
   }
 
-  locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments> {
-    return locateDocuments(this.root, ids, this.#metaCache);
+  async locateDocuments(ids: ReadonlySet<string>, under?: string): Promise<LocatedDocuments> {
+    // A folder to look in is a path like any other: never one that leads out of the root.
+    if (under !== undefined) await resolveInsideReal(this.root, under);
+    return locateDocuments(this.root, ids, this.#metaCache, under);
   }
 
   async createDocumentFolderWithFiles(

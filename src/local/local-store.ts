@@ -158,9 +158,10 @@ export interface LocalStore {
    * Where in the whole store (`.docsync/` aside, links not followed) folders name these
    * documents, by their `.document.json` or, lacking one, the `[id]` in the folder name; and the
    * `.document.json` files that could not be read. Asked before a missing folder counts as
-   * deleted (rows 18, 51 of docs/sync-decision-table.md).
+   * deleted (rows 18, 51 of docs/sync-decision-table.md). `under` (an entity folder) looks
+   * only in that folder and below it: the last look before a document's delete is sent.
    */
-  locateDocuments(ids: ReadonlySet<string>): Promise<LocatedDocuments>;
+  locateDocuments(ids: ReadonlySet<string>, under?: string): Promise<LocatedDocuments>;
   /**
    * Creates `<date> <name> [<id>]` in the entity folder (` (2)` on a clash) with its files and
    * its `.document.json` inside, for a document pulled whole: built in `.docsync/tmp/` and

@@ -22,6 +22,8 @@ export async function locateDocuments(
   root: string,
   ids: ReadonlySet<string>,
   metaCache: MetaFileCache,
+  /** A folder to look in (an entity folder), relative to the root: the whole store if absent. */
+  under = '',
 ): Promise<LocatedDocuments> {
   const found = new Map<string, string>();
   const unreadable: string[] = [];
@@ -32,17 +34,17 @@ export async function locateDocuments(
     cachedUnder.set(parent, entries);
     return entries.get(folder);
   };
-  const pending: { rel: string; depth: number }[] = [{ rel: '', depth: 0 }];
+  const pending: { rel: string; depth: number }[] = [{ rel: under, depth: 0 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { rel, depth } = next;
     const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(
       () => [] as Dirent[],
     );
-    if (rel !== '' && entries.some((e) => e.name === DOCUMENT_META && e.isFile())) {
+    if (rel !== under && entries.some((e) => e.name === DOCUMENT_META && e.isFile())) {
       const id = await documentIdOf(root, rel, cached(rel));
       if (id === null) unreadable.push(rel);
       else if (ids.has(id)) found.set(id, rel);
-    } else if (rel !== '') {
+    } else if (rel !== under) {
       // A folder that lost its `.document.json` on the way is still known by its `[id]`.
       const tagged = documentIdInFolderName(rel);
       if (tagged !== null && ids.has(tagged) && !found.has(tagged)) found.set(tagged, rel);

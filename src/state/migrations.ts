@@ -294,4 +294,19 @@ export const MIGRATIONS: readonly Migration[] = [
         ) STRICT, WITHOUT ROWID;
       `),
   },
+  {
+    version: 14,
+    name: 'documents docsync deleted in the service, so a folder put back after its delete is created again instead of stuck',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE deleted_in_service (
+          document_id TEXT    NOT NULL PRIMARY KEY,
+          owner_kind  TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id    TEXT    NOT NULL,
+          folder      TEXT    NOT NULL,
+          deleted_at  INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX deleted_in_service_by_owner ON deleted_in_service (owner_kind, owner_id);
+      `),
+  },
 ];

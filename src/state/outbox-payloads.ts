@@ -26,7 +26,10 @@ export const PUSH_PAYLOADS = {
     name: z.string(),
     documentDate: z.string(),
     folder: z.string(),
-    /** A restore replaces this base row; an in-doubt settlement must drop it too. */
+    /**
+     * A restore replaces this base row (or the record of a delete docsync made, row 19); an
+     * in-doubt settlement must drop it too.
+     */
     replaces: z.string().optional(),
   }),
   'upload-attachment': z.object(localFile),

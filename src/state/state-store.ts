@@ -19,6 +19,7 @@ import { BaseRepo } from './base-repo.js';
 import { ConflictRepo } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
 import { CycleRepo } from './cycle-repo.js';
+import { type DeletedInService, DeletedInServiceRepo } from './deleted-in-service-repo.js';
 import { EntityListing } from './entity-listing.js';
 import { EntityRepo } from './entity-repo.js';
 import { HeldDeleteRepo } from './held-delete-repo.js';
@@ -45,8 +46,13 @@ import { WebhookEventRepo } from './webhook-event-repo.js';
 export interface AgreedChange {
   /** Documents' new agreed states, each replacing its row whole. */
   readonly put?: readonly BaseDocument[];
-  /** Documents no longer agreed on: deleted on both sides, forgotten, replaced by a restore. */
+  /**
+   * Documents no longer agreed on: deleted on both sides, forgotten, replaced by a restore. A
+   * record that docsync deleted one in the service goes with it: it was created again.
+   */
   readonly remove?: readonly string[];
+  /** A delete the service accepted (its id is in `remove` too): recorded, for row 19. */
+  readonly deletedInService?: DeletedInService;
   /** The push whose success this is: marked done in the same commit. */
   readonly push?: {
     readonly id: number;
@@ -80,6 +86,8 @@ export class StateStore {
   readonly heldDeletes: HeldDeleteRepo;
   readonly announcedDeletions: AnnouncedDeletionRepo;
   readonly operatorDecisions: OperatorDecisionRepo;
+  /** Documents docsync deleted in the service (row 19). */
+  readonly deletedInService: DeletedInServiceRepo;
   /** What entity folders hold for a sync, until it ends (`docsync status`). */
   readonly localWork: LocalWorkRepo;
 
@@ -116,6 +124,7 @@ export class StateStore {
     this.heldDeletes = new HeldDeleteRepo(db);
     this.announcedDeletions = new AnnouncedDeletionRepo(db);
     this.operatorDecisions = new OperatorDecisionRepo(db);
+    this.deletedInService = new DeletedInServiceRepo(db);
     this.localWork = new LocalWorkRepo(db);
   }
 
@@ -144,7 +153,11 @@ export class StateStore {
         this.outbox.markDone(push.id, outcome, now);
       }
       for (const doc of change.put ?? []) this.base.put(doc);
-      for (const id of change.remove ?? []) this.base.remove(id);
+      for (const id of change.remove ?? []) {
+        this.base.remove(id);
+        this.deletedInService.forget(id);
+      }
+      if (change.deletedInService) this.deletedInService.add(change.deletedInService, now);
       if (cursor) this.cursors.advance(cursor.owner, cursor.to);
     });
   }
@@ -159,6 +172,7 @@ export class StateStore {
       this.skipped.clearOwner(owner);
       this.heldDeletes.clearOwner(owner);
       this.announcedDeletions.clearOwner(owner);
+      this.deletedInService.clearOwner(owner);
       this.localWork.clear(owner);
     });
   }

@@ -90,7 +90,7 @@ export function useInProcessDaemons(): (
 }
 
 /** The client's calls a test may hold (the engine's port to the service). */
-type HeldCall = 'document' | 'uploadAttachment';
+type HeldCall = 'document' | 'uploadAttachment' | 'downloadAttachment' | 'deleteDocument';
 
 export interface CallGate {
   /** Calls held so far (each waits for `release`). */
@@ -104,11 +104,14 @@ export interface CallGate {
  * making them stays in flight for exactly as long as the test needs (a service's late answer,
  * without guessing how late is late enough on a busy machine). The port the engine calls is
  * wrapped, as the simulation's port wrappers do; calls `hold` does not pick go through at once.
+ * `answer`: the request is sent at once and its answer held (the service has done it, the
+ * daemon does not know yet); by default the request waits before it is sent.
  */
 export function holdCalls<M extends HeldCall>(
   app: App,
   method: M,
   hold: (...args: Parameters<ServiceClient[M]>) => boolean,
+  options: { readonly answer?: boolean } = {},
 ): CallGate {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
@@ -120,11 +123,15 @@ export function holdCalls<M extends HeldCall>(
     ...args: Parameters<ServiceClient[M]>
   ) => ReturnType<ServiceClient[M]>;
   const wrapped = async (...args: Parameters<ServiceClient[M]>) => {
-    if (hold(...args)) {
-      held++;
+    if (!hold(...args)) return call(...args);
+    held++;
+    if (!options.answer) {
       await gate;
+      return call(...args);
     }
-    return call(...args);
+    const answer = await call(...args);
+    await gate;
+    return answer;
   };
   client[method] = wrapped as unknown as ServiceClient[M];
   return { held: () => held, release };

@@ -147,6 +147,8 @@ export interface Sides {
   entityFolder?: string | null;
   /** Base documents found elsewhere in the store, and unreadable `.document.json` folders. */
   elsewhere?: { found?: [string, string][]; unreadable?: string[] };
+  /** Documents docsync deleted in the service, whose folders the entity holds (row 19). */
+  deletedInService?: string[];
 }
 
 export function input(sides: Sides): PlanInput {
@@ -164,6 +166,7 @@ export function input(sides: Sides): PlanInput {
           },
         }
       : {}),
+    ...(sides.deletedInService ? { deletedInService: new Set(sides.deletedInService) } : {}),
     remote: {
       changed: sides.changed ?? [],
       listedIds: sides.listedIds ? new Set(sides.listedIds) : null,

@@ -15,6 +15,7 @@ const SYNC_TABLES = [
   'conflicts',
   'cursors',
   'cycles',
+  'deleted_in_service',
   'entities',
   'held_deletes',
   'local_work',

@@ -191,6 +191,26 @@ const rows: Row[] = [
     expected: ['record-problem:18', 'record-problem:13'],
   },
   {
+    row: 19,
+    says: 'folder put back after docsync deleted its document in the service → created again from it',
+    sides: { folders: [withMeta('sent to client')], deletedInService: [d.id] },
+    expected: ['restore-document:19'],
+    check: ([a]) => {
+      const f = folderOf(d);
+      expect(a).toMatchObject({
+        side: 'remote',
+        putBack: true,
+        folder: f.folder,
+        name: d.name,
+        documentDate: d.documentDate,
+        statusTypeId: '3',
+        // Every file goes up, the system form too (as row 12): nothing of the folder is lost.
+        files: f.files,
+      });
+      expect(a!.conflict).toBeUndefined();
+    },
+  },
+  {
     row: 20,
     says: 'status edited locally → push, effective today',
     sides: { base: [d], folders: [withMeta('sent to client')] },
