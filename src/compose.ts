@@ -107,10 +107,14 @@ function logOutput(terminal: Terminal, options: AppOptions): Omit<LoggerOptions,
   return { destination: terminal.stdout, pretty: terminal.stdout.isTTY === true };
 }
 
-/** The client's options from the configuration: the service's URL, credentials and routes. */
+/**
+ * The client's options from the configuration: the service's URL, credentials and routes, and
+ * where its download links may point.
+ */
 export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore' | 'time'> {
   const { service, queue } = config;
   return {
+    links: { hosts: service.linkHosts, ownPorts: ownPorts(config) },
     baseUrl: service.baseUrl,
     clientId: service.clientId,
     clientSecret: service.clientSecret,
@@ -120,6 +124,15 @@ export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore' 
     requestsPerSecond: queue.requestsPerSecond,
     concurrency: queue.concurrency,
   };
+}
+
+/**
+ * The ports docsync's listeners take on this machine, whether or not this command listens: a
+ * `run --once` beside the daemon must not fetch the daemon's status page either.
+ */
+function ownPorts(config: Config): number[] {
+  const callback = Number(new URL(config.service.redirectUri).port);
+  return [config.status.listen.port, config.webhook.listen.port, callback].filter((p) => p > 0);
 }
 
 /** The folder adapter on `store.root`; it remembers the `.document.json` contents in the state. */

@@ -198,7 +198,7 @@ function addSimulatorCommands(program: Command, commands: Commands): void {
     .description('run the built-in simulator of the compliance service')
     .addOption(new Option('--port <port>', 'API port').default('4010'))
     .option('--seed <name>', 'seed a firm: "demo", or a number of documents')
-    .option('--link-port <port>', 'port of the download-link listener (default: any free port)')
+    .option('--link-port <port>', 'port of the download-link listener (default: the API port + 1)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--rate-limit <n>', 'requests per second per access token, 0 for none (default 20)')
     .option('--webhook-url <url>', 'send Document Change webhooks to this URL')

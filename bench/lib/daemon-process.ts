@@ -45,6 +45,9 @@ export async function startDaemon(
         webUrl: sim.webUrl,
         clientId: sim.clientId,
         clientSecret: sim.clientSecret,
+        // The simulator's link host is plain http on loopback: fetched only when listed. A
+        // baseline built before service.linkHosts existed refuses the key, and fetches any link.
+        ...(cli === CLI ? { linkHosts: [sim.linkUrl] } : {}),
       },
       store: { root },
       state: { path: path.join(dir, 'state', 'docsync.db') },

@@ -43,6 +43,8 @@ export async function openEngine(
   state.tokens.seedRefreshToken(await sim.mintRefreshToken());
   const remote = createRemote({
     time: REAL_CLOCK,
+    // The simulator's link host is plain http on loopback: allowed only when listed.
+    links: { hosts: [sim.linkUrl] },
     baseUrl: sim.apiUrl,
     clientId: sim.clientId,
     clientSecret: sim.clientSecret,

@@ -159,6 +159,7 @@ async function withState(
           scope: oauthScope(service.scope),
           granted: token.granted,
           got: remote.got,
+          links: remote.links,
         })),
       );
       lines.push(clockLine(config, remote, answered));

@@ -33,6 +33,8 @@ export async function demoCommand(options: GlobalOptions, terminal: Terminal): P
           webUrl: sim.webUrl,
           clientId: sim.clientId,
           clientSecret: sim.clientSecret,
+          // The simulator's link host is plain http on loopback: allowed only when listed.
+          linkHosts: [sim.linkUrl],
         },
         store: { root },
         state: { path: path.join(root, '.docsync', 'demo-state.db') },

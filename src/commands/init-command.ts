@@ -71,7 +71,7 @@ async function answersFor(choices: InitChoices, terminal: Terminal): Promise<Ini
       simulator: null,
     };
   }
-  const refreshToken = await simulatorLogin(choices.simulatorUrl, webhook, selfOn(terminal));
+  const login = await simulatorLogin(choices.simulatorUrl, webhook, selfOn(terminal));
   return {
     ...common,
     clientId: SIMULATOR_CLIENT.id,
@@ -79,20 +79,21 @@ async function answersFor(choices: InitChoices, terminal: Terminal): Promise<Ini
     simulator: {
       baseUrl: choices.simulatorUrl,
       webUrl: `${choices.simulatorUrl}/web`,
-      refreshToken,
+      ...login,
     },
   };
 }
 
 /**
  * The running simulator's admin API: a login for docsync (as `docsync auth login` would get
- * from the service) and, with the receiver on, the webhook target with the secret just made.
+ * from the service), where its link host listens (the one origin docsync may fetch links from)
+ * and, with the receiver on, the webhook target with the secret just made.
  */
 async function simulatorLogin(
   url: string,
   webhook: InitAnswers['webhook'],
   self: string,
-): Promise<string> {
+): Promise<{ refreshToken: string; linkUrl: string }> {
   const admin = got.extend({
     prefixUrl: `${url}/_admin`,
     retry: { limit: 0 },
@@ -120,13 +121,14 @@ async function simulatorLogin(
       `No simulator answers at ${url} (${(error as Error).message}). Start it first, in another terminal: ${self} simulator --seed demo; or name where it runs with --simulator-url.`,
     );
   }
+  const { baseUrl: linkUrl } = await admin.get('links').json<{ baseUrl: string }>();
   if (webhook) {
     const target = `http://${webhook.listen}/webhooks/document-change`;
     await admin.put('webhook', {
       json: { url: target, clientCode: webhook.clientCode, secret: webhook.secret },
     });
   }
-  return refreshToken;
+  return { refreshToken, linkUrl };
 }
 
 /** What init writes must load as it is: a bad flag (an address, a path) is named by its key. */

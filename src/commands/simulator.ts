@@ -75,9 +75,15 @@ export function toSimulatorOptions(options: SimulatorCommandOptions): SimulatorO
         secret: options.webhookSecret ?? 'simulator-webhook-secret',
       }
     : undefined;
+  const apiPort = port(options.port ?? '4010', '--port');
   return {
-    port: port(options.port ?? '4010', '--port'),
-    linkPort: port(options.linkPort ?? '0', '--link-port'),
+    port: apiPort,
+    // The port after the API's, so a configuration `docsync init` wrote (which lists the link
+    // host in service.linkHosts) still works when the simulator is started again.
+    linkPort: port(
+      options.linkPort ?? String(apiPort === 0 || apiPort === 65_535 ? 0 : apiPort + 1),
+      '--link-port',
+    ),
     ...(options.host ? { host: options.host } : {}),
     ...(options.seed ? { seed: parseSeed(options.seed) } : {}),
     ...(options.rateLimit !== undefined

@@ -41,6 +41,8 @@ export interface InitAnswers {
   readonly simulator: {
     readonly baseUrl: string;
     readonly webUrl: string;
+    /** Its link host: plain http on loopback, so listed in `service.linkHosts`. */
+    readonly linkUrl: string;
     readonly refreshToken: string;
   } | null;
   readonly webhook: InitWebhook | null;
@@ -67,7 +69,12 @@ export function planInitFiles(answers: InitAnswers): PlannedFile[] {
 
 function configOf(a: InitAnswers): Record<string, unknown> {
   const service = a.simulator
-    ? { baseUrl: a.simulator.baseUrl, webUrl: a.simulator.webUrl, clientId: a.clientId }
+    ? {
+        baseUrl: a.simulator.baseUrl,
+        webUrl: a.simulator.webUrl,
+        clientId: a.clientId,
+        linkHosts: [a.simulator.linkUrl],
+      }
     : { environment: a.target, clientId: a.clientId };
   return {
     service,

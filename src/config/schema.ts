@@ -73,6 +73,28 @@ const scopes = z
     return named;
   });
 
+/**
+ * `service.linkHosts`: the origins download links may come from (scheme, host, port), e.g.
+ * `https://files.example.com` or the simulator's `http://127.0.0.1:4011`. A path, a query or a
+ * login in one would be ignored by the comparison, so it is refused here rather than trusted.
+ */
+const linkOrigin = z.string().transform((value, ctx) => {
+  const expected = 'expected an origin: http(s)://host[:port], with no path';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `${expected}, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !bare) {
+    ctx.addIssue({ code: 'custom', message: `${expected}, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
 /** `host:port` (IPv6 hosts in brackets), parsed once here into its parts. */
 const listenAddress = z
   .string()
@@ -118,6 +140,14 @@ export const configSchema = z.strictObject({
       .default('client_secret_basic'),
     redirectUri: httpUrl.default('http://127.0.0.1:8789/callback'),
     routes: routeOverrides.default({}),
+    /**
+     * The only origins download links are fetched from, when set; unset, any https host that
+     * resolves to a public address (remote/link-rules.ts).
+     */
+    linkHosts: z
+      .array(linkOrigin)
+      .min(1, { error: 'expected at least one origin; leave the key out to allow any https host' })
+      .optional(),
     /** Seeds the stored refresh token (normally from DOCSYNC_REFRESH_TOKEN), for automation. */
     refreshToken: nonEmpty.optional(),
   }),

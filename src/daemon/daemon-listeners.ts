@@ -42,6 +42,7 @@ export async function startListeners(
     });
     // The receiver says it listens, with its URL; saying it here too doubled the line.
     intake.push(receiver);
+    app.remote.links.addOwnPort(portOf(receiver.url));
   }
   if (config.status.enabled) {
     const startedAt = Date.now();
@@ -69,9 +70,13 @@ export async function startListeners(
       },
     });
     observers.push(server);
+    app.remote.links.addOwnPort(portOf(server.url));
   }
   return { intake, observers };
 }
+
+/** The port a listener took (one configured as 0 is known only now): no link may reach it. */
+const portOf = (url: string) => Number(new URL(url).port);
 
 /**
  * The status page's buttons. "Sync now" is a full listing of the entity (deletions included) in

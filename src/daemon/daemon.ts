@@ -82,6 +82,8 @@ export interface DaemonHost {
       readonly depth: number;
       laneStats(): Readonly<Record<Lane, { waiting: number; started: number; waitedMs: number }>>;
     };
+    /** Where download links may point: the listeners' ports, once taken, never. */
+    readonly links: { addOwnPort(port: number): void };
   };
   close(): void;
 }

@@ -283,3 +283,45 @@ export class ListenError extends DocsyncError {
     this.address = address;
   }
 }
+
+/**
+ * Why a download link is not fetched: `scheme`, not http(s) at all; `not-https`, plain http to
+ * a host not listed in `service.linkHosts`; `not-listed`, an origin outside `service.linkHosts`
+ * when it is set; `private-address`, a host that is (or resolves to) a loopback, private,
+ * link-local or other non-public address, unlisted; `own-listener`, a port of docsync's own
+ * listeners on this machine, listed or not; `redirects`, more redirects than docsync follows.
+ */
+export type LinkRule =
+  | 'scheme'
+  | 'not-https'
+  | 'not-listed'
+  | 'private-address'
+  | 'own-listener'
+  | 'redirects';
+
+/**
+ * A download link the service handed out points where links may not live (the status page on
+ * loopback, a host inside the firm's network, a redirect to either): nothing is fetched from
+ * it, and no file is written. Not retried: the same link would be refused again. `origin` is the
+ * refused link's (or redirect's) scheme, host and port; `address`, what the host resolved to.
+ */
+export class LinkRefusedError extends DocsyncError {
+  constructor(
+    readonly origin: string,
+    readonly rule: LinkRule,
+    message: string,
+    readonly address?: string,
+  ) {
+    super('LINK_REFUSED', message, { exitCode: ExitCode.PartialFailure });
+  }
+
+  /** The same refusal, its message starting with what the link was for (`attachment UA12`). */
+  about(subject: string): LinkRefusedError {
+    return new LinkRefusedError(
+      this.origin,
+      this.rule,
+      `${subject}: ${this.message}`,
+      this.address,
+    );
+  }
+}

@@ -14,8 +14,14 @@ const EXTENSION = /\.[^.\s]{1,16}$/u;
 /** Windows refuses these whatever follows the first dot (`con.txt` is `CON`). */
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(?=\s*(\.|$))/iu;
 
-/** Windows' forbidden punctuation and every control character (C0, DEL, C1). */
-const ILLEGAL = /[<>:"/\\|?*\p{Cc}]/gu;
+/**
+ * Windows' forbidden punctuation, every control character (C0, DEL, C1), and every invisible
+ * format character (Unicode's Cf: the bidirectional overrides and isolates U+202A–202E and
+ * U+2066–2069, the zero-width U+200B–200F, U+FEFF, ...). A right-to-left override in a service
+ * name would show `Invoice\u202Efdp.exe` as `Invoiceexe.pdf` in a file manager; the name as the
+ * service has it is still what logs and the status page show.
+ */
+const ILLEGAL = /[<>:"/\\|?*\p{Cc}\p{Cf}]/gu;
 
 /** Half of a surrogate pair with no other half: not encodable, so not a legal file name. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;

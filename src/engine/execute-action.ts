@@ -28,6 +28,7 @@ import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 import { checkFileStillRemoved, checkFolderStillRemoved } from './still-removed.js';
+import { noteStoredName } from './stored-name.js';
 
 export interface ActionContext {
   readonly deps: EngineDeps;
@@ -238,6 +239,7 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
     payload: { fileName: file.name, sha256: file.sha256, size: file.size, mtimeMs: file.mtimeMs },
     send: () => deps.remote.uploadAttachment(owner, base.id, filePath, file.name),
     complete: (attachment) => {
+      noteStoredName(deps.logger, { folder, documentId: base.id }, file.name, attachment);
       next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
       return next ? { base: next, result: { id: attachment.id } } : {};
     },

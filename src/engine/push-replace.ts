@@ -14,6 +14,7 @@ import type { EngineDeps } from './engine-deps.js';
 import { closeSupersededPushes, isGone, openPush, sendPush } from './push.js';
 import { actionOfPush } from './push-actions.js';
 import { saveAttachmentCopy } from './save-service-copy.js';
+import { noteStoredName } from './stored-name.js';
 
 type ReplacePayload = PushPayload<'replace-attachment'>;
 
@@ -42,6 +43,7 @@ export async function pushReplace(
   const uploaded = await sendPush(deps, id, () =>
     deps.remote.uploadAttachment(base.owner, base.id, filePath, file.name),
   );
+  noteStoredName(deps.logger, { folder, documentId: base.id }, file.name, uploaded);
   const halfway = { ...payload, uploaded };
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
   const site = deps.failpoint && { owner: base.owner, documentId: base.id, what: file.name };

@@ -7,6 +7,8 @@ import { type Got, got } from 'got';
 import type { Clock } from '../domain/clock.js';
 import { USER_AGENT } from './api-wire.js';
 import { DocumentPrefixes, type PrefixFound, type PrefixStore } from './document-prefixes.js';
+import { LinkGuard } from './link-guard.js';
+import { linkOrigins } from './link-rules.js';
 import { RequestQueue, type RequestQueueOptions } from './request-queue.js';
 import type { RetryPolicy } from './retry-delay.js';
 import { ROUTES, type RouteTable } from './routes.js';
@@ -39,6 +41,14 @@ export interface ClientOptions extends Omit<RequestQueueOptions, 'clock'> {
   readonly onPrefixFound?: (found: PrefixFound) => void;
   /** Records every request and answer, secrets removed (`docsync check --save`). */
   readonly transcript?: Transcript | undefined;
+  /**
+   * Where download links may point: `service.linkHosts` (absent: any https host with a public
+   * address) and the ports docsync's own listeners take, which no link may reach.
+   */
+  readonly links: {
+    readonly hosts?: readonly string[] | undefined;
+    readonly ownPorts?: Iterable<number>;
+  };
 }
 
 export interface Remote {
@@ -50,6 +60,8 @@ export interface Remote {
   readonly clock: ServerClock;
   /** The got instance the API's requests go out on, for requests made outside the client. */
   readonly got: Got;
+  /** Where download links may point; a listener adds its port once it listens. */
+  readonly links: LinkGuard;
 }
 
 export function createRemote(options: ClientOptions): Remote {
@@ -63,6 +75,10 @@ export function createRemote(options: ClientOptions): Remote {
   const linkGot = got.extend({
     headers: { 'user-agent': USER_AGENT },
     ...(transcript ? { hooks: transcript.hooks({ links: true }) } : {}),
+  });
+  const links = new LinkGuard({
+    origins: linkOrigins(options.links.hosts),
+    ...(options.links.ownPorts ? { ownPorts: options.links.ownPorts } : {}),
   });
   const routes = options.routes ?? ROUTES;
   const queue = new RequestQueue({
@@ -98,11 +114,20 @@ export function createRemote(options: ClientOptions): Remote {
   const transfers = new Transfers({
     http,
     linkHttp: linkGot,
+    linkGuard: links,
     concurrency: options.concurrency,
     stop: queue,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.random ? { random: options.random } : {}),
     time: options.time,
   });
-  return { client: new ServiceClient(http, transfers), http, tokens, queue, clock, got: apiGot };
+  return {
+    client: new ServiceClient(http, transfers),
+    http,
+    tokens,
+    queue,
+    clock,
+    got: apiGot,
+    links,
+  };
 }

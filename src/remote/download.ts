@@ -3,22 +3,29 @@
  * API: it gets its own got instance with no auth hook at all, so the bearer token cannot reach
  * it by any path. The file is streamed to the caller's temp path (never held in memory), its
  * length checked against Content-Length, hashed on the way, and fsynced so the local store can
- * rename it into place durably.
+ * rename it into place durably. Where the link may point is the guard's (link-guard.ts): a refused
+ * link, or a redirect to where links may not live, is a LinkRefusedError and never a file.
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Got } from 'got';
+import { LinkRefusedError } from '../domain/errors.js';
 import { ApiError } from './api-error.js';
+import { type LinkGuard, refusedError } from './link-guard.js';
 
 import type { DownloadResult } from './remote-store.js';
 
 const LINK_ROUTE = 'GET <download link>';
 
-/** Streams `url` into `dest` (created or truncated). Throws ApiError; 403 means expired. */
+/**
+ * Streams `url` into `dest` (created or truncated). Throws ApiError (403 means expired), or
+ * LinkRefusedError before anything is written when the guard refuses the link or a redirect.
+ */
 export async function fetchLink(
   linkHttp: Got,
+  guard: LinkGuard,
   url: string,
   dest: string,
   options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
@@ -26,8 +33,10 @@ export async function fetchLink(
   const hash = createHash('sha256');
   let bytes = 0;
   let expected: number | undefined;
+  const guarded = guard.requestOptions(url);
   try {
     const source = linkHttp.stream(url, {
+      ...guarded,
       // No headers of ours beyond this: the link needs no auth (api.md) and must get none.
       headers: { accept: '*/*' },
       throwHttpErrors: false,
@@ -36,7 +45,8 @@ export async function fetchLink(
       ...(options.signal ? { signal: options.signal } : {}),
     });
     source.once('response', (response: { statusCode: number; headers: Record<string, string> }) => {
-      if (response.statusCode >= 400) {
+      // Only a 2xx is the file: a redirect got did not follow (no Location) is not one either.
+      if (response.statusCode < 200 || response.statusCode >= 300) {
         source.destroy(
           new ApiError('HTTP_ERROR', `${LINK_ROUTE} answered ${response.statusCode}`, {
             route: LINK_ROUTE,
@@ -60,6 +70,8 @@ export async function fetchLink(
     await pipeline(source, tap, createWriteStream(dest, { flush: true }));
   } catch (error) {
     if (error instanceof ApiError) throw error;
+    const refused = linkRefusal(error, url);
+    if (refused) throw refused;
     throw new ApiError('NETWORK', `${LINK_ROUTE}: ${(error as Error).message}`, {
       route: LINK_ROUTE,
       networkCode: (error as NodeJS.ErrnoException).code,
@@ -72,4 +84,17 @@ export async function fetchLink(
     });
   }
   return { bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * The refusal inside got's error: got wraps what the lookup and the redirect hook threw, and
+ * answers a redirect past `maxRedirects` with its own error.
+ */
+function linkRefusal(error: unknown, url: string): LinkRefusedError | null {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof LinkRefusedError) return e;
+    if ((e as NodeJS.ErrnoException).code === 'ERR_TOO_MANY_REDIRECTS')
+      return refusedError({ rule: 'redirects', origin: new URL(url).origin });
+  }
+  return null;
 }

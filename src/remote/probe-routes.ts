@@ -12,6 +12,8 @@ import type { Got } from 'got';
 import { type CheckLine, ok, untried, warn } from '../domain/check-lines.js';
 import type { Company, OwnerKind, OwnerRef } from '../domain/types.js';
 import { prefixSentence } from './document-prefixes.js';
+import type { LinkGuard } from './link-guard.js';
+import { LINK_HOST_TOPIC, linkHostLine } from './link-host-line.js';
 import { probeAuthorize } from './probe-authorize.js';
 import { counted, Prober, type ProberOptions, plural } from './route-prober.js';
 import { OWNER_ROUTE_NAMES, ROUTE_NAMES, ROUTES, routeLabel } from './routes.js';
@@ -28,6 +30,8 @@ export interface RouteProbeOptions extends ProberOptions {
   readonly granted?: readonly string[] | null;
   /** The got the authorise route is opened on (the client's). */
   readonly got?: Got;
+  /** Where links may point: the link the service answers with is judged by it, not fetched. */
+  readonly links?: LinkGuard;
 }
 
 /** The scopes the pension summary needs one of (api.md, public). */
@@ -49,8 +53,8 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
   const companies = await probeCompanies(p);
   const trusts = await probeTrusts(p);
   const prefixesBefore = prefixesOf(options.http);
-  await probeDocuments(p, 'company', companies);
-  await probeDocuments(p, 'trust', trusts);
+  await probeDocuments(p, 'company', companies, options.links);
+  await probeDocuments(p, 'trust', trusts, options.links);
   p.lines.push(...prefixLines(options.http, prefixesBefore));
   await probeUnlodged(p, companies);
   await probeContacts(p, trusts);
@@ -144,6 +148,7 @@ async function probeDocuments(
   p: Prober,
   kind: OwnerKind,
   entities: readonly { readonly id: string }[] | null,
+  links: LinkGuard | undefined,
 ): Promise<void> {
   const untriedAll = (why: string) => {
     for (const name of ['listDocuments', 'documentDetails', 'attachmentLink'] as const)
@@ -189,11 +194,15 @@ async function probeDocuments(
     return;
   }
   const params = { documentId: details.id, attachmentId: attachment.id };
-  await p.call('attachmentLink', { owner, params }, (body, label) => {
-    const link = parse.downloadLink(body, label);
+  const link = await p.call('attachmentLink', { owner, params }, (body, label) => {
+    const read = parse.downloadLink(body, label);
     // The link itself is not fetched: the check reads no file.
-    return { value: link, what: `a link on ${new URL(link.url).host}` };
+    return { value: read, what: `a link on ${new URL(read.url).host}` };
   });
+  // One line per link host: the companies' and the trusts' links are most likely on the same.
+  const origin = link && new URL(link.url).origin;
+  const judged = p.lines.some((l) => l.topic === LINK_HOST_TOPIC && l.data?.origin === origin);
+  if (link && links && !judged) p.lines.push(await linkHostLine(links, link.url));
 }
 
 type Prefixes = Record<OwnerKind, string | null>;

@@ -9,10 +9,11 @@ import { openAsBlob } from 'node:fs';
 import type { Got } from 'got';
 import PQueue from 'p-queue';
 import { type Clock, waitOn } from '../domain/clock.js';
-import { RunStoppedError } from '../domain/errors.js';
+import { LinkRefusedError, RunStoppedError } from '../domain/errors.js';
 import type { OwnerRef, RemoteAttachment } from '../domain/types.js';
 import { ApiError } from './api-error.js';
 import { fetchLink } from './download.js';
+import type { LinkGuard } from './link-guard.js';
 import type { DownloadResult } from './remote-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
 import { parse } from './schemas.js';
@@ -22,6 +23,8 @@ export interface TransfersOptions {
   readonly http: ServiceHttp;
   /** Got for link hosts: no auth hook, no bearer token, ever. */
   readonly linkHttp: Got;
+  /** Where links may point (service.linkHosts, docsync's own ports): checked on each fetch. */
+  readonly linkGuard: LinkGuard;
   readonly concurrency: number;
   readonly retry?: RetryPolicy;
   readonly random?: () => number;
@@ -83,11 +86,13 @@ export class Transfers {
           // Waiting for a free download slot when the run stopped: not started at all.
           if (stopping.aborted)
             throw new RunStoppedError(`${LINK}: not started, docsync is stopping`, false);
-          return fetchLink(this.#o.linkHttp, link.url, dest, { signal: cut });
+          return fetchLink(this.#o.linkHttp, this.#o.linkGuard, link.url, dest, { signal: cut });
         })) as DownloadResult;
       } catch (error) {
         // Cut: the caller discards the partial file, as after any failed download.
         if (stopping.aborted) throw new RunStoppedError(`${LINK}: cut, docsync is stopping`, false);
+        // Refused where it points: a new link would point there too, so none is asked for.
+        if (error instanceof LinkRefusedError) throw error.about(`attachment ${attachmentId}`);
         // An expired link answers 403: a new link, at once, is the cure.
         const expired = error instanceof ApiError && (error.status === 403 || error.status === 410);
         if (expired && attempt < policy.maxAttempts) continue;

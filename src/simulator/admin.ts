@@ -12,7 +12,7 @@ import type { CountersSnapshot, RequestCounters } from './counters.js';
 import type { DocumentOps } from './document-ops.js';
 import { type CompanyInput, makeCompany, makeTrust, type TrustInput } from './entity-factory.js';
 import type { FaultOptions, Faults } from './faults.js';
-import type { LinkCounters, LinkHost } from './link-host.js';
+import type { LinkCounters, LinkHost, LinkSettings } from './link-host.js';
 import type { OAuthServer } from './oauth.js';
 import { seededRandom } from './random.js';
 import { RATE_WINDOWS, type RateLimiter, type RateWindow } from './rate-limit.js';
@@ -172,6 +172,19 @@ export class SimulatorAdmin {
   /** Requests per second per access token; 0 or Infinity when there is no limit. */
   rateLimit(): number {
     return this.deps.rateLimiter.perSecond;
+  }
+
+  /** The link host's own base URL, and where links lead when a test changed it. */
+  links(): LinkSettings & { readonly baseUrl: string } {
+    return { baseUrl: this.deps.links.baseUrl, ...this.deps.links.settings };
+  }
+
+  /**
+   * Makes the service hand out links elsewhere, or its link host redirect them (link-host.ts);
+   * a key left out keeps its setting, null restores the link host's own.
+   */
+  setLinks(settings: Partial<LinkSettings>): void {
+    this.deps.links.settings = { ...this.deps.links.settings, ...settings };
   }
 
   setClockOffset(offsetMs: number): void {

@@ -26,6 +26,11 @@ export interface FaultOptions {
   readonly latencyProbability?: number;
   /** Link host: send each download at this many bytes a second (a slow line). */
   readonly linkBytesPerSecond?: number;
+  /**
+   * Upload file names read as latin1 (`Résumé.pdf` stored as `RÃ©sumÃ©.pdf`), as a service that
+   * ignores the UTF-8 of a multipart name would; not a probability, every upload.
+   */
+  readonly latin1UploadNames?: boolean;
   /** Seed of the fault generator; the same seed and requests give the same faults. */
   readonly seed?: number;
   /**

@@ -159,7 +159,7 @@ function compose(
     ...oauthRoutes(oauth),
     ...entityRoutes(store, profile),
     ...documentRoutes(store, ops, profile),
-    ...attachmentRoutes(store, ops, links, dataDir),
+    ...attachmentRoutes(store, ops, links, dataDir, faults),
     ...otherRoutes(store),
   ];
   const api = createApiServer({ routes, clock, oauth, faults, rateLimiter, counters, profile });

@@ -2,7 +2,9 @@
  * The download links of attachments, served by a second listener (another "host"), like a
  * storage service would: no `Authorization` needed, and a link expires `linkTtlSeconds` after
  * it was issued (403 after). Requests that carry any `Authorization` header are counted, so a
- * test can prove the client never leaks its bearer token to the link host.
+ * test can prove the client never leaks its bearer token to the link host. A test can make the
+ * service hand out links elsewhere (`linkUrl`: every link is that URL, as a hostile or broken
+ * service would) or make the link host redirect (`redirectTo`), to prove where docsync fetches.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,6 +16,14 @@ import { errorReply, sendReply } from './http-kit.js';
 import type { AttachmentRecord } from './records.js';
 import { SimError } from './sim-error.js';
 import type { SimStore } from './store.js';
+
+/** Where links lead, when a test changes it (admin `setLinks`); null: the link host's own. */
+export interface LinkSettings {
+  /** Every link the API hands out is this URL. */
+  readonly linkUrl: string | null;
+  /** The link host answers each good link with a 302 to this URL. */
+  readonly redirectTo: string | null;
+}
 
 export interface LinkCounters {
   requests: number;
@@ -34,6 +44,7 @@ export class LinkHost {
   readonly server: Server;
   baseUrl = '';
   ttlSeconds: number;
+  settings: LinkSettings = { linkUrl: null, redirectTo: null };
   private readonly links = new Map<string, Link>();
 
   constructor(
@@ -54,13 +65,12 @@ export class LinkHost {
     if (this.links.size >= SWEEP_AT) this.sweep(now);
     const expiresAtMs = now + this.ttlSeconds * 1000;
     this.links.set(token, { documentId, attachment, expiresAtMs });
+    const expiresAt = new Date(expiresAtMs).toISOString();
+    if (this.settings.linkUrl !== null) return { url: this.settings.linkUrl, expiresAt };
     // The name is decoration; a dot-only name would be resolved away as a path segment (even
     // percent-encoded: URL parsers treat %2e%2e as ..), taking the token with it.
     const name = /^\.+$/.test(attachment.name) ? 'download' : encodeURIComponent(attachment.name);
-    return {
-      url: `${this.baseUrl}/files/${token}/${name}`,
-      expiresAt: new Date(expiresAtMs).toISOString(),
-    };
+    return { url: `${this.baseUrl}/files/${token}/${name}`, expiresAt };
   }
 
   /** A benchmark issues a link per download; forget expired ones so memory stays flat. */
@@ -82,6 +92,10 @@ export class LinkHost {
         errorReply(error ?? new SimError(404, 'not_found', 'Unknown link')),
         this.clock.nowMs(),
       );
+      return this.count(res);
+    }
+    if (this.settings.redirectTo !== null) {
+      res.writeHead(302, { Location: this.settings.redirectTo, 'Content-Length': '0' }).end();
       return this.count(res);
     }
     const headers = {

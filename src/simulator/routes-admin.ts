@@ -62,6 +62,8 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
     route('PUT', '/rate-limit', (_, body) =>
       admin.setRateLimit(number(body.perSecond, 'perSecond'), rateWindows(body.windows)),
     ),
+    route('GET', '/links', () => admin.links()),
+    route('PUT', '/links', (_, body) => admin.setLinks(linkSettings(body))),
     route('PUT', '/clock', (_, body) => admin.setClockOffset(number(body.offsetMs, 'offsetMs'))),
     route('PUT', '/webhook', (_, body) => admin.setWebhook(body as never)),
     route('DELETE', '/webhook', () => admin.setWebhook(null)),
@@ -96,6 +98,19 @@ function attachmentInput(body: Record<string, unknown>) {
     bytes: Buffer.from(body.contentBase64, 'base64'),
     system: body.system === true,
   };
+}
+
+/** `{linkUrl?, redirectTo?}`: each a URL, or null for the link host's own. */
+function linkSettings(body: Record<string, unknown>) {
+  const settings: { linkUrl?: string | null; redirectTo?: string | null } = {};
+  for (const key of ['linkUrl', 'redirectTo'] as const) {
+    const value = body[key];
+    if (value === undefined) continue;
+    if (value !== null && typeof value !== 'string')
+      throw badRequest(`${key} must be a URL or null`);
+    settings[key] = value;
+  }
+  return settings;
 }
 
 function number(value: unknown, name: string): number {

@@ -1,6 +1,7 @@
 /** Attachments of a document: upload (multipart), download link, delete. */
 import type { DocumentOps } from './document-ops.js';
 import { findAttachment } from './document-ops.js';
+import type { Faults } from './faults.js';
 import type { Route } from './http-kit.js';
 import type { LinkHost } from './link-host.js';
 import { OWNER_PATHS, ownerOf, requireOwnedDocument } from './routes-documents.js';
@@ -13,6 +14,7 @@ export function attachmentRoutes(
   ops: DocumentOps,
   links: LinkHost,
   dataDir: string,
+  faults: Faults,
 ): Route[] {
   return OWNER_PATHS.flatMap(([kind, base]): Route[] => [
     {
@@ -23,9 +25,13 @@ export function attachmentRoutes(
         const doc = requireOwnedDocument(store, ownerOf(kind, ctx), ctx);
         const file = await receiveUpload(ctx.req, dataDir);
         const blob = { kind: 'file' as const, path: file.path, size: file.size };
+        // The `latin1UploadNames` fault: a service that reads the name's UTF-8 bytes as latin1.
+        const name = faults.get().latin1UploadNames
+          ? Buffer.from(file.name, 'utf8').toString('latin1')
+          : file.name;
         return {
           status: 201,
-          body: attachmentView(ops.addAttachment(doc, { name: file.name, blob }, ctx.actor)),
+          body: attachmentView(ops.addAttachment(doc, { name, blob }, ctx.actor)),
         };
       },
     },

@@ -24,7 +24,13 @@ export async function receiveUpload(req: IncomingMessage, dataDir: string): Prom
   if (length > MAX_UPLOAD_BYTES + 64 * 1024) throw tooLarge();
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+    parser = busboy({
+      headers: req.headers,
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 },
+      // Browsers and form-data encoders send a file name as raw UTF-8 (WHATWG's multipart form
+      // encoding); busboy's default, latin1, made `Résumé.pdf` into `RÃ©sumÃ©.pdf`.
+      defParamCharset: 'utf8',
+    });
   } catch {
     throw badRequest('The body must be multipart/form-data');
   }

@@ -159,6 +159,8 @@ describe('hostile input (fuzz)', () => {
         let rate = 0.3;
         const remote = createRemote({
           time: REAL_CLOCK,
+          // The simulator's link host is plain http on loopback: allowed only when listed.
+          links: { hosts: [h.sim.linkUrl] },
           baseUrl: await corrupting(h.sim.apiUrl, seed, () => rate),
           clientId: h.sim.clientId,
           clientSecret: h.sim.clientSecret,

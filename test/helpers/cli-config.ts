@@ -30,6 +30,9 @@ export function writeCliConfig(
       clientId: sim.clientId,
       clientSecret: sim.clientSecret,
       redirectUri: 'http://127.0.0.1:0/callback',
+      // As `docsync init --for simulator` writes it: the simulator's link host is plain http on
+      // loopback, which docsync fetches only from an origin listed here.
+      linkHosts: [sim.linkUrl],
       ...(service as Record<string, unknown> | undefined),
     },
     store: { root: path.join(dir, 'documents') },

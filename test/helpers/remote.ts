@@ -60,6 +60,8 @@ export function useRemote() {
       state.tokens.seedRefreshToken(refreshToken);
       return createRemote({
         time: REAL_CLOCK,
+        // The simulator's link host is plain http on loopback: allowed only when listed.
+        links: { hosts: [sim.linkUrl] },
         baseUrl,
         clientId: sim.clientId,
         clientSecret: sim.clientSecret,

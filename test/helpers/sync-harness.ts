@@ -147,6 +147,8 @@ export function useSyncHarness(): (options?: HarnessOptions) => Promise<SyncHarn
     state.tokens.seedRefreshToken(sim.admin.mintRefreshToken());
     const client = createRemote({
       time: REAL_CLOCK,
+      // The simulator's link host is plain http on loopback: allowed only when listed.
+      links: { hosts: [sim.linkUrl] },
       baseUrl: sim.apiUrl,
       clientId: sim.clientId,
       clientSecret: sim.clientSecret,

@@ -100,6 +100,35 @@ describe('docsync check', () => {
     expect(calls.some((c) => c.startsWith('GET /documents/statusTypes 200'))).toBe(true);
   });
 
+  it('shows the link host the service answers with, and whether docsync would fetch from it', async () => {
+    const listed = await setup();
+    const { code, report } = await listed.check('--json');
+    expect(code).toBe(0);
+    expect(line(report, 'download link host')).toMatchObject({
+      result: 'ok',
+      message: expect.stringContaining(`links point at ${listed.sim.linkUrl}: fetched (listed`),
+    });
+
+    // The service's links moved to where docsync listens, or service.linkHosts is not set.
+    const moved = await setup({ config: { status: { enabled: false, listen: '127.0.0.1:8788' } } });
+    moved.sim.admin.setLinks({ linkUrl: 'http://127.0.0.1:8788/' });
+    const refused = await moved.check('--json');
+    expect(refused.code).toBe(1);
+    expect(line(refused.report, 'download link host')).toMatchObject({
+      result: 'fail',
+      message: expect.stringContaining('http://127.0.0.1:8788 is not one of service.linkHosts'),
+      hint: expect.stringContaining('list it in service.linkHosts'),
+    });
+    const unset = await setup({ config: { service: { linkHosts: undefined } } });
+    const plain = await unset.check('--json');
+    expect(line(plain.report, 'download link host')).toMatchObject({
+      result: 'fail',
+      message: expect.stringContaining(`${unset.sim.linkUrl} is plain http`),
+    });
+    // Judged, not fetched: the link host saw no request.
+    expect(unset.sim.admin.counters().links.requests).toBe(0);
+  });
+
   it('never creates a missing state database or store folder, and says what to do (exit 1)', async () => {
     const { dir, statePath, check } = await setup({ login: false });
 

@@ -27,10 +27,12 @@ async function setup(paths: { store: string; state?: string }, secretsBeside = f
   const etc = path.join(dir, 'etc');
   mkdirSync(etc);
   const config = path.join(etc, 'docsync.json');
-  const service: Record<string, string> = {
+  const service: Record<string, unknown> = {
     baseUrl: sim.apiUrl,
     webUrl: sim.webUrl,
     clientId: sim.clientId,
+    // As `docsync init --for simulator` lists it: its link host is plain http on loopback.
+    linkHosts: [sim.linkUrl],
   };
   const token = sim.admin.mintRefreshToken();
   if (secretsBeside) {

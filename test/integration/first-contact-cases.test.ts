@@ -160,6 +160,8 @@ describe('first contact with the real service (issue 26)', () => {
     state.tokens.seedRefreshToken(f.sim.admin.mintRefreshToken());
     const remote = createRemote({
       time: REAL_CLOCK,
+      // The simulator's link host is plain http on loopback: allowed only when listed.
+      links: { hosts: [f.sim.linkUrl] },
       baseUrl: f.sim.apiUrl,
       clientId: f.sim.clientId,
       clientSecret: f.sim.clientSecret,

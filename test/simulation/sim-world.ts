@@ -142,6 +142,8 @@ export class SimWorld {
     state.tokens.seedRefreshToken(this.sim.admin.mintRefreshToken());
     const client = createRemote({
       time: REAL_CLOCK,
+      // The simulator's link host is plain http on loopback: allowed only when listed.
+      links: { hosts: [this.sim.linkUrl] },
       baseUrl: this.sim.apiUrl,
       clientId: this.sim.clientId,
       clientSecret: this.sim.clientSecret,
@@ -207,7 +209,7 @@ export class SimWorld {
       state,
       // The system clock, on the timers the runner faked.
       clock: REAL_CLOCK,
-      remote: { queue: client.queue },
+      remote: { queue: client.queue, links: client.links },
       close: () => {
         client.queue.clear();
         state.close();
@@ -311,6 +313,7 @@ export class SimWorld {
         webUrl: sim.webUrl,
         clientId: sim.clientId,
         clientSecret: sim.clientSecret,
+        linkHosts: [sim.linkUrl],
       },
       store: { root: this.root },
       state: { path: this.stateFile },

@@ -16,7 +16,7 @@ import {
 
 /** What every local name must be, on every platform. */
 function expectLegal(name: string): void {
-  expect(name).not.toMatch(/[<>:"/\\|?*\p{Cc}]/u);
+  expect(name).not.toMatch(/[<>:"/\\|?*\p{Cc}\p{Cf}]/u);
   expect(name).not.toMatch(/[. ]$/u);
   expect(name).not.toMatch(/^\./u);
   expect(name).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/iu);
@@ -47,6 +47,15 @@ const hostile: [string, string, string][] = [
   ['control characters', 'a\u0000b\u001fc\u007f.pdf', 'a_b_c_.pdf'],
   ['windows punctuation', 'Q1: <draft> "final"? | *.pdf', 'Q1_ _draft_ _final__ _ _.pdf'],
   ['NFD input', 'Cafe\u0301.pdf', 'Caf\u00e9.pdf'],
+  ['right-to-left override', 'Invoice\u202Efdp.exe', 'Invoice_fdp.exe'],
+  [
+    'bidi embeddings and isolates',
+    '\u202Aa\u202Bb\u202Cc\u2066d\u2067e\u2068f\u2069.pdf',
+    '_a_b_c_d_e_f_.pdf',
+  ],
+  ['zero-width characters', 'in\u200Bvoice\u200C\u200D\u200E\u200F.pdf', 'in_voice____.pdf'],
+  ['byte order mark', '\uFEFFminutes.pdf', '_minutes.pdf'],
+  ['soft hyphen and word joiner', 'co\u00ADop\u2060.pdf', 'co_op_.pdf'],
   ['our own metadata name', '.document.json', '_document.json'],
   ['hidden name', '.docsync', '_docsync'],
   ['lone surrogate', 'a\uD800b.pdf', 'a_b.pdf'],
