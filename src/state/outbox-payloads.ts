@@ -26,10 +26,21 @@ export const PUSH_PAYLOADS = {
     name: z.string(),
     documentDate: z.string(),
     folder: z.string(),
+    /**
+     * The folder's identity on disk (EntryIdentity) when the push was recorded: the push follows
+     * the folder by it, whatever a person renames it to (none on a share without inodes).
+     */
+    folderIdentity: z.string().optional(),
+    /** The document the service made, once it answered: settled by id, not looked for by name. */
+    createdId: z.string().optional(),
     /** A restore replaces this base row; an in-doubt settlement must drop it too. */
     replaces: z.string().optional(),
   }),
-  'upload-attachment': z.object(localFile),
+  'upload-attachment': z.object({
+    ...localFile,
+    /** The file's identity on disk when the push was recorded: the upload follows the file. */
+    fileIdentity: z.string().optional(),
+  }),
   /**
    * New content for a user attachment, in two steps kept in one entry: the upload, then the
    * old attachment's removal. `uploaded` is set when the first step is done, so a crash
