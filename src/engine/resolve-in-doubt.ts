@@ -144,7 +144,7 @@ async function check(
       if (!uploaded) return notYet;
       // The file may have been renamed since: the attachment is the file under its name now.
       const { fileName, fileIdentity } = item.payload;
-      const now = await fileNameNow(deps, base.folder, fileName, fileIdentity as EntryIdentity);
+      const now = await fileNameNow(deps, base.folder, fileName, fileIdentity);
       const followed = { ...item, payload: { ...item.payload, fileName: now } };
       const next = applyActionResult(base, actionOfPush(followed, base), {
         kind: 'attachment-created',
@@ -215,7 +215,7 @@ async function checkCreate(
     ? await createdDocument(deps, item, createdId)
     : await sameNamed(deps, item);
   if (doc === null) return notYet;
-  const identity = (item.payload.folderIdentity as EntryIdentity | undefined) ?? null;
+  const identity = item.payload.folderIdentity ?? null;
   const created = { kind: 'document-created', document: doc, files: new Map() } as const;
   const baseIn = (at: string) =>
     applyActionResult(

@@ -5,6 +5,7 @@
  * the database, so it is checked on the way out rather than cast.
  */
 import * as z from 'zod';
+import type { EntryIdentity } from '../domain/types.js';
 
 const localFile = {
   /** The file's name in the document folder, which is also the name it is uploaded under. */
@@ -13,6 +14,9 @@ const localFile = {
   size: z.number(),
   mtimeMs: z.number(),
 };
+
+/** A folder's or file's identity on disk, as the local store made it (opaque here). */
+const entryIdentity = z.custom<EntryIdentity>((value) => typeof value === 'string' && value !== '');
 
 const attachment = z.object({
   id: z.string(),
@@ -30,7 +34,7 @@ export const PUSH_PAYLOADS = {
      * The folder's identity on disk (EntryIdentity) when the push was recorded: the push follows
      * the folder by it, whatever a person renames it to (none on a share without inodes).
      */
-    folderIdentity: z.string().optional(),
+    folderIdentity: entryIdentity.optional(),
     /** The document the service made, once it answered: settled by id, not looked for by name. */
     createdId: z.string().optional(),
     /** A restore replaces this base row; an in-doubt settlement must drop it too. */
@@ -39,7 +43,7 @@ export const PUSH_PAYLOADS = {
   'upload-attachment': z.object({
     ...localFile,
     /** The file's identity on disk when the push was recorded: the upload follows the file. */
-    fileIdentity: z.string().optional(),
+    fileIdentity: entryIdentity.optional(),
   }),
   /**
    * New content for a user attachment, in two steps kept in one entry: the upload, then the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StateError } from '../../src/domain/errors.js';
+import type { EntryIdentity } from '../../src/domain/types.js';
 import type { NewPush } from '../../src/state/outbox-repo.js';
 import { baseDocument, TRUST, useStateStore } from '../helpers/state-store.js';
 
@@ -75,7 +76,12 @@ describe('outbox', () => {
       owner: TRUST,
       documentId: null,
       kind: 'create-document',
-      payload: { name, documentDate: '2026-10-20', folder, folderIdentity },
+      payload: {
+        name,
+        documentDate: '2026-10-20',
+        folder,
+        folderIdentity: folderIdentity as EntryIdentity,
+      },
     });
     const id = outbox.record(create('Trusts/T/2026-10-20 New a', 'New a'));
     // Refused (a 4xx), waiting out its backoff: the same request again is held back.
