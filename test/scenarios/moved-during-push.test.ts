@@ -5,12 +5,11 @@
  * docsync finds the folder (the file) again by its identity on disk, not by its name, writes
  * `.document.json` there, and never creates it a second time nor pulls it back beside it.
  * `docsync run --once` as a user runs it; the crash variant kills a real child process while the
- * answer is held, then runs again.
+ * answer is held, then runs again. Each test runs docsync two to four times: 60 s of room.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OwnerRef } from '../../src/domain/types.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { runOnceKilledWhen, uploadsServed } from '../helpers/killed-run.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -25,12 +24,12 @@ const UPLOAD = {
   template: '/companies/{ownerId}/documents/{documentId}/attachments',
 } as const;
 
-/** A synced company with one document; returns its entity folder. */
-async function syncedCompany(): Promise<{ h: SyncHarness; company: OwnerRef; entity: string }> {
+/** A synced company with one document, and its entity folder. */
+async function syncedCompany(): Promise<{ h: SyncHarness; entity: string }> {
   const h = await start({ seed: FIRM });
   expect((await h.sync()).result).toBe('ok');
   const [company] = await h.owners();
-  return { h, company: company!, entity: h.entityFolder(company!) };
+  return { h, entity: h.entityFolder(company!) };
 }
 
 /** `docsync run --once` in this process, on the harness's folder, state and service. */
@@ -46,7 +45,7 @@ function documentFolders(h: SyncHarness, entity: string): string[] {
     .sort();
 }
 
-/** The service's documents of `company` named `name`. */
+/** The service's documents named `name`. */
 async function named(h: SyncHarness, name: string) {
   return (await h.remote()).documents.filter((d) => d.name === name);
 }
@@ -56,7 +55,7 @@ async function untilHeld(h: SyncHarness) {
   await expect.poll(() => h.sim.admin.heldAnswers(), { timeout: 30_000 }).toBe(1);
 }
 
-describe('a new folder renamed while it is being created', () => {
+describe('a new folder renamed while it is being created', { timeout: 60_000 }, () => {
   it('is one document: .document.json is written into the renamed folder, its files uploaded, no empty folder beside it', async () => {
     const { h, entity } = await syncedCompany();
     const before = documentFolders(h, entity);
@@ -126,7 +125,9 @@ describe('a new folder renamed while it is being created', () => {
   });
 });
 
-describe('a new folder renamed, and another made under its old name, while it is being created', () => {
+describe('a new folder renamed, and another made under its old name, while it is being created', {
+  timeout: 60_000,
+}, () => {
   it('links the created document to the renamed folder, never to the new one, which becomes its own document', async () => {
     const { h, entity } = await syncedCompany();
     const before = documentFolders(h, entity);
@@ -157,7 +158,9 @@ describe('a new folder renamed, and another made under its old name, while it is
   });
 });
 
-describe('a new folder moved out of its entity folder while it is being created', () => {
+describe('a new folder moved out of its entity folder while it is being created', {
+  timeout: 60_000,
+}, () => {
   it('keeps the create recorded, pulls nothing back beside it, and links the folder once it is back under another name', async () => {
     const { h, entity } = await syncedCompany();
     const before = documentFolders(h, entity);
@@ -195,7 +198,7 @@ describe('a new folder moved out of its entity folder while it is being created'
   });
 });
 
-describe('a new file renamed while it is being uploaded', () => {
+describe('a new file renamed while it is being uploaded', { timeout: 60_000 }, () => {
   it('is one attachment: the renamed file is the uploaded one, not uploaded again, and the first not deleted', async () => {
     const { h, entity } = await syncedCompany();
     const [doc] = (await h.remote()).documents;
