@@ -17,6 +17,13 @@ type Local = Pick<EngineDeps, 'local'>;
 const LINK_TRIES = 3;
 
 /**
+ * How deep in its entity folder a document folder is looked for: moved into `Archive/2024/`,
+ * say. Found there, it is linked, and the next sync reports it as a document folder moved out of
+ * place (decision row 51), as it would any other.
+ */
+const ENTITY_DEPTH = 4;
+
+/**
  * The identity of the folder or file a push is about to be made from (null on a file system
  * without inodes). Gone since the scan: LocalChangedError, and the document is planned again
  * from what is there now.
@@ -31,14 +38,15 @@ export async function identityForPush(deps: Local, relPath: string): Promise<Ent
 }
 
 /**
- * Where the entry with `identity` is now: `relPath` while that is still it, else the entry of
- * one of `parents` that is; null when none is (moved elsewhere, or removed).
+ * Where the entry with `identity` is now: `relPath` while that is still it, else the entry under
+ * one of `parents` (to `depth` levels) that is; null when none is (moved elsewhere, or removed).
  */
 async function whereNow(
   deps: Local,
   relPath: string,
   identity: EntryIdentity,
   parents: readonly string[],
+  depth: number,
 ): Promise<string | null> {
   const here = await deps.local.identityOf(relPath).catch((error: unknown) => {
     if (isGone(error)) return null;
@@ -46,10 +54,12 @@ async function whereNow(
   });
   if (here === identity) return relPath;
   for (const parent of new Set(parents)) {
-    const found = await deps.local.findByIdentity(parent, identity).catch((error: unknown) => {
-      if (isGone(error)) return null;
-      throw error;
-    });
+    const found = await deps.local
+      .findByIdentity(parent, identity, depth)
+      .catch((error: unknown) => {
+        if (isGone(error)) return null;
+        throw error;
+      });
     if (found !== null) return found;
   }
   return null;
@@ -57,8 +67,8 @@ async function whereNow(
 
 /**
  * Writes the created document's `.document.json` (`write`, which checks the folder is still the
- * one with `identity`) into its folder, wherever a person moved it among the entries of
- * `parents` (its entity folder): returns the folder written. A folder moved again between the
+ * one with `identity`) into its folder, wherever a person moved it within `parents` (its entity
+ * folder): returns the folder written. A folder moved again between the
  * look and the write is looked for again. Null when it is in none of them now: the create stays
  * recorded, and a later sync links it once the folder is back. Without an identity (a share
  * without inodes) there is only the name.
@@ -76,7 +86,7 @@ export async function linkCreatedFolder(
   }
   let at = folder;
   for (let tries = 0; tries < LINK_TRIES; tries += 1) {
-    const now = await whereNow(deps, at, identity, parents);
+    const now = await whereNow(deps, at, identity, parents, ENTITY_DEPTH);
     if (now === null) return null;
     try {
       await write(now);
@@ -102,7 +112,7 @@ export async function fileNameNow(
   identity: EntryIdentity | null | undefined,
 ): Promise<string> {
   if (!identity) return name;
-  const found = await whereNow(deps, `${folder}/${name}`, identity, [folder]);
+  const found = await whereNow(deps, `${folder}/${name}`, identity, [folder], 1);
   return found === null ? name : path.posix.basename(found);
 }
 

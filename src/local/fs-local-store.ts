@@ -35,7 +35,7 @@ import {
   listEntityFolders,
   skippedEntityFolders,
 } from './entity-folders.js';
-import { findInFolder, identityAt } from './entry-identity.js';
+import { findUnder, identityAt } from './entry-identity.js';
 import { checkExpected, lookAt } from './expected.js';
 import { type FilesystemKind, filesystemKind } from './filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from './fs-calls.js';
@@ -294,12 +294,11 @@ export class FsLocalStore implements LocalStore {
     return identityAt(resolveInside(this.root, relPath));
   }
 
-  async findByIdentity(folder: string, identity: EntryIdentity): Promise<string | null> {
+  async findByIdentity(folder: string, identity: EntryIdentity, depth = 1): Promise<string | null> {
     const dir = await resolveInsideReal(this.root, folder);
-    const name = await findInFolder(dir, identity, (n) =>
-      isIgnored(`${folder}/${n}`, this.#ignore),
-    );
-    return name === null ? null : `${folder}/${name}`;
+    const skip = (rel: string) => isIgnored(`${folder}/${rel}`, this.#ignore);
+    const found = await findUnder(dir, identity, skip, depth);
+    return found === null ? null : `${folder}/${found}`;
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {

@@ -197,11 +197,12 @@ export interface LocalStore {
    */
   identityOf(relPath: string): Promise<EntryIdentity | null>;
   /**
-   * Where the entry with `identity` is now among the entries of `folder` (a document folder in
-   * its entity folder, a file in its document folder), by its path; null when none of them is
-   * it. Links are never a match.
+   * Where the entry with `identity` is now among the entries of `folder` (a file in its document
+   * folder), or, with `depth` above 1 (the default), of its subfolders that many levels down (a
+   * document folder anywhere in its entity folder), by its path; null when none is it. Links are
+   * never a match, nor looked into.
    */
-  findByIdentity(folder: string, identity: EntryIdentity): Promise<string | null>;
+  findByIdentity(folder: string, identity: EntryIdentity, depth?: number): Promise<string | null>;
 
   /**
    * Receives a file (bytes, a stream, or a download that fills a path) into `.docsync/tmp/`,

@@ -573,10 +573,17 @@ describe('LocalStore: a write over what the plan saw (issue 25)', () => {
     expect(await h.store.findByIdentity(moved, file!)).toBe(`${moved}/minutes (signed).pdf`);
     expect(await h.store.identityOf(`${moved}/minutes (signed).pdf`)).toBe(file);
     await expect(h.store.identityOf(DOC)).rejects.toMatchObject({ code: 'ENOENT' });
-    h.rename(moved, 'Elsewhere');
+    // Deeper in the entity folder: found when asked to look that deep.
+    h.mkdir(`${ACME}/Archive/2026`);
+    const archived = `${ACME}/Archive/2026/Minutes`;
+    h.rename(moved, archived);
+    expect(await h.store.findByIdentity(ACME, folder!)).toBeNull();
+    expect(await h.store.findByIdentity(ACME, folder!, 2)).toBeNull();
+    expect(await h.store.findByIdentity(ACME, folder!, 3)).toBe(archived);
+    h.rename(archived, 'Elsewhere');
     const root = (h.store as FsLocalStore).root;
     symlinkSync(path.join(root, 'Elsewhere'), path.join(root, ACME, 'A link to it'));
-    expect(await h.store.findByIdentity(ACME, folder!)).toBeNull();
+    expect(await h.store.findByIdentity(ACME, folder!, 3)).toBeNull();
   });
 
   it('writes .document.json into a folder only while it is the folder with that identity', async () => {

@@ -5,7 +5,7 @@
  * docsync finds the folder (the file) again by its identity on disk, not by its name, writes
  * `.document.json` there, and never creates it a second time nor pulls it back beside it.
  * `docsync run --once` as a user runs it; the crash variant kills a real child process while the
- * answer is held, then runs again. Each test runs docsync two to four times: 60 s of room.
+ * answer is held, then runs again.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,8 @@ import { expectInSync, expectQuiet } from '../helpers/sync-assertions.js';
 import { type SyncHarness, sha256, useSyncHarness } from '../helpers/sync-harness.js';
 
 const start = useSyncHarness();
+/** Each test runs docsync two to four times, one of them perhaps a child process. */
+const ROOM = { timeout: 60_000 };
 const FIRM = { companies: 1, trusts: 0, documentsPerEntity: 1, attachmentsPerDocument: 1, seed: 3 };
 const CREATE = { method: 'POST', template: '/companies/{ownerId}/documents' } as const;
 const UPLOAD = {
@@ -55,7 +57,7 @@ async function untilHeld(h: SyncHarness) {
   await expect.poll(() => h.sim.admin.heldAnswers(), { timeout: 30_000 }).toBe(1);
 }
 
-describe('a new folder renamed while it is being created', { timeout: 60_000 }, () => {
+describe('a new folder renamed while it is being created', ROOM, () => {
   it('is one document: .document.json is written into the renamed folder, its files uploaded, no empty folder beside it', async () => {
     const { h, entity } = await syncedCompany();
     const before = documentFolders(h, entity);
@@ -125,42 +127,79 @@ describe('a new folder renamed while it is being created', { timeout: 60_000 }, 
   });
 });
 
-describe('a new folder renamed, and another made under its old name, while it is being created', {
-  timeout: 60_000,
-}, () => {
-  it('links the created document to the renamed folder, never to the new one, which becomes its own document', async () => {
-    const { h, entity } = await syncedCompany();
-    const before = documentFolders(h, entity);
-    h.write(`${entity}/2026-10-20 New a/minutes.pdf`, 'minutes');
-    h.sim.admin.holdAnswers(CREATE);
+describe(
+  'a new folder renamed, and another made under its old name, while it is being created',
+  ROOM,
+  () => {
+    it('links the created document to the renamed folder, never to the new one, which becomes its own document', async () => {
+      const { h, entity } = await syncedCompany();
+      const before = documentFolders(h, entity);
+      h.write(`${entity}/2026-10-20 New a/minutes.pdf`, 'minutes');
+      h.sim.admin.holdAnswers(CREATE);
 
-    const run = runOnce(h);
-    await untilHeld(h);
-    h.rename(`${entity}/2026-10-20 New a`, `${entity}/New a renamed`);
-    h.write(`${entity}/2026-10-20 New a/other.pdf`, 'another document');
-    h.sim.admin.releaseAnswers();
-    const first = await run;
-    expect(first.code, first.stderr).toBe(0);
-    const again = await runOnce(h);
-    expect(again.code, again.stderr).toBe(0);
+      const run = runOnce(h);
+      await untilHeld(h);
+      h.rename(`${entity}/2026-10-20 New a`, `${entity}/New a renamed`);
+      h.write(`${entity}/2026-10-20 New a/other.pdf`, 'another document');
+      h.sim.admin.releaseAnswers();
+      const first = await run;
+      expect(first.code, first.stderr).toBe(0);
+      const again = await runOnce(h);
+      expect(again.code, again.stderr).toBe(0);
 
-    const created = await named(h, 'New a');
-    expect(created).toHaveLength(2);
-    const holding = (bytes: string) =>
-      created.find((d) => d.attachments.some((a) => a.sha256 === sha256(bytes)))!;
-    expect(h.meta(`${entity}/New a renamed`).id).toBe(holding('minutes').id);
-    expect(h.meta(`${entity}/2026-10-20 New a`).id).toBe(holding('another document').id);
-    expect(documentFolders(h, entity)).toEqual(
-      [...before, 'New a renamed', '2026-10-20 New a'].sort(),
-    );
-    await expectInSync(h);
-    await expectQuiet(h);
-  });
-});
+      const created = await named(h, 'New a');
+      expect(created).toHaveLength(2);
+      const holding = (bytes: string) =>
+        created.find((d) => d.attachments.some((a) => a.sha256 === sha256(bytes)))!;
+      expect(h.meta(`${entity}/New a renamed`).id).toBe(holding('minutes').id);
+      expect(h.meta(`${entity}/2026-10-20 New a`).id).toBe(holding('another document').id);
+      expect(documentFolders(h, entity)).toEqual(
+        [...before, 'New a renamed', '2026-10-20 New a'].sort(),
+      );
+      await expectInSync(h);
+      await expectQuiet(h);
+    });
+  },
+);
 
-describe('a new folder moved out of its entity folder while it is being created', {
-  timeout: 60_000,
-}, () => {
+describe(
+  'a new folder moved into a subfolder of its entity folder while it is being created',
+  ROOM,
+  () => {
+    it('is linked where it is, reported as moved out of place, and synced once it is back', async () => {
+      const { h, entity } = await syncedCompany();
+      const before = documentFolders(h, entity);
+      h.write(`${entity}/2026-10-20 New a/minutes.pdf`, 'minutes');
+      h.sim.admin.holdAnswers(CREATE);
+
+      const run = runOnce(h);
+      await untilHeld(h);
+      h.rename(`${entity}/2026-10-20 New a`, `${entity}/Archive/2026/New a`);
+      h.sim.admin.releaseAnswers();
+      await run;
+      const again = await runOnce(h);
+
+      const created = await named(h, 'New a');
+      expect(created).toHaveLength(1);
+      expect((await h.remote()).documents).toHaveLength(2);
+      expect(h.meta(`${entity}/Archive/2026/New a`).id).toBe(created[0]!.id);
+      expect(documentFolders(h, entity)).toEqual([...before, 'Archive'].sort());
+      expect(again.stdout).toContain('Archive/2026/New a');
+
+      h.rename(`${entity}/Archive/2026/New a`, `${entity}/New a`);
+      h.remove(`${entity}/Archive`);
+      const back = await runOnce(h);
+      expect(back.code, back.stderr).toBe(0);
+      expect((await named(h, 'New a'))[0]!.attachments.map((a) => a.sha256)).toEqual([
+        sha256('minutes'),
+      ]);
+      await expectInSync(h);
+      await expectQuiet(h);
+    });
+  },
+);
+
+describe('a new folder moved out of its entity folder while it is being created', ROOM, () => {
   it('keeps the create recorded, pulls nothing back beside it, and links the folder once it is back under another name', async () => {
     const { h, entity } = await syncedCompany();
     const before = documentFolders(h, entity);
@@ -198,7 +237,7 @@ describe('a new folder moved out of its entity folder while it is being created'
   });
 });
 
-describe('a new file renamed while it is being uploaded', { timeout: 60_000 }, () => {
+describe('a new file renamed while it is being uploaded', ROOM, () => {
   it('is one attachment: the renamed file is the uploaded one, not uploaded again, and the first not deleted', async () => {
     const { h, entity } = await syncedCompany();
     const [doc] = (await h.remote()).documents;
