@@ -211,7 +211,7 @@ async function pushNewDocument(
         action.folder,
         identity,
         [ctx.entityFolder],
-        (f) => ctx.writeMeta(f, agreed(doc, f), doc, { folderIdentity: identity }),
+        (f, sameAs) => ctx.writeMeta(f, agreed(doc, f), doc, { folderIdentity: sameAs }),
       );
       if (linked === null) throw new CreatedFolderMissingError(doc.id, action.folder);
       folder = linked;

@@ -67,29 +67,24 @@ async function whereNow(
 
 /**
  * Writes the created document's `.document.json` (`write`, which checks the folder is still the
- * one with `identity`) into its folder, wherever a person moved it within `parents` (its entity
- * folder): returns the folder written. A folder moved again between the
- * look and the write is looked for again. Null when it is in none of them now: the create stays
- * recorded, and a later sync links it once the folder is back. Without an identity (a share
- * without inodes) there is only the name.
+ * one with the identity it is given) into its folder, wherever a person moved it within
+ * `parents` (its entity folder): returns the folder written. A folder moved again between the
+ * look and the write is looked for again. Null when it is nowhere now: the create stays
+ * recorded, and a later sync links it once the folder is back.
  */
 export async function linkCreatedFolder(
   deps: Local,
   folder: string,
   identity: EntryIdentity | null,
   parents: readonly string[],
-  write: (folder: string) => Promise<void>,
+  write: (folder: string, sameAs: EntryIdentity | null) => Promise<void>,
 ): Promise<string | null> {
-  if (identity === null) {
-    await write(folder);
-    return folder;
-  }
   let at = folder;
-  for (let tries = 0; tries < LINK_TRIES; tries += 1) {
+  for (let tries = 0; identity !== null && tries < LINK_TRIES; tries += 1) {
     const now = await whereNow(deps, at, identity, parents, ENTITY_DEPTH);
-    if (now === null) return null;
+    if (now === null) break;
     try {
-      await write(now);
+      await write(now, identity);
       return now;
     } catch (error) {
       if (!(error instanceof LocalChangedError && error.path === now) && !isGone(error))
@@ -97,7 +92,12 @@ export async function linkCreatedFolder(
       at = now;
     }
   }
-  return null;
+  // No folder has the identity (or the store has none): an identity need not survive a share
+  // mounted again (a new device number), so a folder still under the planned name is taken as
+  // the one, as on a store without identities. Gone from there too, it is nowhere.
+  if (!(await exists(deps, folder))) return null;
+  await write(folder, null);
+  return folder;
 }
 
 /**
@@ -114,6 +114,16 @@ export async function fileNameNow(
   if (!identity) return name;
   const found = await whereNow(deps, `${folder}/${name}`, identity, [folder], 1);
   return found === null ? name : path.posix.basename(found);
+}
+
+async function exists(deps: Local, relPath: string): Promise<boolean> {
+  try {
+    await deps.local.identityOf(relPath);
+    return true;
+  } catch (error) {
+    if (isGone(error)) return false;
+    throw error;
+  }
 }
 
 function isGone(error: unknown): boolean {

@@ -225,8 +225,8 @@ async function checkCreate(
     )!;
   const entityFolder = deps.state.entities.get(item.owner)?.folder;
   const parents = [path.posix.dirname(folder), ...(entityFolder ? [entityFolder] : [])];
-  const linked = await linkCreatedFolder(deps, folder, identity, parents, (at) =>
-    writeMeta(at, baseIn(at), doc, identity),
+  const linked = await linkCreatedFolder(deps, folder, identity, parents, (at, sameAs) =>
+    writeMeta(at, baseIn(at), doc, sameAs),
   );
   if (linked === null) {
     if (!createdId)

@@ -127,6 +127,41 @@ describe('a new folder renamed while it is being created', ROOM, () => {
   });
 });
 
+describe('a create in doubt whose folder no longer shows the identity noted', ROOM, () => {
+  it('takes the folder under its planned name as the one (a share mounted again gives new device numbers)', async () => {
+    const { h, entity } = await syncedCompany();
+    const before = documentFolders(h, entity);
+    h.write(`${entity}/2026-10-20 New a/minutes.pdf`, 'minutes');
+    const config = writeCliConfig(path.dirname(h.root), h.sim, {
+      settleSeconds: 0,
+      queue: { requestsPerSecond: 1000, concurrency: 4 },
+      log: { level: 'error' },
+    });
+    h.sim.admin.holdAnswers(CREATE);
+    const killed = await runOnceKilledWhen(h, config, () => h.sim.admin.heldAnswers() > 0);
+    expect(killed.killed).toBe(true);
+    h.sim.admin.releaseAnswers();
+    // What a remount does to every identity on the share: the noted one matches nothing now.
+    const changed = h.state.db
+      .prepare(
+        `UPDATE outbox SET payload_json = json_set(payload_json, '$.folderIdentity', '1:1')
+         WHERE kind = 'create-document' AND state = 'sent'`,
+      )
+      .run().changes;
+    expect(changed).toBe(1);
+
+    const env = { DOCSYNC_REFRESH_TOKEN: h.sim.admin.mintRefreshToken() };
+    const run = await runCli(['run', '--once', '--config', config], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const created = await named(h, 'New a');
+    expect(created).toHaveLength(1);
+    expect(documentFolders(h, entity)).toEqual([...before, '2026-10-20 New a'].sort());
+    expect(h.meta(`${entity}/2026-10-20 New a`).id).toBe(created[0]!.id);
+    await expectInSync(h);
+    await expectQuiet(h);
+  });
+});
+
 describe(
   'a new folder renamed, and another made under its old name, while it is being created',
   ROOM,
