@@ -226,6 +226,25 @@ export class RemoteChangedError extends DocsyncError {
   }
 }
 
+/**
+ * The service created a document from a new folder, and the folder is not in its entity folder
+ * any more (moved out, or removed, while the create was under way): its `.document.json` could
+ * not be written. The create stays recorded under the document's id, which is not pulled as a
+ * new folder meanwhile; the folder is linked by its identity on disk once it is back.
+ */
+export class CreatedFolderMissingError extends DocsyncError {
+  constructor(
+    readonly documentId: string,
+    readonly folder: string,
+  ) {
+    super(
+      'CREATED_FOLDER_MISSING',
+      `document ${documentId} was created in the service from ${folder}, which was moved out of its entity folder or removed meanwhile; it is linked to the folder once it is back there`,
+      { exitCode: ExitCode.PartialFailure },
+    );
+  }
+}
+
 /** A local store operation that cannot be done as asked (e.g. placing over a folder). */
 export class LocalStoreError extends DocsyncError {}
 

@@ -169,6 +169,13 @@ export interface LocalFile {
  */
 export type FileStamp = string & { readonly __fileStamp: true };
 
+/**
+ * Which folder or file an entry is on disk, whatever its name: its device and inode, as one
+ * string (the local store makes it). A rename or a move within the device keeps it, so a push
+ * can find what it was made from after a person renamed it. Opaque outside the store.
+ */
+export type EntryIdentity = string & { readonly __entryIdentity: true };
+
 /** One document folder inside an entity folder. */
 export interface LocalDocumentSnapshot {
   /** Path relative to the store root, `/`-separated. */

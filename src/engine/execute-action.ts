@@ -10,7 +10,7 @@ import {
   baseFromDocument,
 } from '../domain/apply-action-result.js';
 import { assertNever } from '../domain/assert-never.js';
-import { PushRejectedError } from '../domain/errors.js';
+import { CreatedFolderMissingError, PushRejectedError } from '../domain/errors.js';
 import type { SyncAction } from '../domain/sync-actions.js';
 import type {
   BaseDocument,
@@ -22,6 +22,7 @@ import type {
 import type { PlacedFile } from '../local/local-store.js';
 import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import { fileNameNow, identityForPush, linkCreatedFolder } from './follow-identity.js';
 import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push } from './push.js';
 import { pushReplace } from './push-replace.js';
@@ -174,20 +175,31 @@ async function pushNewDocument(
   // The id the new document takes the place of: the base's, or that of a document docsync
   // deleted in the service whose folder was put back (row 19), whose record goes with it.
   const replaces = base?.id ?? (action.kind === 'restore-document' ? action.documentId : null);
-  // The new document's agreed state, before any file is up: files follow one upload each.
-  const agreed = (document: RemoteDocument) =>
-    applyActionResult(base, action, { kind: 'document-created', document, files: new Map() })!;
+  // The new document's agreed state in `folder`, before any file is up: files follow one upload
+  // each.
+  const agreed = (document: RemoteDocument, folder: string) =>
+    applyActionResult(
+      base,
+      { ...action, folder },
+      { kind: 'document-created', document, files: new Map() },
+    )!;
+  // The push follows the folder by this (follow-identity.ts): renamed while the service works,
+  // it is still this create, and its `.document.json` goes where the folder is then.
+  const identity = await identityForPush(deps, action.folder);
+  const payload = {
+    name: action.name,
+    documentDate: action.documentDate,
+    folder: action.folder,
+    ...(identity ? { folderIdentity: identity } : {}),
+    // A restore replaces this base row; an in-doubt settlement must drop it too.
+    ...(replaces ? { replaces } : {}),
+  };
+  let folder = action.folder;
   const created = await push(deps, {
     kind: 'create-document',
     owner,
     documentId: null,
-    payload: {
-      name: action.name,
-      documentDate: action.documentDate,
-      folder: action.folder,
-      // A restore replaces this base row; an in-doubt settlement must drop it too.
-      ...(replaces ? { replaces } : {}),
-    },
+    payload,
     send: () =>
       deps.remote.createDocument(owner, {
         name: action.name,
@@ -196,24 +208,36 @@ async function pushNewDocument(
       }),
     // The folder names its document before the create counts as done: otherwise a crash here
     // would leave a base whose folder has no id, which the next plan would read as deleted.
-    settle: (doc) => ctx.writeMeta(action.folder, agreed(doc), doc),
+    // The answer is noted first, so a crash or a folder not found settles it by id.
+    settle: async (doc, pushId) => {
+      deps.state.outbox.markStep(pushId, 'create-document', { ...payload, createdId: doc.id });
+      const linked = await linkCreatedFolder(
+        deps,
+        action.folder,
+        identity,
+        [ctx.entityFolder],
+        (f, sameAs) => ctx.writeMeta(f, agreed(doc, f), doc, { folderIdentity: sameAs }),
+      );
+      if (linked === null) throw new CreatedFolderMissingError(doc.id, action.folder);
+      folder = linked;
+    },
     complete: (doc) => ({
       documentId: doc.id,
-      base: agreed(doc),
+      base: agreed(doc, folder),
       // Restoring a deleted document gives it a new id: the old base row goes in the same
       // commit, so no crash can leave a row pointing at this folder under the old id.
       ...(replaces && replaces !== doc.id ? { removeBaseId: replaces } : {}),
       result: { id: doc.id },
     }),
   });
-  let next = agreed(created);
+  let next = agreed(created, folder);
   for (const file of action.files) {
     try {
-      next = (await uploadFile(ctx, next, action.folder, file)) ?? next;
+      next = (await uploadFile(ctx, next, folder, file)) ?? next;
     } catch (error) {
       // One file the service refuses must not hold back the others of the new document.
       if (!(error instanceof PushRejectedError)) throw error;
-      ctx.refused(`${action.folder}/${file.name}`, error);
+      ctx.refused(`${folder}/${file.name}`, error);
     }
   }
   return next;
@@ -222,25 +246,40 @@ async function pushNewDocument(
 async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string, file: LocalFile) {
   const { deps, owner } = ctx;
   const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
-  const uploadAction = {
-    kind: 'push-attachment',
-    row: 40,
-    owner,
-    documentId: base.id,
-    documentName: base.name,
-    folder,
-    file,
-  } as const;
+  // The upload follows the file by this: renamed while it goes up, the file under its new name
+  // is the attachment made, not a new file to upload next time.
+  const identity = await identityForPush(deps, `${folder}/${file.name}`);
+  const uploadAction = (name: string) =>
+    ({
+      kind: 'push-attachment',
+      row: 40,
+      owner,
+      documentId: base.id,
+      documentName: base.name,
+      folder,
+      file: { ...file, name },
+    }) as const;
+  let name = file.name;
   let next: BaseDocument | null = base;
   await push(deps, {
     kind: 'upload-attachment',
     owner,
     documentId: base.id,
-    payload: { fileName: file.name, sha256: file.sha256, size: file.size, mtimeMs: file.mtimeMs },
+    payload: {
+      fileName: file.name,
+      sha256: file.sha256,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      ...(identity ? { fileIdentity: identity } : {}),
+    },
     send: () => deps.remote.uploadAttachment(owner, base.id, filePath, file.name),
+    settle: async () => {
+      name = await fileNameNow(deps, folder, file.name, identity);
+    },
     complete: (attachment) => {
       noteStoredName(deps.logger, { folder, documentId: base.id }, file.name, attachment);
-      next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
+      const action = uploadAction(name);
+      next = applyActionResult(base, action, { kind: 'attachment-created', attachment });
       return next ? { base: next, result: { id: attachment.id } } : {};
     },
   });

@@ -24,6 +24,7 @@ import {
 import type {
   BaseDocument,
   DocumentMeta,
+  EntryIdentity,
   FileStamp,
   LocalDocumentSnapshot,
   LocalFile,
@@ -55,6 +56,11 @@ export interface WriteMetaOptions {
    * service's, and the edit is no longer carried.
    */
   readonly localStatusLost?: boolean;
+  /**
+   * The folder must still be this one on disk (a created document's, which a person may have
+   * renamed, and made another under the old name): LocalChangedError naming the folder if not.
+   */
+  readonly folderIdentity?: EntryIdentity | null;
 }
 
 export class LocalWrites {
@@ -113,6 +119,7 @@ export class LocalWrites {
       folder,
       written,
       this.#expected(folder, DOCUMENT_META),
+      options.folderIdentity,
     );
     this.#record(seen, DOCUMENT_META, now);
     seen.meta = written;

@@ -23,9 +23,10 @@ interface PushWork<T> {
   readonly send: () => Promise<T>;
   /**
    * Local work that must be durable before the push counts as done (linking a folder to the
-   * document just created). If it fails, the push stays in doubt and is settled next cycle.
+   * document just created), given the outbox id to note the answer on. If it fails, the push
+   * stays in doubt and is settled next cycle.
    */
-  readonly settle?: (result: T) => Promise<void>;
+  readonly settle?: (result: T, pushId: number) => Promise<void>;
   /** The base (or its removal) once the service accepted the push. */
   readonly complete: (result: T) => PushCompletion;
 }
@@ -33,7 +34,7 @@ interface PushWork<T> {
 export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
   const id = openPush(deps, spec);
   const result = await sendPush(deps, id, spec.send);
-  await spec.settle?.(result);
+  await spec.settle?.(result, id);
   await commitAgreed(deps, pushCompleted(id, spec.complete(result)), {
     owner: spec.owner,
     documentId: spec.documentId,

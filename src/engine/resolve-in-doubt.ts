@@ -4,12 +4,19 @@
  * is closed as never sent, and the plan that follows makes it again if it is still wanted. This
  * is what lets a crash at any instant neither lose a change nor create a duplicate.
  */
+import path from 'node:path';
 import { type ActionResult, applyActionResult } from '../domain/apply-action-result.js';
 import { assertNever } from '../domain/assert-never.js';
-import { RunStoppedError } from '../domain/errors.js';
+import { CreatedFolderMissingError, RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { serviceTimeToLocalMs } from '../domain/timestamps.js';
-import type { BaseDocument, OwnerRef, RemoteAttachment, RemoteDocument } from '../domain/types.js';
+import type {
+  BaseDocument,
+  EntryIdentity,
+  OwnerRef,
+  RemoteAttachment,
+  RemoteDocument,
+} from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import { inLane } from '../remote/request-lane.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
@@ -17,20 +24,40 @@ import { isStateFailure } from '../state/state-failure.js';
 import { attachmentSha256 } from './attachment-digest.js';
 import { commitAgreed, type PushCompletion, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import { fileNameNow, linkCreatedFolder } from './follow-identity.js';
 import { isGone } from './push.js';
 import { actionOfPush } from './push-actions.js';
 import { finishReplace } from './push-replace.js';
 
 type Verdict =
   | { readonly happened: true; readonly completion: PushCompletion }
-  | { readonly happened: false };
+  | { readonly happened: false }
+  /**
+   * It happened, and what remains cannot be done yet (a created document's folder is not in its
+   * entity folder): the push stays in doubt, and its document is left alone meanwhile.
+   */
+  | { readonly happened: 'waiting'; readonly documentId: string; readonly why: string };
 const notYet: Verdict = { happened: false };
 
-/** Returns the documents whose pushes are still in doubt (the service could not be asked). */
+/**
+ * Writes `.document.json` of `folder` for `base`; with `folderIdentity`, only while the folder
+ * is still that one (LocalChangedError naming the folder if not).
+ */
+export type SettleMetaWrite = (
+  folder: string,
+  base: BaseDocument,
+  doc: RemoteDocument,
+  folderIdentity?: EntryIdentity | null,
+) => Promise<void>;
+
+/**
+ * Returns the documents whose pushes are still in doubt (the service could not be asked, or a
+ * created document's folder is not where it can be linked).
+ */
 export async function resolveInDoubt(
   deps: EngineDeps,
   log: Logger,
-  writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
+  writeMeta: SettleMetaWrite,
   owners?: readonly OwnerRef[],
 ): Promise<Set<string>> {
   const unresolved = new Set<string>();
@@ -41,6 +68,11 @@ export async function resolveInDoubt(
     try {
       // Settling is the push's own lane: it is the end of a push a crash interrupted.
       const verdict = await inLane('push', () => check(deps, item, writeMeta));
+      if (verdict.happened === 'waiting') {
+        unresolved.add(verdict.documentId);
+        log.warn({ push: item.kind, key: item.idempotencyKey }, verdict.why);
+        continue;
+      }
       if (verdict.happened)
         await commitAgreed(deps, pushCompleted(item.id, verdict.completion), {
           owner: item.owner,
@@ -59,6 +91,9 @@ export async function resolveInDoubt(
     } catch (error) {
       if (isStateFailure(error)) throw error;
       if (item.documentId) unresolved.add(item.documentId);
+      // A create the service answered: its document must not be pulled as new meanwhile.
+      if (item.kind === 'create-document' && item.payload.createdId)
+        unresolved.add(item.payload.createdId);
       // A stop is no news about the push: it stays in doubt for the next run, quietly.
       if (!(error instanceof RunStoppedError))
         log.warn({ err: error, push: item.kind, key: item.idempotencyKey }, 'push still in doubt');
@@ -79,7 +114,7 @@ async function details(deps: EngineDeps, item: OutboxItem): Promise<RemoteDocume
 async function check(
   deps: EngineDeps,
   item: OutboxItem,
-  writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
+  writeMeta: SettleMetaWrite,
 ): Promise<Verdict> {
   if (item.kind === 'create-document') return checkCreate(deps, item, writeMeta);
   const documentId = item.documentId!;
@@ -108,7 +143,16 @@ async function check(
     }
     case 'upload-attachment': {
       const uploaded = await ourUpload(deps, doc, base, item.payload);
-      return uploaded ? done({ kind: 'attachment-created', attachment: uploaded }) : notYet;
+      if (!uploaded) return notYet;
+      // The file may have been renamed since: the attachment is the file under its name now.
+      const { fileName, fileIdentity } = item.payload;
+      const now = await fileNameNow(deps, base.folder, fileName, fileIdentity);
+      const followed = { ...item, payload: { ...item.payload, fileName: now } };
+      const next = applyActionResult(base, actionOfPush(followed, base), {
+        kind: 'attachment-created',
+        attachment: uploaded,
+      });
+      return { happened: true, completion: next ? { base: next } : {} };
     }
     case 'replace-attachment': {
       // The upload is done when the entry says so, or when the service shows it; then the
@@ -155,39 +199,85 @@ async function ourUpload(
   return undefined;
 }
 
-/** A create happened if the owner has a document of that name and date, new since the push. */
+type CreateItem = Extract<OutboxItem, { kind: 'create-document' }>;
+
+/**
+ * A create happened if the service answered it (its id noted on the push), or else if the owner
+ * has a document of that name and date, new since the push. Its `.document.json` then goes into
+ * the folder it was made from, found by its identity on disk wherever a person moved it within
+ * the entity folder (follow-identity.ts); while it is in none, the create waits, recorded.
+ */
 async function checkCreate(
   deps: EngineDeps,
-  item: Extract<OutboxItem, { kind: 'create-document' }>,
-  writeMeta: (folder: string, base: BaseDocument, doc: RemoteDocument) => Promise<void>,
+  item: CreateItem,
+  writeMeta: SettleMetaWrite,
 ): Promise<Verdict> {
-  const { name, documentDate, folder, replaces } = item.payload;
+  const { folder, replaces, createdId } = item.payload;
+  const doc = createdId
+    ? await createdDocument(deps, item, createdId)
+    : await sameNamed(deps, item);
+  if (doc === null) return notYet;
+  const identity = item.payload.folderIdentity ?? null;
+  const created = { kind: 'document-created', document: doc, files: new Map() } as const;
+  const baseIn = (at: string) =>
+    applyActionResult(
+      null,
+      actionOfPush({ ...item, payload: { ...item.payload, folder: at } }, null),
+      created,
+    )!;
+  const entityFolder = deps.state.entities.get(item.owner)?.folder;
+  const parents = [path.posix.dirname(folder), ...(entityFolder ? [entityFolder] : [])];
+  const linked = await linkCreatedFolder(deps, folder, identity, parents, (at, sameAs) =>
+    writeMeta(at, baseIn(at), doc, sameAs),
+  );
+  if (linked === null) {
+    if (!createdId)
+      deps.state.outbox.markStep(item.id, 'create-document', {
+        ...item.payload,
+        createdId: doc.id,
+      });
+    return {
+      happened: 'waiting',
+      documentId: doc.id,
+      why: new CreatedFolderMissingError(doc.id, folder).message,
+    };
+  }
+  const removeBaseId = replaces && replaces !== doc.id ? { removeBaseId: replaces } : {};
+  return {
+    happened: true,
+    completion: {
+      documentId: doc.id,
+      base: baseIn(linked),
+      ...removeBaseId,
+      result: { id: doc.id },
+    },
+  };
+}
+
+/** The document the service answered the create with; null when it has been deleted since. */
+async function createdDocument(
+  deps: EngineDeps,
+  item: CreateItem,
+  id: string,
+): Promise<RemoteDocument | null> {
+  try {
+    return await deps.remote.document(item.owner, id);
+  } catch (error) {
+    if (isGone(error)) return null;
+    throw error;
+  }
+}
+
+/** A document of the create's name and date, new since the push, that no folder has yet. */
+async function sameNamed(deps: EngineDeps, item: CreateItem): Promise<RemoteDocument | null> {
+  const { name, documentDate } = item.payload;
   const agreed = deps.state.base.listByOwner(item.owner);
   const since = (item.sentAt ?? item.createdAt) - 60_000;
   for await (const entry of deps.remote.documents(item.owner)) {
     if ('malformed' in entry || agreed.has(entry.id)) continue;
     if (entry.name !== name || entry.documentDate !== documentDate) continue;
     if (serviceTimeToLocalMs(entry.lastUpdatedTimestamp, deps.clockOffsetMs()) < since) continue;
-    const doc = await deps.remote.document(item.owner, entry.id, {
-      listedAt: entry.lastUpdatedTimestamp,
-    });
-    const created = {
-      kind: 'document-created',
-      document: doc,
-      files: new Map(),
-    } as const;
-    const base = applyActionResult(null, actionOfPush(item, null), created)!;
-    await writeMeta(folder, base, doc);
-    const removeBaseId = replaces && replaces !== doc.id ? { removeBaseId: replaces } : {};
-    return {
-      happened: true,
-      completion: {
-        documentId: doc.id,
-        base,
-        ...removeBaseId,
-        result: { id: doc.id },
-      },
-    };
+    return deps.remote.document(item.owner, entry.id, { listedAt: entry.lastUpdatedTimestamp });
   }
-  return notYet;
+  return null;
 }

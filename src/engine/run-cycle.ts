@@ -11,7 +11,7 @@ import { describePlan, summaryLine } from '../domain/describe-plan.js';
 import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { type DocumentPlan, type SyncPlan, summariseActions } from '../domain/sync-actions.js';
-import type { BaseDocument, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
+import type { OwnerRef, StatusType } from '../domain/types.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
@@ -44,7 +44,7 @@ import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
 import { StateReadAhead } from './read-ahead.js';
-import { resolveInDoubt } from './resolve-in-doubt.js';
+import { resolveInDoubt, type SettleMetaWrite } from './resolve-in-doubt.js';
 
 export type { CycleReport } from './cycle-report.js';
 
@@ -233,7 +233,7 @@ async function settlePushesInDoubt(
   // No scan behind these (a create's folder, before any plan): each `.document.json` is
   // rewritten over what is found there now.
   const writes = new LocalWrites(deps, [], () => null);
-  const writeMeta = async (folder: string, base: BaseDocument, doc: RemoteDocument) =>
+  const writeMeta: SettleMetaWrite = async (folder, base, doc, folderIdentity) =>
     writes.writeMeta(
       folder,
       metaFromBase(
@@ -242,6 +242,7 @@ async function settlePushesInDoubt(
         await statusTypesOf(deps, false),
         entityDeepLink(deps.settings.webUrl, base.owner),
       ),
+      { folderIdentity },
     );
   return resolveInDoubt(deps, log, writeMeta, options.owners);
 }

@@ -6,12 +6,13 @@
 import type { Stats } from 'node:fs';
 import { link, lstat, mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { LocalStoreError } from '../domain/errors.js';
+import { LocalChangedError, LocalStoreError } from '../domain/errors.js';
 import { documentFolderName, localEditName } from '../domain/local-folder-names.js';
 import { pickFreeName } from '../domain/local-names.js';
 import type {
   DocumentMeta,
   Entity,
+  EntryIdentity,
   FileStamp,
   LocalEntitySnapshot,
   LocalFile,
@@ -34,6 +35,7 @@ import {
   listEntityFolders,
   skippedEntityFolders,
 } from './entity-folders.js';
+import { findUnder, identityAt } from './entry-identity.js';
 import { checkExpected, lookAt } from './expected.js';
 import { type FilesystemKind, filesystemKind } from './filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from './fs-calls.js';
@@ -241,10 +243,19 @@ export class FsLocalStore implements LocalStore {
     folder: string,
     meta: DocumentMeta,
     expected: Expected,
+    folderIdentity?: EntryIdentity | null,
   ): Promise<Expected> {
     const relPath = `${folder}/${DOCUMENT_META}`;
     const text = formatDocumentMeta(meta);
-    const written = await this.#writeOwn(relPath, text, expected);
+    // The folder the id goes into must be the one the push was made from: a folder a person
+    // made under the old name after renaming that one is another document.
+    const sameFolder = folderIdentity
+      ? async () => {
+          const now = await this.identityOf(folder).catch(() => undefined);
+          if (now !== folderIdentity) throw new LocalChangedError(folder);
+        }
+      : undefined;
+    const written = await this.#writeOwn(relPath, text, expected, sameFolder);
     const now = await this.#rememberMeta(folder, text, written);
     return now ? { kind: 'file', stamp: stampOf(now), meta } : CHANGED;
   }
@@ -279,6 +290,17 @@ export class FsLocalStore implements LocalStore {
 
   lookAt(relPath: string): Promise<Expected> {
     return lookAt(this.root, relPath, this.#ignore);
+  }
+
+  identityOf(relPath: string): Promise<EntryIdentity | null> {
+    return identityAt(resolveInside(this.root, relPath));
+  }
+
+  async findByIdentity(folder: string, identity: EntryIdentity, depth = 1): Promise<string | null> {
+    const dir = await resolveInsideReal(this.root, folder);
+    const skip = (rel: string) => isIgnored(`${folder}/${rel}`, this.#ignore);
+    const found = await findUnder(dir, identity, skip, depth);
+    return found === null ? null : `${folder}/${found}`;
   }
 
   async placeFile(folder: string, desiredName: string, source: FileSource): Promise<PlacedFile> {
@@ -433,15 +455,21 @@ export class FsLocalStore implements LocalStore {
   }
 
   /**
-   * Writes a file docsync owns; when `expected` is given, only if the target is still that,
-   * checked after the new content is durable, just before it takes the name. Returns the stats
-   * of what was written.
+   * Writes a file docsync owns; when `expected` is given, only if the target is still that (and
+   * `check` passes), checked after the new content is durable, just before it takes the name.
+   * Returns the stats of what was written.
    */
-  async #writeOwn(relPath: string, content: string, expected?: Expected): Promise<Stats> {
+  async #writeOwn(
+    relPath: string,
+    content: string,
+    expected?: Expected,
+    check?: () => Promise<void>,
+  ): Promise<Stats> {
     const target = await resolveInsideReal(this.root, relPath);
     let written: Stats | undefined;
     await writeFileAtomic(this.root, target, content, {
       beforeRename: async (temp) => {
+        await check?.();
         if (expected) await checkExpected(this.root, relPath, expected, this.#ignore);
         written = await stat(temp);
         this.ownWrites.recordFile(target, written);

@@ -12,6 +12,7 @@ import type {
   BaseDocument,
   DocumentMeta,
   Entity,
+  EntryIdentity,
   FileStamp,
   LocalEntitySnapshot,
   LocalFile,
@@ -175,15 +176,34 @@ export interface LocalStore {
     meta: (written: ReadonlyMap<string, LocalFile>) => DocumentMeta,
   ): Promise<CreatedDocumentFolder>;
   /**
-   * Writes `<folder>/.document.json` atomically, if it is still what `expected` says (checked
-   * just before the new file takes its name; LocalChangedError if not). Returns what a next
+   * Writes `<folder>/.document.json` atomically, if it is still what `expected` says, and, with
+   * `folderIdentity`, if `folder` is still that folder (both checked just before the new file
+   * takes its name; LocalChangedError if not, or if the folder is gone). Returns what a next
    * write of it expects: the file just written.
    */
-  writeDocumentMeta(folder: string, meta: DocumentMeta, expected: Expected): Promise<Expected>;
+  writeDocumentMeta(
+    folder: string,
+    meta: DocumentMeta,
+    expected: Expected,
+    folderIdentity?: EntryIdentity | null,
+  ): Promise<Expected>;
   /** `<folder>/.document.json` as it is now, for a rewrite that has no scan behind it. */
   readDocumentMeta(folder: string): Promise<FoundMeta>;
   /** What is at `relPath` now, for a write that has no scan behind it (an operator's). */
   lookAt(relPath: string): Promise<Expected>;
+  /**
+   * The identity on disk (device and inode) of the folder or file at `relPath`, which a rename
+   * keeps: a push made from it finds it again by this after a person renamed it. Null when the
+   * file system has none (a share without inode numbers). Rejects with ENOENT when it is gone.
+   */
+  identityOf(relPath: string): Promise<EntryIdentity | null>;
+  /**
+   * Where the entry with `identity` is now among the entries of `folder` (a file in its document
+   * folder), or, with `depth` above 1 (the default), of its subfolders that many levels down (a
+   * document folder anywhere in its entity folder), by its path; null when none is it. Links are
+   * never a match, nor looked into.
+   */
+  findByIdentity(folder: string, identity: EntryIdentity, depth?: number): Promise<string | null>;
 
   /**
    * Receives a file (bytes, a stream, or a download that fills a path) into `.docsync/tmp/`,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { AnswerHolds, HeldRoute } from './answer-holds.js';
 import type { SimClock } from './clock.js';
 import type { CountersSnapshot, RequestCounters } from './counters.js';
 import type { DocumentOps } from './document-ops.js';
@@ -53,6 +54,7 @@ export interface AdminDeps {
   readonly clock: SimClock;
   readonly oauth: OAuthServer;
   readonly faults: Faults;
+  readonly holds: AnswerHolds;
   readonly links: LinkHost;
   readonly counters: RequestCounters;
   readonly webhooks: WebhookSender;
@@ -161,6 +163,24 @@ export class SimulatorAdmin {
 
   faults(): FaultOptions {
     return this.deps.faults.get();
+  }
+
+  /**
+   * From now on the answers of `route` wait, the request carried out, until `releaseAnswers`:
+   * a late answer at the moment a test chooses (answer-holds.ts).
+   */
+  holdAnswers(route: HeldRoute): void {
+    this.deps.holds.hold(route);
+  }
+
+  /** Answers carried out and held back so far. */
+  heldAnswers(): number {
+    return this.deps.holds.held();
+  }
+
+  /** Sends the held answers, and holds no route any more. */
+  releaseAnswers(): void {
+    this.deps.holds.release();
   }
 
   /** The rate per access token, and how it is counted (both windows when not given). */

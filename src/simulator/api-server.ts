@@ -4,6 +4,7 @@
  * counts the answer. Admin routes skip faults, auth and the rate limit: they are a test tool.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AnswerHolds } from './answer-holds.js';
 import type { SimClock } from './clock.js';
 import type { RequestCounters } from './counters.js';
 import type { Faults } from './faults.js';
@@ -26,6 +27,8 @@ export interface ApiServerDeps {
   readonly clock: SimClock;
   readonly oauth: OAuthServer;
   readonly faults: Faults;
+  /** Answers a test holds back after the request was carried out (answer-holds.ts). */
+  readonly holds: AnswerHolds;
   readonly rateLimiter: RateLimiter;
   readonly counters: RequestCounters;
   readonly profile: SimProfile;
@@ -97,6 +100,7 @@ async function handleRequest(
       deps.profile,
     );
   }
+  if (!admin && matched !== null) await deps.holds.before(method, matched);
   if (reply) sendReply(res, reply, deps.clock.nowMs());
 }
 

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SimulatorAdmin } from './admin.js';
+import { AnswerHolds } from './answer-holds.js';
 import { createApiServer } from './api-server.js';
 import { SimClock } from './clock.js';
 import { RequestCounters } from './counters.js';
@@ -34,6 +35,7 @@ export type {
   AdminNewDocument,
   SimulatorAdmin,
 } from './admin.js';
+export type { HeldRoute } from './answer-holds.js';
 export type { CompanyInput, TrustInput } from './entity-factory.js';
 export type { FaultOptions } from './faults.js';
 export { isSimProfile, SIM_PROFILES, type SimProfile } from './profile.js';
@@ -102,7 +104,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'docsync-simulator-'));
   mkdirSync(dataDir, { recursive: true });
   const { deps, admin, api } = compose(options, clientId, clientSecret, dataDir);
-  const { links, webhooks } = deps;
+  const { links, webhooks, holds } = deps;
   const apiUrl = await listen(api, options.port ?? 0, host);
   links.baseUrl = await listen(links.server, options.linkPort ?? 0, host);
 
@@ -110,6 +112,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const close = () => {
     closing ??= (async () => {
       webhooks.close();
+      holds.release();
       await Promise.all([stop(api), stop(links.server)]);
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     })();
@@ -134,6 +137,7 @@ function compose(
   const oauth = new OAuthServer(options.accessTokenTtlSeconds ?? 3600);
   oauth.registerClient(clientId, clientSecret);
   const faults = new Faults(clock, options.faults, profile);
+  const holds = new AnswerHolds();
   const links = new LinkHost(store, clock, faults, options.linkTtlSeconds ?? 300);
   const counters = new RequestCounters();
   const rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 20, options.rateLimitWindows);
@@ -146,6 +150,7 @@ function compose(
     clock,
     oauth,
     faults,
+    holds,
     links,
     counters,
     webhooks,
@@ -162,7 +167,16 @@ function compose(
     ...attachmentRoutes(store, ops, links, dataDir, faults),
     ...otherRoutes(store),
   ];
-  const api = createApiServer({ routes, clock, oauth, faults, rateLimiter, counters, profile });
+  const api = createApiServer({
+    routes,
+    clock,
+    oauth,
+    faults,
+    holds,
+    rateLimiter,
+    counters,
+    profile,
+  });
   return { deps, admin, api };
 }
 

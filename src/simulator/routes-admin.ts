@@ -58,6 +58,14 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
       201,
     ),
     route('GET', '/faults', () => admin.faults()),
+    route('POST', '/holds', (_, body) =>
+      admin.holdAnswers({
+        method: requiredString(body.method, 'method'),
+        template: requiredString(body.template, 'template'),
+      }),
+    ),
+    route('GET', '/holds', () => ({ held: admin.heldAnswers() })),
+    route('DELETE', '/holds', () => admin.releaseAnswers()),
     route('PUT', '/faults', (_, body) => admin.setFaults(body)),
     route('PUT', '/rate-limit', (_, body) =>
       admin.setRateLimit(number(body.perSecond, 'perSecond'), rateWindows(body.windows)),
@@ -125,6 +133,11 @@ function rateWindows(value: unknown): readonly RateWindow[] | undefined {
   if (!Array.isArray(value) || value.some((w) => !RATE_WINDOWS.includes(w as RateWindow)))
     throw badRequest(`windows must be a list of ${RATE_WINDOWS.join(', ')}`);
   return value as RateWindow[];
+}
+
+function requiredString(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') throw badRequest(`${name} must be a string`);
+  return value;
 }
 
 function optionalString(value: unknown): string | undefined {

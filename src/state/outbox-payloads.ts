@@ -5,6 +5,7 @@
  * the database, so it is checked on the way out rather than cast.
  */
 import * as z from 'zod';
+import type { EntryIdentity } from '../domain/types.js';
 
 const localFile = {
   /** The file's name in the document folder, which is also the name it is uploaded under. */
@@ -13,6 +14,9 @@ const localFile = {
   size: z.number(),
   mtimeMs: z.number(),
 };
+
+/** A folder's or file's identity on disk, as the local store made it (opaque here). */
+const entryIdentity = z.custom<EntryIdentity>((value) => typeof value === 'string' && value !== '');
 
 const attachment = z.object({
   id: z.string(),
@@ -27,12 +31,23 @@ export const PUSH_PAYLOADS = {
     documentDate: z.string(),
     folder: z.string(),
     /**
+     * The folder's identity on disk (EntryIdentity) when the push was recorded: the push follows
+     * the folder by it, whatever a person renames it to (none on a share without inodes).
+     */
+    folderIdentity: entryIdentity.optional(),
+    /** The document the service made, once it answered: settled by id, not looked for by name. */
+    createdId: z.string().optional(),
+    /**
      * A restore replaces this base row (or the record of a delete docsync made, row 19); an
      * in-doubt settlement must drop it too.
      */
     replaces: z.string().optional(),
   }),
-  'upload-attachment': z.object(localFile),
+  'upload-attachment': z.object({
+    ...localFile,
+    /** The file's identity on disk when the push was recorded: the upload follows the file. */
+    fileIdentity: entryIdentity.optional(),
+  }),
   /**
    * New content for a user attachment, in two steps kept in one entry: the upload, then the
    * old attachment's removal. `uploaded` is set when the first step is done, so a crash

@@ -24,7 +24,7 @@ import {
   parsePushPayload,
   type TypedPush,
 } from './outbox-payloads.js';
-import { pushIdentity } from './push-identity.js';
+import { pushIdentity, requestOf } from './push-identity.js';
 import { type OwnerColumns, ownerOf, parseJson, toJson } from './row-helpers.js';
 
 export type { OutboxKind } from './outbox-payloads.js';
@@ -100,8 +100,18 @@ export class OutboxRepo {
     this.#record = db.transaction((push: NewPush, now: number): number => {
       const key = pushIdentity(push);
       const open = this.#s.openByKey.get(key);
-      if (open !== undefined) return open;
-      return Number(this.#s.insert.run(insertParams(push, key, now)).lastInsertRowid);
+      if (open === undefined)
+        return Number(this.#s.insert.run(insertParams(push, key, now)).lastInsertRowid);
+      const payload = JSON.stringify(push.payload ?? null);
+      // Not sent yet, so what it will send is what is planned now (a create's folder renamed
+      // meanwhile: its new name), and that is what a crash after sending must look for. A
+      // request that changed is a new change for the service: a refusal of the old one does
+      // not hold it back.
+      if (open.state !== 'sent' && open.payload_json !== payload) {
+        const changed = requestOf(typedPush(open)) !== requestOf(push);
+        this.#s.refresh.run({ id: open.id, payload, due: changed ? 1 : 0, now });
+      }
+      return open.id;
     });
     this.#done = db.transaction(
       (id: number, now: number, outcome: { result?: unknown; documentId?: string }) => {
@@ -119,7 +129,10 @@ export class OutboxRepo {
     );
   }
 
-  /** Records a push before it is sent; an open push of the same change is returned instead. */
+  /**
+   * Records a push before it is sent; an open push of the same change (the same key) is returned
+   * instead, with the payload planned now if it was not sent yet.
+   */
   record(push: NewPush, now: number = Date.now()): number {
     return this.#record.immediate(push, now);
   }
@@ -217,9 +230,15 @@ export class OutboxRepo {
 function prepare(db: Database) {
   return {
     get: db.prepare<[number], OutboxRow>('SELECT * FROM outbox WHERE id = ?'),
-    openByKey: db
-      .prepare<[string], number>(`SELECT id FROM outbox WHERE idempotency_key = ? AND ${OPEN}`)
-      .pluck(),
+    openByKey: db.prepare<[string], OutboxRow>(
+      `SELECT * FROM outbox WHERE idempotency_key = ? AND ${OPEN}`,
+    ),
+    refresh: db.prepare(
+      `UPDATE outbox SET payload_json = @payload, updated_at = @now,
+         state = CASE WHEN @due THEN 'pending' ELSE state END,
+         next_attempt_at = CASE WHEN @due THEN NULL ELSE next_attempt_at END
+       WHERE id = @id AND state IN ('pending', 'failed')`,
+    ),
     insert: db.prepare(
       `INSERT INTO outbox (owner_kind, owner_id, document_id, depends_on, kind, payload_json,
          idempotency_key, state, created_at, updated_at)

@@ -4,8 +4,9 @@
  * enough, so it went: one implementation, tested as the daemon runs it.)
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalChangedError, PathEscapeError } from '../../src/domain/errors.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
@@ -557,6 +558,59 @@ describe('LocalStore: a write over what the plan saw (issue 25)', () => {
     await expect(
       h.store.writeDocumentMeta(DOC, documentMeta(), { kind: 'absent' }),
     ).resolves.toMatchObject({ kind: 'file' });
+  });
+
+  it('finds a folder or a file again by its identity on disk after a rename, never a link to it', async () => {
+    const h = await withFiles();
+    const folder = await h.store.identityOf(DOC);
+    const file = await h.store.identityOf(`${DOC}/minutes.pdf`);
+    expect(folder).not.toBeNull();
+    expect(file).not.toBe(folder);
+    h.rename(`${DOC}/minutes.pdf`, `${DOC}/minutes (signed).pdf`);
+    h.rename(DOC, `${ACME}/Minutes, renamed by Jo`);
+    expect(await h.store.findByIdentity(ACME, folder!)).toBe(`${ACME}/Minutes, renamed by Jo`);
+    const moved = `${ACME}/Minutes, renamed by Jo`;
+    expect(await h.store.findByIdentity(moved, file!)).toBe(`${moved}/minutes (signed).pdf`);
+    expect(await h.store.identityOf(`${moved}/minutes (signed).pdf`)).toBe(file);
+    await expect(h.store.identityOf(DOC)).rejects.toMatchObject({ code: 'ENOENT' });
+    // Deeper in the entity folder: found when asked to look that deep.
+    h.mkdir(`${ACME}/Archive/2026`);
+    const archived = `${ACME}/Archive/2026/Minutes`;
+    h.rename(moved, archived);
+    expect(await h.store.findByIdentity(ACME, folder!)).toBeNull();
+    expect(await h.store.findByIdentity(ACME, folder!, 2)).toBeNull();
+    expect(await h.store.findByIdentity(ACME, folder!, 3)).toBe(archived);
+    h.rename(archived, 'Elsewhere');
+    const root = (h.store as FsLocalStore).root;
+    symlinkSync(path.join(root, 'Elsewhere'), path.join(root, ACME, 'A link to it'));
+    expect(await h.store.findByIdentity(ACME, folder!, 3)).toBeNull();
+  });
+
+  it('writes .document.json into a folder only while it is the folder with that identity', async () => {
+    const h = await withFiles();
+    const identity = await h.store.identityOf(DOC);
+    h.remove(`${DOC}/.document.json`);
+    h.rename(DOC, `${ACME}/Renamed`);
+    h.write(`${DOC}/other.pdf`, 'another folder under the old name');
+    const wrong = h.store.writeDocumentMeta(DOC, documentMeta(), { kind: 'absent' }, identity);
+    await expect(wrong).rejects.toMatchObject({ code: 'LOCAL_CHANGED', path: DOC });
+    expect(h.exists(`${DOC}/.document.json`)).toBe(false);
+    const right = h.store.writeDocumentMeta(
+      `${ACME}/Renamed`,
+      documentMeta(),
+      { kind: 'absent' },
+      identity,
+    );
+    await expect(right).resolves.toMatchObject({ kind: 'file' });
+    h.rename(`${ACME}/Renamed`, `${ACME}/Renamed again`);
+    const gone = h.store.writeDocumentMeta(
+      `${ACME}/Renamed`,
+      documentMeta(),
+      { kind: 'absent' },
+      identity,
+    );
+    await expect(gone).rejects.toMatchObject({ code: 'LOCAL_CHANGED' });
+    expect(h.list('.docsync/tmp'), 'no temp file left behind').toEqual([]);
   });
 
   it('renames to a conflict copy only the file as seen', async () => {

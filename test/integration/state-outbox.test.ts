@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StateError } from '../../src/domain/errors.js';
+import type { EntryIdentity } from '../../src/domain/types.js';
 import type { NewPush } from '../../src/state/outbox-repo.js';
 import { baseDocument, TRUST, useStateStore } from '../helpers/state-store.js';
 
@@ -67,6 +68,39 @@ describe('outbox', () => {
     expect(outbox.record(upload)).toBe(id);
     outbox.markDone(id);
     expect(outbox.record(upload)).not.toBe(id);
+  });
+
+  it('knows a create by its folder on disk: renamed, it is the same open push, with what it sends now', () => {
+    const { outbox } = state.open();
+    const create = (folder: string, name: string, folderIdentity = '64768:1234'): NewPush => ({
+      owner: TRUST,
+      documentId: null,
+      kind: 'create-document',
+      payload: {
+        name,
+        documentDate: '2026-10-20',
+        folder,
+        folderIdentity: folderIdentity as EntryIdentity,
+      },
+    });
+    const id = outbox.record(create('Trusts/T/2026-10-20 New a', 'New a'));
+    // Refused (a 4xx), waiting out its backoff: the same request again is held back.
+    outbox.markSent(id, 0);
+    outbox.markFailed(id, '422 name', 60_000, 1);
+    expect(outbox.record(create('Trusts/T/2026-10-20 New a', 'New a'), 2)).toBe(id);
+    expect(outbox.pending(2)).toEqual([]);
+    // Renamed to another name: the same push, due at once, sending the new name.
+    expect(outbox.record(create('Trusts/T/2026-10-20 New b', 'New b'), 3)).toBe(id);
+    expect(outbox.get(id)).toMatchObject({
+      state: 'pending',
+      payload: { name: 'New b', folder: 'Trusts/T/2026-10-20 New b' },
+    });
+    // Sent, and in doubt: renamed again, it is still that push, as it was sent.
+    outbox.markSent(id, 4);
+    expect(outbox.record(create('Trusts/T/New c', 'New c'), 5)).toBe(id);
+    expect(outbox.get(id)).toMatchObject({ state: 'sent', payload: { name: 'New b' } });
+    // Another folder (another inode) is another create.
+    expect(outbox.record(create('Trusts/T/New c', 'New c', '64768:99'))).not.toBe(id);
   });
 
   it('closes an in-doubt push the service shows no trace of; planning it again opens a new one', () => {

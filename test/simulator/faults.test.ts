@@ -39,6 +39,33 @@ describe('simulator faults and rate limit', () => {
     expect(await timed('/cas/trusts?offset=0&limit=10')).toBeLessThan(400);
   });
 
+  it('carries out a held route at once and answers it only when released, over HTTP too', async () => {
+    const session = await start({ seed: { companies: 1, trusts: 0, documentsPerEntity: 0 } });
+    const company = (await session.sim.admin.dump()).companies[0]!;
+    const admin = (method: string, body?: unknown) =>
+      fetch(`${session.sim.apiUrl}/_admin/holds`, {
+        method,
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    await admin('POST', { method: 'POST', template: '/companies/{ownerId}/documents' });
+    let answered = false;
+    const create = session
+      .json('POST', `/cas/companies/${company.id}/documents`, {
+        name: 'Held',
+        documentDate: '2026-10-20',
+      })
+      .finally(() => (answered = true));
+    // The request is carried out while its answer waits: the service holds the document.
+    await expect.poll(async () => ((await (await admin('GET')).json()) as any).held).toBe(1);
+    expect((await session.sim.admin.dump()).documents.map((d) => d.name)).toEqual(['Held']);
+    expect(answered).toBe(false);
+    // Other routes are not held.
+    expect((await session.call('GET', LIST)).status).toBe(200);
+    expect((await admin('DELETE')).status).toBe(204);
+    expect((await create).status).toBe(201);
+    expect(session.sim.admin.heldAnswers()).toBe(0);
+  });
+
   it('answers 429 with Retry-After for the tooManyRequests fault', async () => {
     const session = await start({ faults: { tooManyRequests: 1 } });
     const answer = await session.call('GET', LIST);
