@@ -85,7 +85,10 @@ function filesUnder(dir: string): string[] {
   } catch {
     return [];
   }
-  return entries.map((e) => path.join(dir, e)).filter((p) => statSync(p).isFile());
+  // A temp file or folder may go between the listing and its stat: gone is not a file.
+  return entries
+    .map((e) => path.join(dir, e))
+    .filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile() ?? false);
 }
 
 /** Every attachment in the folder is whole: the seeded size, and listed in its `.document.json`. */
