@@ -124,12 +124,14 @@ export function holdCalls<M extends HeldCall>(
   ) => ReturnType<ServiceClient[M]>;
   const wrapped = async (...args: Parameters<ServiceClient[M]>) => {
     if (!hold(...args)) return call(...args);
-    held++;
     if (!options.answer) {
+      held++;
       await gate;
       return call(...args);
     }
+    // Held once the service has answered: the call is carried out, only its answer waits.
     const answer = await call(...args);
+    held++;
     await gate;
     return answer;
   };
