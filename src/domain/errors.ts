@@ -188,10 +188,33 @@ export class SyncNotDoneError extends DocsyncError {
  * the change (as Unison aborts a transfer whose target changed during the synchronization).
  */
 export class LocalChangedError extends DocsyncError {
-  constructor(readonly path: string) {
-    super('LOCAL_CHANGED', `${path} changed during the sync; it is planned again`, {
-      exitCode: ExitCode.PartialFailure,
-    });
+  constructor(
+    readonly path: string,
+    message = `${path} changed during the sync; it is planned again`,
+    code = 'LOCAL_CHANGED',
+  ) {
+    super(code, message, { exitCode: ExitCode.PartialFailure });
+  }
+}
+
+/**
+ * A file about to be uploaded is not one docsync sends: a symbolic link, a special file, a file
+ * reached through a folder outside the document folder, or another file than the one opened for
+ * the upload's first attempt. Any file docsync can read must not reach the service because a
+ * name in the folder was pointed at it. Nothing was sent; as for any change during a sync, the
+ * document is planned again, and the scan reports what the name is now.
+ */
+export class UploadRefusedError extends LocalChangedError {
+  constructor(
+    path: string,
+    readonly reason: string,
+  ) {
+    super(
+      path,
+      `${path} ${reason}: docsync uploads only regular files inside the document folder, ` +
+        'opened without following links; nothing was sent, and the document is planned again',
+      'UPLOAD_REFUSED',
+    );
   }
 }
 

@@ -23,7 +23,7 @@ import type { PlacedFile } from '../local/local-store.js';
 import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
-import { closeSupersededPushes, isGone, push } from './push.js';
+import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
@@ -216,24 +216,28 @@ async function pushNewDocument(
 
 async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string, file: LocalFile) {
   const { deps, owner } = ctx;
-  const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
-  const uploadAction = {
-    kind: 'push-attachment',
-    row: 40,
-    owner,
-    documentId: base.id,
-    documentName: base.name,
-    folder,
-    file,
-  } as const;
+  const source = deps.local.uploadSource(`${folder}/${file.name}`, file);
   let next: BaseDocument | null = base;
   await push(deps, {
     kind: 'upload-attachment',
     owner,
     documentId: base.id,
     payload: { fileName: file.name, sha256: file.sha256, size: file.size, mtimeMs: file.mtimeMs },
-    send: () => deps.remote.uploadAttachment(owner, base.id, filePath, file.name),
-    complete: (attachment) => {
+    send: async () => {
+      const attachment = await deps.remote.uploadAttachment(owner, base.id, source, file.name);
+      return { attachment, sent: sentFile(source) };
+    },
+    complete: ({ attachment, sent }) => {
+      // The agreed file is the one sent, which the scan's hash may not describe.
+      const uploadAction = {
+        kind: 'push-attachment',
+        row: 40,
+        owner,
+        documentId: base.id,
+        documentName: base.name,
+        folder,
+        file: sent,
+      } as const;
       next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
       return next ? { base: next, result: { id: attachment.id } } : {};
     },

@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OwnerRef } from '../../src/domain/types.js';
+import { namedUploadSource } from '../../src/local/upload-file.js';
 import { ApiError, AuthRequiredError } from '../../src/remote/api-error.js';
 import type { DocumentListEntry } from '../../src/remote/service-client.js';
 import type { ResponseInfo } from '../../src/remote/service-http.js';
@@ -198,7 +199,7 @@ describe('API client: rate and faults', () => {
     const gone = path.join(tempDir(), 'gone.pdf');
 
     const error = await remote.client
-      .uploadAttachment(owner, doc.id, gone, 'gone.pdf')
+      .uploadAttachment(owner, doc.id, namedUploadSource(gone), 'gone.pdf')
       .catch((e: unknown) => e);
 
     expect(error).not.toBeInstanceOf(ApiError);
