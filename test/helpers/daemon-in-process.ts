@@ -95,6 +95,8 @@ type HeldCall = 'document' | 'uploadAttachment';
 export interface CallGate {
   /** Calls held so far (each waits for `release`). */
   held(): number;
+  /** Held calls that have since ended, answered or failed. */
+  finished(): number;
   /** Lets every held call, and every later one, go on. */
   release(): void;
 }
@@ -115,19 +117,23 @@ export function holdCalls<M extends HeldCall>(
     release = resolve;
   });
   let held = 0;
+  let finished = 0;
   const client = app.remote.client;
   const call = client[method].bind(client) as (
     ...args: Parameters<ServiceClient[M]>
   ) => ReturnType<ServiceClient[M]>;
   const wrapped = async (...args: Parameters<ServiceClient[M]>) => {
-    if (hold(...args)) {
-      held++;
-      await gate;
+    if (!hold(...args)) return call(...args);
+    held++;
+    await gate;
+    try {
+      return await call(...args);
+    } finally {
+      finished++;
     }
-    return call(...args);
   };
   client[method] = wrapped as unknown as ServiceClient[M];
-  return { held: () => held, release };
+  return { held: () => held, finished: () => finished, release };
 }
 
 /** Holds the daemon's reads of one document's details (`holdCalls`). */
