@@ -4,7 +4,7 @@
  * resolveInside, and every write is recorded in `ownWrites` so the watcher stays quiet about it.
  */
 import type { Stats } from 'node:fs';
-import { chmod, link, lstat, mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalStoreError } from '../domain/errors.js';
 import { documentFolderName, localEditName } from '../domain/local-folder-names.js';
@@ -71,7 +71,7 @@ import { markerText, readMarker, serviceInMarker, withService } from './root-mar
 import { hashFile, lstatWithoutLinks, type ScanOptions, scanEntityFolder } from './scan.js';
 import { escapeControls, SKIP_REASONS } from './skip-rules.js';
 import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js';
-import { ensureRealFolders, PRIVATE } from './state-folders.js';
+import { ensureRealFolders } from './state-folders.js';
 import { checkStoreRoot, storeRootError } from './store-root.js';
 import { moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
 import { storeUploadSource } from './upload-file.js';
@@ -387,8 +387,6 @@ export class FsLocalStore implements LocalStore {
         savedAt: this.#now().toISOString(),
       };
       await writeStaged(staging, SERVICE_COPY_NOTE, formatServiceCopyNote(note));
-      // It becomes a folder of the trash, which is closed to the group (state-folders.ts).
-      await chmod(staging, PRIVATE);
       await fsyncDir(staging);
       return moveIntoTrash(this.root, staging, relPath, this.#now());
     });

@@ -10,7 +10,9 @@
  * the folder may be shared with a group (UMask=0007): what a person removed, or a document the
  * service held for another client, is not for everyone who can read the folder. So the trash
  * and every folder docsync makes in it are 0700 whatever the umask, and a trash made by an
- * older docsync is closed the same way when it is next used.
+ * older docsync is closed the same way when it is next used. What is moved into it (a removed
+ * folder, a service copy built in tmp/) keeps the mode it has in the folder: a restore puts it
+ * back as the group can use it, and behind the trash no one else can reach it meanwhile.
  */
 import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir, readlink } from 'node:fs/promises';
@@ -52,7 +54,7 @@ export async function ensureRealFolders(root: string, relPath: string): Promise<
 }
 
 /** Mode of the trash and of the folders docsync makes in it. */
-export const PRIVATE = 0o700;
+const PRIVATE = 0o700;
 
 function isTrash(prefix: string): boolean {
   return prefix === TRASH_DIR || prefix.startsWith(`${TRASH_DIR}/`);

@@ -52,7 +52,7 @@ describe('file permissions', () => {
     expect(modeOf(path.join(dir, 'state', 'docsync.db'))).toBe(0o600);
   });
 
-  it('keeps the trash and every folder in it 0700 under UMask=0007, a trash made open closed', async () => {
+  it('keeps the trash and every folder docsync makes in it 0700 under UMask=0007, and closes an open one', async () => {
     const sim = await startSimulator({ rateLimitPerSecond: 0, seed: SMALL_FIRM });
     sims.push(sim);
     const dir = tempDir();
@@ -104,9 +104,12 @@ describe('file permissions', () => {
     expect(copy, 'the service copy is in the trash').toBeDefined();
     expect(moved, "the deleted document's folder is in the trash").toBeDefined();
     expect(modeOf(trash)).toBe(0o700);
-    // Every folder docsync made in the trash: the day, the entity's path, the service copy.
-    const made = folders(trash).filter((f) => !f.startsWith(`${moved!}/`) && f !== moved);
-    expect(made.length).toBeGreaterThanOrEqual(4);
+    // Every folder docsync made in the trash: the day, `Companies`, the entity's folder.
+    const items = [copy!, moved!];
+    const made = folders(trash).filter((f) => !items.some((i) => f === i || f.startsWith(`${i}/`)));
+    expect(made.length).toBeGreaterThanOrEqual(3);
     for (const folder of made) expect([folder, modeOf(folder)]).toEqual([folder, 0o700]);
+    // What was put in it keeps its own mode, which a restore gives back to the group.
+    expect(modeOf(copy!)).toBe(0o770);
   });
 });
