@@ -4,6 +4,7 @@
  * error are generated from the same place as the dispatch.
  */
 import path from 'node:path';
+import { namedUploadSource } from '../local/upload-file.js';
 import type { ServiceClient } from '../remote/service-client.js';
 import {
   type ApiCall,
@@ -108,7 +109,7 @@ export const API_OPERATIONS: Record<string, Record<string, Operation>> = {
       paths: [3],
       check: (_call, [, , , file]) => readableFile(file!),
       run: (c, _call, [k, id, doc, file]) =>
-        c.uploadAttachment(owner(k!, id!), doc!, file!, path.basename(file!)),
+        c.uploadAttachment(owner(k!, id!), doc!, namedUploadSource(file!), path.basename(file!)),
     },
     download: {
       usage: '<company|trust> <ownerId> <documentId> <attachmentId> <destFile>',

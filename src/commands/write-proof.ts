@@ -19,6 +19,7 @@ import { DocsyncError } from '../domain/errors.js';
 import type { Entity, LocalFile, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import { extrasOf, metaFromBase } from '../engine/document-meta.js';
 import type { LocalStore } from '../local/local-store.js';
+import { namedUploadSource } from '../local/upload-file.js';
 import { ApiError } from '../remote/api-error.js';
 import { routeData } from '../remote/route-prober.js';
 import type { RouteName } from '../remote/routes.js';
@@ -79,7 +80,13 @@ export async function proveWrites(deps: WriteProofDeps, entity: Entity): Promise
     const sent = sha256(bytes);
     const attachment = await steps.run(
       'uploadAttachment',
-      () => deps.client.uploadAttachment(steps.owner, created.id, file, 'docsync-check.bin'),
+      () =>
+        deps.client.uploadAttachment(
+          steps.owner,
+          created.id,
+          namedUploadSource(file),
+          'docsync-check.bin',
+        ),
       (a) => `attachment ${a.id} (${bytes.length} bytes) uploaded`,
     );
     if (attachment) {

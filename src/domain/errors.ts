@@ -191,8 +191,9 @@ export class LocalChangedError extends DocsyncError {
   constructor(
     readonly path: string,
     message = `${path} changed during the sync; it is planned again`,
+    code = 'LOCAL_CHANGED',
   ) {
-    super('LOCAL_CHANGED', message, { exitCode: ExitCode.PartialFailure });
+    super(code, message, { exitCode: ExitCode.PartialFailure });
   }
 }
 
@@ -207,6 +208,27 @@ export class PutBackError extends LocalChangedError {
     super(
       path,
       `${what === 'folder' ? 'the folder' : 'the file'} is back in the store (${path}): its delete in the service is cancelled, not sent; it is synced as it stands`,
+    );
+  }
+}
+
+/**
+ * A file about to be uploaded is not one docsync sends: a symbolic link, a special file, a file
+ * reached through a folder outside the document folder, or another file than the one opened for
+ * the upload's first attempt. Any file docsync can read must not reach the service because a
+ * name in the folder was pointed at it. Nothing was sent; as for any change during a sync, the
+ * document is planned again, and the scan reports what the name is now.
+ */
+export class UploadRefusedError extends LocalChangedError {
+  constructor(
+    path: string,
+    readonly reason: string,
+  ) {
+    super(
+      path,
+      `${path} ${reason}: docsync uploads only regular files inside the document folder, ` +
+        'opened without following links; nothing was sent, and the document is planned again',
+      'UPLOAD_REFUSED',
     );
   }
 }

@@ -24,7 +24,7 @@ import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import { fileNameNow, identityForPush, linkCreatedFolder } from './follow-identity.js';
 import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
-import { closeSupersededPushes, isGone, push } from './push.js';
+import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
@@ -245,20 +245,10 @@ async function pushNewDocument(
 
 async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string, file: LocalFile) {
   const { deps, owner } = ctx;
-  const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
+  const source = deps.local.uploadSource(`${folder}/${file.name}`, file);
   // The upload follows the file by this: renamed while it goes up, the file under its new name
   // is the attachment made, not a new file to upload next time.
   const identity = await identityForPush(deps, `${folder}/${file.name}`);
-  const uploadAction = (name: string) =>
-    ({
-      kind: 'push-attachment',
-      row: 40,
-      owner,
-      documentId: base.id,
-      documentName: base.name,
-      folder,
-      file: { ...file, name },
-    }) as const;
   let name = file.name;
   let next: BaseDocument | null = base;
   await push(deps, {
@@ -272,14 +262,27 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
       mtimeMs: file.mtimeMs,
       ...(identity ? { fileIdentity: identity } : {}),
     },
-    send: () => deps.remote.uploadAttachment(owner, base.id, filePath, file.name),
+    send: async () => {
+      const attachment = await deps.remote.uploadAttachment(owner, base.id, source, file.name);
+      return { attachment, sent: sentFile(source) };
+    },
     settle: async () => {
       name = await fileNameNow(deps, folder, file.name, identity);
     },
-    complete: (attachment) => {
+    complete: ({ attachment, sent }) => {
       noteStoredName(deps.logger, { folder, documentId: base.id }, file.name, attachment);
-      const action = uploadAction(name);
-      next = applyActionResult(base, action, { kind: 'attachment-created', attachment });
+      // The agreed file is the one sent, which the scan's hash may not describe, under the name
+      // it has now.
+      const uploadAction = {
+        kind: 'push-attachment',
+        row: 40,
+        owner,
+        documentId: base.id,
+        documentName: base.name,
+        folder,
+        file: { ...sent, name },
+      } as const;
+      next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
       return next ? { base: next, result: { id: attachment.id } } : {};
     },
   });

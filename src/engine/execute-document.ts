@@ -12,6 +12,7 @@ import {
   PushRejectedError,
   RemoteChangedError,
   RunStoppedError,
+  UploadRefusedError,
 } from '../domain/errors.js';
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import { type DocumentPlan, PERSONS_TO_CORRECT, type SyncAction } from '../domain/sync-actions.js';
@@ -277,7 +278,9 @@ class DocumentRun {
    */
   #changed(error: LocalChangedError | RemoteChangedError): DocumentOutcome {
     const where = error instanceof LocalChangedError ? { path: error.path } : {};
-    this.work.log.info(where, `${this.#who(this.work.plan.actions[0])}: ${error.message}`);
+    // A file swapped for a link or a special file under an upload is worth a person's look.
+    const level = error instanceof UploadRefusedError ? 'warn' : 'info';
+    this.work.log[level](where, `${this.#who(this.work.plan.actions[0])}: ${error.message}`);
     this.#ok = false;
     this.#changedDuringSync = true;
     this.work.problems.untouched(this.work.item);

@@ -11,7 +11,7 @@ import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.
 import type { PushPayload } from '../state/outbox-payloads.js';
 import { commitAgreed, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
-import { closeSupersededPushes, isGone, openPush, sendPush } from './push.js';
+import { closeSupersededPushes, isGone, openPush, sendPush, sentFile } from './push.js';
 import { actionOfPush } from './push-actions.js';
 import { saveAttachmentCopy } from './save-service-copy.js';
 import { noteStoredName } from './stored-name.js';
@@ -39,12 +39,14 @@ export async function pushReplace(
     documentId: base.id,
     payload,
   });
-  const filePath = await deps.local.uploadPath(`${folder}/${file.name}`);
+  const source = deps.local.uploadSource(`${folder}/${file.name}`, file);
   const uploaded = await sendPush(deps, id, () =>
-    deps.remote.uploadAttachment(base.owner, base.id, filePath, file.name),
+    deps.remote.uploadAttachment(base.owner, base.id, source, file.name),
   );
   noteStoredName(deps.logger, { folder, documentId: base.id }, file.name, uploaded);
-  const halfway = { ...payload, uploaded };
+  // From here on the entry describes the bytes sent, which the base takes when both steps are done.
+  const { sha256, size, mtimeMs } = sentFile(source);
+  const halfway = { ...payload, sha256, size, mtimeMs, uploaded };
   outbox.markStep(id, 'replace-attachment', halfway, deps.now());
   const site = deps.failpoint && { owner: base.owner, documentId: base.id, what: file.name };
   if (site) await deps.failpoint?.('between-upload-and-delete', site);

@@ -4,9 +4,15 @@
  * unknown keeps the push `sent` (in doubt) for resolve-in-doubt.ts to settle by reading the
  * service; a definite failure marks it failed. Nothing here ever sends a push twice blindly.
  */
-import { DocsyncError, PushRejectedError, RunStoppedError } from '../domain/errors.js';
+import {
+  DocsyncError,
+  LocalChangedError,
+  PushRejectedError,
+  RunStoppedError,
+} from '../domain/errors.js';
 import { nextAttemptDelay } from '../domain/next-attempt-delay.js';
-import type { OwnerRef } from '../domain/types.js';
+import type { LocalFile, OwnerRef } from '../domain/types.js';
+import type { UploadSource } from '../domain/upload-source.js';
 import { ApiError } from '../remote/api-error.js';
 import { inLane } from '../remote/request-lane.js';
 import type { TypedPush } from '../state/outbox-payloads.js';
@@ -94,6 +100,12 @@ export async function sendPush<T>(
       if (!error.mayHaveApplied) outbox.dropUnsent(id, deps.now());
       throw error;
     }
+    // The file to upload is not the one planned any more, found before any of it was sent
+    // (a torn read is cut in flight and stays in doubt, above): closed, the next plan decides.
+    if (error instanceof LocalChangedError) {
+      outbox.dropUnsent(id, deps.now());
+      throw error;
+    }
     const message = (error as Error).message;
     if (isRefusal(error)) {
       const retryAt = deps.now() + nextAttemptDelay(outbox.get(id)?.attempts ?? 1);
@@ -116,6 +128,17 @@ export function closeSupersededPushes(
   fileName: string,
 ): void {
   deps.state.outbox.supersede(documentId, fileName, deps.now());
+}
+
+/** What an upload that succeeded sent: the bytes its source read to the end, and their hash. */
+export function sentFile(source: UploadSource): LocalFile {
+  const sent = source.sent();
+  if (sent === null)
+    throw new DocsyncError(
+      'UPLOAD_NOT_READ',
+      `${source.label}: the service answered an upload whose file was not read to its end`,
+    );
+  return sent;
 }
 
 /** A 4xx the client did not handle itself (401 refreshes the token, 429 waits and retries). */

@@ -20,6 +20,7 @@ import type {
   OwnerRef,
   SkippedEntry,
 } from '../domain/types.js';
+import type { UploadSource } from '../domain/upload-source.js';
 import {
   commitTempNoClobber,
   type FileSource,
@@ -75,6 +76,7 @@ import { commitStaged, withStagingFolder, writeStaged } from './staged-folder.js
 import { ensureRealFolders } from './state-folders.js';
 import { checkStoreRoot, storeRootError } from './store-root.js';
 import { moveIntoTrash, moveToTrash, sweepTrash } from './trash.js';
+import { storeUploadSource } from './upload-file.js';
 
 /** What a write expects after one it could not read back as its own: never found again. */
 const CHANGED: Expected = { kind: 'file', stamp: 'changed since written' as FileStamp };
@@ -321,8 +323,8 @@ export class FsLocalStore implements LocalStore {
     }
   }
 
-  uploadPath(relPath: string): Promise<string> {
-    return resolveInsideReal(this.root, relPath);
+  uploadSource(relPath: string, planned: LocalFile): UploadSource {
+    return storeUploadSource(this.root, relPath, planned);
   }
 
   /** Links a durable temp file into `folder` under a free legal name; never overwrites. */

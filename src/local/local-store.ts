@@ -20,6 +20,7 @@ import type {
   OwnerRef,
   SkippedEntry,
 } from '../domain/types.js';
+import type { UploadSource } from '../domain/upload-source.js';
 import type { FileSource } from './atomic-write.js';
 
 export type { FileSource } from './atomic-write.js';
@@ -216,8 +217,13 @@ export interface LocalStore {
    * that are looked at and never placed (a download compared with a local file).
    */
   withScratchFile<T>(use: (path: string) => Promise<T>): Promise<T>;
-  /** A path an upload can stream from (the file itself, for the folder adapter). */
-  uploadPath(relPath: string): Promise<string>;
+  /**
+   * The file at `relPath`, as the plan saw it (`planned`), for an upload: each attempt opens it
+   * anew without following a link and refuses (LocalChangedError, UploadRefusedError) a file
+   * that is not that one any more, a link, not a regular file, or outside the root; the bytes
+   * sent are read from what was opened and checked, and `sent()` says what they were.
+   */
+  uploadSource(relPath: string, planned: LocalFile): UploadSource;
   /**
    * Renames a file inside its folder (e.g. to a conflict-copy name); ` (2)` if taken. Refused
    * (LocalChangedError) when the file is not what `expected` says.

@@ -68,7 +68,8 @@ function isResolvedRoot(root: string): boolean {
   return true;
 }
 
-function isWithin(base: string, candidate: string): boolean {
+/** Whether `candidate` (absolute) is `base` or lies below it. */
+export function isWithin(base: string, candidate: string): boolean {
   const rel = path.relative(base, candidate);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

@@ -5,11 +5,19 @@
  * tool that keeps links), such a folder carried those writes, and the sweep's `rm -rf`, outside
  * the document folder. So each folder on the way is checked with lstat, made when missing, and
  * refused when it is a link or not a folder, before anything goes through it.
+ *
+ * The trash holds what docsync removed and the service's copies of what it deleted there, and
+ * the folder may be shared with a group (UMask=0007): what a person removed, or a document the
+ * service held for another client, is not for everyone who can read the folder. So the trash
+ * and every folder docsync makes in it are 0700 whatever the umask, and a trash made by an
+ * older docsync is closed the same way when it is next used. What is moved into it (a removed
+ * folder, a service copy built in tmp/) keeps the mode it has in the folder: a restore puts it
+ * back as the group can use it, and behind the trash no one else can reach it meanwhile.
  */
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, readlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readlink } from 'node:fs/promises';
 import { LocalStoreError } from '../domain/errors.js';
-import { TMP_DIR } from './local-store.js';
+import { TMP_DIR, TRASH_DIR } from './local-store.js';
 import { resolveInside, toRelative } from './resolve-inside.js';
 
 /** `.docsync/tmp/`, made when missing; absolute. Throws when it, or `.docsync/`, is unsafe. */
@@ -25,10 +33,13 @@ export function tempFolder(root: string): Promise<string> {
 export async function ensureRealFolders(root: string, relPath: string): Promise<string> {
   for (const prefix of prefixes(root, relPath)) {
     const absolute = resolveInside(root, prefix);
+    const closed = isTrash(prefix);
     let stats = await lstatOrNull(absolute);
     if (stats === null) {
       try {
-        await mkdir(absolute);
+        await mkdir(absolute, { mode: closed ? PRIVATE : 0o777 });
+        // mkdir's mode passes through the umask, which may take from the owner too.
+        if (closed) await chmod(absolute, PRIVATE);
         continue;
       } catch (error) {
         // Two writers may make the same folder at once (parallel downloads make tmp/).
@@ -37,8 +48,25 @@ export async function ensureRealFolders(root: string, relPath: string): Promise<
       }
     }
     if (!stats.isDirectory()) throw await unsafeStateFolder(root, prefix, stats);
+    if (prefix === TRASH_DIR && (stats.mode & 0o077) !== 0) await closeTrash(absolute);
   }
   return resolveInside(root, relPath);
+}
+
+/** Mode of the trash and of the folders docsync makes in it. */
+const PRIVATE = 0o700;
+
+function isTrash(prefix: string): boolean {
+  return prefix === TRASH_DIR || prefix.startsWith(`${TRASH_DIR}/`);
+}
+
+/** A trash left open by an older docsync; one of another owner stays as it is (not ours to change). */
+async function closeTrash(absolute: string): Promise<void> {
+  try {
+    await chmod(absolute, PRIVATE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import type { Got } from 'got';
+import type { UploadForm } from './upload-form.js';
 
 /** How docsync names itself to the service, on every request (the link host's too). */
 export const USER_AGENT = 'docsync';
@@ -25,8 +26,8 @@ export interface ApiRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** A JSON body, already serialised. */
   readonly json?: string;
-  /** A multipart body (an upload); got encodes it and streams each file with its length. */
-  readonly form?: FormData;
+  /** A multipart body (an upload); got encodes it and streams its file with its length. */
+  readonly form?: UploadForm;
   /** Cuts the request (docsync is stopping). */
   readonly signal?: AbortSignal;
   /** Called as the request gets its connection and goes out (the rate counts it from then). */

@@ -7,17 +7,26 @@
  * link, or a redirect to where links may not live, is a LinkRefusedError and never a file.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Got } from 'got';
-import { LinkRefusedError } from '../domain/errors.js';
+import { LinkRefusedError, LocalStoreError } from '../domain/errors.js';
 import { ApiError } from './api-error.js';
 import { type LinkGuard, refusedError } from './link-guard.js';
 
 import type { DownloadResult } from './remote-store.js';
 
 const LINK_ROUTE = 'GET <download link>';
+
+/**
+ * `w`, except that a link at `dest` is refused rather than followed: dest is in docsync's own
+ * temp or staging folder, where a member of the folder's group could put a link to a file
+ * docsync may write (its state, its configuration) under a name it is about to fill.
+ */
+const WRITE_NOT_THROUGH_LINK =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 /**
  * Streams `url` into `dest` (created or truncated). Throws ApiError (403 means expired), or
@@ -35,6 +44,7 @@ export async function fetchLink(
   let expected: number | undefined;
   const guarded = guard.requestOptions(url);
   try {
+    const out = (await open(dest, WRITE_NOT_THROUGH_LINK)).createWriteStream({ flush: true });
     const source = linkHttp.stream(url, {
       ...guarded,
       // No headers of ours beyond this: the link needs no auth (api.md) and must get none.
@@ -67,11 +77,17 @@ export async function fetchLink(
     // flush: fsync before close, so the store's rename of this file is durable. The default
     // mode (0666) leaves the permissions to the umask, as for any other program's files: the
     // firm shares this folder, and a download readable only by docsync's user locked them out.
-    await pipeline(source, tap, createWriteStream(dest, { flush: true }));
+    await pipeline(source, tap, out);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     const refused = linkRefusal(error, url);
     if (refused) throw refused;
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new LocalStoreError(
+        'DOWNLOAD_THROUGH_LINK',
+        `${dest} is a symbolic link: docsync writes no download through a link; nothing was written`,
+      );
+    }
     throw new ApiError('NETWORK', `${LINK_ROUTE}: ${(error as Error).message}`, {
       route: LINK_ROUTE,
       networkCode: (error as NodeJS.ErrnoException).code,

@@ -14,6 +14,7 @@ import type {
   StatusType,
   Trust,
 } from '../domain/types.js';
+import type { UploadSource } from '../domain/upload-source.js';
 
 /** A list item that did not match the contract: reported, never allowed to sink the list. */
 export interface MalformedEntry {
@@ -67,10 +68,14 @@ export interface RemoteStore {
     typeId: string,
     effectiveDate: string,
   ): Promise<RemoteStatus>;
+  /**
+   * Sends the file `source` opens (opened again for each attempt), as `fileName`; what it read,
+   * the bytes sent, is `source.sent()` once this resolves.
+   */
   uploadAttachment(
     owner: OwnerRef,
     documentId: string,
-    filePath: string,
+    source: UploadSource,
     fileName: string,
   ): Promise<RemoteAttachment>;
   downloadAttachment(

@@ -15,6 +15,7 @@ import type {
   UnlodgedDocument,
 } from '../domain/types.js';
 import type { UnlodgedPage } from '../domain/unlodged-hints.js';
+import type { UploadSource } from '../domain/upload-source.js';
 import { ApiError } from './api-error.js';
 import { PAGE_LIMIT, paged } from './paging.js';
 import type {
@@ -213,10 +214,10 @@ export class ServiceClient {
   uploadAttachment(
     owner: OwnerRef,
     documentId: string,
-    filePath: string,
+    source: UploadSource,
     fileName: string,
   ): Promise<RemoteAttachment> {
-    return this.transfers.upload(owner, documentId, filePath, fileName);
+    return this.transfers.upload(owner, documentId, source, fileName);
   }
 
   /** Streams the attachment to `dest`; the caller moves it into place. */

@@ -29,6 +29,7 @@ import {
 } from './routes.js';
 import type { ServerClock } from './server-clock.js';
 import type { TokenManager } from './token-manager.js';
+import type { UploadForm } from './upload-form.js';
 
 export interface ResponseInfo {
   readonly route: string;
@@ -65,8 +66,11 @@ export interface RequestSpec {
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
   readonly json?: unknown;
-  /** Built anew for each attempt, since a sent body (a stream) cannot be sent again. */
-  readonly body?: () => Promise<FormData> | FormData;
+  /**
+   * Built anew for each attempt, since a sent body (a stream) cannot be sent again, and the
+   * file it reads is opened and checked again.
+   */
+  readonly body?: () => Promise<UploadForm>;
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -270,6 +274,8 @@ async function buildBody(body: NonNullable<RequestSpec['body']>, label: string) 
   try {
     return await body();
   } catch (error) {
+    // The file is not what the upload was planned for (LocalChangedError): said as it is.
+    if (error instanceof DocsyncError) throw error;
     throw new DocsyncError(
       'UPLOAD_UNREADABLE',
       `${label}: could not read what to send (${(error as Error).message}); nothing was sent`,

@@ -1,16 +1,16 @@
 /**
- * Attachment bytes in and out. Uploads stream the file from disk as multipart (got encodes a
- * spec FormData with form-data-encoder; `openAsBlob` reads the file lazily, so nothing is held
- * whole in memory, and a file that changes size mid-upload fails the read instead of sending a
- * torn copy). Downloads ask the API for a link, then fetch it on a separate, auth-less got,
- * asking for a fresh link when one expires.
+ * Attachment bytes in and out. Uploads stream a file as multipart from the descriptor its
+ * source opened and checked, anew for each attempt (upload-form.ts; nothing is held whole in
+ * memory, and a file that changes while it is read fails the read instead of sending a torn
+ * copy). Downloads ask the API for a link, then fetch it on a separate, auth-less got, asking
+ * for a fresh link when one expires.
  */
-import { openAsBlob } from 'node:fs';
 import type { Got } from 'got';
 import PQueue from 'p-queue';
 import { type Clock, waitOn } from '../domain/clock.js';
 import { LinkRefusedError, RunStoppedError } from '../domain/errors.js';
 import type { OwnerRef, RemoteAttachment } from '../domain/types.js';
+import type { OpenedUpload, UploadSource } from '../domain/upload-source.js';
 import { ApiError } from './api-error.js';
 import { fetchLink } from './download.js';
 import type { LinkGuard } from './link-guard.js';
@@ -18,6 +18,7 @@ import type { DownloadResult } from './remote-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
 import { parse } from './schemas.js';
 import type { ServiceHttp } from './service-http.js';
+import { UploadForm } from './upload-form.js';
 
 export interface TransfersOptions {
   readonly http: ServiceHttp;
@@ -48,22 +49,36 @@ export class Transfers {
     this.#linkQueue = new PQueue({ concurrency: options.concurrency });
   }
 
+  /**
+   * Sends the file `source` opens. A retry opens it again, so a file swapped between two
+   * attempts is checked as the first was; each descriptor is closed once its attempt is over.
+   */
   async upload(
     owner: OwnerRef,
     documentId: string,
-    filePath: string,
+    source: UploadSource,
     fileName: string,
   ): Promise<RemoteAttachment> {
-    const body = await this.#o.http.request('uploadAttachment', {
-      owner,
-      params: { documentId },
-      body: async () => {
-        const form = new FormData();
-        form.append('file', await openAsBlob(filePath), fileName);
-        return form;
-      },
-    });
-    return parse.attachment(body, this.#o.http.label('uploadAttachment', owner.kind));
+    let opened: OpenedUpload | null = null;
+    const release = async () => {
+      const last = opened;
+      opened = null;
+      await last?.close();
+    };
+    try {
+      const body = await this.#o.http.request('uploadAttachment', {
+        owner,
+        params: { documentId },
+        body: async () => {
+          await release();
+          opened = await source.open();
+          return new UploadForm('file', opened, fileName);
+        },
+      });
+      return parse.attachment(body, this.#o.http.label('uploadAttachment', owner.kind));
+    } finally {
+      await release();
+    }
   }
 
   async download(

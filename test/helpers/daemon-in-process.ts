@@ -95,6 +95,8 @@ type HeldCall = 'document' | 'uploadAttachment' | 'downloadAttachment' | 'delete
 export interface CallGate {
   /** Calls held so far (each waits for `release`). */
   held(): number;
+  /** Held calls that have since ended, answered or failed. */
+  finished(): number;
   /** Lets every held call, and every later one, go on. */
   release(): void;
 }
@@ -118,6 +120,7 @@ export function holdCalls<M extends HeldCall>(
     release = resolve;
   });
   let held = 0;
+  let finished = 0;
   const client = app.remote.client;
   const call = client[method].bind(client) as (
     ...args: Parameters<ServiceClient[M]>
@@ -127,16 +130,21 @@ export function holdCalls<M extends HeldCall>(
     if (!options.answer) {
       held++;
       await gate;
-      return call(...args);
+      try {
+        return await call(...args);
+      } finally {
+        finished++;
+      }
     }
     // Held once the service has answered: the call is carried out, only its answer waits.
     const answer = await call(...args);
     held++;
     await gate;
+    finished++;
     return answer;
   };
   client[method] = wrapped as unknown as ServiceClient[M];
-  return { held: () => held, release };
+  return { held: () => held, finished: () => finished, release };
 }
 
 /** Holds the daemon's reads of one document's details (`holdCalls`). */

@@ -16,6 +16,8 @@ import type { LocalStore } from '../../src/local/local-store.js';
 /** A store plus the hands of a person working in its folder. */
 export interface Harness {
   readonly store: LocalStore;
+  /** The folder's absolute path. */
+  readonly root: string;
   write(relPath: string, data: string | Uint8Array, mtimeMs?: number): void;
   mkdir(relPath: string): void;
   rename(from: string, to: string): void;
@@ -35,6 +37,7 @@ export function fsHarness(root: string, options: HarnessOptions = {}): Harness {
   const abs = (rel: string) => path.join(root, ...rel.split('/'));
   return {
     store,
+    root,
     write(rel, data, mtimeMs) {
       mkdirSync(path.dirname(abs(rel)), { recursive: true });
       writeFileSync(abs(rel), data);

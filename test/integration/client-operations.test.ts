@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OwnerRef, RemoteDocumentSummary } from '../../src/domain/types.js';
+import { namedUploadSource } from '../../src/local/upload-file.js';
 import { ApiError } from '../../src/remote/api-error.js';
 import type { DocumentListEntry } from '../../src/remote/service-client.js';
 import { collect, collectRead, useRemote } from '../helpers/remote.js';
@@ -103,7 +104,12 @@ describe('API client against the simulator: every operation', () => {
     const dir = tempDir();
     const source = path.join(dir, 'deed.pdf');
     writeFileSync(source, '%PDF-1.4 a trust deed\n'.repeat(1000));
-    const attachment = await client.uploadAttachment(owner, created.id, source, 'Trust deed.pdf');
+    const attachment = await client.uploadAttachment(
+      owner,
+      created.id,
+      namedUploadSource(source),
+      'Trust deed.pdf',
+    );
     expect(attachment).toMatchObject({ kind: 'user', name: 'Trust deed.pdf' });
     expect(attachment.id).toMatch(/^UA/);
 

@@ -1,7 +1,9 @@
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OwnerRef } from '../../src/domain/types.js';
+import { namedUploadSource } from '../../src/local/upload-file.js';
 import { ApiError, AuthRequiredError } from '../../src/remote/api-error.js';
 import type { DocumentListEntry } from '../../src/remote/service-client.js';
 import type { ResponseInfo } from '../../src/remote/service-http.js';
@@ -198,7 +200,7 @@ describe('API client: rate and faults', () => {
     const gone = path.join(tempDir(), 'gone.pdf');
 
     const error = await remote.client
-      .uploadAttachment(owner, doc.id, gone, 'gone.pdf')
+      .uploadAttachment(owner, doc.id, namedUploadSource(gone), 'gone.pdf')
       .catch((e: unknown) => e);
 
     expect(error).not.toBeInstanceOf(ApiError);
@@ -223,6 +225,25 @@ describe('API client: rate and faults', () => {
       path.join(tempDir(), 'a'),
     );
     expect(result.sha256).toBe(attachment.sha256);
+  });
+
+  it('writes no download through a link put where it was to be saved', async () => {
+    const { sim, remote } = await start({ seed: 'demo' });
+    const { doc, owner } = await firstDocument(sim);
+    const dir = tempDir();
+    // docsync's own file, which a link in its staging folder must not let the service overwrite.
+    const precious = path.join(dir, 'docsync.json');
+    writeFileSync(precious, '{"service":{}}\n');
+    const dest = path.join(dir, 'a.pdf');
+    symlinkSync(precious, dest);
+
+    const error = await remote.client
+      .downloadAttachment(owner, doc.id, doc.attachments[0]!.id, dest)
+      .catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ code: 'DOWNLOAD_THROUGH_LINK' });
+    expect((error as Error).message).toMatch(/a\.pdf is a symbolic link: .*nothing was written/);
+    expect(readFileSync(precious, 'utf8')).toBe('{"service":{}}\n');
   });
 
   it('never sends the bearer token to the download link host', async () => {

@@ -3,12 +3,16 @@
  * (An in-memory fake once ran here too; no engine test used it, since the real folder is fast
  * enough, so it went: one implementation, tested as the daemon runs it.)
  */
+
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalChangedError, PathEscapeError } from '../../src/domain/errors.js';
+import { LocalChangedError, PathEscapeError, UploadRefusedError } from '../../src/domain/errors.js';
+import type { LocalFile } from '../../src/domain/types.js';
+import type { UploadSource } from '../../src/domain/upload-source.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import type { Expected } from '../../src/local/local-store.js';
 import {
@@ -500,11 +504,115 @@ describe('LocalStore contract (the fs adapter)', () => {
       h.store.writeDocumentMeta(`${ACME}/../../..`, documentMeta(), { kind: 'absent' }),
     ).rejects.toBeInstanceOf(PathEscapeError);
   });
+});
 
-  it('gives a path an upload streams from', async () => {
-    const h = await withDocument();
-    h.write(`${DOC}/a.pdf`, 'abc');
-    expect(await readFile(await h.store.uploadPath(`${DOC}/a.pdf`), 'utf8')).toBe('abc');
+describe('LocalStore: a file opened for an upload', () => {
+  /** `name` in the document folder, as a scan sees it: what an upload is planned from. */
+  async function planned(h: Harness, name: string): Promise<LocalFile> {
+    const [doc] = (await h.store.scanEntity(acme)).documents;
+    const file = doc!.files.find((f) => f.name === name);
+    if (!file) throw new Error(`the scan does not see ${name}`);
+    return file;
+  }
+
+  async function withFile(content = 'abc') {
+    const h = make();
+    const entity = await h.store.ensureEntityFolder(acme, LINK);
+    await createDocumentFolder(h.store, entity, documentMeta());
+    h.write(`${DOC}/a.pdf`, content, Date.now() - 60_000);
+    return { h, file: await planned(h, 'a.pdf') };
+  }
+
+  /** What one attempt sends: every byte the source hands over. */
+  async function send(source: UploadSource): Promise<string> {
+    const opened = await source.open();
+    try {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of opened.chunks()) chunks.push(chunk);
+      return Buffer.concat(chunks).toString();
+    } finally {
+      await opened.close();
+    }
+  }
+
+  it('reads the file from what it opened, and says what it sent', async () => {
+    const { h, file } = await withFile('abc');
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    expect(source.sent()).toBeNull();
+    expect(await send(source)).toBe('abc');
+    expect(source.sent()).toEqual(file);
+    // A retry opens it again, and reads it again.
+    expect(await send(source)).toBe('abc');
+  });
+
+  it('sends nothing of a file replaced by a link, even to a file inside the folder', async () => {
+    const { h, file } = await withFile();
+    h.write('secret.txt', 'the secret');
+    h.remove(`${DOC}/a.pdf`);
+    symlinkSync(path.join(h.root, 'secret.txt'), path.join(h.root, DOC, 'a.pdf'));
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    const error = await source.open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UploadRefusedError);
+    expect((error as Error).message).toMatch(/a\.pdf is a symbolic link: .*nothing was sent/);
+  });
+
+  it('sends nothing of a named pipe put in its place, and does not wait for a writer', async () => {
+    const { h, file } = await withFile();
+    h.remove(`${DOC}/a.pdf`);
+    execFileSync('mkfifo', [path.join(h.root, DOC, 'a.pdf')]);
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    await expect(source.open()).rejects.toThrow(/is a named pipe, not a regular file/);
+  });
+
+  it('sends nothing through a folder that became a link out of the root', async () => {
+    const { h, file } = await withFile('abc');
+    const outside = tempDir();
+    writeFileSync(path.join(outside, 'a.pdf'), 'the secret');
+    h.rename(DOC, `${ACME}/moved away`);
+    symlinkSync(outside, path.join(h.root, DOC));
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    await expect(source.open()).rejects.toThrow(/is reached through a link out of the folder/);
+  });
+
+  it('sends nothing of a file changed since it was planned: it is planned again', async () => {
+    const { h, file } = await withFile('abc');
+    h.write(`${DOC}/a.pdf`, 'abcd');
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    const error = await source.open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LocalChangedError);
+    expect(error).not.toBeInstanceOf(UploadRefusedError);
+  });
+
+  it('refuses another file, as the plan saw it, on a retry', async () => {
+    const { h, file } = await withFile('abc');
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    expect(await send(source)).toBe('abc');
+    // Same name, size and mtime; another inode.
+    h.rename(`${DOC}/a.pdf`, `${DOC}/old.pdf`);
+    h.write(`${DOC}/a.pdf`, 'xyz', file.mtimeMs);
+    await expect(source.open()).rejects.toThrow(/replaced by another file between two attempts/);
+  });
+
+  it('hashes the bytes it sent, not the ones the scan read', async () => {
+    const { h, file } = await withFile('abc');
+    // Rewritten in place, its size and mtime kept (as `cp -p` or a restore leaves them).
+    h.write(`${DOC}/a.pdf`, 'xyz', file.mtimeMs);
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    expect(await send(source)).toBe('xyz');
+    expect(source.sent()).toEqual({ ...file, sha256: sha('xyz') });
+  });
+
+  it('fails the read of a file changed while it is sent, before its last bytes go', async () => {
+    const { h, file } = await withFile('abc');
+    const source = h.store.uploadSource(`${DOC}/a.pdf`, file);
+    const opened = await source.open();
+    h.write(`${DOC}/a.pdf`, 'abcdef');
+    const reading = (async () => {
+      for await (const _ of opened.chunks());
+    })();
+    await expect(reading).rejects.toThrow(/changed while it was sent/);
+    await opened.close();
+    expect(source.sent()).toBeNull();
   });
 });
 

@@ -13,6 +13,7 @@ import type {
   RemoteDocument,
   RemoteStatus,
 } from '../../src/domain/types.js';
+import type { UploadSource } from '../../src/domain/upload-source.js';
 import type { LocalStore } from '../../src/local/local-store.js';
 import type {
   DocumentListEntry,
@@ -129,12 +130,18 @@ export class TrackedRemote implements RemoteStore {
   uploadAttachment(
     owner: OwnerRef,
     documentId: string,
-    filePath: string,
+    source: UploadSource,
     fileName: string,
   ): Promise<RemoteAttachment> {
-    const write = { kind: 'upload-attachment', owner, documentId, fileName, filePath } as const;
+    const write = {
+      kind: 'upload-attachment',
+      owner,
+      documentId,
+      fileName,
+      filePath: source.label,
+    } as const;
     return this.#write(write, () =>
-      this.remote.uploadAttachment(owner, documentId, filePath, fileName),
+      this.remote.uploadAttachment(owner, documentId, source, fileName),
     );
   }
 
