@@ -37,13 +37,14 @@ export function storeUploadSource(root: string, relPath: string, planned: LocalF
       sent = null;
       const { handle, stats } = await openInside(root, relPath);
       try {
-        if (stats.size !== planned.size || stats.mtimeMs !== planned.mtimeMs)
-          throw new LocalChangedError(relPath);
+        // Another file than the first attempt sent is refused as such, whatever its size.
         if (first && !sameInode(first, stats))
           throw new UploadRefusedError(
             relPath,
             'was replaced by another file between two attempts',
           );
+        if (stats.size !== planned.size || stats.mtimeMs !== planned.mtimeMs)
+          throw new LocalChangedError(relPath);
         first ??= stats;
       } catch (error) {
         await handle.close();

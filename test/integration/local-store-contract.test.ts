@@ -519,7 +519,8 @@ describe('LocalStore: a file opened for an upload', () => {
     const h = make();
     const entity = await h.store.ensureEntityFolder(acme, LINK);
     await createDocumentFolder(h.store, entity, documentMeta());
-    h.write(`${DOC}/a.pdf`, content, Date.now() - 60_000);
+    // A whole second: written again with this mtime, the file reads back the very same mtimeMs.
+    h.write(`${DOC}/a.pdf`, content, Math.floor(Date.now() / 1000) * 1000 - 60_000);
     return { h, file: await planned(h, 'a.pdf') };
   }
 
