@@ -95,6 +95,11 @@ describe('docsync deletes beside the daemon', { timeout: BUSY_MACHINE_MS }, () =
     expect(daemon.output()).toContain('docsync deletes list');
     expect(daemon.output()).not.toContain('--force-deletes');
 
+    // The folder watcher's syncs of the removals are over: the approval's sync is the next one.
+    await eventually(() => {
+      const { running, waiting } = daemon.daemon.scheduler.snapshot();
+      return running === 0 && Object.values(waiting).every((n) => n === 0);
+    });
     const approved = await runCli(['deletes', 'approve', '--all', '--config', config], { env });
     expect(approved.code, approved.stderr).toBe(0);
     // The daemon decided them under the company's lock, synced it, and said what became of them.
