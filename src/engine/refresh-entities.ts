@@ -92,32 +92,13 @@ async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRe
   const links = await deps.local.skippedEntityFolders();
   for (const entry of deps.state.skipped.replaceEntityFolders(links, deps.now()))
     deps.logger.warn({ path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
-  const free = folders.filter((f) => f.owner === null);
-  // The first folder naming each entity, as a lookup by id would find it.
-  const tiedFolders = new Map<string, string>();
-  for (const f of folders) {
-    const key = f.owner ? ownerKey(f.owner) : null;
-    if (key && !tiedFolders.has(key)) tiedFolders.set(key, f.folder);
-  }
+  const ties = new FolderTies(folders);
   const records: EntityRecord[] = [];
   for (const entity of entities) {
     const known = deps.state.entities.get(entity);
-    const tied = tiedFolders.get(ownerKey(entity));
-    // Its folder, still where it was but without a readable `.entity.json` (deleted by a user):
-    // tied again, rather than a second folder made beside it.
-    const untied = !tied && known?.folder ? free.find((f) => f.folder === known.folder) : undefined;
-    const match = tied || known?.folder ? null : matchFolder(entity, free);
-    const taken = untied?.folder ?? match?.folder;
-    if (taken)
-      free.splice(
-        free.findIndex((f) => f.folder === taken),
-        1,
-      );
-    if (!tied && !taken && known?.folder && deps.state.base.count(entity) > 0) {
-      // The folder of an entity with documents is gone: moved, archived or unmounted, not
-      // deleted. A new empty folder in its place would read as "every document deleted"; the
-      // record keeps its folder, and the cycle holds the entity until it is back (row 50).
-      records.push(known);
+    const { tied, taken, match, held } = ties.tie(deps, entity, known);
+    if (held) {
+      records.push(known!);
       continue;
     }
     if (tied && known?.folder && tied !== known.folder)
@@ -138,7 +119,7 @@ async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRe
   const before = deps.state.entities.listUnmatchedFolders();
   const heldRows = before.filter((f) => isDocumentFolder(f.folder));
   const listed = new Set(before.map((f) => f.folder));
-  const unmatched = free.map((f) => ({
+  const unmatched = ties.free.map((f) => ({
     folder: f.folder,
     kind: kindOf(f.folder),
     reason: UNMATCHED_REASON,
@@ -157,20 +138,57 @@ function previewRecords(
   entities: readonly Entity[],
   folders: readonly LocalEntityFolder[],
 ): EntityRecord[] {
-  const free = folders.filter((f) => f.owner === null);
+  const ties = new FolderTies(folders);
   return entities.map((entity) => {
     const known = deps.state.entities.get(entity);
-    const tied = folders.find((f) => f.owner && ownerKey(f.owner) === ownerKey(entity))?.folder;
-    const match = tied || known?.folder ? null : matchFolder(entity, free);
-    const folder =
-      tied ??
-      known?.folder ??
-      match?.folder ??
-      `${ENTITY_ROOTS[entity.kind]}/${entityFolderName(entity)}`;
+    const { tied, taken, match, held } = ties.tie(deps, entity, known);
+    if (held) return known!;
+    const folder = tied ?? taken ?? `${ENTITY_ROOTS[entity.kind]}/${entityFolderName(entity)}`;
     const matchedBy: MatchedBy =
       match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
     return { entity, folder, matchedBy, updatedAt: deps.now() };
   });
+}
+
+/**
+ * Which folder each entity of one catalogue read is tied to: the first folder whose
+ * `.entity.json` names it, else its known folder still there without one, else (never tied
+ * before) a free folder matched by number or name, each free folder taken once. `held`: none of
+ * those, and the entity had documents: its folder is gone (moved, archived or unmounted, not
+ * deleted), and a new empty folder in its place would read as "every document deleted"; the
+ * record keeps its folder, and the cycle holds the entity until it is back (row 50).
+ */
+class FolderTies {
+  readonly #free: LocalEntityFolder[];
+  readonly #tied = new Map<string, string>();
+
+  constructor(folders: readonly LocalEntityFolder[]) {
+    this.#free = folders.filter((f) => f.owner === null);
+    for (const f of folders) {
+      const key = f.owner ? ownerKey(f.owner) : null;
+      if (key && !this.#tied.has(key)) this.#tied.set(key, f.folder);
+    }
+  }
+
+  tie(deps: EngineDeps, entity: Entity, known: EntityRecord | null) {
+    const free = this.#free;
+    const tied = this.#tied.get(ownerKey(entity));
+    const untied = !tied && known?.folder ? free.find((f) => f.folder === known.folder) : undefined;
+    const match = tied || known?.folder ? null : matchFolder(entity, free);
+    const taken = untied?.folder ?? match?.folder;
+    if (taken)
+      free.splice(
+        free.findIndex((f) => f.folder === taken),
+        1,
+      );
+    const held = !tied && !taken && !!known?.folder && deps.state.base.count(entity) > 0;
+    return { tied, taken, match, held };
+  }
+
+  /** The folders no entity took. */
+  get free(): readonly LocalEntityFolder[] {
+    return this.#free;
+  }
 }
 
 /**
