@@ -59,12 +59,25 @@ function cleanClone(): string {
   return clone;
 }
 
+/**
+ * Each step gets a minute, however busy the machine, and says which step it was when it runs
+ * out: a bare test timeout would not say where the run stood.
+ */
+const STEP_MS = 60_000;
+function within<T>(what: string, work: Promise<T>, ms = STEP_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** Starts a long-running command; resolves once its output says `ready`. */
 function startInBackground(argv: string[], cwd: string, ready: string): Promise<ChildProcess> {
   const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   background.push(child);
   let output = '';
-  return new Promise((resolve, reject) => {
+  const started = new Promise<ChildProcess>((resolve, reject) => {
     const seen = (chunk: Buffer) => {
       output += chunk;
       if (output.includes(ready)) resolve(child);
@@ -72,6 +85,9 @@ function startInBackground(argv: string[], cwd: string, ready: string): Promise<
     child.stdout!.on('data', seen);
     child.stderr!.on('data', seen);
     child.on('exit', (code) => reject(new Error(`${argv.join(' ')} exited ${code}:\n${output}`)));
+  });
+  return within(`${argv.join(' ')} saying "${ready}"`, started).catch((error: Error) => {
+    throw new Error(`${error.message}\noutput so far:\n${output}`);
   });
 }
 
@@ -105,7 +121,7 @@ describe('the README quick start', () => {
             ['--webhook-listen', `127.0.0.1:${ports.hook}`],
             ['--status-listen', `127.0.0.1:${ports.page}`],
           ].flat();
-          const init = await runLine([...argv, ...given], { cwd: clone, env });
+          const init = await within(part, runLine([...argv, ...given], { cwd: clone, env }));
           expect(init.code, `${part}\n${init.stderr}`).toBe(0);
           unthrottleWritten(path.join(clone, 'config', 'docsync.json'));
         } else if (
@@ -119,7 +135,7 @@ describe('the README quick start', () => {
           expect(url, `the README says where the page of \`${part}\` is`).toBeDefined();
           pageUrl = url!.replace(':8788', `:${ports.page}`);
         } else if (program === 'node' && first === 'dist/cli.js') {
-          const result = await runLine(argv, { cwd: clone, env, timeoutMs: 60_000 });
+          const result = await within(part, runLine(argv, { cwd: clone, env, timeoutMs: STEP_MS }));
           expect(result.code, `${part}\n${result.stdout}\n${result.stderr}`).toBe(0);
           if (second === 'check') expect(result.stdout).toMatch(/ 0 failed\n$/);
         } else {
@@ -140,17 +156,20 @@ describe('the README quick start', () => {
     ]);
     // The first sync landed in the folder the README names, the daemon's page shows the firm.
     expect(readdirSync(path.join(clone, 'documents', 'Companies')).length).toBeGreaterThan(0);
-    const page = await fetch(pageUrl!);
+    const page = await within('the status page', fetch(pageUrl!));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Harbourside Accounting Pty Ltd');
-    const health = await fetch(new URL('/healthz', pageUrl!));
+    const health = await within('/healthz', fetch(new URL('/healthz', pageUrl!)));
     expect(await health.json()).toMatchObject({ status: 'ok' });
     // "Then change something on either side": a document made in the simulator arrives.
-    const made = await fetch(`http://127.0.0.1:${ports.sim}/_admin/documents`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ owner: { kind: 'trust', id: '20001' }, name: 'From the README' }),
-    });
+    const made = await within(
+      'a document made in the simulator',
+      fetch(`http://127.0.0.1:${ports.sim}/_admin/documents`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ owner: { kind: 'trust', id: '20001' }, name: 'From the README' }),
+      }),
+    );
     expect(made.status).toBe(201);
     const trusts = path.join(clone, 'documents', 'Trusts');
     // Within seconds on a quiet machine; a busy one gets a minute (the test polls, never sleeps).
@@ -163,6 +182,6 @@ describe('the README quick start', () => {
     );
     const stopped = new Promise((resolve) => daemon!.on('exit', resolve));
     daemon!.kill('SIGTERM');
-    expect(await stopped).toBe(0);
-  }, 180_000);
+    expect(await within('the daemon stopping on SIGTERM', stopped)).toBe(0);
+  }, 600_000);
 });
