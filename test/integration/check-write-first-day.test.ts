@@ -111,38 +111,41 @@ describe('docsync check --write before the first run', () => {
   it.each([
     ['no folder yet', false],
     ['an empty folder', true],
-  ])('with %s: passes, makes nothing in the folder, leaves nothing in the service, and the first run pulls nothing of it', async (_case, emptyFolder) => {
-    // The public pages' reading: a company document's details carry no change time, so the
-    // create is followed by a read of the list, whose 200 is not the create's answer.
-    const f = await newFirm('public-docs');
-    if (emptyFolder) mkdirSync(f.root);
-    const before = await f.documentIds();
+  ])(
+    'with %s: passes, makes nothing in the folder, leaves nothing in the service, and the first run pulls nothing of it',
+    async (_case, emptyFolder) => {
+      // The public pages' reading: a company document's details carry no change time, so the
+      // create is followed by a read of the list, whose 200 is not the create's answer.
+      const f = await newFirm('public-docs');
+      if (emptyFolder) mkdirSync(f.root);
+      const before = await f.documentIds();
 
-    const { code, lines, stderr } = await f.checkWrite();
+      const { code, lines, stderr } = await f.checkWrite();
 
-    expect(stderr).not.toMatch(/^\s+at /m);
-    expect(code).toBe(0);
-    expect(lines.filter((l) => l.result !== 'ok')).toEqual([]);
-    const create = lines.find((l) => l.data?.route === 'createDocument')!;
-    expect(create.data?.status).toBe(201);
-    expect(create.message).toMatch(/^answered 201: test document \d+ "docsync check .*" created/);
-    // Its copies are beside the state database, where the lines say; the folder is as it was.
-    const copies = path.join(f.dir, 'state', 'check-write', '.docsync', 'trash');
-    expect(lines.at(-2)!.message).toContain(`(its copy is in ${copies}/)`);
-    expect(pathsUnder(copies).some((p) => p.endsWith('docsync-check.bin'))).toBe(true);
-    expect(pathsUnder(f.root)).toEqual([]);
-    expect(existsSync(f.root)).toBe(emptyFolder);
-    expect(await f.documentIds()).toEqual(before);
-    expect(recordedProofs(f)).toEqual([]);
+      expect(stderr).not.toMatch(/^\s+at /m);
+      expect(code).toBe(0);
+      expect(lines.filter((l) => l.result !== 'ok')).toEqual([]);
+      const create = lines.find((l) => l.data?.route === 'createDocument')!;
+      expect(create.data?.status).toBe(201);
+      expect(create.message).toMatch(/^answered 201: test document \d+ "docsync check .*" created/);
+      // Its copies are beside the state database, where the lines say; the folder is as it was.
+      const copies = path.join(f.dir, 'state', 'check-write', '.docsync', 'trash');
+      expect(lines.at(-2)!.message).toContain(`(its copy is in ${copies}/)`);
+      expect(pathsUnder(copies).some((p) => p.endsWith('docsync-check.bin'))).toBe(true);
+      expect(pathsUnder(f.root)).toEqual([]);
+      expect(existsSync(f.root)).toBe(emptyFolder);
+      expect(await f.documentIds()).toEqual(before);
+      expect(recordedProofs(f)).toEqual([]);
 
-    // The first run sets the folder up as ever, and finds no test document to pull.
-    const run = await f.cli('run', '--once');
-    expect(run.code).toBe(0);
-    expect(existsSync(path.join(f.root, '.docsync-root'))).toBe(true);
-    expect(pathsUnder(f.root).filter((p) => p.includes('docsync check'))).toEqual([]);
-  });
+      // The first run sets the folder up as ever, and finds no test document to pull.
+      const run = await f.cli('run', '--once');
+      expect(run.code).toBe(0);
+      expect(existsSync(path.join(f.root, '.docsync-root'))).toBe(true);
+      expect(pathsUnder(f.root).filter((p) => p.includes('docsync check'))).toEqual([]);
+    },
+  );
 
-  it('after the first run, keeps its copies in the folder\'s trash and shows the create\'s own 201', async () => {
+  it("after the first run, keeps its copies in the folder's trash and shows the create's own 201", async () => {
     const f = await newFirm('public-docs');
     expect((await f.cli('run', '--once')).code).toBe(0);
 
@@ -151,7 +154,11 @@ describe('docsync check --write before the first run', () => {
     expect(code).toBe(0);
     expect(lines.find((l) => l.data?.route === 'createDocument')?.data?.status).toBe(201);
     expect(lines.at(-2)!.message).toContain('(its copy is in .docsync/trash/)');
-    expect(pathsUnder(path.join(f.root, '.docsync', 'trash')).some((p) => p.endsWith('docsync-check.bin'))).toBe(true);
+    expect(
+      pathsUnder(path.join(f.root, '.docsync', 'trash')).some((p) =>
+        p.endsWith('docsync-check.bin'),
+      ),
+    ).toBe(true);
     expect(await f.testDocuments()).toEqual([]);
   });
 });
