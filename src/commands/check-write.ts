@@ -95,6 +95,7 @@ export async function checkWrites(
         fail(TOPIC, `not confirmed: nothing was written to ${where}`, 'Answer y, or add --yes.'),
       ];
     }
+    await copies.make();
     const leftovers = await removeProofLeftovers({
       remote: remote.client,
       proofs: state.writeProofs,
@@ -147,6 +148,8 @@ interface ProofCopies {
   readonly trashName: string;
   /** The firm's folder: copies go under the entity's folder in its trash. */
   readonly inStore: boolean;
+  /** Makes the folder beside the state, once the proof is to run. */
+  make(): Promise<void>;
   /** Old copies of the folder beside the state go after the trash's days, as the store's do. */
   sweep(): Promise<void>;
 }
@@ -154,24 +157,41 @@ interface ProofCopies {
 /**
  * Where the proof keeps the copies of what it deletes: the store's trash once a run has set the
  * store up (its `.docsync-root` is there); before that, or with the marker missing (a share not
- * mounted), a folder `check-write/` beside the state database, which the proof makes.
+ * mounted), a folder `check-write/` beside the state database, which the proof makes (`make`).
  */
 async function proofCopies(config: Config, state: StateStore, clock: Clock): Promise<ProofCopies> {
   const store = localStore({ config, state, clock });
   // A root that cannot be used is `docsync check`'s to report; the proof keeps out of it.
   if (await store.hasMarker().catch(() => false)) {
-    return { local: store, trashName: '.docsync/trash/', inStore: true, sweep: async () => {} };
+    const nothing = async () => {};
+    return {
+      local: store,
+      trashName: '.docsync/trash/',
+      inStore: true,
+      make: nothing,
+      sweep: nothing,
+    };
   }
   const root = path.join(path.dirname(path.resolve(config.state.path)), 'check-write');
-  await mkdir(root, { recursive: true, mode: 0o700 });
   const local = new FsLocalStore({ root, now: () => new Date(clock.now()) });
   return {
     local,
     trashName: `${path.join(root, '.docsync', 'trash')}/`,
     inStore: false,
-    sweep: async () => {
-      await local.sweepTrash();
+    make: async () => {
+      await mkdir(root, { recursive: true, mode: 0o700 }).catch((error: Error) => {
+        throw new DocsyncError(
+          'CHECK_COPY_FOLDER',
+          `cannot make ${root}, where check --write keeps its copies until the first run has set the folder up (${error.message}); nothing was written to the service`,
+        );
+      });
     },
+    // Housekeeping: a sweep that fails now is tried again by the next check.
+    sweep: () =>
+      local.sweepTrash().then(
+        () => undefined,
+        () => undefined,
+      ),
   };
 }
 

@@ -17,7 +17,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { baseFromDocument } from '../domain/apply-action-result.js';
-import { type CheckLine, fail, ok, untried } from '../domain/check-lines.js';
+import { type CheckLine, fail } from '../domain/check-lines.js';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError } from '../domain/errors.js';
 import type { Entity, LocalFile, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
@@ -27,23 +27,16 @@ import { extrasOf, metaFromBase } from '../engine/document-meta.js';
 import type { LocalStore } from '../local/local-store.js';
 import { namedUploadSource } from '../local/upload-file.js';
 import { ApiError } from '../remote/api-error.js';
-import { routeData } from '../remote/route-prober.js';
-import { type Route, type RouteName, routeLabel } from '../remote/routes.js';
-import { serviceAdvice } from '../remote/service-advice.js';
 import type { ServiceClient } from '../remote/service-client.js';
-import type { ResponseInfo, ServiceHttp } from '../remote/service-http.js';
 import type { WriteProofRepo } from '../state/write-proof-repo.js';
+import { type StepDeps, Steps } from './write-proof-steps.js';
 
-export interface WriteProofDeps {
+export interface WriteProofDeps extends StepDeps {
   readonly client: ServiceClient;
-  readonly http: ServiceHttp;
   /** Where the copies of what the proof deletes are kept (check-write.ts chooses). */
   readonly local: LocalStore;
   /** The trash of `local`, as a line names it. */
   readonly trashName: string;
-  /** Every answer of the service so far, in order (the client's `onResponse`). */
-  readonly answers: readonly ResponseInfo[];
-  readonly baseUrl: string;
   readonly webUrl: string;
   /** The entity's folder relative to the root, when docsync has one (the copy is kept under it). */
   readonly entityFolder: string | null;
@@ -113,20 +106,19 @@ async function createTestDocument(deps: WriteProofDeps, p: Proof): Promise<Remot
   const created = await steps.run(
     'createDocument',
     async () => {
-      try {
-        const documentDate = p.startedAt.toISOString().slice(0, 10);
-        return await deps.client.createDocument(steps.owner, { name, documentDate });
-      } catch (error) {
-        // Refused: nothing was made. Any other failure may have made it: the record stays.
-        madeNothing = refused(error);
-        if (madeNothing) deps.proofs.finish(name);
-        throw error;
-      }
-    },
-    (doc) => {
+      const documentDate = p.startedAt.toISOString().slice(0, 10);
+      const doc = await deps.client
+        .createDocument(steps.owner, { name, documentDate })
+        .catch((error: unknown) => {
+          // Refused: nothing was made. Any other failure may have made it: the record stays.
+          madeNothing = refused(error);
+          if (madeNothing) deps.proofs.finish(name);
+          throw error;
+        });
       deps.proofs.created(name, doc.id);
-      return `test document ${doc.id} "${doc.name}" created`;
+      return doc;
     },
+    (doc) => `test document ${doc.id} "${doc.name}" created`,
   );
   if (created !== null) return created;
   steps.skipRest('the test document was not created');
@@ -227,131 +219,6 @@ async function deleteTestDocument(
   if (deleted === null) steps.lines.push(leftBehind(created, p.entity));
   else await steps.gone(created.id);
 }
-
-/** One request's line: the route as called for the entity's kind, and what it answered. */
-class Steps {
-  readonly lines: CheckLine[] = [];
-  readonly #tried = new Set<RouteName>();
-
-  constructor(
-    private readonly deps: WriteProofDeps,
-    readonly owner: OwnerRef,
-  ) {}
-
-  async run<T>(
-    name: RouteName,
-    call: () => Promise<T>,
-    say: (value: T) => string,
-  ): Promise<T | null> {
-    this.#tried.add(name);
-    const from = this.deps.answers.length;
-    try {
-      const value = await call();
-      // The route as called: the first document list finds its prefix on the way.
-      const route = this.deps.http.route(name, this.owner.kind);
-      const answer = this.#answer(route, from);
-      const time = answer ? ` in ${answer.durationMs} ms` : '';
-      const status = answer?.status ?? 'ok';
-      this.lines.push(
-        ok(routeLabel(route), `answered ${status}: ${say(value)}${time}`, {
-          ...routeData(name, route),
-          status,
-        }),
-      );
-      return value;
-    } catch (error) {
-      // Whatever stopped the step (the service, the folder the copy goes to) is its line; the
-      // test document it leaves is named at the end and recorded for the next run to remove.
-      if (!(error instanceof Error)) throw error;
-      const route = this.deps.http.route(name, this.owner.kind);
-      const answer = this.#answer(route, from);
-      const hint =
-        (error instanceof ApiError
-          ? serviceAdvice(error, { baseUrl: this.deps.baseUrl, route: { name, route } })
-          : null) ?? 'See the message; the steps after this one were not tried.';
-      this.lines.push(
-        fail(routeLabel(route), error.message, hint, {
-          ...routeData(name, route),
-          status: answer?.status ?? null,
-        }),
-      );
-      return null;
-    }
-  }
-
-  skip(name: RouteName, why: string): void {
-    this.#tried.add(name);
-    const route = this.deps.http.route(name, this.owner.kind);
-    this.lines.push(
-      untried(
-        `${route.method} ${route.path}`,
-        `not tried: ${why}`,
-        undefined,
-        routeData(name, route),
-      ),
-    );
-  }
-
-  /** Every write route not reached yet, as not tried. */
-  skipRest(why: string): CheckLine[] {
-    for (const name of WRITE_STEPS) if (!this.#tried.has(name)) this.skip(name, why);
-    return this.lines;
-  }
-
-  /** The deleted test document must be gone: a read of it answers 404. */
-  async gone(documentId: string): Promise<void> {
-    const route = this.deps.http.route('documentDetails', this.owner.kind);
-    const label = `${route.method} ${route.path}`;
-    const data = routeData('documentDetails', route);
-    try {
-      await this.deps.client.document(this.owner, documentId);
-      this.lines.push(
-        fail(
-          label,
-          `the deleted test document ${documentId} still reads`,
-          'The delete answered but did not delete: tell the service provider.',
-          data,
-        ),
-      );
-    } catch (error) {
-      if (!(error instanceof DocsyncError)) throw error;
-      const gone = error instanceof ApiError && error.status === 404;
-      this.lines.push(
-        gone
-          ? ok(label, 'answered 404: the test document is gone, as deleted', {
-              ...data,
-              status: 404,
-            })
-          : fail(
-              label,
-              `reading the deleted test document back failed: ${error.message}`,
-              'Look for the test document in the service, and delete it there if it is still listed.',
-              data,
-            ),
-      );
-    }
-  }
-
-  /**
-   * The answer to the step's own request since `from`: the last one on its route (a create's
-   * 201, not the 200 of the list a create reads its change time from), else the last of all.
-   */
-  #answer(route: Route, from: number): ResponseInfo | undefined {
-    const since = this.deps.answers.slice(from);
-    const label = routeLabel(route);
-    return since.findLast((a) => a.route === label) ?? since.at(-1);
-  }
-}
-
-const WRITE_STEPS: readonly RouteName[] = [
-  'createDocument',
-  'uploadAttachment',
-  'attachmentLink',
-  'assignStatus',
-  'documentDetails',
-  'deleteAttachment',
-  'deleteDocument',
-];
 
 /**
  * The service's copy of what is about to be deleted, into `.docsync/trash/`, as the sync keeps
