@@ -15,21 +15,25 @@ import { proofDocumentName } from '../../src/domain/write-proofs.js';
 import { type SimProfile, type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
+import { NEVER } from '../helpers/daemon-firm.js';
+import { useInProcessDaemons } from '../helpers/daemon-in-process.js';
+import { eventually } from '../helpers/daemon-process.js';
 import { CLI, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
+const startDaemon = useInProcessDaemons();
 const sims: Simulator[] = [];
 afterEach(async () => {
   await Promise.all(sims.splice(0).map((sim) => sim.close()));
 });
 
 /** A firm on the simulator, configured and logged in (`docsync check` keeps the login), never run. */
-async function newFirm(profile: SimProfile = 'api') {
+async function newFirm(profile: SimProfile = 'api', overrides: Record<string, unknown> = {}) {
   const sim = await startSimulator({ seed: 'demo', profile, rateLimitPerSecond: 0 });
   sims.push(sim);
   const dir = tempDir();
-  const config = writeCliConfig(dir, sim);
+  const config = writeCliConfig(dir, sim, overrides);
   const env = { DOCSYNC_REFRESH_TOKEN: sim.admin.mintRefreshToken() };
   const cli = (...args: string[]) =>
     runCli([...args, '--config', config], { env, timeoutMs: 60_000 });
@@ -214,6 +218,36 @@ describe('a proof killed in the middle', () => {
     ]);
     expect(await f.testDocuments()).toEqual([]);
     expect(recordedProofs(f)).toEqual([]);
+    expect(pathsUnder(f.root).filter((p) => p.includes('docsync check'))).toEqual([]);
+  });
+});
+
+describe('a proof killed in the middle, then the daemon', () => {
+  it('removes the test document in its catch-up at the start, says so in its log, and never pulls it', async () => {
+    const f = await newFirm('api', { schedule: NEVER });
+    await killedProof(f, '/companies/{ownerId}/documents/{documentId}/attachments');
+    const [left] = await f.testDocuments();
+    expect(left).toBeDefined();
+
+    const daemon = startDaemon(f.config, f.env);
+    await daemon.started;
+    await eventually(() => daemon.app.state.settings.initialSyncDone());
+
+    expect(
+      daemon
+        .log()
+        .filter((l) => l.msg.includes('interrupted check --write'))
+        .map((l) => [l.level, l.msg]),
+    ).toEqual([
+      [
+        40,
+        expect.stringMatching(
+          new RegExp(`^removed test document ${left!.id} "${left!.name}" from `),
+        ),
+      ],
+    ]);
+    expect(await f.testDocuments()).toEqual([]);
+    expect(daemon.app.state.writeProofs.list()).toEqual([]);
     expect(pathsUnder(f.root).filter((p) => p.includes('docsync check'))).toEqual([]);
   });
 });
