@@ -2,8 +2,7 @@
 // The executable: everything else is in program.ts, so tests can build the program without running it.
 import { setFlagsFromString } from 'node:v8';
 import { processTerminal } from './commands/terminal.js';
-import { ExitCode } from './domain/exit-codes.js';
-import { main, unexpectedError } from './program.js';
+import { exitOnUnexpected, main } from './program.js';
 
 // docsync's pace is the service's rate limit (10 requests a second), not CPU, and a daemon
 // shares its server: trade some of V8's speed for memory. Without it V8 let garbage pile up to
@@ -19,11 +18,7 @@ setFlagsFromString('--semi-space-growth-factor=1');
 
 // An error thrown where no command awaits it (a timer's, an emitter's) would reach Node's
 // default handler, which prints the stack: it is one sentence too (program.ts).
-const debug = process.argv.includes('--debug');
-const fatal = (error: unknown) => {
-  process.stderr.write(unexpectedError(error, debug));
-  process.exit(ExitCode.CouldNotRun);
-};
+const fatal = exitOnUnexpected(process.argv);
 process.on('uncaughtException', fatal);
 process.on('unhandledRejection', fatal);
 

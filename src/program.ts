@@ -341,3 +341,15 @@ export function unexpectedError(error: unknown, debug: boolean): string {
   }
   return `docsync: unexpected error (a fault in docsync, worth a report): ${firstLine}; run the command again with --debug to print where it happened\n`;
 }
+
+/**
+ * For an error no command awaits (a timer's, an emitter's), which Node would print with its
+ * stack: the same one line, then exit 1. `--debug` is read from `argv` as given.
+ */
+export function exitOnUnexpected(argv: readonly string[]): (error: unknown) => never {
+  const debug = argv.includes('--debug');
+  return (error) => {
+    process.stderr.write(unexpectedError(error, debug));
+    process.exit(ExitCode.CouldNotRun);
+  };
+}
