@@ -2,7 +2,7 @@
 // The executable: everything else is in program.ts, so tests can build the program without running it.
 import { setFlagsFromString } from 'node:v8';
 import { processTerminal } from './commands/terminal.js';
-import { main } from './program.js';
+import { exitOnUnexpected, main } from './program.js';
 
 // docsync's pace is the service's rate limit (10 requests a second), not CPU, and a daemon
 // shares its server: trade some of V8's speed for memory. Without it V8 let garbage pile up to
@@ -15,5 +15,11 @@ setFlagsFromString('--optimize-for-size');
 // works after start. A first sync of 20,000 documents peaked at 180–187 MB, with it at 159 MB,
 // in the same 146 s (the rate sets the pace; bench 1 shows what it costs in CPU).
 setFlagsFromString('--semi-space-growth-factor=1');
+
+// An error thrown where no command awaits it (a timer's, an emitter's) would reach Node's
+// default handler, which prints the stack: it is one sentence too (program.ts).
+const fatal = exitOnUnexpected(process.argv);
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
 
 process.exitCode = await main(process.argv, processTerminal());

@@ -1,6 +1,8 @@
 /**
  * The `docsync` command line: parses arguments and hands each command to its module. Errors
- * reach the top here and become one clear line on stderr and the exit code of daemon.md.
+ * reach the top here and become one clear line on stderr and the exit code of commands.md; an
+ * error docsync did not expect (a bug) is one line too, and its stack trace is printed only with
+ * `--debug`.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { usageText } from './commands/api-operations.js';
@@ -62,6 +64,7 @@ function rootCommand(terminal: Terminal, commands: Commands): Command {
         countRepeats,
       ),
     )
+    .option('--debug', 'when docsync stops on an error it did not expect, print its stack trace')
     // One level for every command, whichever of the three flags set it (commands read `logLevel`).
     .hook('preAction', (root) => {
       const level = logLevelOf(root.opts());
@@ -319,9 +322,34 @@ export async function main(argv: readonly string[], terminal: Terminal): Promise
       terminal.stderr.write(`docsync: ${failureSentence(error)}\n`);
       return error.exitCode;
     }
-    terminal.stderr.write(
-      `docsync: unexpected error: ${(error as Error).stack ?? String(error)}\n`,
-    );
+    const debug = program.opts<{ debug?: boolean }>().debug === true;
+    terminal.stderr.write(unexpectedError(error, debug));
     return ExitCode.CouldNotRun;
   }
+}
+
+/**
+ * An error docsync has no sentence for: one line with what it said, and where it happened only
+ * when asked (`--debug`), since a stack trace tells the operator nothing they can act on.
+ */
+export function unexpectedError(error: unknown, debug: boolean): string {
+  const said = error instanceof Error ? error.message : String(error);
+  const firstLine = said.split('\n')[0]?.trim() || (error as Error)?.name || 'no message';
+  if (debug) {
+    const trace = error instanceof Error && error.stack ? error.stack : said;
+    return `docsync: unexpected error (a fault in docsync, worth a report): ${firstLine}\n${trace}\n`;
+  }
+  return `docsync: unexpected error (a fault in docsync, worth a report): ${firstLine}; run the command again with --debug to print where it happened\n`;
+}
+
+/**
+ * For an error no command awaits (a timer's, an emitter's), which Node would print with its
+ * stack: the same one line, then exit 1. `--debug` is read from `argv` as given.
+ */
+export function exitOnUnexpected(argv: readonly string[]): (error: unknown) => never {
+  const debug = argv.includes('--debug');
+  return (error) => {
+    process.stderr.write(unexpectedError(error, debug));
+    process.exit(ExitCode.CouldNotRun);
+  };
 }

@@ -10,6 +10,7 @@ import type { OwnerRef } from '../domain/types.js';
 import { refreshCatalogue } from '../engine/catalogue.js';
 import { addCounts, NO_COUNTS } from '../engine/cycle-tally.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
+import { settleProofLeftovers } from '../engine/proof-leftovers.js';
 import type { CycleReport } from '../engine/run-cycle.js';
 import type { Logger } from '../log/create-logger.js';
 import type { CycleResult } from '../state/cycle-repo.js';
@@ -67,6 +68,7 @@ export class PollRounds {
     // the event loop ~100 ms at each round's start.
     let withFolders: OwnerRef[];
     if (full || initial) {
+      await settleProofLeftovers(deps, this.parts.logger);
       const records = await refreshCatalogue(deps);
       this.#entityCount = records.length;
       withFolders = records

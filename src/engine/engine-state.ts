@@ -22,6 +22,7 @@ import type { SettingsRepo } from '../state/settings-repo.js';
 import type { SkippedRepo } from '../state/skipped-repo.js';
 import type { AgreedChange } from '../state/state-store.js';
 import type { StatusTypeRepo } from '../state/status-type-repo.js';
+import type { WriteProofRepo } from '../state/write-proof-repo.js';
 
 export interface EngineState {
   /** Read only: the agreed state changes through `commitAgreed` alone. */
@@ -68,6 +69,11 @@ export interface EngineState {
   readonly announcedDeletions: Pick<AnnouncedDeletionRepo, 'forOwner' | 'remove'>;
   /** Read only: a delete is recorded by `commitAgreed`, with its base row's removal. */
   readonly deletedInService: Pick<DeletedInServiceRepo, 'among'>;
+  /**
+   * The test documents of `check --write`: a sync never pulls one, and removes those an
+   * interrupted proof left (domain/write-proofs.ts).
+   */
+  readonly writeProofs: Pick<WriteProofRepo, 'list' | 'finish'>;
   /** Runs `fn` in one write transaction; it must not await. */
   transaction<T>(fn: () => T): T;
   /**

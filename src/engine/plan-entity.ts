@@ -15,6 +15,7 @@ import { renamedFolders } from '../domain/renamed-folders.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
 import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
+import { isProofDocument, recordedProofIds } from '../domain/write-proofs.js';
 import type { MalformedEntry } from '../remote/remote-store.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { ProblemItem } from '../state/problem-repo.js';
@@ -108,6 +109,7 @@ export async function planEntity(
   );
   for (const doc of alive.values())
     remoteDocs.set(doc.id, withListTimestamp(doc, listed.get(doc.id)));
+  leaveProofDocuments(deps, owner, base, remoteDocs);
   const missing = missingDocuments(base, snapshot);
   const elsewhere =
     missing.length > 0 && snapshot.folder !== null
@@ -175,6 +177,28 @@ export async function planEntity(
         : new Set([...verified.deleted, ...alive.keys()]),
     plan,
   };
+}
+
+/**
+ * A test document of `check --write` is never pulled (domain/write-proofs.ts): it is the proof's
+ * to delete, or, left by one that was interrupted, the next `check --write` or run's. One the
+ * folder already holds (pulled by an older docsync) stays an ordinary document.
+ */
+function leaveProofDocuments(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  base: ReadonlyMap<string, unknown>,
+  remoteDocs: Map<string, RemoteDocument>,
+): void {
+  const recorded = recordedProofIds(deps.state.writeProofs.list());
+  for (const doc of remoteDocs.values()) {
+    if (base.has(doc.id) || !isProofDocument(doc, recorded)) continue;
+    remoteDocs.delete(doc.id);
+    deps.logger.info(
+      { owner: ownerKey(owner), documentId: doc.id },
+      `not pulled: document ${doc.id} "${doc.name}" is a test document of docsync check --write`,
+    );
+  }
 }
 
 /** Where a list item the service sent broken is recorded: its document, else its entity. */

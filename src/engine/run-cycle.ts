@@ -43,6 +43,7 @@ import { heldFolders, recordHeldFolders } from './held-folders.js';
 import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, planEntity } from './plan-entity.js';
+import { settleProofLeftovers } from './proof-leftovers.js';
 import { StateReadAhead } from './read-ahead.js';
 import { resolveInDoubt, type SettleMetaWrite } from './resolve-in-doubt.js';
 
@@ -185,10 +186,12 @@ interface Started {
 
 async function cycle(c: Cycle): Promise<CycleReport> {
   if (!(await rootIsReady(c))) return stopped(markerRails(c.deps, c.options), c.log);
+  const overAll = c.full && !c.options.owners;
+  if (overAll && !c.options.dryRun) await settleProofLeftovers(c.deps, c.log);
   // The catalogue (companies, trusts, status types) is read again by a full cycle over every
   // entity; one entity's full listing (a poll round's) must not read it 5,000 times. It is read
   // before any entity's lock is taken: reading it may forget an entity, under that one's lock.
-  const statusTypes = await statusTypesOf(c.deps, c.full && !c.options.owners);
+  const statusTypes = await statusTypesOf(c.deps, overAll);
   const records = await entitiesFor(c.deps, c.options, c.full);
   const leases = new CycleLeases(c.deps.locks, `sync (${c.options.trigger})`);
   try {

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { listenFailure } from '../domain/listen-failure.js';
 import { SimulatorAdmin } from './admin.js';
 import { AnswerHolds } from './answer-holds.js';
 import { createApiServer } from './api-server.js';
@@ -105,8 +106,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   mkdirSync(dataDir, { recursive: true });
   const { deps, admin, api } = compose(options, clientId, clientSecret, dataDir);
   const { links, webhooks, holds } = deps;
-  const apiUrl = await listen(api, options.port ?? 0, host);
-  links.baseUrl = await listen(links.server, options.linkPort ?? 0, host);
+  let apiUrl: string;
+  try {
+    apiUrl = await listen(api, options.port ?? 0, host, '--port');
+    links.baseUrl = await listen(links.server, options.linkPort ?? 0, host, '--link-port');
+  } catch (error) {
+    // Nothing half started: an API listener left open would keep the process from ending.
+    webhooks.close();
+    await stop(api);
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -180,9 +190,14 @@ function compose(
   return { deps, admin, api };
 }
 
-function listen(server: Server, port: number, host: string): Promise<string> {
+/**
+ * Listens on `host`:`port`; an address that cannot be taken (in use, privileged) rejects with
+ * the one sentence that names it and `flag`, the command's option for it.
+ */
+function listen(server: Server, port: number, host: string, flag: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    server.once('error', (error) => reject(listenFailure(flag, `${shownHost}:${port}`, error)));
     server.listen(port, host, () => {
       const address = server.address();
       const actual = typeof address === 'object' && address ? address.port : port;

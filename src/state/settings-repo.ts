@@ -19,6 +19,8 @@ export type SettingKey =
   | 'serviceUrl'
   /** The service's records docsync could not read whole (record-errors-repo.ts), as JSON. */
   | 'recordsInError'
+  /** The test documents of `check --write` not yet deleted (write-proof-repo.ts), as JSON. */
+  | 'writeProofs'
   /**
    * The document routes' prefix the service answered to, per owner kind, found on first contact
    * (remote/document-prefixes.ts): '' or '/cas'.

@@ -38,6 +38,7 @@ import { buildStatusReport, type StatusReport } from './status-report.js';
 import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';
 import { WebhookEventRepo } from './webhook-event-repo.js';
+import { WriteProofRepo } from './write-proof-repo.js';
 
 /**
  * One change of the agreed state, and what it belongs with: committed together by
@@ -90,6 +91,8 @@ export class StateStore {
   readonly deletedInService: DeletedInServiceRepo;
   /** What entity folders hold for a sync, until it ends (`docsync status`). */
   readonly localWork: LocalWorkRepo;
+  /** The test documents of `check --write` not yet deleted in the service. */
+  readonly writeProofs: WriteProofRepo;
 
   /** Opens (creating and migrating) the database at `file`. */
   static open(file: string, options: OpenDatabaseOptions = {}): StateStore {
@@ -126,6 +129,7 @@ export class StateStore {
     this.operatorDecisions = new OperatorDecisionRepo(db);
     this.deletedInService = new DeletedInServiceRepo(db);
     this.localWork = new LocalWorkRepo(db);
+    this.writeProofs = new WriteProofRepo(this.settings, (fn) => this.transaction(fn));
   }
 
   /**
