@@ -297,6 +297,8 @@ export function createDaemon(
         requestsPerSecond: () => rate.perSecond(),
         lastServiceAnswerAt: () => lastAnswerAt,
         version: VERSION,
+        // The page is read on this machine: its advice, for this firm's configuration.
+        advice: adviceFormHere(terminal, options.config),
         // Each action names the entity to sync (`syncAfter`).
         operator: operatorActions(operator, (owner, job) =>
           d.withEntity(owner, 'status page', job),

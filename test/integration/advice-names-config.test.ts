@@ -4,8 +4,9 @@
  * in `acme.env`, every command run with `--config …/acme.json` (in this process, on a captured
  * terminal, against the simulator). Every command any of them advises, in any sentence (init's
  * next steps, a line of `check`, the sentence a command stops with, `auth login`'s way to
- * finish by hand), carries `--config …/acme.json` in the form that runs here, and a missing
- * secret is said to go in `acme.env`; then the advice, followed, syncs that firm.
+ * finish by hand, the daemon's status page and /healthz), carries `--config …/acme.json` in
+ * the form that runs here, and a missing secret is said to go in `acme.env`; then the advice,
+ * followed, syncs that firm.
  *
  * Stand-ins, said here: the folder the test makes stands for /etc/docsync (a test may not
  * write the machine's; the server's `sudo -u docsync` form is unit/advice-form.test.ts's), and
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/program.js';
 import { UNTHROTTLED } from '../helpers/cli-config.js';
+import { useInProcessDaemons } from '../helpers/daemon-in-process.js';
 import { eventually } from '../helpers/daemon-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { CLI, capturedTerminal, runCli } from '../helpers/run-cli.js';
@@ -25,6 +27,9 @@ import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir('docsync-advice-');
 const startSim = useSimulators();
+const startDaemon = useInProcessDaemons();
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** How docsync runs on the test's terminal (the built cli.js, not on the PATH). */
 const SELF = `node ${CLI}`;
@@ -131,6 +136,19 @@ describe('advice on a host of several firms', () => {
     const approve = await cli(['deletes', 'approve']);
     expect(approve.code).toBe(1);
     expectNamed(approve.stderr, 'deletes approve');
+
+    // The daemon started before the login: its page and /healthz say how to log in, for acme.
+    const early = startDaemon(acme, env);
+    await early.started;
+    const page = early.url('status page listening');
+    const health = (await (await fetch(`${page}/healthz`)).json()) as { reasons: string[] };
+    const pageText = await (await fetch(page)).text();
+    await early.stop();
+    expect(health.reasons.join(' ')).toContain(` --config ${acme} auth login\``);
+    expect(pageText).toContain(`NOT VALID — run `);
+    expect(pageText).toMatch(
+      new RegExp(`NOT VALID — run [^<]* --config ${escaped(acme)} auth login`),
+    );
 
     // auth login, finished by a browser: its instructions name the way to finish by hand.
     const { terminal, stdout } = capturedTerminal({ cwd: dir, env });
