@@ -5,9 +5,11 @@
  */
 
 import type { DestinationStream } from 'pino';
+import { adviceFormHere } from './commands/advice-here.js';
 import { isProcessStdout, type Terminal } from './commands/terminal.js';
 import { loadConfig } from './config/load-config.js';
 import { type Config, type LogLevel, oauthScope } from './config/schema.js';
+import { inAdviceForm } from './domain/advice-form.js';
 import { type Clock, REAL_CLOCK } from './domain/clock.js';
 import { serviceKey } from './domain/service-identity.js';
 import type { EngineDeps } from './engine/engine-deps.js';
@@ -64,7 +66,13 @@ export function openApp(terminal: Terminal, options: AppOptions = {}): App {
     env: terminal.env,
     cwd: terminal.cwd,
   });
-  const logger = createLogger({ level: config.log.level, ...logOutput(terminal, options) });
+  const advice = adviceFormHere(terminal, options.config);
+  const logger = createLogger({
+    level: config.log.level,
+    ...logOutput(terminal, options),
+    // The commands a line names, for this configuration, as they run here.
+    message: (text) => (text.includes('`docsync') ? inAdviceForm(text, advice) : text),
+  });
   const state = openState(config, {
     existing: options.existingState ?? false,
     upgrade: options.upgradeState ?? true,

@@ -5,14 +5,16 @@
  * `--debug`.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { adviceFormHere } from './commands/advice-here.js';
 import { usageText } from './commands/api-operations.js';
 import { failureSentence } from './commands/failure-sentence.js';
 import { type Commands, commandsOn, type GlobalOptions } from './commands/index.js';
 import { countRepeats, LOG_LEVELS, logLevelOf } from './commands/log-level-options.js';
 import type { Terminal } from './commands/terminal.js';
 import { VERSION } from './commands/version.js';
+import { inAdviceForm } from './domain/advice-form.js';
 import { DocsyncError } from './domain/errors.js';
-import { ExitCode } from './domain/exit-codes.js';
+import { ExitCode, exitCodeList } from './domain/exit-codes.js';
 
 /**
  * The command line, writing to `terminal`; each command's module is loaded when that command
@@ -100,6 +102,10 @@ function addInitCommand(program: Command, commands: Commands): void {
     .option('--store <folder>', 'the folder for the documents')
     .option('--state <file>', 'the state database')
     .option('--client-id <id>', "the registration's client id (staging, production)")
+    .option(
+      '--redirect-uri <url>',
+      'a redirect URL the registration allows, where `auth login` listens (default http://127.0.0.1:8789/callback)',
+    )
     .option('--webhook', "take the service's webhooks (default for the simulator)")
     .option('--no-webhook', 'no webhook receiver: changes in the service arrive by polling')
     .option('--client-code <code>', 'the client code the service signs webhooks with')
@@ -109,7 +115,7 @@ function addInitCommand(program: Command, commands: Commands): void {
     .option('--user <name>', 'the user the units run docsync as (default docsync)')
     .addHelpText(
       'after',
-      '\nWhere it writes: --config FILE; else config/docsync.json here (simulator) or /etc/docsync/docsync.json (staging, production),\nand the secrets beside it (docsync.env). The client secret comes from a question at a terminal, or from DOCSYNC_CLIENT_SECRET.\n',
+      '\nWhere it writes: --config FILE, else $DOCSYNC_CONFIG; else config/docsync.json here (simulator) or /etc/docsync/docsync.json (staging, production),\nand the secrets beside it (docsync.env beside docsync.json, <firm>.env beside <firm>.json). The client secret comes from a question at a terminal, or from DOCSYNC_CLIENT_SECRET.\n',
     )
     .action((_options, command: Command) => commands.init(command.optsWithGlobals()));
 }
@@ -119,7 +125,10 @@ function addSyncCommands(program: Command, commands: Commands): void {
   program
     .command('run')
     .description('the daemon: scheduled cycles, folder watcher, webhook receiver, status page')
-    .option('--once', 'one catch-up cycle with the full reconcile, then exit (codes 0, 1, 2, 3)')
+    .option(
+      '--once',
+      `one catch-up cycle with the full reconcile, then exit (exit codes: ${exitCodeList()})`,
+    )
     .option('--dry-run', 'print the plan with its decision-table rows and change nothing')
     .option('--force-deletes', 'let this run pass the delete safety rails')
     .option('--adopt-local', 'upload local folders that match nothing in the service')
@@ -165,7 +174,11 @@ function addServiceCommands(program: Command, commands: Commands): void {
 
   program
     .command('api')
-    .description('call any operation of the API contract and print JSON (see `docsync api --help`)')
+    // The list of commands shows the summary; `api --help` shows the description, then the operations.
+    .summary('call any operation of the API contract and print JSON (`api --help` lists them)')
+    .description(
+      'call any operation of the API contract (docs/api-contract.md) and print JSON; the operations are listed below',
+    )
     .argument(
       '<resource>',
       'companies, trusts, relationships, documents, attachments, status-types, contacts, unit-transactions, pension-summary',
@@ -210,7 +223,7 @@ function addSimulatorCommands(program: Command, commands: Commands): void {
     .addOption(
       new Option(
         '--profile <profile>',
-        "which reading of the service to speak: api.md's, or the public pages' where they differ",
+        "which reading of the service to speak: the API contract's (docs/api-contract.md), or the service's public pages' where they differ",
       )
         .choices(['api', 'public-docs'])
         .default('api'),
@@ -319,7 +332,9 @@ export async function main(argv: readonly string[], terminal: Terminal): Promise
     // Help, the version, or a usage error commander has already explained.
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof DocsyncError) {
-      terminal.stderr.write(`docsync: ${failureSentence(error)}\n`);
+      // Its advice for the configuration it was run with, in the form that runs here.
+      const advice = adviceFormHere(terminal, program.opts<GlobalOptions>().config);
+      terminal.stderr.write(`docsync: ${inAdviceForm(failureSentence(error), advice)}\n`);
       return error.exitCode;
     }
     const debug = program.opts<{ debug?: boolean }>().debug === true;

@@ -13,7 +13,7 @@ const REPORT = path.resolve(
 export function writeReport(results: ReadonlyMap<number, BenchResult>, elapsedMs: number): void {
   const cpus = os.cpus();
   const lines = [
-    '# Benchmarks (issue 8)',
+    '# Benchmarks',
     '',
     'Written by `npm run bench` (`bench/run.ts`); each figure is docsync, each floor is measured',
     'in the same run on the same machine. Run it again to refresh this file.',

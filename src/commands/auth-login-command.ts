@@ -6,8 +6,10 @@
  */
 import { openApp } from '../compose.js';
 import { oauthScope } from '../config/schema.js';
+import { adviceCommand } from '../domain/advice-form.js';
 import { authorizeUrl, LOGIN_WAIT_MS, listenForRedirect, newState } from '../remote/auth-login.js';
 import { routeTable } from '../remote/routes.js';
+import { adviceFormHere } from './advice-here.js';
 import type { GlobalOptions } from './index.js';
 import type { Terminal } from './terminal.js';
 
@@ -33,7 +35,8 @@ export async function authLoginCommand(
         { ...service, scope: oauthScope(service.scope), authorizePath },
         state,
       );
-      terminal.stdout.write(instructions(url, service.redirectUri));
+      const again = adviceCommand(adviceFormHere(terminal, options.config), 'auth login');
+      terminal.stdout.write(instructions(url, service.redirectUri, again));
       code = await listener.code;
     }
     const tokens = await app.remote.tokens.exchangeCode(code, service.redirectUri);
@@ -48,7 +51,8 @@ export async function authLoginCommand(
   }
 }
 
-function instructions(url: string, redirectUri: string): string {
+/** `again`: this command as it runs here, to finish with `--code`. */
+function instructions(url: string, redirectUri: string, again: string): string {
   const target = new URL(redirectUri);
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   const minutes = Math.round(LOGIN_WAIT_MS / 60_000);
@@ -65,7 +69,7 @@ function instructions(url: string, redirectUri: string): string {
     `    ${redirectUri}?code=...&state=... : copy the value of code= from its address bar`,
     '    and run here, soon (the code expires):',
     '',
-    '      docsync auth login --code <the code>',
+    `      ${again} --code <the code>`,
     '',
     `  - or forward the port first, from the machine with the browser: ssh -L ${port}:${target.hostname}:${port} <this server>`,
     '    and open the address there; the redirect then reaches docsync through the tunnel.',

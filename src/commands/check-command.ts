@@ -18,10 +18,12 @@ import { got } from 'got';
 import { loadConfig, resolveConfigPath } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
 import { SERVICE_ENVIRONMENTS } from '../config/service-environments.js';
+import { type AdviceForm, inAdviceForm } from '../domain/advice-form.js';
 import { type CheckLine, checkCounts, checkExitCode, fail, ok } from '../domain/check-lines.js';
 import { ConfigError } from '../domain/errors.js';
 import { checkStore } from '../local/store-checks.js';
 import { Transcript } from '../remote/transcript.js';
+import { adviceFormHere } from './advice-here.js';
 import { checkService } from './check-service.js';
 import { checkWebhook } from './check-webhook.js';
 import { askOnTerminal, checkWrites } from './check-write.js';
@@ -44,10 +46,11 @@ export async function checkCommand(
 ): Promise<number> {
   const file = resolveConfigPath(options.config, terminal.env, terminal.cwd);
   const transcript = options.save ? new Transcript() : undefined;
-  const lines =
+  const checked =
     options.write !== undefined
       ? await runWriteCheck(file, options, terminal, transcript)
       : await runChecks(file, options.config, terminal, transcript);
+  const lines = linesInAdviceForm(checked, adviceFormHere(terminal, options.config));
   const text = renderText(file, lines);
   terminal.stdout.write(options.json ? renderJson(file, lines) : text);
   if (options.save && transcript) {
@@ -55,7 +58,11 @@ export async function checkCommand(
       `docsync check${options.write !== undefined ? ` --write ${options.write}` : ''} transcript, ${new Date().toISOString()}`,
       `configuration ${file}`,
     ];
-    await saveTranscript(path.resolve(terminal.cwd, options.save), transcript.render(header, text));
+    // The name says the format: `check.json` is JSON (what `--json` prints, with the exchanges).
+    const saved = options.save.toLowerCase().endsWith('.json')
+      ? transcript.renderJson(header, JSON.parse(renderJson(file, lines)))
+      : transcript.render(header, text);
+    await saveTranscript(path.resolve(terminal.cwd, options.save), saved);
     terminal.stderr.write(
       `docsync: the check's requests and answers are in ${options.save} (secrets removed)\n`,
     );
@@ -173,6 +180,15 @@ function configLine(file: string, config: Config): CheckLine {
       correctedRoutes: corrected,
     },
   );
+}
+
+/** What a line advises, for the configuration checked, in the form that runs here. */
+function linesInAdviceForm(lines: readonly CheckLine[], advice: AdviceForm): CheckLine[] {
+  return lines.map((line) => ({
+    ...line,
+    message: inAdviceForm(line.message, advice),
+    ...(line.hint ? { hint: inAdviceForm(line.hint, advice) } : {}),
+  }));
 }
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', untried: '--  ' } as const;

@@ -23,12 +23,14 @@ export function conflictsListCommand(
     const conflicts = listConflicts(deps, { all: options.all ?? false });
     if (options.json) return printJson(terminal, conflicts);
     if (conflicts.length === 0)
-      return print(terminal, [options.all ? 'No conflicts recorded.' : 'No open conflicts.']);
-    print(terminal, [
+      return print(terminal, options.config, [
+        options.all ? 'No conflicts recorded.' : 'No open conflicts.',
+      ]);
+    print(terminal, options.config, [
       ...conflicts.map((c) => summaryLine(c, nameOf(deps))),
       '',
-      'Where each version is: docsync conflicts open <id>',
-      'Resolve: docsync conflicts resolve <id> keep-mine | keep-theirs | keep-both',
+      'Where each version is: `docsync conflicts open <id>`',
+      'Resolve: `docsync conflicts resolve <id> keep-mine|keep-theirs|keep-both`',
     ]);
   });
 }
@@ -44,7 +46,7 @@ export function conflictsOpenCommand(
       `  ${label} ${v.says}`,
       ...(v.path ? [`          ${v.path}`] : []),
     ];
-    print(terminal, [
+    print(terminal, options.config, [
       summaryLine(conflict, nameOf(deps)),
       ...(conflict.detail ? [`  ${conflict.detail}`] : []),
       ...version('mine:  ', conflict.mine),
@@ -53,7 +55,7 @@ export function conflictsOpenCommand(
       ...(conflict.resolution
         ? [`  resolved ${conflict.resolvedAt}: ${conflict.resolution}`]
         : [
-            `Resolve: docsync conflicts resolve ${conflict.id} keep-mine | keep-theirs | keep-both`,
+            `Resolve: \`docsync conflicts resolve ${conflict.id} keep-mine|keep-theirs|keep-both\``,
           ]),
     ]);
   });
@@ -75,7 +77,7 @@ export async function conflictsResolveCommand(
     choice,
   });
   if (options.json) return printJson(terminal, result);
-  print(terminal, [
+  print(terminal, options.config, [
     `Conflict ${result.id} resolved: ${result.choice}.`,
     ...result.done.map((d) => `  ${d}`),
     `Next: ${result.next}.`,

@@ -20,17 +20,17 @@ export function deletesListCommand(options: Common, terminal: Terminal): Promise
   return withOperator(terminal, options.config, (deps) => {
     const held = listHeldDeletes(deps);
     if (options.json) return printJson(terminal, held);
-    if (held.length === 0) return print(terminal, ['No deletes are held.']);
+    if (held.length === 0) return print(terminal, options.config, ['No deletes are held.']);
     const inHold = held.filter((h) => h.waitingUntil !== null).length;
     const name = nameOf(deps);
-    print(terminal, [
+    print(terminal, options.config, [
       inHold === 0
         ? `${plural(held.length, 'delete')} held by the safety rails:`
         : `${plural(held.length - inHold, 'delete')} held by the safety rails, ${inHold} waiting their hold time:`,
       ...held.flatMap((h) => describe(h, name)),
       '',
-      'Let them through:   docsync deletes approve <document id...>   (or --all)',
-      'Keep the documents: docsync deletes discard <document id...>   (or --all)',
+      'Let them through:   `docsync deletes approve <document id...>`   (or --all)',
+      'Keep the documents: `docsync deletes discard <document id...>`   (or --all)',
     ]);
   });
 }
@@ -56,7 +56,7 @@ export async function deletesDecideCommand(
     selection,
   });
   if (options.json) return printJson(terminal, decided);
-  print(terminal, [
+  print(terminal, options.config, [
     `${decision === 'approve' ? 'Approved' : 'Discarded'} ${plural(decided.held.length, 'held delete')}:`,
     ...decided.held.map(
       (h) => `  ${h.documentId}  ${decision === 'approve' ? h.ifApproved : h.ifDiscarded}`,

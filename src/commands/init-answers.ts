@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { LOCAL_CONFIG_PATH, SERVER } from '../config/config-location.js';
 import {
+  DEFAULT_REDIRECT_URI,
   DEFAULT_SIMULATOR_URL,
   DEFAULT_STATUS_LISTEN,
   DEFAULT_WEBHOOK_LISTEN,
@@ -23,6 +24,7 @@ export interface InitFlags {
   readonly store?: string;
   readonly state?: string;
   readonly clientId?: string;
+  readonly redirectUri?: string;
   /** `--webhook` / `--no-webhook`; undefined when neither was given. */
   readonly webhook?: boolean;
   readonly clientCode?: string;
@@ -41,6 +43,8 @@ export interface InitChoices {
   /** Null for the simulator: its client is built in. */
   readonly clientId: string | null;
   readonly clientSecret: string | null;
+  /** The redirect URL the registration allows; null: docsync's default. */
+  readonly redirectUri: string | null;
   readonly webhook: { readonly listen: string; readonly clientCode: string } | null;
   readonly statusListen: string;
   readonly simulatorUrl: string;
@@ -57,15 +61,20 @@ export async function initChoices(
   const target = await chooseTarget(flags.for, prompter, missing);
   if (target === null) throw usage(missing);
   const simulator = target === 'simulator';
+  // Where every other command will read it: `--config`, else DOCSYNC_CONFIG (config-location.ts).
   const configFile = path.resolve(
     context.cwd,
-    flags.config ?? (simulator ? LOCAL_CONFIG_PATH : SERVER.configFile),
+    flags.config ??
+      nonEmpty(context.env.DOCSYNC_CONFIG) ??
+      (simulator ? LOCAL_CONFIG_PATH : SERVER.configFile),
   );
   const defaults = defaultPaths(configFile, context.cwd);
   const store =
     flags.store ??
     (prompter ? await prompter.ask('Folder for the documents', defaults.storeRoot) : undefined);
-  const client = simulator ? { clientId: null, clientSecret: null } : await askClient();
+  const client = simulator
+    ? { clientId: null, clientSecret: null, redirectUri: flags.redirectUri ?? null }
+    : await askClient();
   const webhook = await askWebhook();
   if (missing.length > 0) throw usage(missing);
   return {
@@ -80,19 +89,41 @@ export async function initChoices(
     user: flags.user ?? SERVER.user,
   };
 
-  /** The registration's client id and secret (the real service's; the simulator's is built in). */
-  async function askClient(): Promise<Pick<InitChoices, 'clientId' | 'clientSecret'>> {
+  /**
+   * The registration's client id, secret and redirect URL (the real service's; the simulator's
+   * client is built in, and its login needs no browser). The registration lists the redirect
+   * URLs the service sends a browser back to; `auth login` listens on the one docsync uses.
+   */
+  async function askClient(): Promise<
+    Pick<InitChoices, 'clientId' | 'clientSecret' | 'redirectUri'>
+  > {
     const clientId =
       flags.clientId ??
       (prompter ? await prompter.ask(`Client id of the ${target} registration`) : '');
     if (clientId === '') missing.push('--client-id <id>');
     // Never a flag: it would show in `ps` and the shell's history.
     const given = nonEmpty(context.env.DOCSYNC_CLIENT_SECRET);
-    if (given !== null || !prompter) return { clientId, clientSecret: given };
-    const typed = await prompter.secret(
-      `Client secret of the ${target} registration (not shown; empty to write it into the environment file later)`,
-    );
-    return { clientId, clientSecret: nonEmpty(typed) };
+    const clientSecret =
+      given !== null || !prompter
+        ? given
+        : nonEmpty(
+            await prompter.secret(
+              `Client secret of the ${target} registration (not shown; empty to write it into the environment file later)`,
+            ),
+          );
+    const redirect =
+      flags.redirectUri ??
+      (prompter
+        ? await prompter.ask(
+            `Redirect URL of the ${target} registration, where \`docsync auth login\` listens`,
+            DEFAULT_REDIRECT_URI,
+          )
+        : DEFAULT_REDIRECT_URI);
+    return {
+      clientId,
+      clientSecret,
+      redirectUri: redirect === DEFAULT_REDIRECT_URI ? null : redirect,
+    };
   }
 
   /** On by default at a terminal and for the simulator; a real service's needs its client code. */

@@ -16,6 +16,7 @@ import { type InitAnswers, type PlannedFile, planInitFiles } from '../config/ini
 import { ENV_OVERRIDES, parseConfig } from '../config/load-config.js';
 import { DocsyncError } from '../domain/errors.js';
 import { SIMULATOR_CLIENT } from '../simulator/index.js';
+import { adviceFormHere } from './advice-here.js';
 import { type InitChoices, type InitFlags, initChoices } from './init-answers.js';
 import { initReport, type Prepared } from './init-next-steps.js';
 import { alreadyThere, makeFolder, type Owner, systemUser, writeNewFile } from './new-files.js';
@@ -43,8 +44,7 @@ export async function initCommand(flags: InitFlags, terminal: Terminal): Promise
   const prepared = await writeAll(planned, answers, choices);
   terminal.stdout.write(
     initReport(answers, prepared, {
-      self: selfOn(terminal),
-      cwd: terminal.cwd,
+      advice: adviceFormHere(terminal, answers.configFile),
       packageDir: path.resolve(import.meta.dirname, '../..'),
       user: choices.user,
     }),
@@ -60,6 +60,7 @@ async function answersFor(choices: InitChoices, terminal: Terminal): Promise<Ini
     configFile: choices.configFile,
     storeRoot: choices.storeRoot,
     statePath: choices.statePath,
+    redirectUri: choices.redirectUri,
     webhook,
     statusListen: choices.statusListen,
   };

@@ -1,12 +1,13 @@
 /**
  * What `docsync init` says when it is done: what it wrote and made, then the commands to run
- * next, as they run from here (`node dist/cli.js` in a clone, `docsync` installed) and, on a
- * server, as the daemon's user with the units of the package.
+ * next, in the form every advice of docsync takes (domain/advice-form.ts): as they run from here
+ * (`node dist/cli.js` in a clone, `docsync` installed), with `--config` unless docsync finds the
+ * file by itself, and, on a server, as the daemon's user with the units of the package.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { envFileOf, LOCAL_CONFIG_PATH, SERVER } from '../config/config-location.js';
+import { envFileOf, SERVER } from '../config/config-location.js';
 import type { InitAnswers } from '../config/init-plan.js';
+import { type AdviceForm, adviceCommand } from '../domain/advice-form.js';
 
 export interface Prepared {
   /** The folders and the secrets' file were given to the daemon's user. */
@@ -16,13 +17,15 @@ export interface Prepared {
 }
 
 export interface ReportContext {
-  /** How to run docsync from here (self-command.ts). */
-  readonly self: string;
+  /**
+   * How to run docsync from here (self-command.ts), and the `--config` of the file init wrote,
+   * null where docsync finds it by itself (advice-here.ts); its `user` is not used: init's
+   * `--user` is the daemon's.
+   */
+  readonly advice: AdviceForm;
   /** The installed package (its systemd/ units). */
   readonly packageDir: string;
   readonly user: string;
-  /** Where init was run: the advice's `--config` is left out where it would be found anyway. */
-  readonly cwd: string;
 }
 
 /** A thing to do: a sentence, or a command with what it is for. */
@@ -62,13 +65,6 @@ function onServer(a: InitAnswers): boolean {
   return a.simulator === null && path.dirname(a.configFile) === path.dirname(SERVER.configFile);
 }
 
-/** `--config FILE` unless docsync finds the file by itself from here (config-location.ts). */
-function configFlag(a: InitAnswers, cwd: string): string {
-  const found = [path.resolve(cwd, LOCAL_CONFIG_PATH)];
-  if (!existsSync(found[0]!)) found.push(SERVER.configFile);
-  return found.includes(a.configFile) ? '' : ` --config ${a.configFile}`;
-}
-
 function secretSteps(a: InitAnswers): Step[] {
   if (a.clientSecret !== null) return [];
   const env = envFileOf(a.configFile);
@@ -90,28 +86,32 @@ function webhookSteps(a: InitAnswers): Step[] {
 }
 
 function localSteps(a: InitAnswers, ctx: ReportContext): Step[] {
-  const run = `${ctx.self}${configFlag(a, ctx.cwd)}`;
+  // Run as oneself: what root made for the daemon's user is the server's case.
+  const form: AdviceForm = { ...ctx.advice, user: null };
+  const run = (args: string) => adviceCommand(form, args);
   const login: Step[] = a.simulator
     ? []
-    : [{ run: `${run} auth login`, why: 'authorise docsync with the service' }];
+    : [{ run: run('auth login'), why: 'authorise docsync with the service' }];
   return [
     ...secretSteps(a),
     ...webhookSteps(a),
     ...login,
     {
-      run: `${run} check`,
-      why: `every line ok: the service, the login, the folder${a.webhook ? ', the webhook' : ''}`,
+      run: run('check'),
+      why: `a line each (the service, the login, the folder${a.webhook ? ', the webhook' : ''}): ok, or why not`,
     },
-    { run: `${run} run --once`, why: `the first sync (it only pulls) into ${a.storeRoot}` },
+    { run: run('run --once'), why: `the first sync (it only pulls) into ${a.storeRoot}` },
     {
-      run: `${run} run`,
+      run: run('run'),
       why: `the daemon, until Ctrl+C; its status page: http://${a.statusListen}`,
     },
   ];
 }
 
 function serverSteps(a: InitAnswers, prepared: Prepared, ctx: ReportContext): Step[] {
-  const as = `sudo -u ${ctx.user} ${ctx.self}`;
+  // As the daemon's user, on this firm's configuration (a host may hold several).
+  const form: AdviceForm = { ...ctx.advice, user: ctx.user };
+  const as = (args: string) => adviceCommand(form, args);
   const firm = path.basename(a.configFile, '.json');
   const single = firm === path.basename(SERVER.configFile, '.json');
   const unit = single ? 'docsync' : `docsync@${firm}`;
@@ -135,13 +135,15 @@ function serverSteps(a: InitAnswers, prepared: Prepared, ctx: ReportContext): St
       },
     );
   }
-  const names = single
-    ? ['docsync.service', 'docsync-catchup.service', 'docsync-catchup.timer']
-    : ['docsync@.service'];
-  const files = names.map((f) => path.join(ctx.packageDir, 'systemd', f)).join(' ');
+  // The unit these steps enable; the nightly catch-up instead of the daemon is docs/operating.md's.
+  const file = path.join(
+    ctx.packageDir,
+    'systemd',
+    single ? 'docsync.service' : 'docsync@.service',
+  );
   steps.push({
-    run: `sudo cp ${files} /etc/systemd/system/ && sudo systemctl daemon-reload`,
-    why: 'the units',
+    run: `sudo cp ${file} /etc/systemd/system/ && sudo systemctl daemon-reload`,
+    why: 'the unit',
   });
   const unitStore = path.join(SERVER.storeParent, single ? SERVER.defaultStoreName : firm);
   if (a.storeRoot !== unitStore) {
@@ -151,9 +153,9 @@ function serverSteps(a: InitAnswers, prepared: Prepared, ctx: ReportContext): St
   }
   steps.push(
     ...webhookSteps(a),
-    { run: `${as} auth login`, why: 'authorise docsync (without a browser here, it says how)' },
-    { run: `${as} check`, why: 'every line ok, or a warning that says why' },
-    { run: `${as} run --once --dry-run`, why: 'what the first sync (it only pulls) would do' },
+    { run: as('auth login'), why: 'authorise docsync (without a browser here, it says how)' },
+    { run: as('check'), why: 'a line each: ok, or why not' },
+    { run: as('run --once --dry-run'), why: 'what the first sync (it only pulls) would do' },
     {
       run: `sudo systemctl enable --now ${unit}`,
       why: `the daemon; its status page: http://${a.statusListen} on this machine (ssh -L)`,

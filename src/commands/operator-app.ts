@@ -11,6 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../config/load-config.js';
+import { inAdviceForm } from '../domain/advice-form.js';
 import { OperatorError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import { entityLabel } from '../domain/words.js';
@@ -29,6 +30,7 @@ import { type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { StateStore } from '../state/state-store.js';
+import { adviceFormHere } from './advice-here.js';
 import type { Terminal } from './terminal.js';
 
 /** How often a waiting command reads the outcome (and whether the daemon still runs). */
@@ -159,6 +161,12 @@ export function printJson(terminal: Terminal, value: unknown): void {
   terminal.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export function print(terminal: Terminal, lines: readonly string[]): void {
-  terminal.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+/** Text for a person; the commands it names in the form that runs here (advice-here.ts). */
+export function print(
+  terminal: Terminal,
+  configPath: string | undefined,
+  lines: readonly string[],
+): void {
+  const advice = adviceFormHere(terminal, configPath);
+  terminal.stdout.write(lines.length > 0 ? inAdviceForm(`${lines.join('\n')}\n`, advice) : '');
 }

@@ -9,6 +9,7 @@ import { startListeners } from '../daemon/daemon-listeners.js';
 import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { claimService } from '../daemon/service-claim.js';
+import { inAdviceForm } from '../domain/advice-form.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import type { CycleReport } from '../engine/cycle-report.js';
 import type { CycleProgress } from '../engine/cycle-tally.js';
@@ -18,6 +19,7 @@ import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
 import { operatorActions } from '../web/operator-actions.js';
+import { adviceFormHere } from './advice-here.js';
 import type { GlobalOptions } from './index.js';
 import {
   summaryJson,
@@ -90,7 +92,11 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
   if (!options.dryRun) app.state.cycles.markInterrupted(Date.now());
   const { stdout, stderr } = output.terminal;
   const display = output.progress ? new ProgressDisplay(stderr) : undefined;
-  const say = (line: string) => (display ? display.print(line) : stderr.write(`${line}\n`));
+  // What it advises, it advises for this firm's configuration, in the form that runs here.
+  const advice = adviceFormHere(output.terminal, options.config);
+  const said = (line: string) => inAdviceForm(line, advice);
+  const say = (line: string) =>
+    display ? display.print(said(line)) : stderr.write(`${said(line)}\n`);
   let progress: CycleProgress | null = null;
   const stopping = stopOnSignals(app, say, {
     // The bar stops with the signal: it must not look as if the run went on.
@@ -123,7 +129,7 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
         dryRun: options.dryRun ?? false,
         forceDeletes: options.forceDeletes ?? false,
         adoptLocal: options.adoptLocal ?? false,
-        onPlanLine: (line) => (options.json ? plan.push(line) : stdout.write(`${line}\n`)),
+        onPlanLine: (line) => (options.json ? plan.push(line) : stdout.write(`${said(line)}\n`)),
         signal: stopping.signal,
         onProgress: (p: CycleProgress) => {
           progress = p;
@@ -144,7 +150,7 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     for (const rail of report.tripped) say(`docsync: safety rail: ${rail.message}`);
     if (report.tripped.some((t) => t.rail === 'delete-count' || t.rail === 'delete-percent'))
       say(
-        'docsync: or, to let every held delete through in one run: docsync run --once --force-deletes',
+        'docsync: or, to let every held delete through in one run: `docsync run --once --force-deletes`',
       );
     if (report.result === 'interrupted')
       say(
@@ -159,7 +165,7 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     // line above has the same numbers), and a script asks for --json.
     if (options.json)
       stdout.write(`${JSON.stringify(options.dryRun ? { ...summary, plan } : summary)}\n`);
-    else if (!options.dryRun && stderr.isTTY) stderr.write(summaryText(report, durationMs));
+    else if (!options.dryRun && stderr.isTTY) stderr.write(said(summaryText(report, durationMs)));
     return report.exitCode;
   } finally {
     display?.stop();
@@ -291,6 +297,8 @@ export function createDaemon(
         requestsPerSecond: () => rate.perSecond(),
         lastServiceAnswerAt: () => lastAnswerAt,
         version: VERSION,
+        // The page is read on this machine: its advice, for this firm's configuration.
+        advice: adviceFormHere(terminal, options.config),
         // Each action names the entity to sync (`syncAfter`).
         operator: operatorActions(operator, (owner, job) =>
           d.withEntity(owner, 'status page', job),

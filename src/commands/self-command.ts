@@ -32,7 +32,7 @@ export function selfCommand(input: SelfCommandInput): string {
 }
 
 /** How docsync runs on `terminal`. */
-export function selfOn(terminal: Terminal): string {
+export function selfOn(terminal: Pick<Terminal, 'script' | 'cwd' | 'env'>): string {
   return selfCommand({ script: terminal.script, cwd: terminal.cwd, searchPath: terminal.env.PATH });
 }
 

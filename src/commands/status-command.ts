@@ -4,12 +4,14 @@
  */
 
 import { loadConfig } from '../config/load-config.js';
+import { inAdviceForm } from '../domain/advice-form.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { entityLabel, plural } from '../domain/words.js';
 import { openState } from '../state/open-state.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import type { StatusReport } from '../state/status-report.js';
+import { adviceFormHere } from './advice-here.js';
 import type { Terminal } from './terminal.js';
 
 export async function statusCommand(
@@ -23,7 +25,10 @@ export async function statusCommand(
     terminal.stdout.write(
       options.json
         ? `${JSON.stringify(report, null, 2)}\n`
-        : renderStatus(report, config.state.path),
+        : inAdviceForm(
+            renderStatus(report, config.state.path),
+            adviceFormHere(terminal, options.config),
+          ),
     );
   } catch (error) {
     // Damage the open did not reach (a page deep in a table): the same sentence, no stack.
@@ -69,7 +74,7 @@ export function renderStatus(report: StatusReport, statePath: string): string {
     lines.push(`  ${h.documentId} ${label(h.owner)} ${h.folder}: delete ${what}${decided}`);
   }
   if (held.some((h) => h.decision === null))
-    lines.push('  decide with docsync deletes approve|discard (also while the daemon runs)');
+    lines.push('  decide with `docsync deletes approve|discard` (also while the daemon runs)');
   if (inHold.length > 0) {
     lines.push(`Deletes in their hold time: ${inHold.length} (safety.deleteHoldSeconds)`);
     for (const h of inHold)
@@ -84,7 +89,7 @@ export function renderStatus(report: StatusReport, statePath: string): string {
       `  ${c.id} ${c.occurredAt} ${label(c.owner)} ${c.copyPath} (${c.winner} won)${c.detail ? `: ${c.detail}` : ''}`,
     );
   if (report.conflicts.total > 0)
-    lines.push('  resolve with docsync conflicts resolve <id> keep-mine|keep-theirs|keep-both');
+    lines.push('  resolve with `docsync conflicts resolve <id> keep-mine|keep-theirs|keep-both`');
   lines.push(`Items in error: ${report.itemsInError.length}`);
   for (const i of report.itemsInError) {
     lines.push(

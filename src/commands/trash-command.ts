@@ -17,11 +17,11 @@ export function trashListCommand(options: Common, terminal: Terminal): Promise<v
   return withOperator(terminal, options.config, async (deps) => {
     const items = await listTrash(deps);
     if (options.json) return printJson(terminal, items);
-    if (items.length === 0) return print(terminal, ['The trash is empty.']);
-    print(terminal, [
+    if (items.length === 0) return print(terminal, options.config, ['The trash is empty.']);
+    print(terminal, options.config, [
       ...items.flatMap(describe),
       '',
-      'Put one back: docsync trash restore "<id>"  (the id is the first line of each item)',
+      'Put one back: `docsync trash restore "<id>"`  (the id is the first line of each item)',
     ]);
   });
 }
@@ -36,7 +36,7 @@ export async function trashRestoreCommand(
     itemId: options.id,
   });
   if (options.json) return printJson(terminal, restored);
-  print(terminal, [
+  print(terminal, options.config, [
     `Restored ${restored.id} to ${restored.restoredTo}.`,
     `Next: ${restored.next}.`,
   ]);

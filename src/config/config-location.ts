@@ -51,6 +51,12 @@ export function locateConfig(
   return { file: LOCAL_CONFIG_PATH, named: false };
 }
 
+/**
+ * How a message made without the file's name (the schema's) says where a secret goes; loading
+ * puts the environment file's path in its place (load-config.ts), `acme.env` beside `acme.json`.
+ */
+export const ENV_FILE_BESIDE = 'the environment file beside the configuration';
+
 /** `docsync.json` → `docsync.env` beside it; a name without `.json` gets `.env` added. */
 export function envFileOf(configFile: string): string {
   return configFile.endsWith('.json') ? `${configFile.slice(0, -5)}.env` : `${configFile}.env`;

@@ -18,6 +18,8 @@ export const INIT_TARGETS: readonly InitTarget[] = ['simulator', 'staging', 'pro
 export const DEFAULT_WEBHOOK_LISTEN = '127.0.0.1:8787';
 export const DEFAULT_STATUS_LISTEN = '127.0.0.1:8788';
 export const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:4010';
+/** `service.redirectUri` unless the registration allows another (schema.ts's default). */
+export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8789/callback';
 /** The client code the simulator signs with unless told otherwise (`--client-code`). */
 export const SIMULATOR_CLIENT_CODE = 'DOCSYNC';
 
@@ -37,6 +39,8 @@ export interface InitAnswers {
   readonly clientId: string;
   /** Null: not known yet; the environment file gets an empty line to fill in. */
   readonly clientSecret: string | null;
+  /** Where the service sends the browser back to `auth login`; null: the default. */
+  readonly redirectUri: string | null;
   /** The simulator's URLs; the real service's come from `service.environment`. */
   readonly simulator: {
     readonly baseUrl: string;
@@ -77,7 +81,7 @@ function configOf(a: InitAnswers): Record<string, unknown> {
       }
     : { environment: a.target, clientId: a.clientId };
   return {
-    service,
+    service: a.redirectUri === null ? service : { ...service, redirectUri: a.redirectUri },
     store: { root: a.storeRoot },
     state: { path: a.statePath },
     webhook: a.webhook

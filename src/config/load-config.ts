@@ -10,6 +10,7 @@ import { describeIssues } from '../domain/describe-issues.js';
 import { ConfigError, type ConfigProblem } from '../domain/errors.js';
 import {
   type ConfigLocation,
+  ENV_FILE_BESIDE,
   envFileOf,
   locateConfig,
   missingConfigMessage,
@@ -71,7 +72,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const baseDir = path.dirname(file);
   let config: Config;
   try {
-    config = parseConfig(raw, { env, baseDir, source: location.file }, envFile.problems);
+    config = parseConfig(
+      raw,
+      { env, baseDir, source: location.file, envFile: envFileOf(file) },
+      envFile.problems,
+    );
   } catch (error) {
     throw withUnreadableEnvFile(error, envFile.unreadable, envFileOf(file));
   }
@@ -82,7 +87,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
 export function parseConfig(
   raw: unknown,
-  options: { env: NodeJS.ProcessEnv; baseDir: string; source: string },
+  options: {
+    env: NodeJS.ProcessEnv;
+    baseDir: string;
+    source: string;
+    /** The environment file beside the configuration: where a missing secret is to be written. */
+    envFile?: string;
+  },
   earlier: readonly ConfigProblem[] = [],
 ): Config {
   if (!isPlainObject(raw)) {
@@ -98,7 +109,9 @@ export function parseConfig(
     ...crossKeyProblems(withEnv),
     ...placeholderProblems(withEnv),
   ];
-  if (!result.success || problems.length > 0) throw new ConfigError(options.source, problems);
+  if (!result.success || problems.length > 0) {
+    throw new ConfigError(options.source, namingEnvFile(problems, options.envFile));
+  }
 
   const config = result.data;
   config.store.root = path.resolve(options.baseDir, config.store.root);
@@ -164,9 +177,15 @@ function withUnreadableEnvFile(error: unknown, unreadable: boolean, envFile: str
     ...error.problems,
     {
       key: '',
-      message: `${envFile} holds docsync's secrets, but ${userInfo().username} may not read it: run the command as the user docsync runs as (sudo -u docsync docsync …)`,
+      message: `${envFile} holds docsync's secrets, but ${userInfo().username} may not read it: run the command as the user docsync runs as (\`docsync …\`)`,
     },
   ]);
+}
+
+/** "set DOCSYNC_CLIENT_SECRET (in /etc/docsync/acme.env)", not a file of another name. */
+function namingEnvFile(problems: ConfigProblem[], envFile: string | undefined): ConfigProblem[] {
+  if (envFile === undefined) return problems;
+  return problems.map((p) => ({ ...p, message: p.message.replaceAll(ENV_FILE_BESIDE, envFile) }));
 }
 
 function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv) {
@@ -231,8 +250,7 @@ function webhookProblems(raw: Record<string, unknown>): ConfigProblem[] {
   if (webhook.secret === undefined) {
     problems.push({
       key: 'webhook.secret',
-      message:
-        'required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in docsync.env beside the configuration; `docsync init` makes one)',
+      message: `required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in ${ENV_FILE_BESIDE}; \`docsync init\` makes one)`,
     });
   }
   return problems;

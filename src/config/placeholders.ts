@@ -6,6 +6,7 @@
  * reported with its key, beside the file's other problems.
  */
 import type { ConfigProblem } from '../domain/errors.js';
+import { ENV_FILE_BESIDE } from './config-location.js';
 
 /** The domains RFC 2606 reserves for documentation, which the example's URLs use. */
 const EXAMPLE_HOST = /(^|\.)example\.(com|net|org)$/i;
@@ -14,7 +15,7 @@ const EXAMPLE_HOST = /(^|\.)example\.(com|net|org)$/i;
 function advice(value: string): string | null {
   const fromEnv = /^set (DOCSYNC_[A-Z_]+) instead\b/.exec(value);
   if (fromEnv) {
-    return `set ${fromEnv[1]} (in docsync.env beside the configuration) and remove this key, or write the value here`;
+    return `set ${fromEnv[1]} (in ${ENV_FILE_BESIDE}) and remove this key, or write the value here`;
   }
   if (/^your[-_ ]/i.test(value)) return 'write your own value here';
   if (/^https?:\/\//i.test(value) && EXAMPLE_HOST.test(hostOf(value)))

@@ -5,6 +5,8 @@
 import { validate as isValidCron } from 'node-cron';
 import * as z from 'zod';
 import { type RouteOverride, routeSettingProblems } from '../remote/routes.js';
+import { ENV_FILE_BESIDE } from './config-location.js';
+import { DEFAULT_REDIRECT_URI } from './init-plan.js';
 import { LOG_LEVELS, type LogLevel } from './log-levels.js';
 import { SERVICE_ENVIRONMENT_NAMES } from './service-environments.js';
 
@@ -18,7 +20,7 @@ const secret = (variable: string) =>
     .string({
       error: (issue) =>
         issue.input === undefined
-          ? `required: set ${variable} (in docsync.env beside the configuration)`
+          ? `required: set ${variable} (in ${ENV_FILE_BESIDE})`
           : 'expected a non-empty string',
     })
     .trim()
@@ -138,7 +140,7 @@ export const configSchema = z.strictObject({
     clientAuth: z
       .enum(['client_secret_basic', 'client_secret_post'])
       .default('client_secret_basic'),
-    redirectUri: httpUrl.default('http://127.0.0.1:8789/callback'),
+    redirectUri: httpUrl.default(DEFAULT_REDIRECT_URI),
     routes: routeOverrides.default({}),
     /**
      * The only origins download links are fetched from, when set; unset, any https host that

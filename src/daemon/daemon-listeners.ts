@@ -2,6 +2,7 @@
  * The daemon's two listeners: the webhook receiver, whose events become targeted cycles, and
  * the status server, which reads the state database and the daemon's runtime view.
  */
+import type { AdviceForm } from '../domain/advice-form.js';
 import { SyncNotDoneError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { DocumentChangeEvent } from '../triggers/webhook-event.js';
@@ -21,6 +22,8 @@ export interface ListenerOptions {
   readonly version: string;
   /** The status page's "approve held deletes" and "resolve a conflict". */
   readonly operator: OperatorActions;
+  /** How the page names docsync's commands: as they run here, for this configuration. */
+  readonly advice?: AdviceForm;
 }
 
 export async function startListeners(
@@ -52,6 +55,7 @@ export async function startListeners(
       metrics,
       logger,
       actions: pageActions(daemon, app, options.operator),
+      ...(options.advice ? { advice: options.advice } : {}),
       runtime: () => {
         const tokens = readTokens(app);
         return {

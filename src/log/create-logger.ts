@@ -36,14 +36,33 @@ export interface LoggerOptions {
   readonly destination?: DestinationStream;
   /** Pretty-print; by default when writing to stdout on a terminal. */
   readonly pretty?: boolean;
+  /**
+   * Rewrites a line's message (a string argument of a log call): the composition puts the
+   * commands it names in the form that runs here (domain/advice-form.ts), so journald's reader
+   * of `docsync@acme` is told the commands for acme.
+   */
+  readonly message?: (text: string) => string;
 }
 
 export function createLogger(options: LoggerOptions): Logger {
+  const message = options.message;
   const base = {
     level: options.level,
     base: { pid: process.pid },
     redact: { paths: REDACT_PATHS, censor: CENSOR },
     timestamp: pino.stdTimeFunctions.isoTime,
+    ...(message
+      ? {
+          hooks: {
+            logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
+              method.apply(
+                this,
+                args.map((a) => (typeof a === 'string' ? message(a) : a)),
+              );
+            },
+          },
+        }
+      : {}),
   };
   const usePretty = options.pretty ?? (!options.destination && process.stdout.isTTY === true);
   if (usePretty) {

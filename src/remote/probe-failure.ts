@@ -44,7 +44,7 @@ export function failureLine(
   const status =
     answer?.status ?? (error instanceof ApiError && error.code === 'NETWORK' ? 'network' : null);
   const line = failure.needed ? fail : warn;
-  const note = failure.needed ? '' : ' (only `docsync api` uses this route)';
+  const note = failure.needed ? '' : ' (only the `api` command uses this route)';
   return line(label, `${what}${time}${note}`, hintFor(failure, baseUrl), {
     ...data,
     status,

@@ -319,7 +319,7 @@ function writeRoutes(http: ServiceHttp): CheckLine[] {
     ...perKind,
     untried(
       'other routes that change data',
-      `not tried, since check changes nothing: ${others.join(', ')} (only \`docsync api\` uses them)`,
+      `not tried, since check changes nothing: ${others.join(', ')} (only the \`api\` command uses them)`,
       undefined,
       { routes: others },
     ),

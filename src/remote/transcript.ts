@@ -122,6 +122,35 @@ export class Transcript {
   }
 
   /**
+   * The transcript as one JSON object, for a file named `….json`: the same exchanges, redacted
+   * the same way, and `conclusion`, what the check concluded (its `--json` output).
+   */
+  renderJson(header: readonly string[], conclusion: unknown): string {
+    const exchanges = this.#exchanges.map((e) => ({
+      at: new Date(e.at).toISOString(),
+      request: {
+        method: e.method,
+        url: redactUrl(e.url),
+        headers: redactedHeaders(e.headers),
+        body: e.body === null ? null : cut(redactBody(e.body)),
+      },
+      response:
+        e.status === undefined
+          ? null
+          : {
+              status: e.status,
+              durationMs: e.durationMs,
+              headers: redactedHeaders(e.responseHeaders ?? {}),
+              // Null: streamed into a file, not kept.
+              body: e.responseBody == null ? null : cut(redactBody(e.responseBody)),
+            },
+      ...(e.status === undefined ? { error: e.error ?? null } : {}),
+    }));
+    const text = JSON.stringify({ header, removed: REMOVED, exchanges, conclusion }, null, 2);
+    return this.#scrub(`${text}\n`);
+  }
+
+  /**
    * A token the service issued, or a download link it gave, is a secret from then on, wherever
    * it shows up again.
    */
@@ -149,6 +178,8 @@ export class Transcript {
       forms.add(s);
       forms.add(encodeURIComponent(s));
       forms.add(Buffer.from(s).toString('base64').replace(/=+$/, ''));
+      // As JSON writes it inside a string (a quote or a backslash in it escaped).
+      forms.add(JSON.stringify(s).slice(1, -1));
     }
     // Longest first, so a secret inside another is not left half-written.
     for (const form of [...forms].sort((a, b) => b.length - a.length)) {
@@ -183,6 +214,10 @@ function bodyOf(body: unknown, form: unknown, json: unknown): string | null {
   }
   if (json !== undefined) return JSON.stringify(json);
   return null;
+}
+
+function redactedHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactHeader(k, v)]));
 }
 
 function redactHeader(name: string, value: string): string {

@@ -4,6 +4,7 @@
  * in error, failed pushes, then folders and entries docsync does not sync. Only lists that have
  * something are drawn; one line names the empty ones, so a healthy firm sees a short page.
  */
+import { type AdviceForm, adviceCommand, inAdviceForm } from '../domain/advice-form.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { type ConflictChoice, possibleChoices } from '../domain/plan-resolution.js';
 import type { OwnerRef } from '../domain/types.js';
@@ -23,6 +24,8 @@ export interface ProblemsInput {
   readonly token: string | null;
   /** `onRemoteDelete`: whether an approved delete of a folder keeps it in the trash. */
   readonly onRemoteDelete: LocalDeleteMode;
+  /** How docsync's commands are named (domain/advice-form.ts). */
+  readonly advice: AdviceForm;
 }
 
 interface ProblemList {
@@ -122,7 +125,7 @@ function more(total: number, shown: number, where: Html | string): Html {
  * after the page was drawn. Decided ones are counted: their entity's next sync carries them out
  * (within seconds under the daemon).
  */
-function held({ data, token, onRemoteDelete }: ProblemsInput): Html {
+function held({ data, token, onRemoteDelete, advice }: ProblemsInput): Html {
   const h = data.held;
   let previous: string | null = null;
   const rows = h.waitingRows.map((d) => {
@@ -161,12 +164,12 @@ function held({ data, token, onRemoteDelete }: ProblemsInput): Html {
   const waiting =
     h.waiting === 0
       ? html``
-      : html`<p>A safety rail stopped these deletes; nothing is deleted until someone approves them, here (the entity's sync then starts at once; ${whatApprovingKeeps(['local', 'remote'], onRemoteDelete)}) or with <code>docsync deletes approve</code>; <code>docsync deletes discard</code> keeps the documents instead.</p>${reasons.map(
+      : html`<p>A safety rail stopped these deletes; nothing is deleted until someone approves them, here (the entity's sync then starts at once; ${whatApprovingKeeps(['local', 'remote'], onRemoteDelete)}) or with <code>${adviceCommand(advice, 'deletes approve')}</code>; <code>${adviceCommand(advice, 'deletes discard')}</code> keeps the documents instead.</p>${reasons.map(
           (r) => html`<p class="none">${r}</p>`,
         )}${all}${table(['Entity', 'Document', 'What it would do', 'Held since', ''], rows)}${more(
           h.waiting,
           rows.length,
-          'docsync deletes lists them all',
+          `${adviceCommand(advice, 'deletes')} lists them all`,
         )}`;
   const decided =
     h.decided === 0
@@ -175,7 +178,7 @@ function held({ data, token, onRemoteDelete }: ProblemsInput): Html {
   return html`${waiting}${decided}`;
 }
 
-function conflicts({ data, root, token }: ProblemsInput): Html {
+function conflicts({ data, root, token, advice }: ProblemsInput): Html {
   const rows = data.conflicts.recent.map((c) => [
     timeOf(c.occurredAt),
     entityLabel(data.names, c.owner),
@@ -197,7 +200,7 @@ function conflicts({ data, root, token }: ProblemsInput): Html {
   return html`${table(['When', 'Entity', 'Conflict copy', 'Winner', ''], rows)}${more(
     data.conflicts.total,
     data.conflicts.recent.length,
-    'docsync conflicts lists them all',
+    `${adviceCommand(advice, 'conflicts')} lists them all`,
   )}`;
 }
 
@@ -225,7 +228,7 @@ function itemsInError({ data, root }: ProblemsInput): Html {
 }
 
 /** Companies and trusts the service sent that could not be read whole (record-errors-repo.ts). */
-function recordsInError({ data }: ProblemsInput): Html {
+function recordsInError({ data, advice }: ProblemsInput): Html {
   const rows = data.recordsInError
     .slice(0, PROBLEMS_SHOWN)
     .map((r) => [
@@ -238,11 +241,11 @@ function recordsInError({ data }: ProblemsInput): Html {
   return html`${table(['What', 'Kind', 'Id', 'Reason', 'Since'], rows)}${more(
     data.recordsInError.length,
     rows.length,
-    'docsync status lists them all',
+    `${adviceCommand(advice, 'status')} lists them all`,
   )}`;
 }
 
-function failedPushes({ data }: ProblemsInput): Html {
+function failedPushes({ data, advice }: ProblemsInput): Html {
   const p = data.pushes;
   const rows = p.failedItems
     .slice(0, PROBLEMS_SHOWN)
@@ -257,28 +260,29 @@ function failedPushes({ data }: ProblemsInput): Html {
   return html`<p>${p.pending} pending, ${p.inDoubt} in doubt, ${p.failed} failed.</p>${table(
     ['Push', 'Entity', 'Document', 'Attempts', 'Last error', 'Next attempt'],
     rows,
-  )}${more(p.failed, rows.length, 'docsync status --json lists them all')}`;
+  )}${more(p.failed, rows.length, `${adviceCommand(advice, 'status --json')} lists them all`)}`;
 }
 
-function unmatched({ data }: ProblemsInput): Html {
+function unmatched({ data, advice }: ProblemsInput): Html {
   const rows = data.unmatchedFolders
     .slice(0, PROBLEMS_SHOWN)
-    .map((u) => [u.folder, u.kind, u.reason]);
+    // A reason may say what to run (`docsync run --once --adopt-local`).
+    .map((u) => [u.folder, u.kind, inAdviceForm(u.reason, advice)]);
   return html`${table(['Folder', 'Kind', 'Reason'], rows)}${more(
     data.unmatchedFolders.length,
     rows.length,
-    'docsync status lists them all',
+    `${adviceCommand(advice, 'status')} lists them all`,
   )}`;
 }
 
 /** Paths as docsync shows them (escaped when not UTF-8), so text rather than `file://` links. */
-function notSynced({ data }: ProblemsInput): Html {
+function notSynced({ data, advice }: ProblemsInput): Html {
   const rows = data.notSynced
     .slice(0, PROBLEMS_SHOWN)
     .map((n) => [n.path, n.reason, timeOf(n.firstSeenAt)]);
   return html`${table(['Path', 'Reason', 'Since'], rows)}${more(
     data.notSynced.length,
     rows.length,
-    'docsync status lists them all',
+    `${adviceCommand(advice, 'status')} lists them all`,
   )}`;
 }

@@ -3,6 +3,7 @@
  * budget and the lanes' queues over the last hour (charts: a trend says more than a number), the
  * scheduler's lanes now (issue 16), and the cycle facts.
  */
+import { type AdviceForm, adviceCommand } from '../domain/advice-form.js';
 import { LANES, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { entityLabel, plural } from '../domain/words.js';
@@ -24,6 +25,8 @@ export interface WorkInput {
   readonly runtime: RuntimeStatus;
   readonly samples: readonly Sample[];
   readonly now: number;
+  /** How docsync's commands are named (domain/advice-form.ts). */
+  readonly advice: AdviceForm;
 }
 
 export function chartsSection({ runtime, samples, now }: WorkInput): Html {
@@ -80,7 +83,7 @@ function waitingIn(runtime: RuntimeStatus, lane: Lane): number {
   return l.syncsWaiting + l.requestsWaiting;
 }
 
-export function syncSection({ data, runtime, now }: WorkInput): Html {
+export function syncSection({ data, runtime, now, advice }: WorkInput): Html {
   const last = data.lastCycle;
   const lastText = last
     ? html`${last.result ?? 'running'} (${last.trigger}), started ${timeOf(Date.parse(last.startedAt))}${
@@ -97,7 +100,10 @@ export function syncSection({ data, runtime, now }: WorkInput): Html {
     ['Request rate', `${runtime.requestsPerSecond.toFixed(1)} / s`],
     ['Folder watcher', runtime.watcherMode],
     ...(runtime.folderMode ? [['Folder', runtime.folderMode] as [string, string]] : []),
-    ['Service token', runtime.tokenValid ? 'valid' : 'NOT VALID — run docsync auth login'],
+    [
+      'Service token',
+      runtime.tokenValid ? 'valid' : `NOT VALID — run ${adviceCommand(advice, 'auth login')}`,
+    ],
     ['Pending webhook events', data.pendingWebhookEvents],
     ['Local changes waiting', localWorkText(data)],
   ];
@@ -121,7 +127,7 @@ function localWorkText({ localWork: work, names }: StatusPageData): Html | strin
 }
 
 /** The scheduler's lanes (issue 16): what waits in each, how long its requests waited. */
-function workSection({ data, runtime, now }: Omit<WorkInput, 'samples'>): Html {
+function workSection({ data, runtime, now }: Omit<WorkInput, 'samples' | 'advice'>): Html {
   const work = runtime.work;
   if (!work) return html``;
   const lanes = Object.entries(work.lanes);

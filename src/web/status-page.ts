@@ -5,6 +5,7 @@
  * and lanes as charts, and the cycle facts. Built from the state's `StatusPageData`, the
  * daemon's runtime facts and the health verdict, so the page and `/healthz` never disagree.
  */
+import type { AdviceForm } from '../domain/advice-form.js';
 import type { LocalDeleteMode } from '../operator/held-deletes.js';
 import type { StatusPageData, StatusPageQuery } from '../state/status-page-data.js';
 import { attentionTotal } from './attention.js';
@@ -19,6 +20,8 @@ import type { RuntimeStatus } from './runtime-status.js';
 import type { Sample } from './samples.js';
 
 export interface StatusPageInput {
+  /** How docsync's commands are named on the page (status-server.ts). */
+  readonly advice: AdviceForm;
   readonly data: StatusPageData;
   readonly query: StatusPageQuery;
   readonly runtime: RuntimeStatus;
@@ -46,7 +49,7 @@ ${token === null ? '' : html`<meta name="csrf-token" content="${token}">`}
 ${about(input)}
 ${healthSection(input.health)}
 <p id="notice" role="status" aria-live="polite"></p>
-${problemsSection({ data, root: input.root, token, onRemoteDelete: input.onRemoteDelete })}
+${problemsSection({ data, root: input.root, token, onRemoteDelete: input.onRemoteDelete, advice: input.advice })}
 ${entitiesSection({ page: data.entities, query, now, token })}
 ${activitySection(data.activity, query)}
 ${chartsSection(input)}

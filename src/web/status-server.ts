@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import { type AdviceForm, inAdviceForm, PLAIN_ADVICE } from '../domain/advice-form.js';
 import type { DocumentLinkSettings } from '../domain/document-link.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
@@ -16,7 +17,7 @@ import type { StatusReport } from '../state/status-report.js';
 import { attentionItems, pageAttention, stateAttention } from './attention.js';
 import { CsrfGuard } from './csrf.js';
 import { DOCUMENT_LINK_PREFIX, redirectToDocument } from './document-redirect.js';
-import { checkHealth, healthMaxAgeMs } from './health.js';
+import { checkHealth, type Health, healthMaxAgeMs } from './health.js';
 import { listen } from './listen.js';
 import type { Metrics } from './metrics.js';
 import type { PageActions } from './page-actions.js';
@@ -42,6 +43,12 @@ export interface StatusServerOptions {
   readonly actions?: PageActions;
   /** How often the charts sample the runtime (default every 5 s). */
   readonly sampleEveryMs?: number;
+  /**
+   * How the page and /healthz name docsync's commands: as they run on this machine, for this
+   * configuration (domain/advice-form.ts); as installed, on the file found by default, unless
+   * told.
+   */
+  readonly advice?: AdviceForm;
 }
 
 export interface StatusServer {
@@ -64,6 +71,7 @@ export interface StatusContext {
   readonly samples: SampleRing;
   readonly logger: Logger;
   readonly documentLinks: DocumentLinkSettings | null;
+  readonly advice: AdviceForm;
 }
 
 type Handler = (ctx: StatusContext, res: ServerResponse, url: URL) => Promise<void>;
@@ -75,8 +83,12 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     const data = state.statusPage(query);
     const facts = runtime();
     const at = now();
-    const health = checkHealth(data, facts, attentionItems(pageAttention(data)), maxAgeMs, at);
+    const health = advised(
+      checkHealth(data, facts, attentionItems(pageAttention(data)), maxAgeMs, at),
+      ctx.advice,
+    );
     const page = renderStatusPage({
+      advice: ctx.advice,
       data,
       query,
       runtime: facts,
@@ -89,11 +101,11 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     });
     send(res, 200, 'text/html; charset=utf-8', page);
   },
-  '/healthz': async ({ state, runtime, maxAgeMs, now }, res) => {
+  '/healthz': async ({ state, runtime, maxAgeMs, now, advice }, res) => {
     const facts = runtime();
     const report = readReport(state, facts, now());
     const attention = report === null ? [] : attentionItems(stateAttention(state));
-    const health = checkHealth(report, facts, attention, maxAgeMs, now());
+    const health = advised(checkHealth(report, facts, attention, maxAgeMs, now()), advice);
     // 503 only when docsync cannot sync; what waits for a person is 200, with the list.
     const status = !health.healthy ? 'unhealthy' : attention.length > 0 ? 'needs attention' : 'ok';
     send(
@@ -114,6 +126,11 @@ const ROUTES: Readonly<Record<string, Handler>> = {
     send(res, 200, metrics.contentType, await metrics.text());
   },
 };
+
+/** The reasons it cannot sync, with the commands they name in the form that runs here. */
+function advised(health: Health, advice: AdviceForm): Health {
+  return { ...health, reasons: health.reasons.map((reason) => inAdviceForm(reason, advice)) };
+}
 
 /** Time since the least recently synced entity was synced; null before any sync. */
 function stalestMs(state: StatusServerOptions['state'], now: number): number | null {
@@ -150,6 +167,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     actions: options.actions,
     samples: new SampleRing(),
     logger,
+    advice: options.advice ?? PLAIN_ADVICE,
     documentLinks: options.config.service
       ? {
           webUrl: options.config.service.webUrl,

@@ -2,12 +2,23 @@ import { type SpawnOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
+import { selfCommand } from '../../src/commands/self-command.js';
 import type { Terminal } from '../../src/commands/terminal.js';
+import { adviceCommand } from '../../src/domain/advice-form.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { REAL_CLOCK } from '../../src/domain/clock.js';
 import { main } from '../../src/program.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
+
+/**
+ * `docsync <args>` as a command run by `runCli` with `--config config` advises it: in the form
+ * that runs from the test's working directory, naming that configuration.
+ */
+export function advisedCommand(config: string, args: string, cwd = process.cwd()): string {
+  const self = selfCommand({ script: CLI, cwd, searchPath: process.env.PATH });
+  return adviceCommand({ self, user: null, config }, args);
+}
 
 export interface CliResult {
   readonly code: number | null;

@@ -220,3 +220,28 @@ describe('docsync check --save', () => {
     expect(text).toMatch(/authorization: Bearer \[removed\]/);
   });
 });
+
+describe('docsync check --save FILE.json', () => {
+  it('writes JSON to a name that says JSON: the exchanges and what the check concluded, no secret', async () => {
+    const f = await syncedFirm('api');
+    const file = path.join(f.dir, 'check.json');
+
+    const given = f.sim.admin.mintRefreshToken();
+    const checked = await f.cliWith(given, 'check', '--save', file);
+
+    expect(checked.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    const saved = JSON.parse(text) as {
+      exchanges: { request: { method: string; url: string }; response: { status: number } }[];
+      conclusion: { ok: boolean; lines: CheckLine[] };
+    };
+    expect(saved.conclusion.ok).toBe(true);
+    expect(saved.conclusion.lines.find((l) => l.topic === 'token')?.result).toBe('ok');
+    const companies = saved.exchanges.find((e) => /\/cas\/companies\?/.test(e.request.url));
+    expect(companies).toMatchObject({ request: { method: 'GET' }, response: { status: 200 } });
+    expect(saved.exchanges.some((e) => /refresh_token=\[removed\]/.test(e.request.url))).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    for (const secret of [f.sim.clientSecret, f.refreshToken, given])
+      expect(text, secret).not.toContain(secret);
+  });
+});

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PAGE_LIMIT } from '../../src/remote/paging.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { runCli } from '../helpers/run-cli.js';
+import { advisedCommand, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -302,7 +302,7 @@ describe('docsync api', () => {
     const { config } = await setup();
     const result = await runCli(['api', 'status-types', 'list', '--config', config]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('docsync auth login');
+    expect(result.stderr).toContain(`\`${advisedCommand(config, 'auth login')}\``);
   });
 });
 

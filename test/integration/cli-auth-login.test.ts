@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { eventually } from '../helpers/daemon-process.js';
-import { CLI, runCli } from '../helpers/run-cli.js';
+import { advisedCommand, CLI, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -59,7 +59,8 @@ describe('docsync auth login on a server without a browser', () => {
     );
     expect(stdout).toContain('No browser on this machine (a server)?');
     expect(stdout).toContain('copy the value of code= from its address bar');
-    expect(stdout).toMatch(/^ {6}docsync auth login --code <the code>$/m);
+    // To finish by hand, this command as it runs here, on this configuration.
+    expect(stdout).toContain(`\n      ${advisedCommand(config, 'auth login')} --code <the code>\n`);
     const port = new URL(redirectUri).port;
     expect(stdout).toContain(`ssh -L ${port}:127.0.0.1:${port} <this server>`);
 

@@ -18,7 +18,7 @@ import {
 } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { runCli } from '../helpers/run-cli.js';
+import { advisedCommand, runCli } from '../helpers/run-cli.js';
 import { useStateStore } from '../helpers/state-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { useWebhookReceivers } from '../helpers/webhook-receiver.js';
@@ -60,7 +60,7 @@ async function setup(
       report: args.includes('--json') ? (JSON.parse(result.stdout) as Report) : null,
     };
   };
-  return { sim, dir, statePath, check };
+  return { sim, dir, statePath, check, config };
 }
 
 const line = (report: Report | null, topic: string | RegExp) =>
@@ -130,17 +130,17 @@ describe('docsync check', () => {
   });
 
   it('never creates a missing state database or store folder, and says what to do (exit 1)', async () => {
-    const { dir, statePath, check } = await setup({ login: false });
+    const { dir, statePath, check, config } = await setup({ login: false });
+    const login = advisedCommand(config, 'auth login');
 
     const { code, stdout } = await check();
 
     expect(code).toBe(1);
     // Before the first run that is no failure; having no login to check anything with is.
-    expect(stdout).toMatch(
-      /ok {4}state database: .*docsync\.db does not exist yet; the first run \(or `docsync auth login`\) makes it/,
-    );
+    expect(stdout).toMatch(/ok {4}state database: .*docsync\.db does not exist yet; the first run/);
+    expect(stdout).toContain(`does not exist yet; the first run (or \`${login}\`) makes it`);
     expect(stdout).toMatch(/FAIL {2}token: no login: there is no state database to hold one/);
-    expect(stdout).toMatch(/→ Run `docsync auth login`/);
+    expect(stdout).toContain(`→ Run \`${login}\``);
     expect(stdout).toMatch(
       /ok {4}store folder: store\.root .* does not exist yet; the first run makes it/,
     );
@@ -183,8 +183,10 @@ describe('docsync check', () => {
     );
 
     const hint = routeLine(report, 'statusTypes')!.hint!;
+    // For the configuration checked, as the command runs here.
+    const login = advisedCommand(path.join(dir, 'docsync.json'), 'auth login');
     expect(hint).toBe(
-      'The grant does not cover this: check service.scope against what the application is approved for, or authorise again (`docsync auth login`) as a user who may do it.',
+      `The grant does not cover this: check service.scope against what the application is approved for, or authorise again (\`${login}\`) as a user who may do it.`,
     );
     expect(api.code).toBe(1);
     expect(api.stderr).toMatch(
@@ -211,7 +213,7 @@ describe('docsync check', () => {
     });
     expect(routeLine(report, 'listContacts')).toMatchObject({
       result: 'warn',
-      message: expect.stringContaining('(only `docsync api` uses this route)'),
+      message: expect.stringContaining('(only the `api` command uses this route)'),
     });
     // The rest was still tried.
     expect(routeLine(report, 'listCompanies')?.result).toBe('ok');
@@ -280,7 +282,7 @@ describe('docsync check', () => {
   });
 
   it('stops at a refused login and names what to do, without trying the routes', async () => {
-    const { statePath, check } = await setup({ login: false });
+    const { statePath, check, config } = await setup({ login: false });
     const state = StateStore.open(statePath);
     state.tokens.seedRefreshToken('revoked-or-invented');
     state.close();
@@ -291,7 +293,7 @@ describe('docsync check', () => {
     expect(line(report, 'token')).toMatchObject({
       result: 'fail',
       message: expect.stringContaining('400 invalid_grant on refresh_token'),
-      hint: expect.stringContaining('docsync auth login'),
+      hint: expect.stringContaining(`\`${advisedCommand(config, 'auth login')}\``),
     });
     expect(report!.lines.some((l) => l.data?.route !== undefined)).toBe(false);
   });

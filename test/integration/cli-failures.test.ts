@@ -16,7 +16,7 @@ import { openApp } from '../../src/compose.js';
 import { DocsyncError } from '../../src/domain/errors.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-delay.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { type CliResult, capturedTerminal, runCli } from '../helpers/run-cli.js';
+import { advisedCommand, type CliResult, capturedTerminal, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { TestClock } from '../helpers/test-clock.js';
@@ -205,7 +205,7 @@ describe('an expected failure is one sentence and exit 1', () => {
     expect(grant).toMatch(
       /^The service refused docsync's authorisation \(400 invalid_grant on refresh_token[:)]/,
     );
-    expect(grant).toContain('Run `docsync auth login`');
+    expect(grant).toContain(`Run \`${advisedCommand(config, 'auth login')}\``);
 
     const wrongSecret = writeCliConfig(dir, sim, {
       service: {
@@ -258,7 +258,7 @@ describe('an expected failure is one sentence and exit 1', () => {
     ]) {
       const line = sentenceOf(await runCli([...args, '--config', config], { env }));
       expect(line, args.join(' ')).toBe(
-        `The state database ${typo} (state.path) does not exist, and this command never creates one: check state.path in the configuration, or, on a new install, run \`docsync auth login\` and \`docsync run --once\` first.`,
+        `The state database ${typo} (state.path) does not exist, and this command never creates one: check state.path in the configuration, or, on a new install, run \`${advisedCommand(config, 'auth login')}\` and \`${advisedCommand(config, 'run --once')}\` first.`,
       );
       expect(existsSync(path.join(dir, 'stat'))).toBe(false);
     }

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/state/migrations.js';
 import { openDatabase } from '../../src/state/open-database.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
-import { runCli } from '../helpers/run-cli.js';
+import { advisedCommand, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -61,7 +61,8 @@ describe('a state database older than this docsync', () => {
           `docsync: The state database ${statePath} (state.path) has schema version ${KNOWN - 1}, ` +
           `older than this docsync's ${KNOWN}, and this command never upgrades it (the previous ` +
           "version's daemon may still be using it): stop that daemon and start this version's " +
-          '(`docsync run`, or run `docsync run --once`), which upgrades it, then run this command again.\n',
+          // The commands it names, for this configuration, as they run here.
+          `(\`${advisedCommand(config, 'run')}\`, or run \`${advisedCommand(config, 'run --once')}\`), which upgrades it, then run this command again.\n`,
       });
     }
     expect(versionOf(statePath)).toBe(KNOWN - 1);

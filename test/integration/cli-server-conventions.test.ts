@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { advisedCommand, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -127,7 +127,7 @@ describe('server conventions', () => {
 
     expect(status.code).toBe(1);
     expect(status.stderr).toBe(
-      `docsync: no configuration file: neither config/docsync.json (in ${dir}) nor /etc/docsync/docsync.json exists, and neither --config nor DOCSYNC_CONFIG names one; run \`docsync init\` to write one (it asks what it needs; \`docsync init --help\` shows the choices).\n`,
+      `docsync: no configuration file: neither config/docsync.json (in ${dir}) nor /etc/docsync/docsync.json exists, and neither --config nor DOCSYNC_CONFIG names one; run \`${advisedCommand('', 'init', dir)}\` to write one (it asks what it needs; \`${advisedCommand('', 'init --help', dir)}\` shows the choices).\n`,
     );
   });
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { advisedCommand, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -37,8 +37,13 @@ describe('docsync command line', () => {
       env: { DOCSYNC_CONFIG: '/nonexistent/docsync.json' },
     });
     expect(code).toBe(1);
+    // init as it runs here (it takes the file it writes as its own --config).
+    const init = advisedCommand(
+      '/nonexistent/docsync.json',
+      'init --config /nonexistent/docsync.json',
+    );
     expect(stderr).toContain(
-      'docsync: the configuration file /nonexistent/docsync.json does not exist; write one there with `docsync init --config /nonexistent/docsync.json`',
+      `docsync: the configuration file /nonexistent/docsync.json does not exist; write one there with \`${init}\``,
     );
   });
 

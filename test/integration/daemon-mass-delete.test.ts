@@ -173,7 +173,7 @@ describe('docsync run: a mass delete is seen whole (issue 25, case 5)', {
     // `docsync status` says the same.
     const status = await runCli(['status', '--config', d.config], { env: d.env });
     expect(status.stdout).toContain('Held deletes: 18');
-    expect(status.stdout).toContain('decide with docsync deletes approve|discard');
+    expect(status.stdout).toMatch(/decide with `[^`]* --config \S+ deletes approve\|discard`/);
 
     await d.daemon.close();
     await expect(d.daemon.finished()).resolves.toBeUndefined();

@@ -391,7 +391,7 @@ describe('first contact with the real service (issue 26)', () => {
     const writes = lines.filter((l) => /^routes that change/.test(l.topic));
     expect(writes.map((l) => l.result)).toEqual(['untried', 'untried']);
     for (const line of writes) {
-      expect(line.hint).toContain('docsync check --write');
+      expect(line.hint).toMatch(/ check --write <company or trust>`/);
       expect(line.hint).not.toContain('run --once');
     }
   });

@@ -81,7 +81,7 @@ describe('nothing unsaid (issue 27, case 7)', () => {
     expect(reasonOf(notSynced, 'root.txt')).toMatch(/at the top of the store/);
     expect(reasonOf(notSynced, 'Scans')).toMatch(/outside Companies\/ and Trusts\//);
     expect(reasonOf(notSynced, `${doc}/drafts`)).toMatch(/a folder inside a document folder/);
-    expect(once.stderr).toContain('docsync status` lists them with the reason');
+    expect(once.stderr).toMatch(/ --config \S+ status` lists them with the reason/);
 
     const dump = await sim.admin.dump();
     const names = dump.documents.flatMap((d) => d.attachments.map((a) => a.name));

@@ -16,7 +16,7 @@ import { StateStore } from '../../src/state/state-store.js';
 import { MAX_BODY_BYTES } from '../../src/triggers/webhook-request.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { firstSyncDone } from '../helpers/daemon-process.js';
-import { capturedTerminal, runCli } from '../helpers/run-cli.js';
+import { advisedCommand, capturedTerminal, runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { CLIENT_CODE, documentChange, postWebhook, SECRET } from '../helpers/webhook-receiver.js';
@@ -234,7 +234,7 @@ describe('a damaged state database', () => {
           ),
         );
         expect(lines[0]).toContain('move it aside');
-        expect(lines[0]).toContain('`docsync auth login`');
+        expect(lines[0]).toContain(`\`${advisedCommand(p.config, 'auth login')}\``);
       }
     },
   );

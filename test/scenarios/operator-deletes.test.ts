@@ -32,12 +32,12 @@ describe('docsync deletes', () => {
 
     const stopped = await h.cli(['run', '--once']);
     expect(stopped.code).toBe(2);
-    expect(stopped.stderr).toContain('docsync deletes list');
+    expect(stopped.stderr).toMatch(/`[^`]* --config \S+ deletes list`/);
     expect(stopped.stderr).not.toMatch(/run with --force-deletes/);
 
     const status = await h.cli(['status']);
     expect(status.stdout).toContain('Held deletes: 3');
-    expect(status.stdout).toContain('decide with docsync deletes approve|discard');
+    expect(status.stdout).toMatch(/decide with `[^`]* --config \S+ deletes approve\|discard`/);
     expect(status.stdout).not.toContain('--force-deletes');
 
     const listed = await h.cli(['deletes', 'list']);

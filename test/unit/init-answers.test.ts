@@ -37,8 +37,16 @@ function scripted(answers: string[]): Prompter & { asked: string[] } {
 const context = { cwd: '/home/ops/docsync', env: {} };
 
 describe('docsync init at a terminal', () => {
-  it('asks the service, the folder, the client id and secret and the webhook, and takes the defaults offered', async () => {
-    const person = scripted(['production', '', 'firm-client', 's3cret', 'yes', 'firmcode']);
+  it('asks the service, the folder, the client id and secret, the redirect URL the registration allows and the webhook, and takes the defaults offered', async () => {
+    const person = scripted([
+      'production',
+      '',
+      'firm-client',
+      's3cret',
+      'https://docsync.firm.example/callback',
+      'yes',
+      'firmcode',
+    ]);
 
     const choices = await initChoices({}, person, context);
 
@@ -47,6 +55,7 @@ describe('docsync init at a terminal', () => {
       'Folder for the documents [/srv/documents/compliance]',
       'Client id of the production registration',
       'Client secret of the production registration (not shown; empty to write it into the environment file later) (hidden)',
+      'Redirect URL of the production registration, where `docsync auth login` listens [http://127.0.0.1:8789/callback]',
       "Take the service's webhooks, so its changes arrive in seconds? (the service must reach this machine, through a proxy) [yes]",
       'Client code the service signs its webhooks with',
     ]);
@@ -57,6 +66,7 @@ describe('docsync init at a terminal', () => {
       statePath: '/var/lib/docsync/state/docsync.db',
       clientId: 'firm-client',
       clientSecret: 's3cret',
+      redirectUri: 'https://docsync.firm.example/callback',
       webhook: { listen: '127.0.0.1:8787', clientCode: 'firmcode' },
       user: 'docsync',
     });
@@ -83,7 +93,13 @@ describe('docsync init at a terminal', () => {
     const person = scripted([]);
 
     const choices = await initChoices(
-      { for: 'staging', store: '/data/docs', clientId: 'c', webhook: false },
+      {
+        for: 'staging',
+        store: '/data/docs',
+        clientId: 'c',
+        redirectUri: 'http://127.0.0.1:8790/callback',
+        webhook: false,
+      },
       person,
       { ...context, env: { DOCSYNC_CLIENT_SECRET: 'from-env' } },
     );
@@ -92,12 +108,24 @@ describe('docsync init at a terminal', () => {
     expect(choices).toMatchObject({
       storeRoot: '/data/docs',
       clientSecret: 'from-env',
+      redirectUri: 'http://127.0.0.1:8790/callback',
       webhook: null,
     });
   });
 
+  it('writes where every other command reads: --config, else DOCSYNC_CONFIG', async () => {
+    const flags = { for: 'staging', clientId: 'c', store: '/data/docs' };
+    const env = { DOCSYNC_CONFIG: '/opt/firms/acme.json' };
+
+    const named = await initChoices(flags, null, { ...context, env });
+    const flagged = await initChoices({ ...flags, config: 'beta.json' }, null, { ...context, env });
+
+    expect(named.configFile).toBe('/opt/firms/acme.json');
+    expect(flagged.configFile).toBe('/home/ops/docsync/beta.json');
+  });
+
   it('asks the service again until the answer is one it knows', async () => {
-    const person = scripted(['prod', 'staging', '', 'c', '', 'no']);
+    const person = scripted(['prod', 'staging', '', 'c', '', '', 'no']);
 
     const choices = await initChoices({}, person, context);
 

@@ -139,7 +139,7 @@ describe('configuration', () => {
         'service: required',
         'store: required',
         'webhook.clientCode: required while the webhook receiver is on: the client code the service signs with',
-        'webhook.secret: required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in docsync.env beside the configuration; `docsync init` makes one)',
+        'webhook.secret: required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in the environment file beside the configuration; `docsync init` makes one)',
       ],
     ],
     [
@@ -202,7 +202,7 @@ describe('configuration', () => {
         c.webhook = { clientCode: 'FIRM' };
       }),
       [
-        'webhook.secret: required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in docsync.env beside the configuration; `docsync init` makes one)',
+        'webhook.secret: required while the webhook receiver is on: set DOCSYNC_WEBHOOK_SECRET (in the environment file beside the configuration; `docsync init` makes one)',
       ],
     ],
     [
@@ -420,7 +420,7 @@ describe('configuration', () => {
     );
     expect(problems).toEqual([
       `service.clientId: "your-client-id" is the example's placeholder: write your own value here`,
-      `service.clientSecret: "set DOCSYNC_CLIENT_SECRET instead of writing it here" is the example's placeholder: set DOCSYNC_CLIENT_SECRET (in docsync.env beside the configuration) and remove this key, or write the value here`,
+      `service.clientSecret: "set DOCSYNC_CLIENT_SECRET instead of writing it here" is the example's placeholder: set DOCSYNC_CLIENT_SECRET (in the environment file beside the configuration) and remove this key, or write the value here`,
       `webhook.clientCode: "YOUR_CLIENT_CODE" is the example's placeholder: write your own value here`,
       `webhook.publicUrl: "https://docsync.example.com/webhooks/document-change" is the example's placeholder: write your own URL here, or remove the key`,
       `webhook.resourceUrlTemplate: "https://example.org/open?path={path}" is the example's placeholder: write your own URL here, or remove the key`,
