@@ -45,7 +45,9 @@ export async function trashRestoreCommand(
 function describe(item: TrashView): string[] {
   const what =
     item.kind === 'document-folder'
-      ? `document folder, ${plural(item.files, 'file')}, ${bytes(item.bytes)}`
+      ? item.files === 0
+        ? 'document folder, no files (only its .document.json)'
+        : `document folder, ${plural(item.files, 'file')}, ${bytes(item.bytes)}`
       : `file, ${bytes(item.bytes)}`;
   const from =
     item.from === 'service'

@@ -3,7 +3,8 @@
  * trash is laid out by trash.ts as `<yyyy-mm-dd>/<the path it had>`; an item is
  *
  * - a document folder: a folder holding `.document.json` (a folder docsync removed because the
- *   service deleted its document, or the service's copy of a document docsync deleted there);
+ *   service deleted its document, or the service's copy of a document docsync deleted there),
+ *   with its files or, for a document that had none, without;
  * - a file: any other file (one removed from a document folder, or the service's copy of an
  *   attachment docsync deleted there, which sits in a folder named like its document).
  *
@@ -65,9 +66,8 @@ async function walk(dir: string, day: string, rel: string, items: TrashItem[]): 
   const note = names.has(SERVICE_COPY_NOTE) ? await readNote(dir) : null;
   const id = (name: string) => [day, rel, name].filter(Boolean).join('/');
   if (rel !== '' && names.has(DOCUMENT_META)) {
+    // A document without files is an item too: its `.document.json` is what there is of it.
     const files = entries.filter((e) => e.isFile() && !isDocsyncFile(e.name));
-    // Nothing left to put back: a document restored as new leaves its old `.document.json`.
-    if (files.length === 0) return;
     const sizes = await Promise.all(files.map((f) => sizeOf(path.join(dir, f.name))));
     items.push({
       id: [day, rel].join('/'),

@@ -166,7 +166,11 @@ async function restoreFolder(deps: OperatorDeps, item: TrashItem): Promise<Resto
   return {
     id: item.id,
     restoredTo,
-    next: 'the next sync creates it in the service as a new document (a new id; its files, name and date, not its status history)',
+    // A folder without files is one being made (decision row 4): nothing to create yet.
+    next:
+      item.files === 0
+        ? 'it holds no file: put one in it, and the next sync creates it in the service as a new document (a new id; its name and date)'
+        : 'the next sync creates it in the service as a new document (a new id; its files, name and date, not its status history)',
     owner,
   };
 }

@@ -99,6 +99,49 @@ describe('docsync trash', () => {
     await expectInSync(h);
   });
 
+  it('a document without files the service deleted: listed though its folder held only .document.json; restored, it waits for a file', async () => {
+    const h = await start();
+    const [company] = await h.owners();
+    const doc = h.sim.admin.createDocument({
+      owner: company!,
+      name: 'Board Minutes',
+      documentDate: '2024-04-02',
+    });
+    const id = String(doc.id);
+    await h.sync();
+    const folder = h.documentFolder(id)!;
+    expect(readdirSync(path.join(h.root, folder))).toEqual(['.document.json']);
+    h.sim.admin.deleteDocument(id);
+    await h.sync();
+    expect(h.exists(folder)).toBe(false);
+
+    const [item, ...rest] = await listed(h);
+    expect(rest).toEqual([]);
+    expect(item).toMatchObject({
+      kind: 'document-folder',
+      from: 'folder',
+      originalPath: folder,
+      documentId: id,
+    });
+    expect((await h.cli(['trash'])).stdout).toContain(
+      'document folder, no files (only its .document.json)',
+    );
+
+    const restored = await h.cli(['trash', 'restore', item!.id]);
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toContain('it holds no file: put one in it');
+    const entity = folder.slice(0, folder.lastIndexOf('/'));
+    const back = `${entity}/2024-04-02 Board Minutes`;
+    expect(readdirSync(path.join(h.root, back))).toEqual([]);
+    expect(await listed(h)).toEqual([]);
+    h.write(`${back}/minutes.pdf`, 'the minutes');
+    await h.sync();
+    const [again] = await documentsNamed(h, 'Board Minutes');
+    expect(again!.id).not.toBe(id);
+    expect(again!.attachments.map((a) => a.sha256)).toEqual([sha256('the minutes')]);
+    await expectInSync(h);
+  });
+
   it('an attachment the service removed: the file goes back into its folder and up again', async () => {
     const { h, id, folder } = await synced();
     const cover = (await h.remoteDoc(id))!.attachments.find((a) => a.name === 'cover.pdf')!;
