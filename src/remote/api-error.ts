@@ -74,6 +74,14 @@ export class AuthRequiredError extends DocsyncError {
   }
 }
 
+/** No grant was ever stored: authorising is a first time, not an "again". */
+export function notAuthorisedYet(): AuthRequiredError {
+  return new AuthRequiredError(
+    'docsync has not been authorised yet.',
+    'Run `docsync auth login` to authorise it (or set DOCSYNC_REFRESH_TOKEN).',
+  );
+}
+
 /**
  * The token endpoint's 400 or 401. OAuth (RFC 6749, 5.2) says which party it refused, and the
  * reason decides the advice: a refused client or scope is the configuration's to fix, anything

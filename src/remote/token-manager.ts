@@ -6,7 +6,7 @@
  */
 import type { Got, Response } from 'got';
 import * as z from 'zod';
-import { ApiError, AuthRequiredError, tokenRefused } from './api-error.js';
+import { ApiError, AuthRequiredError, notAuthorisedYet, tokenRefused } from './api-error.js';
 import { ROUTES } from './routes.js';
 import { check } from './schemas.js';
 
@@ -89,7 +89,7 @@ export class TokenManager {
   async accessToken(): Promise<string> {
     if (this.#current && this.#usable(this.#current)) return this.#current.accessToken!;
     const stored = this.#options.store.read();
-    if (!stored) throw new AuthRequiredError('docsync has not been authorised yet.');
+    if (!stored) throw notAuthorisedYet();
     if (this.#usable(stored)) {
       this.#current = stored;
       return stored.accessToken!;
@@ -114,8 +114,7 @@ export class TokenManager {
   refresh(rejected?: string): Promise<TokenSet> {
     this.#current = undefined;
     const stored = this.#options.store.read();
-    if (!stored)
-      return Promise.reject(new AuthRequiredError('docsync has not been authorised yet.'));
+    if (!stored) return Promise.reject(notAuthorisedYet());
     if (rejected !== undefined && stored.accessToken !== rejected && !this.#inflight) {
       return Promise.resolve(stored);
     }
