@@ -110,7 +110,12 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     const deps = engineDeps(app);
     // A state or folder of another service stops the run before anything reaches either.
     await claimService(
-      { settings: app.state.settings, local: deps.local, logger: app.logger },
+      {
+        settings: app.state.settings,
+        local: deps.local,
+        logger: app.logger,
+        authorise: () => app.remote.tokens.accessToken(),
+      },
       {
         baseUrl: app.config.service.baseUrl,
         statePath: app.config.state.path,
@@ -290,6 +295,7 @@ export function createDaemon(
     local,
     operator,
     unlodged: (offset) => app.remote.client.unlodgedPage(offset),
+    authorise: () => app.remote.tokens.accessToken(),
     extras: (d) =>
       startListeners(d, {
         app,

@@ -107,6 +107,11 @@ export interface DaemonParts {
    * hints of changes (unlodged-sweep.ts); absent, or `schedule.unlodgedSweepShare` 0: no sweep.
    */
   readonly unlodged?: (offset: number) => Promise<UnlodgedPage>;
+  /**
+   * A token the service accepts (the client's `tokens.accessToken()`): the start claims the state
+   * and the folder for the service only once it holds one (service-claim.ts).
+   */
+  readonly authorise: () => Promise<unknown>;
   /** Listeners started with the daemon (webhook receiver, status page). */
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
@@ -239,7 +244,12 @@ export class Daemon {
     this.#lock.startHeartbeat((error) => this.#stopWith(error));
     // A state or folder of another service stops the start before anything reaches either.
     await claimService(
-      { settings: state.settings, local: this.parts.deps.local, logger },
+      {
+        settings: state.settings,
+        local: this.parts.deps.local,
+        logger,
+        authorise: this.parts.authorise,
+      },
       {
         baseUrl: config.service.baseUrl,
         statePath: config.state.path,

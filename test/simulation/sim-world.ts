@@ -220,6 +220,7 @@ export class SimWorld {
         app: host,
         deps,
         operator: operatorDeps,
+        authorise: () => client.tokens.accessToken(),
         local: {
           root: this.root,
           ownWrites: local.ownWrites,
