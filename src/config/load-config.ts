@@ -17,7 +17,7 @@ import {
 } from './config-location.js';
 import { readEnvFile } from './env-file.js';
 import { placeholderProblems } from './placeholders.js';
-import { type Config, configSchema, type LogLevel } from './schema.js';
+import { type Config, configKeysAt, configSchema, type LogLevel } from './schema.js';
 import { isServiceEnvironment, SERVICE_ENVIRONMENTS } from './service-environments.js';
 
 /** Environment variables that override (or supply) a key of the file. */
@@ -105,7 +105,7 @@ export function parseConfig(
   const result = configSchema.safeParse(withEnv, { reportInput: true });
   const problems = [
     ...earlier,
-    ...(result.success ? [] : describeIssues(result.error.issues)),
+    ...(result.success ? [] : describeIssues(result.error.issues, configKeysAt)),
     ...crossKeyProblems(withEnv),
     ...placeholderProblems(withEnv),
   ];

@@ -278,6 +278,31 @@ export const configSchema = z.strictObject({
     .prefault({}),
 });
 
+/**
+ * The keys the schema knows in the object at `path` (`[]`: the top, `['service']`), for "did you
+ * mean" beside an unknown key; none where the path leads to no object of fixed keys.
+ */
+export function configKeysAt(path: readonly PropertyKey[]): string[] {
+  let schema: z.core.$ZodType | undefined = configSchema;
+  for (const step of path) {
+    const shape = objectShape(schema);
+    schema = shape && typeof step === 'string' ? shape[step] : undefined;
+    if (schema === undefined) return [];
+  }
+  return Object.keys(objectShape(schema) ?? {});
+}
+
+/** The keys of an object schema, through the defaults, optionals and pipes wrapped round it. */
+function objectShape(schema: z.core.$ZodType): Record<string, z.core.$ZodType> | null {
+  let at: z.core.$ZodType | undefined = schema;
+  while (at !== undefined) {
+    if (at instanceof z.ZodObject) return at.shape;
+    const def = at._zod.def as { innerType?: z.core.$ZodType; in?: z.core.$ZodType };
+    at = def.innerType ?? def.in;
+  }
+  return null;
+}
+
 /** The scopes as OAuth sends them: one string, separated by spaces (RFC 6749 3.3). */
 export function oauthScope(scopes: readonly string[]): string {
   return scopes.join(' ');

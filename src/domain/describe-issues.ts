@@ -6,15 +6,27 @@
  */
 import type * as z from 'zod';
 import type { ConfigProblem } from './errors.js';
+import { nearestName } from './nearest-name.js';
 
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
+/**
+ * `knownKeys`: the keys the schema knows at a path, so an unknown key is told the nearest of
+ * them ("did you mean"); without it, an unknown key is only named.
+ */
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  knownKeys?: (path: readonly PropertyKey[]) => readonly string[],
+): ConfigProblem[] {
   return issues.flatMap((issue): ConfigProblem[] => {
     const key = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((unknown) => ({
-        key: key ? `${key}.${unknown}` : unknown,
-        message: 'unknown key',
-      }));
+      const known = knownKeys?.(issue.path) ?? [];
+      return issue.keys.map((unknown) => {
+        const meant = nearestName(unknown, known);
+        return {
+          key: key ? `${key}.${unknown}` : unknown,
+          message: meant ? `unknown key; did you mean "${meant}"?` : 'unknown key',
+        };
+      });
     }
     return [{ key, message: describeOne(issue) }];
   });

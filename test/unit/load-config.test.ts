@@ -175,7 +175,25 @@ describe('configuration', () => {
         c.service.baseURL = 'x';
         c.onRemoteDelet = 'trash';
       }),
-      ['service.baseURL: unknown key', 'onRemoteDelet: unknown key'],
+      [
+        'service.baseURL: unknown key; did you mean "baseUrl"?',
+        'onRemoteDelet: unknown key; did you mean "onRemoteDelete"?',
+      ],
+    ],
+    [
+      'a misspelt key in each kind of section, and a key like none',
+      withChange((c) => {
+        c.queue = { requestPerSecond: 5 };
+        c.status = { lisen: '127.0.0.1:8788' };
+        c.sheduel = {};
+        c.colour = 'blue';
+      }),
+      [
+        'queue.requestPerSecond: unknown key; did you mean "requestsPerSecond"?',
+        'status.lisen: unknown key; did you mean "listen"?',
+        'sheduel: unknown key; did you mean "schedule"?',
+        'colour: unknown key',
+      ],
     ],
     [
       'bad cron, enum, listen address and path',
