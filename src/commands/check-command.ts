@@ -1,7 +1,8 @@
 /**
  * `docsync check [--json]`: is everything in place for docsync to work? The configuration,
  * the state database and its login, every route of the service that reads, the service's clock,
- * the folder (permissions, filesystem, inotify watches) and the webhook URL, one line each: ok,
+ * the folder (permissions, filesystem, inotify watches), the webhook URL and its signature, and
+ * `status.listen`, one line each: ok,
  * warn or fail, with what to do. It changes nothing: no route that writes is called, no folder
  * or database is created, but before the first run, the state database that keeps a login
  * (check-service.ts). The only writes are those any docsync command makes to its state (a
@@ -25,6 +26,7 @@ import { checkStore } from '../local/store-checks.js';
 import { Transcript } from '../remote/transcript.js';
 import { adviceFormHere } from './advice-here.js';
 import { checkService } from './check-service.js';
+import { checkStatusListen } from './check-status-listen.js';
 import { checkWebhook } from './check-webhook.js';
 import { askOnTerminal, checkWrites } from './check-write.js';
 import type { Terminal } from './terminal.js';
@@ -90,7 +92,8 @@ export async function runChecks(
     config,
     transcript ? got.extend({ hooks: transcript.hooks() }) : got,
   );
-  return [configLine(file, config), ...service.lines, ...store, ...webhook];
+  const status = await checkStatusListen(config);
+  return [configLine(file, config), ...service.lines, ...store, ...webhook, ...status];
 }
 
 async function runWriteCheck(

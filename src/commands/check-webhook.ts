@@ -3,14 +3,18 @@
  * it arrive at `webhook.listen`. When `docsync run` is not running, a stand-in listens on
  * `webhook.listen` for the moment of the check (answering as the receiver does a GET: 405), so
  * the path through a proxy can be proven before the daemon starts. The check sends a GET, which
- * the receiver never records or works on.
+ * the receiver never records or works on. The signature is tried here, not through the URL: a
+ * message signed as the service signs, with the configured secret and client code, for the URL
+ * the receiver takes the signature to cover, must pass the receiver's own check
+ * (triggers/verify-signature.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type Got, got } from 'got';
 import type { Config } from '../config/schema.js';
-import { type CheckLine, fail, ok, warn } from '../domain/check-lines.js';
+import { type CheckLine, fail, ok, untried, warn } from '../domain/check-lines.js';
 import { USER_AGENT } from '../remote/api-wire.js';
+import { verifySignature } from '../triggers/verify-signature.js';
 import { listen } from '../web/listen.js';
 
 const TOPIC = 'webhook URL';
@@ -27,7 +31,7 @@ export async function checkWebhook(config: Config, client: Got = got): Promise<C
       ),
     ];
   }
-  const lines: CheckLine[] = [documentLinkLine(config)];
+  const lines: CheckLine[] = [documentLinkLine(config), signatureLine(config)];
   const { host, port } = hook.listen;
   // A service on this machine (the simulator) reaches a receiver on the loopback address.
   const serviceHere = LOOPBACK.test(
@@ -193,5 +197,53 @@ export function documentLinkLine(config: Config): CheckLine {
     `status.publicUrl is not set: the first answer about a new document comes before docsync has its folder, so its link is the service's own page of the entity (under ${config.service.webUrl}), and the service keeps that link, not the folder's`,
     "Set status.publicUrl to the address the firm's browsers reach the status listener at (and keep status.enabled): each answer then carries a stable link, /documents/{documentId}, that leads to the document's folder.",
     { stable: false },
+  );
+}
+
+/**
+ * The webhook's signature, as far as this machine can try it: a sample message signed with
+ * `webhook.secret` and `webhook.clientCode` for the URL the receiver takes the signature to
+ * cover (`webhook.publicUrl`, else the listener's own), checked as the receiver checks one.
+ * Whether the service signs with the same secret shows only with its first message.
+ */
+export function signatureLine(config: Config): CheckLine {
+  const topic = 'webhook signature';
+  const { secret, clientCode, publicUrl, listen, path } = config.webhook;
+  if (!secret || !clientCode) {
+    return untried(
+      topic,
+      `not tried: no ${secret ? 'webhook.clientCode' : 'webhook.secret'} to sign with; webhook.allowUnsigned lets every message in, signed or not`,
+      "Set webhook.clientCode and DOCSYNC_WEBHOOK_SECRET (the service's signing details), then webhook.allowUnsigned to false.",
+    );
+  }
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const url = publicUrl ?? `http://${host}:${listen.port}${path}`;
+  const now = Date.now();
+  const utcDate = new Date(now).toISOString();
+  const body = Buffer.from('eventType=DocumentChange&eventSubType=check&entityId=0&documentIds=0');
+  const signature = createHmac('sha256', secret)
+    .update(`${utcDate}POST${url}`)
+    .update(body)
+    .digest('base64');
+  const check = verifySignature({
+    authorization: `${clientCode} ${utcDate} ${signature}`,
+    clientCode,
+    secret,
+    url,
+    rawBody: body,
+    nowMs: now,
+  });
+  if (!check.ok) {
+    return fail(
+      topic,
+      `a message signed with webhook.secret and client code ${JSON.stringify(clientCode)} does not pass the receiver's check (${check.reason}): no message of the service would`,
+      'Set webhook.clientCode to the client code exactly as the service gives it (one word).',
+      { url },
+    );
+  }
+  return ok(
+    topic,
+    `a message signed as the service signs (client code ${clientCode}, webhook.secret, for ${url}) passes the receiver's check; the service's own signature shows with its first message (one that does not pass is answered 401 and logged as "webhook refused")`,
+    { url },
   );
 }
