@@ -10,6 +10,7 @@ import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { claimService } from '../daemon/service-claim.js';
 import { inAdviceForm } from '../domain/advice-form.js';
+import { REAL_CLOCK } from '../domain/clock.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import type { CycleReport } from '../engine/cycle-report.js';
 import type { CycleProgress } from '../engine/cycle-tally.js';
@@ -295,6 +296,9 @@ export function createDaemon(
     local,
     operator,
     unlodged: (offset) => app.remote.client.unlodgedPage(offset),
+    // The process's terminal keeps the real time, and the sweep the monotonic; a test's terminal
+    // hands a virtual clock, which the sweep keeps its pace by too.
+    ...(terminal.clock === REAL_CLOCK ? {} : { sweepClock: terminal.clock }),
     authorise: () => app.remote.tokens.accessToken(),
     extras: (d) =>
       startListeners(d, {

@@ -183,6 +183,16 @@ export const configSchema = z.strictObject({
         .min(0, { error: 'expected a share from 0 (off) to 0.5' })
         .max(0.5, { error: 'expected a share from 0 (off) to 0.5' })
         .default(0.05),
+      /**
+       * The least time from one sweep of the unlodged list to the next: a small firm's list,
+       * one page, is read this often rather than at every interval the share allows (0: a
+       * sweep follows the last at the share's pace).
+       */
+      unlodgedSweepSeconds: z
+        .number()
+        .min(0, { error: 'expected seconds from 0 to 86400' })
+        .max(86_400, { error: 'expected seconds from 0 to 86400' })
+        .default(30),
     })
     .superRefine((schedule, ctx) => {
       // Polling keeps at least half of its share: the round is what guarantees coverage.

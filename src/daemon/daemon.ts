@@ -112,6 +112,11 @@ export interface DaemonParts {
    * and the folder for the service only once it holds one (service-claim.ts).
    */
   readonly authorise: () => Promise<unknown>;
+  /**
+   * What the sweep of the unlodged list keeps its pace by: the machine's monotonic time
+   * (`MONOTONIC_CLOCK`) unless a test hands its virtual clock.
+   */
+  readonly sweepClock?: Clock;
   /** Listeners started with the daemon (webhook receiver, status page). */
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
@@ -521,7 +526,8 @@ export class Daemon {
       ready: () => state.settings.initialSyncDone(),
       hint: (owner, whole) => this.scheduler.hint(owner, whole),
       intervalMs,
-      clock: MONOTONIC_CLOCK,
+      sweepEveryMs: config.schedule.unlodgedSweepSeconds * 1000,
+      clock: this.parts.sweepClock ?? MONOTONIC_CLOCK,
       logger,
       onError: (error) => this.#onError(error, "judging the firm's unlodged list failed"),
     });

@@ -6,6 +6,11 @@
  * says which). Without webhooks, a round over a large firm takes many minutes; a sweep of its
  * unlodged list takes seconds.
  *
+ * A sweep starts at most every `schedule.unlodgedSweepSeconds` (30 s), whatever the firm's size:
+ * a small firm's list is one page, which the share alone would read every 2 s, day and night.
+ * A list long enough that its sweep takes that long at the share's pace (15 pages at the
+ * defaults) is read as before, a page per interval without a pause.
+ *
  * Its requests take the poll lane, behind pushes, webhooks and the watcher. Until the first
  * sync is done every document is new to the agreed state, so the sweep waits for it.
  */
@@ -38,6 +43,8 @@ export interface UnlodgedSweepDeps {
   readonly hint: (owner: OwnerRef, whole: boolean) => void;
   /** The time between two requests: `sweepIntervalMs`. */
   readonly intervalMs: number;
+  /** The least time from one sweep's first request to the next's (`unlodgedSweepSeconds`). */
+  readonly sweepEveryMs: number;
   /** What the sweep waits on: the daemon's is `MONOTONIC_CLOCK`, a test's is virtual. */
   readonly clock: Clock;
   readonly logger: Logger;
@@ -87,10 +94,15 @@ export class UnlodgedSweep {
     let offset = 0;
     let seen: Map<string, string> | null = new Map();
     let lastAt = Number.NEGATIVE_INFINITY;
+    let sweepAt = Number.NEGATIVE_INFINITY;
     for (;;) {
-      await this.#wait(lastAt + deps.intervalMs - deps.clock.now());
+      const pageDue = lastAt + deps.intervalMs;
+      await this.#wait(
+        Math.max(pageDue, offset === 0 ? sweepAt + deps.sweepEveryMs : pageDue) - deps.clock.now(),
+      );
       lastAt = deps.clock.now();
       if (!this.#judging(() => deps.ready())) continue;
+      if (offset === 0) sweepAt = lastAt;
       this.stats.requests++;
       let page: UnlodgedPage;
       try {

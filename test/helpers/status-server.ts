@@ -42,6 +42,7 @@ export function startTestStatusServer(
         fullReconcileCron: '30 2 * * *',
         maxPollShare: 1,
         unlodgedSweepShare: 0.05,
+        unlodgedSweepSeconds: 30,
       },
       store: { root: '/srv/documents' },
       onRemoteDelete: 'trash',

@@ -102,6 +102,26 @@ describe('configuration', () => {
     ]);
   });
 
+  it('starts a sweep of the unlodged list at most every 30 s unless told, and reports seconds out of range by key', () => {
+    const parsed = (schedule: Record<string, unknown>) =>
+      parseConfig(
+        withChange((c) => (c.schedule = schedule)),
+        { env: {}, baseDir: '/srv', source: 'test.json' },
+      ).schedule.unlodgedSweepSeconds;
+    expect(parsed({})).toBe(30);
+    expect(parsed({ unlodgedSweepSeconds: 0 })).toBe(0);
+    expect(parsed({ unlodgedSweepSeconds: 600 })).toBe(600);
+    const problems = (value: unknown) =>
+      problemsOf(withChange((c) => (c.schedule = { unlodgedSweepSeconds: value })));
+    expect(problems(-1)).toEqual([
+      'schedule.unlodgedSweepSeconds: expected seconds from 0 to 86400, got -1',
+    ]);
+    expect(problems(100_000)).toEqual([
+      'schedule.unlodgedSweepSeconds: expected seconds from 0 to 86400, got 100000',
+    ]);
+    expect(problems('30s')).toEqual([expect.stringMatching(/^schedule\.unlodgedSweepSeconds: /)]);
+  });
+
   it('is frozen, so no module can change it behind the others', () => {
     const config = parseConfig(minimal, { env: {}, baseDir: '/srv', source: 'test.json' });
     expect(Object.isFrozen(config.queue)).toBe(true);

@@ -87,6 +87,8 @@ function harness(over: Partial<UnlodgedSweepDeps> & { list: UnlodgedDocument[]; 
     ready: () => true,
     hint: (owner, whole) => hints.push([owner.id, whole]),
     intervalMs: INTERVAL,
+    // A sweep a page after the last: the floor between sweeps has cases of its own.
+    sweepEveryMs: 0,
     clock: virtualClock,
     logger: createLogger({ level: 'info', destination, pretty: false }),
     onError: (error) => {
@@ -170,6 +172,73 @@ describe('UnlodgedSweep', () => {
         expect(within).toBeLessThanOrEqual(Math.ceil(span / INTERVAL));
       }
     }
+  });
+
+  describe('a sweep at most every unlodgedSweepSeconds, whatever the size of the list', () => {
+    const SWEEP_EVERY = 30 * INTERVAL;
+    /** A list of `pages` pages (two documents a page), each in a company of its own. */
+    const listOf = (pages: number) =>
+      Array.from({ length: 2 * pages }, (_, i) => form(String(i), `c${i}`, 's1'));
+    /** Which request of its sweep each one was: the page's number. */
+    const pageNumbers = (h: ReturnType<typeof harness>) => h.calls.map((c) => c.offset / 2);
+
+    it("a small firm's list of one page: read once in each 30 s, not at every interval", async () => {
+      const h = harness({ list: listOf(1), sweepEveryMs: SWEEP_EVERY });
+      h.sweep.start();
+      await advance(SWEEP_EVERY - 1);
+      expect(h.moments()).toEqual([0]);
+      await advance(1);
+      expect(h.moments()).toEqual([0, SWEEP_EVERY]);
+      await advance(3 * SWEEP_EVERY);
+      expect(h.moments()).toEqual([0, 1, 2, 3, 4].map((n) => n * SWEEP_EVERY));
+      expect(h.sweep.stats.sweeps).toBe(5);
+    });
+
+    it('a list of 10 pages: its pages an interval apart, the next sweep 30 s after this one began', async () => {
+      const h = harness({ list: listOf(10), sweepEveryMs: SWEEP_EVERY });
+      h.sweep.start();
+      await advance(2 * SWEEP_EVERY);
+      const first = Array.from({ length: 10 }, (_, n) => n * INTERVAL);
+      expect(h.moments()).toEqual([
+        ...first,
+        ...first.map((at) => SWEEP_EVERY + at),
+        2 * SWEEP_EVERY,
+      ]);
+      expect(pageNumbers(h).slice(0, 11)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);
+    });
+
+    it('a list whose sweep takes longer than 30 s at its share (a large firm): read as without the floor, a page per interval', async () => {
+      const pages = 40;
+      const floored = harness({ list: listOf(pages), sweepEveryMs: SWEEP_EVERY });
+      const free = harness({ list: listOf(pages), sweepEveryMs: 0 });
+      floored.sweep.start();
+      free.sweep.start();
+      await advance(3 * pages * INTERVAL);
+      expect(floored.moments()).toEqual(
+        Array.from({ length: 3 * pages + 1 }, (_, n) => n * INTERVAL),
+      );
+      expect(floored.calls).toEqual(free.calls);
+      // Its share of the rate: one request per interval, as the share sets it.
+      expect(floored.calls.length / (3 * pages)).toBeCloseTo(1, 1);
+    });
+
+    it('a sweep cut short by a failing page starts again no sooner than 30 s after the last began', async () => {
+      let fail = false;
+      const list = listOf(3);
+      const h = harness({
+        list,
+        sweepEveryMs: SWEEP_EVERY,
+        page: async (offset) => {
+          if (fail && offset === 2) throw new Error('socket hang up');
+          return { documents: list.slice(offset, offset + 2), malformed: 0, total: 6, limit: 2 };
+        },
+      });
+      fail = true;
+      h.sweep.start();
+      await advance(SWEEP_EVERY);
+      expect(h.moments()).toEqual([0, INTERVAL, SWEEP_EVERY]);
+      expect(pageNumbers(h)).toEqual([0, 1, 0]);
+    });
   });
 
   it('lists whole the company of a known document gone from the list between two whole sweeps', async () => {
