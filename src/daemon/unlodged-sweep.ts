@@ -17,6 +17,7 @@
 import { type Clock, waitOn } from '../domain/clock.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
+import { hintLine, hintSummary, type SentHint } from '../domain/unlodged-hint-lines.js';
 import {
   type AgreedDocument,
   type HintedStatuses,
@@ -146,7 +147,7 @@ export class UnlodgedSweep {
     const agreed = this.deps.agreed(sightings.map((s) => s.documentId));
     const judged = judgePage(sightings, agreed, this.#hinted);
     this.#hinted = judged.hinted;
-    for (const hint of judged.hints) this.#send(hint);
+    this.#send(judged.hints);
   }
 
   #endSweep(seen: ReadonlyMap<string, string> | null): void {
@@ -154,7 +155,7 @@ export class UnlodgedSweep {
     const agreed = previous ? this.deps.agreed([...previous.keys()]) : new Map();
     const judged = judgeSweep(previous, seen, agreed, this.#hinted);
     this.#hinted = judged.hinted;
-    for (const hint of judged.hints) this.#send(hint);
+    this.#send(judged.hints);
     this.#previous = seen;
     if (seen) this.stats.sweeps++;
     this.deps.logger.debug(
@@ -163,22 +164,33 @@ export class UnlodgedSweep {
     );
   }
 
-  #send(hint: UnlodgedHint): void {
-    const owner = hint.owner ?? this.deps.company(hint.companyId);
-    // A company the catalogue does not hold has no folder to bring the change to; the full
-    // round's catalogue read finds it.
-    if (!owner) return;
-    this.stats.hints++;
-    const what = {
-      'new-document': `a new document ${hint.documentId}`,
-      'new-status': `a new status of document ${hint.documentId}`,
-      'left-the-list': `document ${hint.documentId} gone from it (lodged or deleted)`,
-    }[hint.reason];
-    this.deps.logger.info(
-      { owner: ownerKey(owner), documentId: hint.documentId, rule: hint.rule },
-      `the firm's unlodged list shows ${what}: listing ${owner.kind} ${owner.id}${hint.whole ? ' whole' : ''} now`,
-    );
-    this.deps.hint(owner, hint.whole);
+  /**
+   * Has the scheduler list each hinted company. What one page (or the end of a sweep) found is
+   * said in one line: after a restart, or a day of changes while docsync was down, a page holds
+   * hundreds of documents the state lacks, and a line for each buried the log. Each document's
+   * own line is at debug.
+   */
+  #send(hints: readonly UnlodgedHint[]): void {
+    const sent: SentHint[] = [];
+    for (const hint of hints) {
+      const owner = hint.owner ?? this.deps.company(hint.companyId);
+      // A company the catalogue does not hold has no folder to bring the change to; the full
+      // round's catalogue read finds it.
+      if (!owner) continue;
+      sent.push({ hint, owner });
+      this.stats.hints++;
+      this.deps.hint(owner, hint.whole);
+    }
+    const { logger } = this.deps;
+    for (const { hint, owner } of sent) {
+      const fields = { owner: ownerKey(owner), documentId: hint.documentId, rule: hint.rule };
+      if (sent.length === 1) logger.info(fields, hintLine(hint, owner));
+      else logger.debug(fields, hintLine(hint, owner));
+    }
+    if (sent.length > 1) {
+      const summary = hintSummary(sent);
+      logger.info(summary.fields, summary.line);
+    }
   }
 
   /** A page could not be read: the service's refusal pauses the sweep, anything else is said once. */
