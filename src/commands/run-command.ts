@@ -10,7 +10,7 @@ import { housekeepIfDue } from '../daemon/housekeeping.js';
 import { RateMeter } from '../daemon/rate-meter.js';
 import { claimService } from '../daemon/service-claim.js';
 import { inAdviceForm } from '../domain/advice-form.js';
-import { REAL_CLOCK } from '../domain/clock.js';
+import type { Clock } from '../domain/clock.js';
 import { ExitCode } from '../domain/exit-codes.js';
 import type { CycleReport } from '../engine/cycle-report.js';
 import type { CycleProgress } from '../engine/cycle-tally.js';
@@ -264,7 +264,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** The daemon as `docsync run` assembles it, with its listeners and metrics, not started. */
 export function createDaemon(
   terminal: Terminal,
-  options: Pick<RunOptions, 'config' | 'logLevel'> & Pick<AppOptions, 'logDestination'>,
+  options: Pick<RunOptions, 'config' | 'logLevel'> &
+    Pick<AppOptions, 'logDestination'> & {
+      /** What the sweep of the unlodged list keeps its pace by, when not the monotonic time. */
+      readonly sweepClock?: Clock;
+    },
 ): { daemon: Daemon; app: App } {
   const metrics = new Metrics({ processMetrics: true });
   const rate = new RateMeter();
@@ -296,9 +300,7 @@ export function createDaemon(
     local,
     operator,
     unlodged: (offset) => app.remote.client.unlodgedPage(offset),
-    // The process's terminal keeps the real time, and the sweep the monotonic; a test's terminal
-    // hands a virtual clock, which the sweep keeps its pace by too.
-    ...(terminal.clock === REAL_CLOCK ? {} : { sweepClock: terminal.clock }),
+    ...(options.sweepClock ? { sweepClock: options.sweepClock } : {}),
     authorise: () => app.remote.tokens.accessToken(),
     extras: (d) =>
       startListeners(d, {

@@ -44,7 +44,11 @@ export interface InProcessDaemon {
 export function useInProcessDaemons(): (
   config: string,
   env: NodeJS.ProcessEnv,
-  options?: { readonly clock?: Clock },
+  options?: {
+    readonly clock?: Clock;
+    /** The sweep of the unlodged list's pace too (by default the machine's monotonic time). */
+    readonly sweepClock?: Clock;
+  },
 ) => InProcessDaemon {
   const running: { daemon: Daemon; app: App }[] = [];
   afterEach(async () => {
@@ -57,8 +61,10 @@ export function useInProcessDaemons(): (
   });
   return (config, env, options = {}) => {
     let output = '';
-    const { daemon, app } = createDaemon(capturedTerminal({ env, ...options }).terminal, {
+    const { sweepClock, ...terminal } = options;
+    const { daemon, app } = createDaemon(capturedTerminal({ env, ...terminal }).terminal, {
       config,
+      ...(sweepClock ? { sweepClock } : {}),
       logDestination: {
         write: (line: string) => {
           output += line;

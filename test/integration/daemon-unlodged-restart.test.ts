@@ -72,7 +72,7 @@ describe('docsync run after a restart: the firm-wide hint', () => {
 
     // No real time passes on it: the 30 s are the test's to move on, to the millisecond.
     const clock = new TestClock({ standsStill: true });
-    const daemon = startDaemon(config, env, { clock });
+    const daemon = startDaemon(config, env, { clock, sweepClock: clock });
     await daemon.started;
     await eventually(() => {
       const ids = companyFolderIds(root);
