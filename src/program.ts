@@ -149,7 +149,7 @@ function addServiceCommands(program: Command, commands: Commands): void {
   program
     .command('check')
     .description(
-      'check the configuration, the login, every route that reads, the clock, the folder, the webhook URL and its signature, and the status page's address; changes nothing but with --write (exit 1 when a check fails)',
+      'check the configuration, the login, every route that reads, the clock, the folder, the webhook URL and its signature, and the status page address; changes nothing but with --write (exit 1 when a check fails)',
     )
     .option('--json', 'machine-readable output')
     .option(
