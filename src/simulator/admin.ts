@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { AnswerHolds, HeldRoute } from './answer-holds.js';
 import type { SimClock } from './clock.js';
 import type { CountersSnapshot, RequestCounters } from './counters.js';
+import type { ShapeOptions, SimShapes } from './shapes.js';
 import type { DocumentOps } from './document-ops.js';
 import { type CompanyInput, makeCompany, makeTrust, type TrustInput } from './entity-factory.js';
 import type { FaultOptions, Faults } from './faults.js';
@@ -61,6 +62,7 @@ export interface AdminDeps {
   readonly rateLimiter: RateLimiter;
   readonly dataDir: string;
   readonly defaultClientId: string;
+  readonly shapes: SimShapes;
 }
 
 export class SimulatorAdmin {
@@ -163,6 +165,15 @@ export class SimulatorAdmin {
 
   faults(): FaultOptions {
     return this.deps.faults.get();
+  }
+
+  /** Answers from now on in these shapes (shapes.ts); `{}` is api.md's again. */
+  setShapes(shapes: ShapeOptions): void {
+    this.deps.shapes.set(shapes);
+  }
+
+  shapes(): ShapeOptions {
+    return this.deps.shapes.get();
   }
 
   /**
