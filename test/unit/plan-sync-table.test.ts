@@ -596,21 +596,9 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
       winner: 'remote',
       subject: { kind: 'status', lost: 'SENT TO CLIENT' },
     });
-  });
-
-  it('while status pushes wait, the same status on both sides (row 22) and a service change alone (row 21) are as ever', () => {
-    const same = {
-      base: [d],
-      folders: [withMeta('SENT TO CLIENT')],
-      changed: [remoteOf(d, { status: newStatus })],
-      statusPushesWait: true,
-    };
-    const pulled = {
-      base: [d],
-      folders: [folderOf(d)],
-      changed: [remoteOf(d, { status: newStatus })],
-      statusPushesWait: true,
-    };
+    // The same status on both sides (row 22) and a service change alone (row 21) are as ever.
+    const same = { ...sides, changed: [remoteOf(d, { status: newStatus })] };
+    const pulled = { ...same, folders: [folderOf(d)] };
     expect(kindsAndRows(planSync(input(same), policy, NOW))).toEqual([
       'update-base:22',
       'update-base:27',
