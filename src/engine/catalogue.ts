@@ -51,8 +51,9 @@ export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise
     repo.replaceAll(fresh, deps.now());
     return { types: fresh, pushesWait: null };
   } catch (error) {
-    // Stopping, no login: not the list's fault, and the cycle ends as it would have anyway.
-    if (!(error instanceof ApiError)) throw error;
+    // Stopping, no login, no answer at all: not the list's fault, and the next request would
+    // meet the same (after its own retries), so the cycle ends as it would have anyway.
+    if (!answered(error)) throw error;
     if (everRead) {
       deps.logger.warn(
         { error: error.message },
@@ -65,6 +66,14 @@ export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise
     deps.logger.warn({ error: error.message }, `status pushes wait: ${pushesWait}`);
     return { types: cached, pushesWait };
   }
+}
+
+/** The service answered, but not with a list docsync reads: a 404, a 5xx, another shape. */
+function answered(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    (error.code === 'HTTP_ERROR' || error.code === 'MALFORMED_RESPONSE')
+  );
 }
 
 function waitReason(error: string): string {

@@ -111,7 +111,9 @@ export class Prober {
       const route = this.o.http.route(name, kind);
       if (!(error instanceof ApiError)) this.#stopped = 'no access token';
       else if (error.code === 'NETWORK') this.#stopped = 'the service could not be reached';
-      const degrades = DEGRADES_WITHOUT.get(name);
+      // Only an answer (a 404, another shape) is gone without; no answer at all stops the sync.
+      const answered = error instanceof ApiError && error.code !== 'NETWORK';
+      const degrades = answered ? DEGRADES_WITHOUT.get(name) : undefined;
       const failure: Failure = {
         name,
         route,

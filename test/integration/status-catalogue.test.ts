@@ -68,7 +68,14 @@ describe('the status types a cycle plans with', () => {
       types: [{ id: '10', name: 'RECEIVED' }],
       pushesWait: full.pushesWait,
     });
-    // What is not the list's fault (no login, a stop, a bug) stops the cycle as before.
+    // No answer at all (the service unreachable, no login, a stop) stops the cycle as before:
+    // the next request would meet the same, after its own retries.
+    const unreachable = catalogueOf(() => {
+      throw new ApiError('NETWORK', 'POST /oauth/token: connect ECONNREFUSED', {
+        route: 'POST /oauth/token',
+      });
+    });
+    await expect(statusTypesOf(unreachable.deps, true)).rejects.toThrow('ECONNREFUSED');
     const broken = catalogueOf(() => {
       throw new Error('not an answer of the service');
     });
