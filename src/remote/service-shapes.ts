@@ -98,11 +98,16 @@ export class ServiceShapes {
  */
 export function timestampSeen(value: unknown): TimestampSeen {
   if (value === undefined || value === null) return 'missing';
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}/.test(value))
+  if (typeof value !== 'string' || value.length < 19 || (value[10] !== 'T' && value[10] !== 't'))
     return 'unreadable';
-  const zone = /([Zz]|[+-][\d:]+)$/.exec(value.slice(19))?.[1];
-  if (zone === undefined) return 'none';
-  if (zone === 'Z' || zone === 'z') return 'Z';
+  // What follows the seconds: nothing, a fraction, then perhaps a zone.
+  const tail = value.slice(19);
+  const last = tail[tail.length - 1];
+  if (last === undefined) return 'none';
+  if (last === 'Z' || last === 'z') return 'Z';
+  const sign = Math.max(tail.lastIndexOf('+'), tail.lastIndexOf('-'));
+  if (sign < 0) return 'none';
+  const zone = tail.slice(sign);
   if (!/^[+-]00(:?00)?$/.test(zone)) return 'offset';
   return zone.length === 3 ? '+00' : zone.includes(':') ? '+00:00' : '+0000';
 }
