@@ -129,6 +129,7 @@ export function clientOptions(config: Config): Omit<ClientOptions, 'tokenStore' 
     scope: oauthScope(service.scope),
     clientAuth: service.clientAuth,
     routes: routeTable(service.routes),
+    shapes: service.shapes,
     requestsPerSecond: queue.requestsPerSecond,
     concurrency: queue.concurrency,
   };

@@ -5,6 +5,7 @@
 import { validate as isValidCron } from 'node-cron';
 import * as z from 'zod';
 import { type RouteOverride, routeSettingProblems } from '../remote/routes.js';
+import { DEFAULT_UPLOAD_FIELD, isListKey, LIST_KEYS, type ListKey } from '../remote/shapes.js';
 import { ENV_FILE_BESIDE } from './config-location.js';
 import { DEFAULT_REDIRECT_URI } from './init-plan.js';
 import { LOG_LEVELS, type LogLevel } from './log-levels.js';
@@ -54,6 +55,46 @@ const routeOverrides = z.record(z.string(), z.unknown()).transform((routes, ctx)
     }
   }
   return routes as Record<string, RouteOverride>;
+});
+
+/**
+ * `service.shapes`: how the service's answers are read where api.md's shapes are ours
+ * (remote/shapes.ts). `lists` names, by api.md's key of a list, the key its items are under
+ * (`{"companies": "items"}`); `uploadField` the multipart part an upload's file goes in.
+ */
+const listKeys = z
+  .record(z.string(), z.unknown(), {
+    error: 'expected an object of list keys, e.g. {"companies": "items"}',
+  })
+  .transform((lists, ctx) => {
+    for (const [key, value] of Object.entries(lists)) {
+      if (!isListKey(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `expected a list's key as api.md gives it (${LIST_KEYS.join(', ')}), got "${key}"`,
+          input: key,
+        });
+      } else if (typeof value !== 'string' || value.trim() === '') {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `expected the key the service puts the ${key} under (a non-empty string), got ${JSON.stringify(value)}`,
+          input: value,
+        });
+      }
+    }
+    return lists as Partial<Record<ListKey, string>>;
+  });
+
+const shapes = z.strictObject({
+  lists: listKeys.default({}),
+  uploadField: z
+    .string()
+    .regex(/^[!#-~]+$/, {
+      error: 'expected a field name: visible ASCII characters, no spaces or quotes',
+    })
+    .default(DEFAULT_UPLOAD_FIELD),
 });
 
 /**
@@ -142,6 +183,7 @@ export const configSchema = z.strictObject({
       .default('client_secret_basic'),
     redirectUri: httpUrl.default(DEFAULT_REDIRECT_URI),
     routes: routeOverrides.default({}),
+    shapes: shapes.prefault({}),
     /**
      * The only origins download links are fetched from, when set; unset, any https host that
      * resolves to a public address (remote/link-rules.ts).

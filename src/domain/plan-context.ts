@@ -19,6 +19,11 @@ export interface PlanInput {
   readonly local: LocalEntitySnapshot;
   readonly remote: RemoteInput;
   readonly statusTypes: readonly StatusType[];
+  /**
+   * The service's list of status types was never read (engine/catalogue.ts): `statusTypes` are
+   * only those the documents carry, so a status typed in a folder is not pushed (row 55).
+   */
+  readonly statusPushesWait?: boolean;
   /** Where the entity folder was last seen; row 50 names it when it has gone missing. */
   readonly knownFolder?: string | null;
   /**
@@ -69,6 +74,8 @@ export interface PlanContext {
   /** yyyy-mm-dd hhmm in the local zone, for conflict copy names. */
   readonly stamp: string;
   readonly statusTypes: readonly StatusType[];
+  /** PlanInput.statusPushesWait. */
+  readonly statusPushesWait: boolean;
   readonly localFileName: (remoteName: string) => string;
   /** PlanInput.deletedInService. */
   readonly deletedInService: ReadonlySet<string>;
@@ -85,6 +92,7 @@ export function planContext(input: PlanInput, policy: PlanPolicy, now: Date | nu
     today: localDateOf(nowMs, offset),
     stamp: conflictStampOf(nowMs, offset),
     statusTypes: input.statusTypes,
+    statusPushesWait: input.statusPushesWait ?? false,
     localFileName: policy.localFileName ?? ((name) => name),
     deletedInService: input.deletedInService ?? new Set(),
   };

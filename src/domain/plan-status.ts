@@ -34,10 +34,11 @@ export function planStatus(
   remote: readonly RemoteChange[],
   remoteDoc: RemoteDocument | undefined,
 ): Draft[] {
+  const pulled = remote.find((c) => c.kind === 'remote-status');
+  if (ctx.statusPushesWait) return planWaitingStatus(folder, local, pulled);
   const drafts: Draft[] = [];
   const unknown = local.find((c) => c.kind === 'status-unknown');
   const edit = local.find((c): c is StatusEdit => c.kind === 'status-edited');
-  const pulled = remote.find((c) => c.kind === 'remote-status');
   if (unknown) {
     drafts.push({
       kind: 'record-problem',
@@ -73,6 +74,52 @@ export function planStatus(
     });
   }
   return drafts;
+}
+
+/**
+ * Row 55: the service's status types were never read, so a status typed in the folder is not
+ * pushed: a name docsync does not know may still be one of the service's. The edit stays in
+ * the folder (row 29) and the document in error until a cycle can read the types. A status the
+ * service changed meanwhile is pulled as in row 24: the folder's edit is the losing side, kept
+ * in the conflict log, since it could not go out to compete.
+ */
+function planWaitingStatus(
+  folder: string,
+  local: readonly LocalChange[],
+  pulled: Extract<RemoteChange, { kind: 'remote-status' }> | undefined,
+): Draft[] {
+  const typed = local.find(
+    (c): c is StatusEdit | Extract<LocalChange, { kind: 'status-unknown' }> =>
+      c.kind === 'status-edited' || c.kind === 'status-unknown',
+  );
+  if (!typed)
+    return pulled ? [{ kind: 'pull-status', row: 21, folder, status: pulled.status }] : [];
+  const name = typed.statusName;
+  if (typed.kind === 'status-edited' && pulled?.status?.typeId === typed.statusTypeId) {
+    // Row 22 whatever the wait: the service already shows what the folder asks for.
+    return [{ kind: 'update-base', row: 22, patch: statusFields(pulled.status) }];
+  }
+  if (pulled) {
+    const detail = `status set on both sides while status pushes wait: the service's "${pulled.status?.type ?? 'none'}" was pulled, the folder's "${name}" was not pushed`;
+    return [
+      {
+        kind: 'pull-status',
+        row: 55,
+        folder,
+        status: pulled.status,
+        conflict: { winner: 'remote', detail, subject: { kind: 'status', lost: name } },
+      },
+    ];
+  }
+  return [
+    {
+      kind: 'record-problem',
+      row: 55,
+      folder,
+      problem: 'status-push-waits',
+      message: `"${name}" is not pushed yet: the service's status types could not be read, so docsync cannot tell which type it names; it is pushed once they can be`,
+    },
+  ];
 }
 
 /** Rows 26 and 27: the service's name/date, and its timestamp, reach the folder and the base. */

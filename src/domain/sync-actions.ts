@@ -49,7 +49,7 @@ export type ConflictSubject =
 interface ActionCommon {
   /** Row of docs/sync-decision-table.md. */
   readonly row: number;
-  /** Set when the action settles a conflict (rows 9, 12, 23, 24, 33, 37, 42, 43; 5 at times). */
+  /** Set when the action settles a conflict (rows 9, 12, 23, 24, 33, 37, 42, 43; 5 and 55 at times). */
   readonly conflict?: Conflict;
   readonly owner: OwnerRef;
   /** Null only for a folder that has no document yet (new or unmatched). */
@@ -71,6 +71,7 @@ export type ProblemCode =
   | 'deletion-held'
   | 'duplicate-document-folder'
   | 'unknown-status'
+  | 'status-push-waits'
   | 'entity-folder-missing'
   | 'document-folder-moved'
   | 'document-of-another-entity';

@@ -40,6 +40,71 @@ export function compareServiceTimestamps(a: string, b: string): number {
   return Math.sign(parseServiceTimestamp(a) - parseServiceTimestamp(b));
 }
 
+/**
+ * How the service wrote a timestamp's zone: `none` (api.md's form: UTC without a suffix), `Z`,
+ * `+00:00`, `+0000` or `+00` (UTC said another way), or `offset` (another zone, converted).
+ */
+export type TimestampForm = 'none' | 'Z' | '+00:00' | '+0000' | '+00' | 'offset';
+
+/** ISO 8601 in its extended form, with or without a fraction (any digits) and a zone. */
+const ISO_TIMESTAMP =
+  /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * A change time as the service may write it, as the form docsync keeps and compares (api.md's:
+ * UTC without a zone, the fraction as sent, cut at microseconds), with the form it came in; null
+ * when it is no ISO 8601 timestamp. No offset means UTC: api.md and the public examples say the
+ * service's times are UTC without a suffix, and `updatedAfter` is asked in UTC. Pure.
+ */
+export function readServiceTimestamp(text: string): { text: string; form: TimestampForm } | null {
+  const parts = ISO_TIMESTAMP.exec(text);
+  if (!parts) return null;
+  const [, date, time, fraction = '', zone] = parts as unknown as [
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
+  const digits = fraction.slice(0, 6);
+  const utc = `${date}T${time}${digits ? `.${digits}` : ''}`;
+  let micros: number;
+  try {
+    micros = parseServiceTimestamp(utc);
+  } catch {
+    return null;
+  }
+  const offset = zoneMinutes(zone);
+  if (offset === null) return null;
+  const form = zoneForm(zone, offset);
+  if (offset === 0) return { text: utc, form };
+  return { text: formatMicros(micros - offset * 60_000_000, digits.length), form };
+}
+
+/** Minutes east of UTC of `+10:00`, `-0530`, `+00`, `Z` or none; null for no real offset. */
+function zoneMinutes(zone: string | undefined): number | null {
+  if (zone === undefined || zone.toUpperCase() === 'Z') return 0;
+  const hours = Number(zone.slice(1, 3));
+  const minutes = zone.length === 3 ? 0 : Number(zone.slice(-2));
+  if (hours > 23 || minutes > 59) return null;
+  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+}
+
+function zoneForm(zone: string | undefined, offset: number): TimestampForm {
+  if (zone === undefined) return 'none';
+  if (offset !== 0) return 'offset';
+  if (zone.toUpperCase() === 'Z') return 'Z';
+  return zone.length === 3 ? '+00' : zone.includes(':') ? '+00:00' : '+0000';
+}
+
+/** `yyyy-MM-ddTHH:mm:ss` in UTC, with `width` digits of the fraction (none for 0). */
+function formatMicros(epochMicros: number, width: number): string {
+  const seconds = formatUpdatedAfter(epochMicros);
+  if (width === 0) return seconds;
+  const fraction = String(((epochMicros % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
+  return `${seconds}.${fraction.slice(0, width)}`;
+}
+
 function badTimestamp(text: string): DocsyncError {
   return new DocsyncError('BAD_TIMESTAMP', `Not a service timestamp: ${JSON.stringify(text)}`);
 }
@@ -72,7 +137,11 @@ export function updatedAfterFor(cursor: string | null, overlapSeconds: number): 
 
 /** What happened to one listed document in a cycle. */
 export interface CursorOutcome {
-  readonly lastUpdatedTimestamp: string;
+  /**
+   * Null when neither the list nor the details said when it changed: one that failed then
+   * holds the cursor where it was, since nobody can say how far it may move.
+   */
+  readonly lastUpdatedTimestamp: string | null;
   /** Every action planned for the document succeeded (or none was needed). */
   readonly succeeded: boolean;
 }
@@ -88,11 +157,16 @@ export function cursorFor(
 ): string | null {
   const failedAt = outcomes
     .filter((o) => !o.succeeded)
-    .map((o) => parseServiceTimestamp(o.lastUpdatedTimestamp));
+    .map((o) =>
+      o.lastUpdatedTimestamp === null
+        ? Number.NEGATIVE_INFINITY
+        : parseServiceTimestamp(o.lastUpdatedTimestamp),
+    );
   const limit = failedAt.length > 0 ? Math.min(...failedAt) : Number.POSITIVE_INFINITY;
   let best = previous;
   let bestMicros = previous === null ? Number.NEGATIVE_INFINITY : parseServiceTimestamp(previous);
   for (const outcome of outcomes) {
+    if (outcome.lastUpdatedTimestamp === null) continue;
     const micros = parseServiceTimestamp(outcome.lastUpdatedTimestamp);
     if (outcome.succeeded && micros < limit && micros > bestMicros) {
       best = outcome.lastUpdatedTimestamp;

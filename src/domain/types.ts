@@ -72,8 +72,8 @@ export interface RemoteAttachment {
 /** Which version of a document the service holds: all a planner needs of a listing. */
 export interface DocumentVersion {
   readonly id: string;
-  /** UTC without zone, microseconds in lists (api.md). */
-  readonly lastUpdatedTimestamp: string;
+  /** UTC without zone, microseconds in lists (api.md); null when the list left it out. */
+  readonly lastUpdatedTimestamp: string | null;
 }
 
 /** A document as the list operation returns it. */
@@ -85,8 +85,11 @@ export interface RemoteDocumentSummary {
   /** yyyy-MM-dd */
   readonly documentDate: string;
   readonly asicDocNumber: string | null;
-  /** UTC without zone, microseconds in lists, seconds in details (api.md). */
-  readonly lastUpdatedTimestamp: string;
+  /**
+   * UTC without zone, microseconds in lists, seconds in details (api.md); null when the list
+   * left it out (a document's details always have one: see RemoteDocument).
+   */
+  readonly lastUpdatedTimestamp: string | null;
   readonly status: RemoteStatus | null;
 }
 
@@ -123,8 +126,13 @@ export interface LodgementDetails {
   readonly electronic: boolean | null;
 }
 
-/** A document as the details operation returns it. */
-export interface RemoteDocument extends RemoteDocumentSummary {
+/**
+ * A document as the details operation returns it, with its change time: the details', else its
+ * list item's (the client finds one, or the document cannot be read).
+ */
+export interface RemoteDocument extends Omit<RemoteDocumentSummary, 'lastUpdatedTimestamp'> {
+  /** UTC without zone (api.md). */
+  readonly lastUpdatedTimestamp: string;
   readonly attachments: readonly RemoteAttachment[];
 }
 

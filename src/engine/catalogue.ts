@@ -5,6 +5,7 @@
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef, StatusType } from '../domain/types.js';
+import { ApiError } from '../remote/api-error.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { EngineDeps } from './engine-deps.js';
 import { previewEntities, refreshEntities } from './refresh-entities.js';
@@ -18,13 +19,65 @@ export async function refreshCatalogue(deps: EngineDeps): Promise<EntityRecord[]
   return refreshEntities(deps);
 }
 
-/** The status types: the state's copy, read from the service again on `refresh` or when none. */
-export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise<StatusType[]> {
-  const cached = deps.state.statusTypes.list();
-  if (!refresh && cached.length > 0) return cached;
-  const fresh = await deps.remote.statusTypes();
-  deps.state.statusTypes.replaceAll(fresh, deps.now());
-  return fresh;
+/** The status types a cycle plans with, and whether a status typed in a folder may be pushed. */
+export interface StatusCatalogue {
+  /** The service's list as last read, with the types learnt from documents beside it. */
+  readonly types: readonly StatusType[];
+  /**
+   * Why status pushes wait (null: they go): the service's list was never read, so a name typed
+   * in `.document.json` cannot be told from a type the service has and docsync never saw.
+   */
+  readonly pushesWait: string | null;
+}
+
+/**
+ * The status types: the state's copy, read from the service again on `refresh` or when there
+ * is none. A list that cannot be read (a 404, another shape: the route is [ours], api.md) stops
+ * nothing: a list read before is used as it is; with none, statuses keep the names the
+ * documents carry (learnt as they are read, plan-entity.ts) and status pushes wait, said in one
+ * line. Only a full cycle asks again, so a firm whose service has no such route is not asked on
+ * every entity's sync.
+ */
+export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise<StatusCatalogue> {
+  const repo = deps.state.statusTypes;
+  const cached = repo.list();
+  const everRead = repo.fetchedAt() !== null;
+  const unreadable = everRead ? null : repo.unreadable();
+  if (!refresh && (everRead ? cached.length > 0 : unreadable !== null)) {
+    return { types: cached, pushesWait: unreadable === null ? null : waitReason(unreadable) };
+  }
+  try {
+    const fresh = await deps.remote.statusTypes();
+    repo.replaceAll(fresh, deps.now());
+    return { types: fresh, pushesWait: null };
+  } catch (error) {
+    // Stopping, no login, no answer at all: not the list's fault, and the next request would
+    // meet the same (after its own retries), so the cycle ends as it would have anyway.
+    if (!answered(error)) throw error;
+    if (everRead) {
+      deps.logger.warn(
+        { error: error.message },
+        `the status types could not be read again (${error.message}); the list read on ${new Date(repo.fetchedAt()!).toISOString()} is used`,
+      );
+      return { types: cached, pushesWait: null };
+    }
+    repo.markUnreadable(error.message);
+    const pushesWait = waitReason(error.message);
+    deps.logger.warn({ error: error.message }, `status pushes wait: ${pushesWait}`);
+    return { types: cached, pushesWait };
+  }
+}
+
+/** The service answered, but not with a list docsync reads: a 404, a 5xx, another shape. */
+function answered(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    (error.code === 'HTTP_ERROR' || error.code === 'MALFORMED_RESPONSE')
+  );
+}
+
+function waitReason(error: string): string {
+  return `the service's status types could not be read (${error}); statuses are kept by the names the documents carry, and a status edited in a folder is pushed once they can be read (service.routes.statusTypes corrects the path)`;
 }
 
 /**

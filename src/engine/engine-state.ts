@@ -53,7 +53,10 @@ export interface EngineState {
   readonly conflicts: Pick<ConflictRepo, 'record'>;
   readonly cycles: Pick<CycleRepo, 'start' | 'finish'>;
   readonly settings: Pick<SettingsRepo, 'initialSyncDone' | 'markInitialSyncDone'>;
-  readonly statusTypes: Pick<StatusTypeRepo, 'list' | 'replaceAll'>;
+  readonly statusTypes: Pick<
+    StatusTypeRepo,
+    'list' | 'replaceAll' | 'learn' | 'fetchedAt' | 'unreadable' | 'markUnreadable'
+  >;
   readonly skipped: Pick<
     SkippedRepo,
     'replaceForOwner' | 'replaceEntityFolders' | 'listForOwner' | 'note'

@@ -30,7 +30,9 @@ export async function learnPushedTimestamps(
   const serviceSinceMs = since + deps.clockOffsetMs() - deps.settings.overlapSeconds * 1000;
   const updatedAfter = formatUpdatedAfter(serviceSinceMs * 1000);
   for await (const entry of deps.remote.documentVersions(owner, { updatedAfter })) {
-    if ('malformed' in entry || !pushed.has(entry.id)) continue;
+    // A list that gives no change time cannot show one to learn: the next plan reads the details.
+    if ('malformed' in entry || !pushed.has(entry.id) || entry.lastUpdatedTimestamp === null)
+      continue;
     const base = deps.state.base.get(entry.id);
     if (!base || base.lastUpdatedTimestamp === entry.lastUpdatedTimestamp) continue;
     const doc = await deps.remote.document(owner, entry.id, {

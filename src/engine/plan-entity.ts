@@ -7,6 +7,7 @@
 import { RunStoppedError } from '../domain/errors.js';
 import { isRenameNote } from '../domain/folder-notes.js';
 import { idKey } from '../domain/ids.js';
+import { learntStatusTypes } from '../domain/learnt-status-types.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -37,18 +38,23 @@ export interface EntityJob {
   readonly cursor: string | null;
   /** The scanned folder; `documents` is empty when the plan has no actions. */
   readonly snapshot: LocalEntitySnapshot;
-  /** Listed documents and their timestamps, for the cursor. */
-  readonly listed: ReadonlyMap<string, string>;
+  /**
+   * Listed documents and their timestamps, for the cursor: the details' where the list gave
+   * none, null where neither did.
+   */
+  readonly listed: ReadonlyMap<string, string | null>;
   readonly remoteDocs: ReadonlyMap<string, RemoteDocument>;
   readonly malformed: readonly MalformedEntry[];
   /** Listed documents whose details could not be read: not planned, the cursor waits for them. */
-  readonly detailFailures: ReadonlyMap<string, string>;
+  readonly detailFailures: ReadonlyMap<string, string | null>;
   readonly fullListing: boolean;
   /**
    * Documents whose deletion in the service this sync could judge: `all` after a whole listing,
    * else those asked about one by one (a webhook's, a held delete's). Held deletes use it.
    */
   readonly deletionsJudged: 'all' | ReadonlySet<string>;
+  /** The status types the plan used: the cycle's, with those its documents carried (learnt). */
+  readonly statusTypes: readonly StatusType[];
   readonly plan: SyncPlan;
 }
 
@@ -57,6 +63,8 @@ export interface PlanEntityOptions {
   readonly pullOnly: boolean;
   readonly adoptLocal: boolean;
   readonly statusTypes: readonly StatusType[];
+  /** The service's status types were never read: statuses typed in folders wait (row 55). */
+  readonly statusPushesWait?: boolean;
   /** Document folders the first sync held back (still held until --adopt-local). */
   readonly heldFolders?: ReadonlySet<string>;
   /**
@@ -110,6 +118,9 @@ export async function planEntity(
   for (const doc of alive.values())
     remoteDocs.set(doc.id, withListTimestamp(doc, listed.get(doc.id)));
   leaveProofDocuments(deps, owner, base, remoteDocs);
+  // A list that gave no change time: the details' is the one the cursor and the base keep.
+  for (const [id, doc] of remoteDocs)
+    if (listed.get(id) === null) listed.set(id, doc.lastUpdatedTimestamp);
   const missing = missingDocuments(base, snapshot);
   const elsewhere =
     missing.length > 0 && snapshot.folder !== null
@@ -124,6 +135,7 @@ export async function planEntity(
     documents: snapshot.documents,
     noted: notedRenames(deps, owner),
   });
+  const statusTypes = withLearntTypes(deps, options.statusTypes, remoteDocs.values());
   const skipped = [...snapshot.skipped, ...renamed];
   for (const entry of deps.state.skipped.replaceForOwner(owner, skipped, deps.now()))
     deps.logger.warn({ owner, path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
@@ -145,7 +157,8 @@ export async function planEntity(
             : null,
         deletedIds: verified.deleted,
       },
-      statusTypes: options.statusTypes,
+      statusTypes,
+      ...(options.statusPushesWait ? { statusPushesWait: true } : {}),
     },
     {
       onRemoteDelete: deps.settings.onRemoteDelete,
@@ -175,6 +188,7 @@ export async function planEntity(
       fullListing && malformed.length === 0 && !verified.unsure
         ? 'all'
         : new Set([...verified.deleted, ...alive.keys()]),
+    statusTypes,
     plan,
   };
 }
@@ -199,6 +213,24 @@ function leaveProofDocuments(
       `not pulled: document ${doc.id} "${doc.name}" is a test document of docsync check --write`,
     );
   }
+}
+
+/**
+ * The cycle's status types, and those the documents just read carry that it lacks, kept in the
+ * state so a status keeps its name in `.document.json` while the service's list cannot be read.
+ */
+function withLearntTypes(
+  deps: EngineDeps,
+  known: readonly StatusType[],
+  docs: Iterable<RemoteDocument>,
+): readonly StatusType[] {
+  const learnt = learntStatusTypes(
+    known,
+    [...docs].map((d) => d.status),
+  );
+  if (learnt.length === 0) return known;
+  deps.state.statusTypes.learn(learnt);
+  return [...known, ...learnt];
 }
 
 /** Where a list item the service sent broken is recorded: its document, else its entity. */
@@ -251,8 +283,8 @@ function notedRenames(deps: EngineDeps, owner: OwnerRef): Set<string> {
 }
 
 interface Listing {
-  /** Listed documents and their timestamps, for the cursor. */
-  readonly listed: ReadonlyMap<string, string>;
+  /** Listed documents and their timestamps (null where the list gave none), for the cursor. */
+  readonly listed: Map<string, string | null>;
   readonly malformed: readonly MalformedEntry[];
   /** Listed documents whose timestamp differs from the base: their details are read. */
   readonly stale: readonly string[];
@@ -261,7 +293,11 @@ interface Listing {
 
 const NOTHING_LISTED: Listing = { listed: new Map(), malformed: [], stale: [], fullListing: false };
 
-/** The service's documents changed since the cursor, or all of them when there is none. */
+/**
+ * The service's documents changed since the cursor, or all of them when there is none. One
+ * listed without a change time is read in full, as changed, every time: nothing else can say
+ * whether it changed.
+ */
 async function listChanges(
   deps: EngineDeps,
   owner: OwnerRef,
@@ -270,7 +306,7 @@ async function listChanges(
 ): Promise<Listing> {
   const updatedAfter =
     cursor === null ? null : updatedAfterFor(cursor, deps.settings.overlapSeconds);
-  const listed = new Map<string, string>();
+  const listed = new Map<string, string | null>();
   const malformed: MalformedEntry[] = [];
   const stale: string[] = [];
   for await (const entry of deps.remote.documentVersions(
@@ -286,6 +322,7 @@ async function listChanges(
     // Unchanged since the agreement: no details, no work (a quiet cycle is one list request).
     if (
       !known ||
+      entry.lastUpdatedTimestamp === null ||
       compareServiceTimestamps(known.lastUpdatedTimestamp, entry.lastUpdatedTimestamp) !== 0
     ) {
       stale.push(entry.id);
@@ -298,15 +335,17 @@ async function readDetails(
   deps: EngineDeps,
   owner: OwnerRef,
   ids: readonly string[],
-  listed: ReadonlyMap<string, string>,
+  listed: ReadonlyMap<string, string | null>,
 ) {
   const remoteDocs = new Map<string, RemoteDocument>();
-  const detailFailures = new Map<string, string>();
+  const detailFailures = new Map<string, string | null>();
   let stopped: RunStoppedError | null = null;
   await Promise.all(
     ids.map(async (id) => {
       try {
-        const doc = await deps.remote.document(owner, id, { listedAt: listed.get(id) });
+        const doc = await deps.remote.document(owner, id, {
+          listedAt: listed.get(id) ?? undefined,
+        });
         remoteDocs.set(id, withListTimestamp(doc, listed.get(id)));
       } catch (error) {
         // A stop is no fault of the document: the entity is left whole for the next run.
@@ -314,7 +353,7 @@ async function readDetails(
           stopped = error;
           return;
         }
-        detailFailures.set(id, listed.get(id)!);
+        detailFailures.set(id, listed.get(id) ?? null);
         deps.state.problems.record(
           { owner, documentId: id },
           `reading the document failed: ${(error as Error).message}`,
@@ -331,7 +370,10 @@ async function readDetails(
  * Details carry whole seconds, the list microseconds, for the same instant (api.md). The base
  * keeps the list's precision, so the next listing compares equal and costs no details.
  */
-function withListTimestamp(doc: RemoteDocument, listedAt: string | undefined): RemoteDocument {
+function withListTimestamp(
+  doc: RemoteDocument,
+  listedAt: string | null | undefined,
+): RemoteDocument {
   if (!listedAt || listedAt.slice(0, 19) !== doc.lastUpdatedTimestamp.slice(0, 19)) return doc;
   return { ...doc, lastUpdatedTimestamp: listedAt };
 }

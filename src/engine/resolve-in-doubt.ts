@@ -276,8 +276,17 @@ async function sameNamed(deps: EngineDeps, item: CreateItem): Promise<RemoteDocu
   for await (const entry of deps.remote.documents(item.owner)) {
     if ('malformed' in entry || agreed.has(entry.id)) continue;
     if (entry.name !== name || entry.documentDate !== documentDate) continue;
-    if (serviceTimeToLocalMs(entry.lastUpdatedTimestamp, deps.clockOffsetMs()) < since) continue;
-    return deps.remote.document(item.owner, entry.id, { listedAt: entry.lastUpdatedTimestamp });
+    // A list without change times cannot rule out an older one: its details say.
+    const listedAt = entry.lastUpdatedTimestamp ?? undefined;
+    if (listedAt !== undefined && serviceTimeToLocalMs(listedAt, deps.clockOffsetMs()) < since)
+      continue;
+    const doc = await deps.remote.document(item.owner, entry.id, { listedAt });
+    if (
+      listedAt === undefined &&
+      serviceTimeToLocalMs(doc.lastUpdatedTimestamp, deps.clockOffsetMs()) < since
+    )
+      continue;
+    return doc;
   }
   return null;
 }

@@ -11,12 +11,12 @@ import { describePlan, summaryLine } from '../domain/describe-plan.js';
 import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { type DocumentPlan, type SyncPlan, summariseActions } from '../domain/sync-actions.js';
-import type { OwnerRef, StatusType } from '../domain/types.js';
+import type { OwnerRef } from '../domain/types.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
 import { announcedFor, settleAnnounced } from './announced-deletions.js';
-import { entitiesFor, statusTypesOf } from './catalogue.js';
+import { entitiesFor, type StatusCatalogue, statusTypesOf } from './catalogue.js';
 import { CycleLeases } from './cycle-leases.js';
 import {
   judgeRails,
@@ -191,13 +191,13 @@ async function cycle(c: Cycle): Promise<CycleReport> {
   // The catalogue (companies, trusts, status types) is read again by a full cycle over every
   // entity; one entity's full listing (a poll round's) must not read it 5,000 times. It is read
   // before any entity's lock is taken: reading it may forget an entity, under that one's lock.
-  const statusTypes = await statusTypesOf(c.deps, overAll);
+  const statuses = await statusTypesOf(c.deps, overAll);
   const records = await entitiesFor(c.deps, c.options, c.full);
   const leases = new CycleLeases(c.deps.locks, `sync (${c.options.trigger})`);
   try {
     const inDoubt = c.options.dryRun ? new Set<string>() : await settlePushesInDoubt(c, leases);
     const decisions = readDecisions(c.deps);
-    const started = await planAndStart(c, records, statusTypes, inDoubt, decisions, leases);
+    const started = await planAndStart(c, records, statuses, inDoubt, decisions, leases);
     const rails = { ...c.options, approvedDeletes: decisions.approved };
     const jobs = started.map((s) => s.job);
     const verdict = judgeRails(c.deps, rails, jobs);
@@ -242,7 +242,7 @@ async function settlePushesInDoubt(
       metaFromBase(
         base,
         extrasOf(doc),
-        await statusTypesOf(deps, false),
+        (await statusTypesOf(deps, false)).types,
         entityDeepLink(deps.settings.webUrl, base.owner),
       ),
       { folderIdentity },
@@ -257,7 +257,7 @@ async function settlePushesInDoubt(
 async function planAndStart(
   c: Cycle,
   records: readonly EntityRecord[],
-  statusTypes: readonly StatusType[],
+  statuses: StatusCatalogue,
   inDoubt: ReadonlySet<string>,
   decisions: CycleDecisions,
   leases: CycleLeases,
@@ -285,7 +285,8 @@ async function planAndStart(
       fullReconcile: c.full,
       pullOnly: c.initial && !options.adoptLocal,
       adoptLocal: options.adoptLocal ?? false,
-      statusTypes,
+      statusTypes: statuses.types,
+      statusPushesWait: statuses.pushesWait !== null,
       heldFolders: held,
       ...heldDeletePlanning(decisions, record.entity, webhookIds),
     }).catch((error: unknown) => {
@@ -306,7 +307,8 @@ async function planAndStart(
     tally.planned(job.plan.documents.length);
     const execution = new EntityExecution(job, {
       deps,
-      statusTypes,
+      // With the types this entity's documents taught the plan (plan-entity.ts).
+      statusTypes: job.statusTypes,
       log,
       problems: problems.get(ownerKey(job.owner)) ?? [],
       honourBackoff: options.honourBackoff ?? false,

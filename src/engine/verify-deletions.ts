@@ -15,7 +15,7 @@ export interface DeletionClaims {
   /** Base documents a `deleteDocument` webhook named. */
   readonly announced: ReadonlySet<string>;
   /** The listing's change times: a document's when its details carry none. */
-  readonly listed?: ReadonlyMap<string, string>;
+  readonly listed?: ReadonlyMap<string, string | null>;
 }
 
 export interface VerifiedDeletions {
@@ -39,7 +39,8 @@ export async function verifyDeletions(
   await Promise.all(
     [...candidates].map(async (id) => {
       try {
-        alive.push(await deps.remote.document(owner, id, { listedAt: claims.listed?.get(id) }));
+        const listedAt = claims.listed?.get(id) ?? undefined;
+        alive.push(await deps.remote.document(owner, id, { listedAt }));
       } catch (error) {
         if (isGone(error)) deleted.add(id);
         else unsure = true;

@@ -15,6 +15,7 @@ import { ROUTES, type RouteTable } from './routes.js';
 import { ServerClock } from './server-clock.js';
 import { ServiceClient } from './service-client.js';
 import { type ResponseInfo, ServiceHttp } from './service-http.js';
+import { ServiceShapes, type ShapeSettings } from './service-shapes.js';
 import { type ClientAuth, TokenManager, type TokenStore } from './token-manager.js';
 import type { Transcript } from './transcript.js';
 import { Transfers } from './transfers.js';
@@ -39,6 +40,8 @@ export interface ClientOptions extends Omit<RequestQueueOptions, 'clock'> {
   readonly prefixStore?: PrefixStore;
   /** Told once when a prefix is found (the log). */
   readonly onPrefixFound?: (found: PrefixFound) => void;
+  /** `service.shapes`: where lists' items are, the upload's part name; default api.md's. */
+  readonly shapes?: ShapeSettings;
   /** Records every request and answer, secrets removed (`docsync check --save`). */
   readonly transcript?: Transcript | undefined;
   /**
@@ -110,6 +113,7 @@ export function createRemote(options: ClientOptions): Remote {
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.onResponse ? { onResponse: options.onResponse } : {}),
     prefixes: new DocumentPrefixes(options.prefixStore ?? null, options.onPrefixFound),
+    shapes: new ServiceShapes(options.shapes),
   });
   const transfers = new Transfers({
     http,

@@ -5,8 +5,8 @@
  */
 
 import type { RouteName } from './routes.js';
-import { parse } from './schemas.js';
 import type { RequestSpec, ServiceHttp } from './service-http.js';
+import type { ListKey } from './shapes.js';
 
 export const PAGE_LIMIT = 500;
 
@@ -14,7 +14,8 @@ export async function* paged(
   http: ServiceHttp,
   name: RouteName,
   spec: RequestSpec,
-  key: string,
+  /** api.md's key of the list; where the items really are is read by `http.shapes`. */
+  key: ListKey,
 ): AsyncGenerator<unknown> {
   const label = http.label(name);
   for (let offset = 0; ; ) {
@@ -22,7 +23,7 @@ export async function* paged(
       ...spec,
       query: { ...spec.query, offset, limit: PAGE_LIMIT },
     });
-    const { items, total } = parse.page(body, label, key);
+    const { items, total } = http.shapes.list(body, label, key);
     yield* items;
     offset += items.length;
     const done =

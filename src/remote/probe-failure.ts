@@ -18,6 +18,8 @@ export interface Failure {
   readonly answer: ResponseInfo | undefined;
   /** The sync calls this route: a fail; otherwise a warning (it serves `docsync api`). */
   readonly needed: boolean;
+  /** The sync goes on without this route, and this says how: a warning (route-prober.ts). */
+  readonly degrades?: string;
 }
 
 export function failureLine(
@@ -44,7 +46,11 @@ export function failureLine(
   const status =
     answer?.status ?? (error instanceof ApiError && error.code === 'NETWORK' ? 'network' : null);
   const line = failure.needed ? fail : warn;
-  const note = failure.needed ? '' : ' (only the `api` command uses this route)';
+  const note = failure.needed
+    ? ''
+    : failure.degrades
+      ? `; ${failure.degrades}`
+      : ' (only the `api` command uses this route)';
   return line(label, `${what}${time}${note}`, hintFor(failure, baseUrl), {
     ...data,
     status,

@@ -18,7 +18,9 @@ import { probeAuthorize } from './probe-authorize.js';
 import { counted, Prober, type ProberOptions, plural } from './route-prober.js';
 import { OWNER_ROUTE_NAMES, ROUTE_NAMES, ROUTES, routeLabel } from './routes.js';
 import { normaliseIds, parse, type TrustRead } from './schemas.js';
-import type { ServiceHttp } from './service-http.js';
+import { Redirect, type ServiceHttp } from './service-http.js';
+import { shapeLines } from './shape-lines.js';
+import { redirectLink } from './shapes.js';
 
 export interface RouteProbeOptions extends ProberOptions {
   /** For the authorise route, which a browser opens, without a token. */
@@ -47,14 +49,17 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
   const p = new Prober(options);
   p.lines.push(await probeAuthorize(options, options.http.route('authorize'), options.got));
   await p.call('statusTypes', {}, (body, label) => {
-    const types = parse.statusTypes(body, label);
+    const types = parse.statusTypes(
+      options.http.shapes.list(body, label, 'statusTypes').items,
+      label,
+    );
     return counted(types, null, 'status type');
   });
   const companies = await probeCompanies(p);
   const trusts = await probeTrusts(p);
   const prefixesBefore = prefixesOf(options.http);
-  await probeDocuments(p, 'company', companies, options.links);
-  await probeDocuments(p, 'trust', trusts, options.links);
+  await probeDocuments(p, options.http, 'company', companies, options.links);
+  await probeDocuments(p, options.http, 'trust', trusts, options.links);
   p.lines.push(...prefixLines(options.http, prefixesBefore));
   await probeUnlodged(p, companies);
   await probeContacts(p, trusts);
@@ -65,6 +70,7 @@ export async function probeRoutes(options: RouteProbeOptions): Promise<CheckLine
     pensionScopeHint(options.granted ?? null),
   );
   p.lines.push(...writeRoutes(options.http));
+  p.lines.push(...shapeLines(options.http.shapes.seen()));
   return p.lines;
 }
 
@@ -146,6 +152,7 @@ function trustNamesLine(trusts: readonly TrustRead[]): CheckLine {
  */
 async function probeDocuments(
   p: Prober,
+  http: ServiceHttp,
   kind: OwnerKind,
   entities: readonly { readonly id: string }[] | null,
   links: LinkGuard | undefined,
@@ -161,7 +168,10 @@ async function probeDocuments(
     'listDocuments',
     { owner },
     'documents',
-    (item, label) => parse.documentSummary(item, label, owner),
+    (item, label) => {
+      http.shapes.sawTimestamp('list', item);
+      return parse.documentSummary(item, label, owner);
+    },
     `${kind} ${first.id}: `,
   );
   const doc = docs?.[0];
@@ -175,6 +185,7 @@ async function probeDocuments(
     'documentDetails',
     { owner, params: { documentId: doc.id } },
     (body, label) => {
+      http.shapes.sawTimestamp('details', body);
       const read = parse.document(body, label, owner);
       const time = read.lastUpdatedTimestamp
         ? ''
@@ -194,8 +205,12 @@ async function probeDocuments(
     return;
   }
   const params = { documentId: details.id, attachmentId: attachment.id };
-  const link = await p.call('attachmentLink', { owner, params }, (body, label) => {
-    const read = parse.downloadLink(body, label);
+  const spec = { owner, params, redirectAnswers: true };
+  const link = await p.call('attachmentLink', spec, (body, label) => {
+    const read =
+      body instanceof Redirect
+        ? http.shapes.link(redirectLink(body.location, body.answeredUrl), label, body.location)
+        : http.shapes.linkOfBody(body, label);
     // The link itself is not fetched: the check reads no file.
     return { value: read, what: `a link on ${new URL(read.url).host}` };
   });

@@ -11,8 +11,8 @@ import { ApiError } from './api-error.js';
 import { PAGE_LIMIT } from './paging.js';
 import { type Failure, failureLine } from './probe-failure.js';
 import { type KindRoute, type Route, type RouteName, routeLabel } from './routes.js';
-import { parse } from './schemas.js';
 import type { RequestSpec, ResponseInfo, ServiceHttp } from './service-http.js';
+import type { ListKey } from './shapes.js';
 
 export interface ProberOptions {
   readonly http: ServiceHttp;
@@ -31,6 +31,18 @@ export const SYNC_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'listDocuments',
   'documentDetails',
   'attachmentLink',
+]);
+
+/**
+ * Routes the sync goes on without, and how: one that fails is a warning that says what waits.
+ * The status types name a status typed in `.document.json`; without them documents keep the
+ * status names they carry (engine/catalogue.ts).
+ */
+export const DEGRADES_WITHOUT: ReadonlyMap<RouteName, string> = new Map<RouteName, string>([
+  [
+    'statusTypes',
+    'the sync goes on without it: statuses are kept by the names the documents carry, and status pushes wait until the status types can be read',
+  ],
 ]);
 
 export interface Read<T> {
@@ -99,7 +111,17 @@ export class Prober {
       const route = this.o.http.route(name, kind);
       if (!(error instanceof ApiError)) this.#stopped = 'no access token';
       else if (error.code === 'NETWORK') this.#stopped = 'the service could not be reached';
-      const failure: Failure = { name, route, error, answer, needed: SYNC_ROUTES.has(name) };
+      // Only an answer (a 404, another shape) is gone without; no answer at all stops the sync.
+      const answered = error instanceof ApiError && error.code !== 'NETWORK';
+      const degrades = answered ? DEGRADES_WITHOUT.get(name) : undefined;
+      const failure: Failure = {
+        name,
+        route,
+        error,
+        answer,
+        needed: SYNC_ROUTES.has(name) && degrades === undefined,
+        ...(degrades ? { degrades } : {}),
+      };
       this.lines.push(failureLine(failure, this.o.baseUrl, routeData(name, route)));
       return null;
     }
@@ -112,13 +134,13 @@ export class Prober {
   list<T>(
     name: RouteName,
     spec: RequestSpec,
-    key: string,
+    key: ListKey,
     parseItem: (item: unknown, label: string) => T,
     of = '',
   ): Promise<T[] | null> {
     const query = { ...spec.query, offset: 0, limit: PAGE_LIMIT };
     return this.call(name, { ...spec, query }, (body, label) => {
-      const page = parse.page(body, label, key);
+      const page = this.o.http.shapes.list(body, label, key);
       const items = page.items.map((item) => parseItem(item, label));
       const read = counted(items, page.total, NOUNS[key] ?? key);
       return { value: read.value, what: `${of}${read.what}` };

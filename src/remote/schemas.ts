@@ -1,11 +1,13 @@
 /**
  * The contract's response shapes, parsed at the boundary (api.md). Ids arrive as numbers or
- * strings and leave as strings; both timestamp precisions are accepted; unknown fields are kept
- * (the service may add some) but a missing or mistyped field we rely on is an ApiError naming
- * the field, never a crash further in.
+ * strings and leave as strings; a change time in any ISO 8601 form leaves as api.md's (UTC, no
+ * zone; domain/timestamps.ts, readServiceTimestamp); unknown fields are kept (the service may
+ * add some) but a missing or mistyped field we rely on is an ApiError naming the field, never a
+ * crash further in. Where a list's items are and how a link comes is read by shapes.ts.
  */
 import * as z from 'zod';
 import { describeIssues } from '../domain/describe-issues.js';
+import { readServiceTimestamp } from '../domain/timestamps.js';
 import type {
   AttachmentKind,
   Company,
@@ -28,9 +30,19 @@ const optionalText = z
   .nullish()
   .transform((v) => (v === undefined || v === null ? null : String(v)));
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}/, { error: 'expected a yyyy-MM-dd date' });
-const serviceTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z?$/, {
-  error: 'expected a UTC timestamp yyyy-MM-ddTHH:mm:ss[.ffffff]',
+const serviceTimestamp = z.string().transform((text, ctx) => {
+  const read = readServiceTimestamp(text);
+  if (read) return read.text;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'expected an ISO 8601 timestamp yyyy-MM-ddTHH:mm:ss[.ffffff][Z|±hh:mm]',
+    input: text,
+  });
+  return z.NEVER;
 });
+
+/** A change time a record may leave out: the client then looks for it elsewhere. */
+const changeTime = serviceTimestamp.nullish().transform((v) => v ?? null);
 
 const status = z.looseObject({
   id,
@@ -48,7 +60,9 @@ const documentItem = z.looseObject({
   name: z.string(),
   documentDate: date,
   asicDocNumber: optionalText,
-  lastUpdatedTimestamp: serviceTimestamp,
+  // Left out by some answers (a company's details in the public pages; a list, maybe): then the
+  // details' or the list's is taken (service-client.ts, withChangeTime).
+  lastUpdatedTimestamp: changeTime,
   // Every document has a status (RECEIVED by default, api.md); a missing key is a broken answer.
   status: status.nullable(),
 });
@@ -58,16 +72,13 @@ const documentItem = z.looseObject({
  * changed document's details are read, and checked whole, anyway. Checking every field of every
  * listed item cost ~40 ms per 1,000 items in a fresh process (bench 2).
  */
-const documentVersion = z.looseObject({ id, lastUpdatedTimestamp: serviceTimestamp });
+const documentVersion = z.looseObject({ id, lastUpdatedTimestamp: changeTime });
 
 /**
  * A document's details. The public company example has no `lastUpdatedTimestamp` (its list item
  * has one): the client then takes the list's (service-client.ts, withChangeTime).
  */
-const documentDetails = documentItem.extend({
-  lastUpdatedTimestamp: serviceTimestamp.nullish(),
-  attachments: z.array(attachment),
-});
+const documentDetails = documentItem.extend({ attachments: z.array(attachment) });
 
 const nullableText = z
   .string()
@@ -129,28 +140,9 @@ const trust = z.looseObject({
 });
 
 const statusType = z.looseObject({ id, name: z.string() });
-const statusTypeList = z.looseObject({ statusTypes: z.array(statusType) });
-const downloadLink = z.looseObject({
-  url: z.url({ protocol: /^https?$/ }),
-  expiresAt: z.string().nullish(),
-});
+const statusTypeItems = z.array(statusType);
 
 const anyObject = z.record(z.string(), z.unknown());
-
-// Built once: zod compiles a schema on its first parse, which cost ~0.3 ms per list page and
-// per download link when the schema was made anew for each answer (bench 2's profile).
-const pageSchemas = new Map<string, z.ZodType<Record<string, unknown>>>();
-function pageSchema(key: string): z.ZodType<Record<string, unknown>> {
-  let schema = pageSchemas.get(key);
-  if (!schema) {
-    schema = z.looseObject({
-      [key]: z.array(z.unknown()),
-      total: z.number().int().min(0).nullish(),
-    });
-    pageSchemas.set(key, schema);
-  }
-  return schema;
-}
 
 /** `F…` is a system attachment; `UA…` or a bare number a user one (api.md). */
 export function attachmentKind(attachmentId: string): AttachmentKind {
@@ -199,7 +191,7 @@ interface SummaryFields {
   readonly name: string;
   readonly documentDate: string;
   readonly asicDocNumber: string | null;
-  readonly lastUpdatedTimestamp: string;
+  readonly lastUpdatedTimestamp: string | null;
   readonly status: z.output<typeof status> | null;
 }
 
@@ -226,12 +218,7 @@ export const parse = {
   },
   document: (value: unknown, route: string, owner: OwnerRef): DocumentRead => {
     const raw = check(documentDetails, value, route);
-    const changedAt = raw.lastUpdatedTimestamp ?? null;
-    return {
-      ...toSummary({ ...raw, lastUpdatedTimestamp: changedAt ?? '' }, owner),
-      lastUpdatedTimestamp: changedAt,
-      attachments: raw.attachments.map(toAttachment),
-    };
+    return { ...toSummary(raw, owner), attachments: raw.attachments.map(toAttachment) };
   },
   unlodged: (value: unknown, route: string): UnlodgedDocument => {
     const raw = check(unlodgedItem, value, route);
@@ -284,23 +271,20 @@ export const parse = {
       raw: value as Record<string, unknown>,
     };
   },
-  statusTypes: (value: unknown, route: string): StatusType[] =>
-    check(statusTypeList, value, route).statusTypes.map((t) => ({ id: t.id, name: t.name })),
-  downloadLink: (value: unknown, route: string): { url: string; expiresAt: string | null } => {
-    const raw = check(downloadLink, value, route);
-    return { url: raw.url, expiresAt: raw.expiresAt ?? null };
-  },
-  /** A list envelope; the items stay unparsed so one bad item cannot sink its page. */
-  page: (
-    value: unknown,
-    route: string,
-    key: string,
-  ): { items: unknown[]; total: number | null } => {
-    const raw = check(pageSchema(key), value, route);
-    return {
-      items: raw[key] as unknown[],
-      total: (raw.total as number | null | undefined) ?? null,
-    };
+  /**
+   * The items of the status types' list (service-shapes.ts finds them in the answer); one
+   * without an `id` or a `name` makes the list unreadable, said once for all of them.
+   */
+  statusTypes: (items: readonly unknown[], route: string): StatusType[] => {
+    const read = statusTypeItems.safeParse(items);
+    if (read.success) return read.data.map((t) => ({ id: t.id, name: t.name }));
+    const first =
+      JSON.stringify(items.find((item) => !statusType.safeParse(item).success)) ?? 'another item';
+    throw new ApiError(
+      'MALFORMED_RESPONSE',
+      `${route}: response does not match the contract: expected each status type with an \`id\` and a \`name\`, got ${first.length > 120 ? `${first.slice(0, 120)}…` : first}`,
+      { route, responseBody: items },
+    );
   },
 };
 

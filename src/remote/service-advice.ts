@@ -17,14 +17,21 @@ export interface AdviceContext {
 }
 
 export function serviceAdvice(
-  error: Pick<ApiError, 'code' | 'status'> & { readonly responseBody?: unknown },
+  error: Pick<ApiError, 'code' | 'status'> & {
+    readonly responseBody?: unknown;
+    readonly message?: string;
+  },
   context: AdviceContext = {},
 ): string | null {
   const code = error.code;
   switch (code) {
     case 'NETWORK':
       return unreachedAdvice(context.baseUrl);
-    case 'MALFORMED_RESPONSE':
+    case 'MALFORMED_RESPONSE': {
+      // A list not where `service.shapes.lists` says: the setting is what to correct.
+      const setting = /service\.shapes\.lists\.\w+/.exec(error.message ?? '')?.[0];
+      if (setting)
+        return `Correct ${setting} to the key the service puts that list under, or remove it: docsync then reads the list wherever it is the answer's only one.`;
       // Text that is not JSON (a web page) comes from somewhere else than the API; JSON of
       // another shape comes from the API, whose answer docsync does not read yet.
       return typeof error.responseBody === 'string'
@@ -32,6 +39,7 @@ export function serviceAdvice(
             'the answer is not JSON.'
         : 'The service answered, but not in the shape docsync reads (the field is named above): ' +
             'send the answer (`docsync check --save FILE` writes it down) to whoever maintains docsync.';
+    }
     case 'HTTP_ERROR':
       return httpAdvice(error.status ?? 0, context);
     case 'TRUNCATED':

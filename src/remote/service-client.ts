@@ -28,6 +28,7 @@ import type {
 import type { RouteName } from './routes.js';
 import { type DocumentRead, normaliseIds, parse } from './schemas.js';
 import type { ServiceHttp } from './service-http.js';
+import type { ListKey } from './shapes.js';
 import type { Transfers } from './transfers.js';
 import { TrustNames } from './trust-names.js';
 
@@ -103,8 +104,15 @@ export class ServiceClient {
     return this.#records('trustRelationships', spec, 'trustRelationships');
   }
 
+  /** The status types: the answer's list (service-shapes.ts), each with an `id` and a `name`. */
   async statusTypes(): Promise<StatusType[]> {
-    return parse.statusTypes(await this.http.request('statusTypes'), this.label('statusTypes'));
+    const label = this.label('statusTypes');
+    const { items } = this.http.shapes.list(
+      await this.http.request('statusTypes'),
+      label,
+      'statusTypes',
+    );
+    return parse.statusTypes(items, label);
   }
 
   /** Documents of one owner, optionally only those updated strictly after `updatedAfter`. */
@@ -136,6 +144,7 @@ export class ServiceClient {
   ): AsyncGenerator<T | MalformedEntry> {
     const spec = { owner, query: { updatedAfter: options.updatedAfter } };
     for await (const item of paged(this.http, 'listDocuments', spec, 'documents')) {
+      this.http.shapes.sawTimestamp('list', item);
       yield parseEntry(() => parseItem(item, this.label('listDocuments')), item);
     }
   }
@@ -150,6 +159,7 @@ export class ServiceClient {
     options: { listedAt?: string | undefined } = {},
   ): Promise<RemoteDocument> {
     const body = await this.http.request('documentDetails', { owner, params: { documentId } });
+    this.http.shapes.sawTimestamp('details', body);
     const read = parse.document(body, this.label('documentDetails'), owner);
     return this.withChangeTime(owner, read, options.listedAt, 'documentDetails');
   }
@@ -253,7 +263,7 @@ export class ServiceClient {
     const body = await this.http.request('unlodgedOfFirm', {
       query: { offset, limit: PAGE_LIMIT },
     });
-    const { items, total } = parse.page(body, label, 'documents');
+    const { items, total } = this.http.shapes.list(body, label, 'documents');
     const read = items.map((item) => parseEntry(() => parse.unlodged(item, label), item));
     const documents = read.filter((r): r is UnlodgedDocument => !('malformed' in r));
     return {
@@ -300,7 +310,7 @@ export class ServiceClient {
     return normaliseIds(body, this.label('pensionSummary'));
   }
 
-  async *#records(name: RouteName, spec: Parameters<ServiceHttp['request']>[1], key: string) {
+  async *#records(name: RouteName, spec: Parameters<ServiceHttp['request']>[1], key: ListKey) {
     for await (const item of paged(this.http, name, spec ?? {}, key))
       yield normaliseIds(item, this.label(name));
   }

@@ -28,6 +28,7 @@ import {
   routeLabel,
 } from './routes.js';
 import type { ServerClock } from './server-clock.js';
+import { ServiceShapes } from './service-shapes.js';
 import type { TokenManager } from './token-manager.js';
 import type { UploadForm } from './upload-form.js';
 
@@ -59,6 +60,8 @@ export interface ServiceHttpOptions {
   readonly onResponse?: (info: ResponseInfo) => void;
   /** The document routes' prefix per owner kind, found on first contact (document-prefixes.ts). */
   readonly prefixes?: DocumentPrefixes;
+  /** How answers are read where api.md's shapes are ours (`service.shapes`), and what was seen. */
+  readonly shapes?: ServiceShapes;
 }
 
 export interface RequestSpec {
@@ -71,6 +74,19 @@ export interface RequestSpec {
    * file it reads is opened and checked again.
    */
   readonly body?: () => Promise<UploadForm>;
+  /**
+   * A 3xx with a `Location` is this route's answer (a download link given as a redirect),
+   * returned as a Redirect and never followed here; on any other route it is an error.
+   */
+  readonly redirectAnswers?: boolean;
+}
+
+/** A 3xx answer with its `Location`, and the URL that gave it (to resolve a relative one). */
+export class Redirect {
+  constructor(
+    readonly location: string,
+    readonly answeredUrl: string,
+  ) {}
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -79,6 +95,7 @@ export class ServiceHttp {
   readonly #o: ServiceHttpOptions;
   readonly #wire: ApiWire;
   readonly #prefixes: DocumentPrefixes;
+  readonly shapes: ServiceShapes;
   /** A first contact under way per owner kind: the other lists of that kind wait for it. */
   readonly #finding = new Map<OwnerKind, Promise<unknown>>();
 
@@ -86,6 +103,7 @@ export class ServiceHttp {
     this.#o = options;
     this.#wire = gotWire(options.http, { timeoutMs: options.timeoutMs ?? 60_000 });
     this.#prefixes = options.prefixes ?? new DocumentPrefixes();
+    this.shapes = options.shapes ?? new ServiceShapes();
   }
 
   /**
@@ -112,7 +130,7 @@ export class ServiceHttp {
     return kindRoute(name, route, kind, prefix);
   }
 
-  /** The parsed JSON body of a successful answer (null for 204). */
+  /** The parsed JSON body of a successful answer (null for 204; a Redirect where asked for). */
   async request(name: RouteName, spec: RequestSpec = {}): Promise<unknown> {
     const kind = spec.owner?.kind;
     if (name === 'listDocuments' && kind && !routeIsSet(this.#o.routes[name], kind)) {
@@ -201,7 +219,7 @@ export class ServiceHttp {
           attempt--;
           continue;
         }
-        return parseBody(response, label);
+        return parseBody(response, label, spec.redirectAnswers ? url : null);
       } catch (caught) {
         // Stopping: no retry, and what was sent may have been applied (a push stays in doubt).
         if (this.#o.queue.stopping.aborted) throw stopped(label, sent && route.method !== 'GET');
@@ -294,9 +312,13 @@ function bothRefused(first: ApiError, other: string): ApiError {
   });
 }
 
-function parseBody(response: ApiResponse, label: string): unknown {
+/** `redirectsFrom`: the URL asked, when a redirect is an answer (RequestSpec.redirectAnswers). */
+function parseBody(response: ApiResponse, label: string, redirectsFrom: string | null): unknown {
   const body = response.body ? tryJson(response.body) : null;
-  if (response.statusCode >= 400 || response.statusCode < 200)
+  const location = response.headers.location;
+  const redirect = response.statusCode >= 300 && response.statusCode < 400;
+  if (redirect && redirectsFrom !== null && location) return new Redirect(location, redirectsFrom);
+  if (response.statusCode >= 300 || response.statusCode < 200)
     throw httpError(response, body, label);
   if (response.statusCode === 204 || !response.body) return null;
   if (body === undefined) {
@@ -311,7 +333,13 @@ function parseBody(response: ApiResponse, label: string): unknown {
 
 function httpError(response: ApiResponse, body: unknown, label: string): ApiError {
   const { code: serviceCode, text: message } = serviceErrorOf(body);
-  const text = message ? `: ${message}` : '';
+  const location = response.headers.location;
+  // A redirect is followed for no route of the API: it could carry the bearer token elsewhere.
+  const to =
+    response.statusCode >= 300 && response.statusCode < 400 && location
+      ? ` (a redirect to ${location}, which docsync does not follow)`
+      : '';
+  const text = `${to}${message ? `: ${message}` : ''}`;
   return new ApiError(
     'HTTP_ERROR',
     `${label} answered ${response.statusCode}${serviceCode ? ` ${serviceCode}` : ''}${text}`,

@@ -6,7 +6,8 @@
  * 1. by shape: `Authorization` and cookie headers, and every value under a key that names a
  *    secret (`access_token`, `refresh_token`, `client_secret`, `code`, `signature`, …) in a
  *    query string (a redirect's too), a form or a JSON body; a download link but its host (it
- *    is a capability), and the query of any other link in an answer;
+ *    is a capability), in whatever shape it came (`url`, `link`, `href`, the answer itself, a
+ *    redirect of the download route), and the query of any other link in an answer;
  * 2. by value: every secret docsync knows (the client secret, the webhook secret, each token it
  *    holds or is given, their Basic form) is replaced wherever it occurs in the text.
  *
@@ -79,6 +80,10 @@ export class Transcript {
         exchange.responseHeaders = flatHeaders(response.headers);
         exchange.responseBody = typeof response.body === 'string' ? response.body : null;
         this.#learnTokens(exchange.responseBody);
+        // A download link given as a redirect (remote/shapes.ts, rule 5): its target is one.
+        const location = response.headers.location;
+        const download = /\/download$/.test(new URL(exchange.url).pathname);
+        if (download && typeof location === 'string') this.#learnLink(location);
       }
       return response;
     };
@@ -156,18 +161,33 @@ export class Transcript {
    */
   #learnTokens(body: string | null | undefined): void {
     if (!body) return;
-    let parsed: Record<string, unknown> | null;
+    let parsed: unknown;
     try {
-      parsed = JSON.parse(body) as Record<string, unknown> | null;
+      parsed = JSON.parse(body);
     } catch {
       return; // Not JSON: nothing to learn.
     }
-    for (const key of ['access_token', 'refresh_token', 'id_token', 'url']) {
-      const value = parsed?.[key];
-      if (typeof value !== 'string') continue;
-      this.secret(value);
-      if (key === 'url') this.secret(pathOf(value));
+    // A link given as the answer itself (remote/shapes.ts, rule 1).
+    if (typeof parsed === 'string' && LINK.test(parsed)) {
+      this.#learnLink(parsed);
+      return;
     }
+    if (!parsed || typeof parsed !== 'object') return;
+    const fields = parsed as Record<string, unknown>;
+    for (const key of ['access_token', 'refresh_token', 'id_token']) {
+      const value = fields[key];
+      if (typeof value === 'string') this.secret(value);
+    }
+    for (const key of LINK_KEYS) {
+      const value = fields[key];
+      if (typeof value === 'string' && LINK.test(value)) this.#learnLink(value);
+    }
+  }
+
+  /** A link's path is its capability: removed wherever it occurs, its host kept to say where. */
+  #learnLink(url: string): void {
+    const path = pathOf(url);
+    this.secret(path.length >= 4 ? path : url);
   }
 
   /** Net 2: every known secret, and its Basic and URL-encoded forms, wherever it occurs. */
@@ -263,17 +283,23 @@ function redactBody(body: string): string {
   return body.replace(/https?:\/\/[^\s"'<>]+/g, (url) => redactUrl(url, true));
 }
 
-function redactJson(value: unknown, key = ''): unknown {
+/** The keys a download link may come under (remote/shapes.ts). */
+const LINK_KEYS = ['url', 'link', 'href'] as const;
+const LINK = /^https?:\/\//;
+
+function redactJson(value: unknown, key = '', top = true): unknown {
   if (SECRET_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) {
     return REMOVED;
   }
   // A download link is a capability (whoever holds it may fetch the file): only its host stays.
-  if (key === 'url' && typeof value === 'string' && /^https?:\/\//.test(value)) {
+  // So is an answer that is a link and nothing else.
+  const linkKey = (LINK_KEYS as readonly string[]).includes(key) || (top && key === '');
+  if (linkKey && typeof value === 'string' && LINK.test(value)) {
     return `${originOf(value)}/${REMOVED}`;
   }
-  if (Array.isArray(value)) return value.map((v) => redactJson(v));
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, '', false));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v, k)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v, k, false)]));
   }
   // A link's query may be its signature (a download link): every value of it goes.
   if (typeof value === 'string' && /^https?:\/\/\S+\?/.test(value)) return redactUrl(value, true);

@@ -17,7 +17,8 @@ import type { LinkGuard } from './link-guard.js';
 import type { DownloadResult } from './remote-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
 import { parse } from './schemas.js';
-import type { ServiceHttp } from './service-http.js';
+import { Redirect, type ServiceHttp } from './service-http.js';
+import { redirectLink } from './shapes.js';
 import { UploadForm } from './upload-form.js';
 
 export interface TransfersOptions {
@@ -72,7 +73,7 @@ export class Transfers {
         body: async () => {
           await release();
           opened = await source.open();
-          return new UploadForm('file', opened, fileName);
+          return new UploadForm(this.#o.http.shapes.settings.uploadField, opened, fileName);
         },
       });
       return parse.attachment(body, this.#o.http.label('uploadAttachment', owner.kind));
@@ -93,8 +94,9 @@ export class Transfers {
       const body = await this.#o.http.request('attachmentLink', {
         owner,
         params: { documentId, attachmentId },
+        redirectAnswers: true,
       });
-      const link = parse.downloadLink(body, this.#o.http.label('attachmentLink', owner.kind));
+      const link = readLink(this.#o.http, body, owner.kind);
       const { stopping, cut } = this.#o.stop ?? { stopping: NEVER, cut: NEVER };
       try {
         return (await this.#linkQueue.add(() => {
@@ -122,4 +124,15 @@ export class Transfers {
       }
     }
   }
+}
+
+/**
+ * The link of an `attachmentLink` answer, in any form shapes.ts reads; a redirect's `Location`
+ * is fetched like any link, so the link guard judges where it points (link-guard.ts).
+ */
+function readLink(http: ServiceHttp, body: unknown, kind: OwnerRef['kind']) {
+  const label = http.label('attachmentLink', kind);
+  if (body instanceof Redirect)
+    return http.shapes.link(redirectLink(body.location, body.answeredUrl), label, body.location);
+  return http.shapes.linkOfBody(body, label);
 }

@@ -19,6 +19,7 @@ import { seededRandom } from './random.js';
 import { RATE_WINDOWS, type RateLimiter, type RateWindow } from './rate-limit.js';
 import type { OwnerKind } from './records.js';
 import { type SeedOption, type SeedSummary, seedFirm } from './seed.js';
+import type { ShapeOptions, SimShapes } from './shapes.js';
 import { dumpState, type StateDump } from './state-dump.js';
 import type { Actor, SimStore } from './store.js';
 import { attachmentView, companyView, documentDetails, statusView, trustView } from './views.js';
@@ -61,6 +62,7 @@ export interface AdminDeps {
   readonly rateLimiter: RateLimiter;
   readonly dataDir: string;
   readonly defaultClientId: string;
+  readonly shapes: SimShapes;
 }
 
 export class SimulatorAdmin {
@@ -163,6 +165,15 @@ export class SimulatorAdmin {
 
   faults(): FaultOptions {
     return this.deps.faults.get();
+  }
+
+  /** Answers from now on in these shapes (shapes.ts); `{}` is api.md's again. */
+  setShapes(shapes: ShapeOptions): void {
+    this.deps.shapes.set(shapes);
+  }
+
+  shapes(): ShapeOptions {
+    return this.deps.shapes.get();
   }
 
   /**

@@ -20,6 +20,7 @@ import type { OAuthServer } from './oauth.js';
 import { FIRM_USER } from './oauth.js';
 import { type SimProfile, servesPath } from './profile.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { SimShapes } from './shapes.js';
 import { SimError } from './sim-error.js';
 
 export interface ApiServerDeps {
@@ -32,6 +33,8 @@ export interface ApiServerDeps {
   readonly rateLimiter: RateLimiter;
   readonly counters: RequestCounters;
   readonly profile: SimProfile;
+  /** Other shapes the answers go out in (shapes.ts). */
+  readonly shapes: SimShapes;
 }
 
 export function createApiServer(deps: ApiServerDeps): Server {
@@ -92,6 +95,7 @@ async function handleRequest(
       query: url.searchParams,
       actor,
     });
+    if (!admin) reply = deps.shapes.apply(match.route.template, reply);
   } catch (error) {
     if (!(error instanceof SimError)) throw error;
     reply = errorReply(

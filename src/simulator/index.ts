@@ -27,6 +27,7 @@ import { oauthRoutes } from './routes-oauth.js';
 import { otherRoutes } from './routes-other.js';
 import type { SeedOption } from './seed.js';
 import { seedBase } from './seed-base.js';
+import { type ShapeOptions, SimShapes } from './shapes.js';
 import { SimStore } from './store.js';
 import { type WebhookOptions, WebhookSender, type WebhookTarget } from './webhooks.js';
 
@@ -42,6 +43,7 @@ export type { FaultOptions } from './faults.js';
 export { isSimProfile, SIM_PROFILES, type SimProfile } from './profile.js';
 export type { RateWindow } from './rate-limit.js';
 export type { GeneratedSeed, SeedOption, SeedSummary } from './seed.js';
+export type { ShapeOptions } from './shapes.js';
 export type { StateDump } from './state-dump.js';
 export type { WebhookAttempt, WebhookOptions, WebhookTarget } from './webhooks.js';
 export { signWebhook } from './webhooks.js';
@@ -75,6 +77,8 @@ export interface SimulatorOptions {
   readonly dataDir?: string;
   /** Which reading of the service to speak (profile.ts); default `api`, api.md's. */
   readonly profile?: SimProfile;
+  /** Other shapes of answers where api.md's are ours (shapes.ts); default api.md's. */
+  readonly shapes?: ShapeOptions;
 }
 
 export interface Simulator {
@@ -147,11 +151,12 @@ function compose(
   const oauth = new OAuthServer(options.accessTokenTtlSeconds ?? 3600);
   oauth.registerClient(clientId, clientSecret);
   const faults = new Faults(clock, options.faults, profile);
+  const shapes = new SimShapes(options.shapes, profile);
   const holds = new AnswerHolds();
   const links = new LinkHost(store, clock, faults, options.linkTtlSeconds ?? 300);
   const counters = new RequestCounters();
   const rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 20, options.rateLimitWindows);
-  const webhooks = new WebhookSender(clock, options.webhookDelivery, profile);
+  const webhooks = new WebhookSender(clock, options.webhookDelivery, profile, shapes);
   webhooks.target = options.webhook ?? null;
   store.onChange((event) => webhooks.send(event));
   const deps = {
@@ -166,6 +171,7 @@ function compose(
     webhooks,
     rateLimiter,
     dataDir,
+    shapes,
   };
   const admin = new SimulatorAdmin({ ...deps, defaultClientId: clientId });
   if (options.seed !== undefined) admin.seed(options.seed);
@@ -174,7 +180,7 @@ function compose(
     ...oauthRoutes(oauth),
     ...entityRoutes(store, profile),
     ...documentRoutes(store, ops, profile),
-    ...attachmentRoutes(store, ops, links, dataDir, faults),
+    ...attachmentRoutes(store, ops, links, dataDir, faults, shapes),
     ...otherRoutes(store),
   ];
   const api = createApiServer({
@@ -186,6 +192,7 @@ function compose(
     rateLimiter,
     counters,
     profile,
+    shapes,
   });
   return { deps, admin, api };
 }

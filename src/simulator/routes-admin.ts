@@ -67,6 +67,8 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
     route('GET', '/holds', () => ({ held: admin.heldAnswers() })),
     route('DELETE', '/holds', () => admin.releaseAnswers()),
     route('PUT', '/faults', (_, body) => admin.setFaults(body)),
+    route('GET', '/shapes', () => admin.shapes()),
+    route('PUT', '/shapes', (_, body) => admin.setShapes(body)),
     route('PUT', '/rate-limit', (_, body) =>
       admin.setRateLimit(number(body.perSecond, 'perSecond'), rateWindows(body.windows)),
     ),

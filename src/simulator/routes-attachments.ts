@@ -5,6 +5,7 @@ import type { Faults } from './faults.js';
 import type { Route } from './http-kit.js';
 import type { LinkHost } from './link-host.js';
 import { OWNER_PATHS, ownerOf, requireOwnedDocument } from './routes-documents.js';
+import type { SimShapes } from './shapes.js';
 import type { SimStore } from './store.js';
 import { receiveUpload } from './upload.js';
 import { attachmentView } from './views.js';
@@ -15,6 +16,7 @@ export function attachmentRoutes(
   links: LinkHost,
   dataDir: string,
   faults: Faults,
+  shapes: SimShapes,
 ): Route[] {
   return OWNER_PATHS.flatMap(([kind, base]): Route[] => [
     {
@@ -23,7 +25,7 @@ export function attachmentRoutes(
       auth: true,
       handle: async (ctx) => {
         const doc = requireOwnedDocument(store, ownerOf(kind, ctx), ctx);
-        const file = await receiveUpload(ctx.req, dataDir);
+        const file = await receiveUpload(ctx.req, dataDir, shapes.uploadField);
         const blob = { kind: 'file' as const, path: file.path, size: file.size };
         // The `latin1UploadNames` fault: a service that reads the name's UTF-8 bytes as latin1.
         const name = faults.get().latin1UploadNames

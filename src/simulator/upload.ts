@@ -1,5 +1,5 @@
 /**
- * Reads the one `file` part of a multipart upload into a file under the data directory,
+ * Reads the one file part of a multipart upload (`file`, or the part the shapes name) into a file under the data directory,
  * refusing more than 50 MiB (413) while it streams, so an oversized upload never fills memory.
  */
 import { randomUUID } from 'node:crypto';
@@ -19,7 +19,11 @@ export interface UploadedFile {
   readonly size: number;
 }
 
-export async function receiveUpload(req: IncomingMessage, dataDir: string): Promise<UploadedFile> {
+export async function receiveUpload(
+  req: IncomingMessage,
+  dataDir: string,
+  field = 'file',
+): Promise<UploadedFile> {
   const length = Number(req.headers['content-length'] ?? 0);
   if (length > MAX_UPLOAD_BYTES + 64 * 1024) throw tooLarge();
   let parser: busboy.Busboy;
@@ -36,7 +40,7 @@ export async function receiveUpload(req: IncomingMessage, dataDir: string): Prom
   }
   const target = path.join(dataDir, `upload-${randomUUID()}`);
   try {
-    const file = await parseFilePart(req, parser, target);
+    const file = await parseFilePart(req, parser, target, field);
     return file;
   } catch (error) {
     await rm(target, { force: true });
@@ -48,11 +52,12 @@ function parseFilePart(
   req: IncomingMessage,
   parser: busboy.Busboy,
   target: string,
+  wanted: string,
 ): Promise<UploadedFile> {
   return new Promise((resolve, reject) => {
     let saving: Promise<UploadedFile> | null = null;
     parser.on('file', (field, stream, info) => {
-      if (field !== 'file' || saving) {
+      if (field !== wanted || saving) {
         stream.resume();
         return;
       }
@@ -69,7 +74,7 @@ function parseFilePart(
     });
     parser.on('error', () => reject(badRequest('Malformed multipart body')));
     parser.on('close', () => {
-      if (!saving) reject(badRequest('A part named "file" is required'));
+      if (!saving) reject(badRequest(`A part named "${wanted}" is required`));
       else saving.then(resolve, reject);
     });
     req.pipe(parser);

@@ -9,6 +9,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { formatWebhookDate, type SimClock } from './clock.js';
 import { type SimProfile, webhookEntityId } from './profile.js';
+import type { SimShapes } from './shapes.js';
 import type { ChangeEvent } from './store.js';
 
 export interface WebhookTarget {
@@ -66,6 +67,8 @@ export class WebhookSender {
     options: WebhookOptions = {},
     /** How ids, the client code and the date are written (profile.ts). */
     private readonly profile: SimProfile = 'api',
+    /** Whether messages carry `eventSubType` (shapes.ts). */
+    private readonly shapes: SimShapes | null = null,
   ) {
     this.schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -83,7 +86,7 @@ export class WebhookSender {
           : event.owner.id,
       eventId: randomUUID(),
       eventType: 'documentChange',
-      eventSubType: event.subType,
+      ...(this.shapes?.webhookSubType === false ? {} : { eventSubType: event.subType }),
       firmId: this.firmId,
       tenants: [{ tenantId: String(event.documentId), tenantType: 'documentId' }],
       userId: event.userId,

@@ -10,6 +10,11 @@ export type SettingKey =
   /** '1' once the first (pull-only) sync of the store has completed. */
   | 'initialSyncDone'
   | 'statusTypesFetchedAt'
+  /**
+   * Why the service's status types could not be read, while no list was ever read: status
+   * pushes wait, and only a full cycle asks again (engine/catalogue.ts).
+   */
+  | 'statusTypesUnreadable'
   /** When housekeeping (src/daemon/housekeeping.ts) last ran, epoch ms: it runs once a day. */
   | 'housekeepingAt'
   /**

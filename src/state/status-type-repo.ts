@@ -1,7 +1,9 @@
 /**
  * The firm's status types, cached: the planner needs them to turn a status name a user typed in
  * `.document.json` (any letter case, daemon.md) into a `typeId`, and the list rarely changes.
- * `replaceAll` swaps the whole list in one transaction so a reader never sees half of it.
+ * `replaceAll` swaps the whole list in one transaction so a reader never sees half of it. Types
+ * learnt from documents' statuses (`learn`) are added beside it, so a status keeps its name
+ * while the list cannot be read; the next list read replaces them.
  */
 import type { StatusType } from '../domain/types.js';
 import type { Database } from './open-database.js';
@@ -10,6 +12,7 @@ import type { SettingsRepo } from './settings-repo.js';
 export class StatusTypeRepo {
   readonly #list;
   readonly #replace;
+  readonly #learn;
 
   constructor(
     db: Database,
@@ -24,7 +27,32 @@ export class StatusTypeRepo {
         insert.run(type.id, type.name, position);
       }
       this.settings.set('statusTypesFetchedAt', String(fetchedAt));
+      this.settings.delete('statusTypesUnreadable');
     });
+    const last = db
+      .prepare<[], number>('SELECT COALESCE(MAX(position), -1) FROM status_types')
+      .pluck();
+    const add = db.prepare(
+      'INSERT INTO status_types (id, name, position) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    );
+    this.#learn = db.transaction((types: readonly StatusType[]) => {
+      let position = last.get() ?? -1;
+      for (const type of types) add.run(type.id, type.name, ++position);
+    });
+  }
+
+  /** Adds types not known yet (by id), after the others; the list read stays as it was. */
+  learn(types: readonly StatusType[]): void {
+    if (types.length > 0) this.#learn.immediate(types);
+  }
+
+  /** Why the list could not be read, while none ever was (null: read, or not tried). */
+  unreadable(): string | null {
+    return this.settings.get('statusTypesUnreadable');
+  }
+
+  markUnreadable(reason: string): void {
+    this.settings.set('statusTypesUnreadable', reason);
   }
 
   /** In the service's order. */

@@ -22,6 +22,7 @@ export interface NewWebhookEvent {
   readonly eventId: string;
   /** Company or trust id, as sent; the message does not say which kind. */
   readonly entityId: string;
+  /** '' for a message that carried none. */
   readonly subType: string;
   readonly documentIds: readonly string[];
   /** The body exactly as received (the signature was computed over it). */

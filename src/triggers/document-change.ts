@@ -4,7 +4,9 @@
  * parsed as JSON whatever the content type says. Ids may come as numbers or strings and are
  * kept as strings, like every id inside docsync. An `eventType` or `eventSubType` docsync does
  * not know is not malformed: a service that adds one must not see its deliveries refused and
- * retried (daemon.md), so it is told apart, to be answered 200 and ignored.
+ * retried (daemon.md), so it is told apart, to be answered 200 and ignored. A `documentChange`
+ * without an `eventSubType` is read as a change of its entity, of no kind in particular: the
+ * public pages do not say every message carries one, and a sync of the entity finds what changed.
  */
 import * as z from 'zod';
 import { describeIssues } from '../domain/describe-issues.js';
@@ -28,7 +30,10 @@ const messageSchema = z.object({
   entityId: id,
   eventId: id,
   eventType: z.literal('documentChange'),
-  eventSubType: z.enum(EVENT_SUB_TYPES),
+  eventSubType: z
+    .enum(EVENT_SUB_TYPES)
+    .nullish()
+    .transform((v) => v ?? null),
   firmId: id,
   tenants: z.array(z.object({ tenantId: id, tenantType: z.string() })),
   userId: id,
@@ -53,7 +58,7 @@ export type ParsedMessage =
 /** Just enough of any event to tell its type, and what it names when it can be read. */
 const envelopeSchema = z.looseObject({
   eventType: z.string(),
-  eventSubType: z.string().optional().catch(undefined),
+  eventSubType: z.string().nullish().catch(undefined),
   eventId: id.optional().catch(undefined),
   entityId: id.optional().catch(undefined),
   tenants: z.array(z.looseObject({ tenantId: id, tenantType: z.string() })).catch([]),
@@ -86,7 +91,8 @@ function unknownEvent(json: unknown): UnknownEvent | null {
   if (!envelope.success) return null;
   const { eventType, eventSubType, eventId, entityId, tenants } = envelope.data;
   const knownSubType = (EVENT_SUB_TYPES as readonly string[]).includes(eventSubType ?? '');
-  if (eventType === 'documentChange' && (eventSubType === undefined || knownSubType)) return null;
+  const none = eventSubType === undefined || eventSubType === null;
+  if (eventType === 'documentChange' && (none || knownSubType)) return null;
   return {
     eventType,
     eventSubType: eventSubType ?? null,

@@ -10,8 +10,11 @@ export interface DocumentChangeEvent {
   readonly eventId: string;
   /** The company or trust id as sent; the message does not say which kind it is. */
   readonly entityId: string;
-  /** `statusChange` means the same as `newStatus` (api.md). */
-  readonly subType: EventSubType;
+  /**
+   * `statusChange` means the same as `newStatus` (api.md); null for a message without one,
+   * which asks for a sync of its entity like any other.
+   */
+  readonly subType: EventSubType | null;
   /** The message's tenants of type `documentId`. */
   readonly documentIds: readonly string[];
   readonly receivedAt: number;
@@ -36,7 +39,8 @@ export function toDocumentChangeEvent(stored: WebhookEvent): DocumentChangeEvent
   return {
     eventId: stored.eventId,
     entityId: stored.entityId,
-    subType: stored.subType as EventSubType,
+    // Kept as '' in the state (its column takes no null): a message without a subtype.
+    subType: stored.subType === '' ? null : (stored.subType as EventSubType),
     documentIds: stored.documentIds,
     receivedAt: stored.receivedAt,
     attempt: stored.attempts + 1,

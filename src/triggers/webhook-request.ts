@@ -135,7 +135,12 @@ function storeAndAnswer(
     receivedAt: ctx.now(),
     attempt: 1,
   };
-  const isNew = ctx.state.webhookEvents.insertIfNew({ ...event, rawBody });
+  // The state's column takes no null: a message without a subtype is kept as ''.
+  const isNew = ctx.state.webhookEvents.insertIfNew({
+    ...event,
+    subType: event.subType ?? '',
+    rawBody,
+  });
   ctx.metrics?.webhookEvent(isNew ? 'accepted' : 'duplicate');
   ctx.logger.info(
     { eventId: event.eventId, entityId: event.entityId, subType: event.subType, duplicate: !isNew },

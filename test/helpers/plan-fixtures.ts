@@ -149,6 +149,8 @@ export interface Sides {
   elsewhere?: { found?: [string, string][]; unreadable?: string[] };
   /** Documents docsync deleted in the service, whose folders the entity holds (row 19). */
   deletedInService?: string[];
+  /** The service's status types were never read: only the documents' are known (row 55). */
+  statusPushesWait?: boolean;
 }
 
 export function input(sides: Sides): PlanInput {
@@ -173,6 +175,7 @@ export function input(sides: Sides): PlanInput {
       ...(sides.deletedIds ? { deletedIds: new Set(sides.deletedIds) } : {}),
     },
     statusTypes,
+    ...(sides.statusPushesWait ? { statusPushesWait: true } : {}),
   };
 }
 

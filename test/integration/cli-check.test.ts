@@ -195,21 +195,31 @@ describe('docsync check', () => {
     expect(api.stderr.trimEnd().endsWith(hint)).toBe(true);
   });
 
-  it('fails on a route the sync needs, warns on one only `docsync api` uses', async () => {
+  it('fails on a route the sync needs, warns on one it goes on without or only `docsync api` uses', async () => {
     const { check } = await setup({
-      sim: { faults: { routes: { '/documents/statusTypes': 503, '/contacts': 500 } } },
+      sim: {
+        faults: { routes: { '/trusts': 503, '/documents/statusTypes': 503, '/contacts': 500 } },
+      },
     });
 
     const { code, report } = await check('--json');
 
     expect(code).toBe(1);
-    expect(routeLine(report, 'statusTypes')).toMatchObject({
+    expect(routeLine(report, 'listTrusts')).toMatchObject({
       result: 'fail',
       message: expect.stringMatching(
-        /^answered 503 injected_fault: Injected failure of \/documents\/statusTypes in \d+ ms$/,
+        /^answered 503 injected_fault: Injected failure of \/trusts in \d+ ms$/,
       ),
       hint: expect.stringContaining('The service is failing'),
       data: { status: 503 },
+    });
+    // Without the status types the sync goes on: statuses keep their names, pushes wait.
+    expect(routeLine(report, 'statusTypes')).toMatchObject({
+      result: 'warn',
+      message: expect.stringMatching(
+        /^answered 503 injected_fault: Injected failure of \/documents\/statusTypes in \d+ ms; the sync goes on without it: statuses are kept by the names the documents carry, and status pushes wait until the status types can be read$/,
+      ),
+      hint: expect.stringContaining('The service is failing'),
     });
     expect(routeLine(report, 'listContacts')).toMatchObject({
       result: 'warn',
@@ -223,8 +233,8 @@ describe('docsync check', () => {
     const { code, report } = await (
       await setup({
         config: {
-          // One path that is nowhere, one that is another route's: its answer has another shape.
-          service: { routes: { statusTypes: '/cas/statusTypes', listTrusts: '/cas/companies' } },
+          // One path that is nowhere, one that is another route's: its answer holds no list.
+          service: { routes: { statusTypes: '/cas/statusTypes', listTrusts: '/contacts/568901' } },
         },
       })
     ).check('--json');
@@ -236,14 +246,15 @@ describe('docsync check', () => {
     expect(routeLine(report, 'listTrusts')).toMatchObject({
       result: 'fail',
       message: expect.stringMatching(
-        /^answered 200, but its response does not match the contract: trusts: required in \d+ ms$/,
+        /^answered 200, but its response does not match the contract: expected the list under `trusts` or as the answer itself, got no list: an object with `id`, `contactType`, `name`, `email` in \d+ ms$/,
       ),
       // JSON from the API in another shape: the base URL is right, the shape is what differs.
       hint: expect.stringContaining('not in the shape docsync reads'),
     });
     expect(routeLine(report, 'statusTypes')).toMatchObject({
       topic: 'GET /cas/statusTypes',
-      result: 'fail',
+      // The sync goes on without the status types (engine/catalogue.ts): a warning.
+      result: 'warn',
       message: expect.stringMatching(/^answered 404 /),
       hint: 'The path set in service.routes.statusTypes is not on the service: correct it, or remove it to use the built-in one.',
       data: { overridden: true, source: 'ours', status: 404 },

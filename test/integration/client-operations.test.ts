@@ -69,7 +69,7 @@ describe('API client against the simulator: every operation', () => {
     expect(Object.entries(pages).find(([k]) => k.startsWith('GET /companies/'))?.[1]).toBe(3);
 
     const newest = all
-      .map((d) => d.lastUpdatedTimestamp)
+      .map((d) => d.lastUpdatedTimestamp ?? '')
       .sort()
       .at(-1)!;
     const cursor = newest.slice(0, 19);
@@ -78,7 +78,7 @@ describe('API client against the simulator: every operation', () => {
       await collect(remote.client.documents(owner, { updatedAfter: cursor })),
     );
     expect(after.map((d) => d.id)).toContain(String(changed.id));
-    expect(after.every((d) => d.lastUpdatedTimestamp > cursor)).toBe(true);
+    expect(after.every((d) => (d.lastUpdatedTimestamp ?? '') > cursor)).toBe(true);
   });
 
   it('creates a document, assigns a status, uploads, downloads and deletes attachments, deletes it', async () => {

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { toDocumentChangeEvent } from '../../src/triggers/webhook-event.js';
 import { useStateStore } from '../helpers/state-store.js';
 import {
   documentChange,
@@ -48,6 +49,25 @@ describe('webhook receiver', () => {
     await waitFor(() => state.webhookEvents.get('4711')?.state === 'done');
     expect(state.webhookEvents.get('4711')?.rawBody).toBe(JSON.stringify(message));
   });
+
+  it.each([
+    ['left out', documentChange({ eventSubType: undefined })],
+    ['null', documentChange({ eventSubType: null })],
+  ])(
+    'takes a message whose eventSubType is %s as a change of its entity, after a restart too',
+    async (_how, message) => {
+      const state = stateStore.open();
+      const { receiver, seen } = await startReceiver(state);
+
+      const answer = await postWebhook(receiver.url, message);
+
+      expect(answer.status).toBe(200);
+      await waitFor(() => seen.length === 1);
+      expect(seen[0]).toMatchObject({ entityId: '20053', subType: null, documentIds: ['1075468'] });
+      const stored = state.webhookEvents.get(String(message.eventId))!;
+      expect(toDocumentChangeEvent(stored).subType).toBeNull();
+    },
+  );
 
   it('answers the same eventId twice with 200 and works on it once', async () => {
     const state = stateStore.open();

@@ -18,8 +18,9 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const ALLOWED: Record<string, readonly string[]> = {
   domain: [],
   log: [],
-  // The route table, so a corrected path (`service.routes`) is checked when the file loads.
-  config: ['domain', 'remote/routes'],
+  // The route table and the shapes' names, so a corrected path (`service.routes`) or a shape
+  // (`service.shapes`) is checked when the file loads.
+  config: ['domain', 'remote/routes', 'remote/shapes'],
   simulator: ['domain'],
   local: ['domain'],
   remote: ['domain'],

@@ -342,6 +342,37 @@ describe('configuration', () => {
     ]);
   });
 
+  it("takes the service's shapes, api.md's by default, and reports a wrong one by key", () => {
+    const parse = (raw: unknown) =>
+      parseConfig(raw, { env: {}, baseDir: '/srv', source: 'test.json' });
+    expect(parse(minimal).service.shapes).toEqual({ lists: {}, uploadField: 'file' });
+    const set = parse(
+      withChange((c) => {
+        c.service.shapes = { lists: { companies: 'items' }, uploadField: 'upload' };
+      }),
+    );
+    expect(set.service.shapes).toEqual({ lists: { companies: 'items' }, uploadField: 'upload' });
+    const problems = problemsOf(
+      withChange((c) => {
+        c.service.shapes = {
+          lists: { compnies: 'items', trusts: '', documents: 3 },
+          uploadField: 'my file',
+          listKey: 'items',
+        };
+      }),
+    );
+    expect(problems).toEqual([
+      'service.shapes.lists.compnies: expected a list\'s key as api.md gives it (companies, trusts, trustRelationships, statusTypes, documents, contacts, unitTransactions), got "compnies"',
+      'service.shapes.lists.trusts: expected the key the service puts the trusts under (a non-empty string), got ""',
+      'service.shapes.lists.documents: expected the key the service puts the documents under (a non-empty string), got 3',
+      'service.shapes.uploadField: expected a field name: visible ASCII characters, no spaces or quotes, got "my file"',
+      expect.stringMatching(/^service\.shapes\.listKey: unknown key/),
+    ]);
+    expect(problemsOf(withChange((c) => (c.service.shapes = { lists: 'items' })))).toEqual([
+      'service.shapes.lists: expected an object of list keys, e.g. {"companies": "items"}, got "items"',
+    ]);
+  });
+
   it('authenticates the client with HTTP Basic unless told to post its credentials', () => {
     const parse = (raw: unknown) =>
       parseConfig(raw, { env: {}, baseDir: '/srv', source: 'test.json' });

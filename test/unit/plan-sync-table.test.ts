@@ -316,6 +316,17 @@ const rows: Row[] = [
     },
   },
   {
+    row: 55,
+    says: 'status edited while status pushes wait → problem, nothing pushed, the edit stays',
+    sides: { base: [d], folders: [withMeta('SENT TO CLIENT')], statusPushesWait: true },
+    expected: ['record-problem:55'],
+    check: ([a]) =>
+      expect(a).toMatchObject({
+        problem: 'status-push-waits',
+        message: expect.stringContaining('"SENT TO CLIENT" is not pushed yet'),
+      }),
+  },
+  {
     row: 30,
     says: 'attachment removed in the service → trash the file',
     sides: {
@@ -564,6 +575,38 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     const changed = { base: [d], elsewhere: found, changed: [remoteOf(d, { status: newStatus })] };
     expect(kindsAndRows(planSync(input(deleted), policy, NOW))).toEqual(['record-problem:51']);
     expect(kindsAndRows(planSync(input(changed), policy, NOW))).toEqual(['record-problem:51']);
+  });
+
+  it('row 55 also holds a name docsync does not know: it may be a type the service has', () => {
+    const sides = { base: [d], folders: [withMeta('FINISHED')], statusPushesWait: true };
+    const [waits] = planSync(input(sides), policy, NOW).actions;
+    expect(waits).toMatchObject({ kind: 'record-problem', row: 55, problem: 'status-push-waits' });
+  });
+
+  it("row 55 with a status the service changed: the service's is pulled, the folder's edit recorded as lost", () => {
+    const sides = {
+      base: [d],
+      folders: [withMeta('SENT TO CLIENT', NEWER_MS)],
+      changed: [remoteOf(d, { status: otherStatus })],
+      statusPushesWait: true,
+    };
+    const plan = planSync(input(sides), policy, NOW);
+    expect(kindsAndRows(plan)).toEqual(['pull-status:55', 'update-base:27']);
+    expect(plan.actions[0]?.conflict).toMatchObject({
+      winner: 'remote',
+      subject: { kind: 'status', lost: 'SENT TO CLIENT' },
+    });
+    // The same status on both sides (row 22) and a service change alone (row 21) are as ever.
+    const same = { ...sides, changed: [remoteOf(d, { status: newStatus })] };
+    const pulled = { ...same, folders: [folderOf(d)] };
+    expect(kindsAndRows(planSync(input(same), policy, NOW))).toEqual([
+      'update-base:22',
+      'update-base:27',
+    ]);
+    expect(kindsAndRows(planSync(input(pulled), policy, NOW))).toEqual([
+      'pull-status:21',
+      'update-base:27',
+    ]);
   });
 
   it("row 53 without the service's details does nothing, and never deletes", () => {

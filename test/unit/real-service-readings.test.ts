@@ -207,6 +207,39 @@ describe('the transcript', () => {
   });
 });
 
+describe('the transcript of download links in other shapes', () => {
+  /** One answer of `url`, as the check's client records it, rendered. */
+  function rendered(url: string, answer: { status: number; headers?: object; body: string }) {
+    const t = new Transcript();
+    const hooks = t.hooks();
+    const options = { method: 'GET', url: new URL(url), headers: {} };
+    hooks.beforeRequest![0]!(options as never, {} as never);
+    hooks.afterResponse![0]!(
+      {
+        request: { options },
+        statusCode: answer.status,
+        headers: answer.headers ?? {},
+        body: answer.body,
+      } as never,
+      (() => undefined) as never,
+    );
+    return t.render(['header'], 'done https://files.example/f/capability-777/a.pdf');
+  }
+  const download = 'https://api.example/cas/trusts/1/documents/2/attachments/UA3/download';
+  const link = 'https://files.example/f/capability-777/a.pdf';
+
+  it.each([
+    ['`link`', { status: 200, body: JSON.stringify({ link }) }],
+    ['`href`', { status: 200, body: JSON.stringify({ href: link, expiresAt: 'soon' }) }],
+    ['the answer itself', { status: 200, body: JSON.stringify(link) }],
+    ['a redirect', { status: 302, headers: { location: link }, body: '' }],
+  ])('keeps only the host of a link given as %s, wherever it shows up again', (_how, answer) => {
+    const text = rendered(download, answer);
+    expect(text).not.toContain('capability-777');
+    expect(text).toContain('https://files.example');
+  });
+});
+
 describe('records in error', () => {
   const stores = useStateStore();
   it('are replaced by each read of the catalogue, keeping when each was first seen', () => {

@@ -106,7 +106,7 @@ describe('response parsing', () => {
     const broken = { ...item, lastUpdatedTimestamp: 'yesterday', name: undefined };
     expect(() => parse.documentSummary(broken, 'GET /{owner}/documents', trust)).toThrow(ApiError);
     expect(() => parse.documentSummary(broken, 'GET /{owner}/documents', trust)).toThrow(
-      /GET \/\{owner\}\/documents: response does not match the contract: name: required; lastUpdatedTimestamp: expected a UTC timestamp/,
+      /GET \/\{owner\}\/documents: response does not match the contract: name: required; lastUpdatedTimestamp: expected an ISO 8601 timestamp/,
     );
   });
 

@@ -7,6 +7,7 @@ import {
   cursorFor,
   formatUpdatedAfter,
   parseServiceTimestamp,
+  readServiceTimestamp,
   serviceTimeToLocalMs,
   updatedAfterFor,
 } from '../../src/domain/timestamps.js';
@@ -37,6 +38,43 @@ describe('parseServiceTimestamp', () => {
   it('orders a list timestamp after the details timestamp of the same second', () => {
     expect(compareServiceTimestamps('2020-07-03T04:31:46.108264', '2020-07-03T04:31:46')).toBe(1);
     expect(compareServiceTimestamps('2020-07-03T04:31:46Z', '2020-07-03T04:31:46')).toBe(0);
+  });
+});
+
+/**
+ * The forms a service may write a change time in, each read as api.md's (UTC, no zone), with
+ * the form it came in: no offset is UTC, as api.md and the public examples write the service's
+ * times and as `updatedAfter` is asked.
+ */
+describe('readServiceTimestamp', () => {
+  it.each([
+    [1, '2020-07-03T04:31:46.108264', '2020-07-03T04:31:46.108264', 'none'],
+    [2, '2020-07-03T04:31:46', '2020-07-03T04:31:46', 'none'],
+    [3, '2020-07-03T04:31:46Z', '2020-07-03T04:31:46', 'Z'],
+    [4, '2020-07-03T04:31:46.108264+0000', '2020-07-03T04:31:46.108264', '+0000'],
+    [5, '2020-07-03T04:31:46.5+00:00', '2020-07-03T04:31:46.5', '+00:00'],
+    [6, '2020-07-03T04:31:46+00', '2020-07-03T04:31:46', '+00'],
+    [7, '2020-07-03T14:31:46.108264+10:00', '2020-07-03T04:31:46.108264', 'offset'],
+    [8, '2020-07-03T01:01:46-0330', '2020-07-03T04:31:46', 'offset'],
+    [9, '2020-07-03T09:46:46.1+0515', '2020-07-03T04:31:46.1', 'offset'],
+    [10, '2020-07-01T00:31:46+10:00', '2020-06-30T14:31:46', 'offset'],
+    [11, '2020-07-03T04:31:46.123456789Z', '2020-07-03T04:31:46.123456', 'Z'],
+    [12, '2020-07-03t04:31:46z', '2020-07-03T04:31:46', 'Z'],
+  ])('%i: %s → %s (%s)', (_n, text, utc, form) => {
+    expect(readServiceTimestamp(text)).toEqual({ text: utc, form });
+  });
+
+  it.each([
+    '2020-07-03 04:31:46',
+    '2020-02-30T00:00:00Z',
+    '2020-07-03T24:00:00',
+    '2020-07-03T04:31:46+25:00',
+    '2020-07-03T04:31:46+10:60',
+    '2020-07-03',
+    '20200703T043146Z',
+    'yesterday',
+  ])('refuses %j', (text) => {
+    expect(readServiceTimestamp(text)).toBeNull();
   });
 });
 
@@ -81,6 +119,18 @@ describe('updatedAfter and the cursor', () => {
       '2020-07-03T06:00:00',
       [ok('2020-07-03T05:00:00')],
       '2020-07-03T06:00:00',
+    ],
+    [
+      'passes a document whose change time nobody gave, once in step',
+      '2020-07-03T03:00:00',
+      [{ lastUpdatedTimestamp: null, succeeded: true }, ok('2020-07-03T05:00:00')],
+      '2020-07-03T05:00:00',
+    ],
+    [
+      'stays where it was while a document whose change time nobody gave failed',
+      '2020-07-03T03:00:00',
+      [ok('2020-07-03T04:00:00'), { lastUpdatedTimestamp: null, succeeded: false }],
+      '2020-07-03T03:00:00',
     ],
     [
       'keeps microseconds',

@@ -1,0 +1,21 @@
+/**
+ * Status types learnt from the documents themselves: each document's status names its type
+ * (`typeId` and `type`, api.md). While the service's list of status types cannot be read, these
+ * keep every status shown by its name in `.document.json` (engine/catalogue.ts). Pure.
+ */
+import type { RemoteStatus, StatusType } from './types.js';
+
+/** The types `statuses` name that `known` lacks (by id), each once, in the order first seen. */
+export function learntStatusTypes(
+  known: readonly StatusType[],
+  statuses: Iterable<RemoteStatus | null>,
+): StatusType[] {
+  const ids = new Set(known.map((t) => t.id));
+  const learnt: StatusType[] = [];
+  for (const status of statuses) {
+    if (!status || ids.has(status.typeId) || status.type.trim() === '') continue;
+    ids.add(status.typeId);
+    learnt.push({ id: status.typeId, name: status.type });
+  }
+  return learnt;
+}
