@@ -142,6 +142,7 @@ export async function planEntity(
             ? new Set([...listed.keys(), ...alive.keys()])
             : null,
         deletedIds: verified.deleted,
+        unreadIds: new Set(detailFailures.keys()),
       },
       statusTypes: options.statusTypes,
     },

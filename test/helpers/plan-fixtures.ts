@@ -149,6 +149,8 @@ export interface Sides {
   elsewhere?: { found?: [string, string][]; unreadable?: string[] };
   /** Documents docsync deleted in the service, whose folders the entity holds (row 19). */
   deletedInService?: string[];
+  /** Listed as changed, their details not read (row 55). */
+  unreadIds?: string[];
 }
 
 export function input(sides: Sides): PlanInput {
@@ -171,6 +173,7 @@ export function input(sides: Sides): PlanInput {
       changed: sides.changed ?? [],
       listedIds: sides.listedIds ? new Set(sides.listedIds) : null,
       ...(sides.deletedIds ? { deletedIds: new Set(sides.deletedIds) } : {}),
+      ...(sides.unreadIds ? { unreadIds: new Set(sides.unreadIds) } : {}),
     },
     statusTypes,
   };
