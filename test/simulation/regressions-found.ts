@@ -7,6 +7,7 @@
  */
 import { content } from '../chaos/local-edits.js';
 import { sha256 } from '../helpers/sync-harness.js';
+import { pageResolve } from './operator-steps.js';
 import {
   at,
   deletedLocally,
@@ -14,6 +15,7 @@ import {
   releaseUntil,
   type Scenario,
   SMALL,
+  statusConflict,
   synced,
 } from './scenario-steps.js';
 import type { SeedRun } from './seed-run.js';
@@ -101,5 +103,21 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       run.requestRound(false);
       await run.drain();
     },
+  },
+  {
+    name: 'unheard crash',
+    title:
+      'a decision on the status page, waiting for its entity, is cut by a crash: its promise rejects with nobody to hear it, and the run fails without naming a seed',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      const conflict = await statusConflict(run, doc, types);
+      await pageResolve(run, conflict, 'keep-mine');
+      if (!run.parked.some((p) => p.kind === 'operator'))
+        throw new Error("the scenario expected the page's decision parked");
+      await run.crash();
+      await run.drain();
+    },
+    expectInTrace: ['page: no answer, the daemon crashed'],
   },
 ];
