@@ -11,10 +11,12 @@ import { pageResolve } from './operator-steps.js';
 import {
   at,
   deletedLocally,
+  deleteInService,
   deliverAll,
   releaseUntil,
   type Scenario,
   SMALL,
+  settleWatcher,
   statusConflict,
   synced,
 } from './scenario-steps.js';
@@ -103,6 +105,34 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       run.requestRound(false);
       await run.drain();
     },
+  },
+  {
+    name: 'crash in a re-create',
+    title:
+      "a document re-created from its folder (the service deleted it, the folder changed): a crash after the folder names the new document and before its commit, and the service deletes that one too: the folder names a document nobody knows, and the person's new file is never synced",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      await deleteInService(run, doc.id);
+      const text = content(run.chaos, 'new local');
+      run.view.write(`${doc.folder}/new.txt`, text);
+      run.ledger.wrote(sha256(text), `local ${doc.folder}/new.txt`);
+      // Modify beats delete (row 12): the sync creates the document again and writes its new id
+      // into the folder; the daemon dies before the commit.
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'create-document';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the create answered, its commit not made');
+      run.parkAt = () => false;
+      const created = run.view.meta(doc.folder).id;
+      if (created === doc.id)
+        throw new Error('the scenario expected the folder to name the new id');
+      await run.crash();
+      // Before the restarted daemon settles the create, a service user deletes the new document.
+      await deleteInService(run, created);
+      await deliverAll(run);
+      await settleWatcher(run);
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
   },
   {
     name: 'unheard crash',
