@@ -6,6 +6,7 @@
  * before their fixes each fails (docs/simulation.md lists what each finds).
  */
 import { content } from '../chaos/local-edits.js';
+import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
 import { pageResolve } from './operator-steps.js';
 import {
@@ -104,6 +105,46 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       await run.advance(65_000);
       run.requestRound(false);
       await run.drain();
+    },
+  },
+  {
+    name: 'chaos 77341',
+    title:
+      "a document with a kept `(local edit)` copy of its system form is re-created from its folder (the service deleted it), and the folder is renamed: the chaos suite's check of both sides leaves the copy out of the folder's files, though it is now an ordinary file, uploaded",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const form = 'Annual Company Statement.pdf';
+      const bytes = content(run.chaos, 'remote system');
+      run.view.sim.admin.addAttachment(doc.id, { name: form, bytes, system: true });
+      run.ledger.wrote(sha256(bytes), `remote ${doc.id}/${form}`);
+      await deliverAll(run);
+      // A person edits the form: docsync keeps the edit beside it, and the form goes back.
+      const edit = content(run.chaos, 'edited form');
+      run.view.write(`${doc.folder}/${form}`, edit);
+      run.ledger.wrote(sha256(edit), `local ${doc.folder}/${form}`);
+      await settleWatcher(run);
+      if (!run.view.exists(`${doc.folder}/Annual Company Statement (local edit).pdf`))
+        throw new Error('the scenario expected the edit kept');
+      // The service deletes the document: the kept edit beats the delete (row 12), and the
+      // document is made again under a new id, where the form is an ordinary attachment.
+      await deleteInService(run, doc.id);
+      await deliverAll(run);
+      const entity = doc.folder.slice(0, doc.folder.lastIndexOf('/'));
+      const renamed = `${entity}/Renamed ${doc.name}`;
+      run.view.rename(doc.folder, renamed);
+      await settleWatcher(run);
+      if (run.view.meta(renamed).id === doc.id)
+        throw new Error('the scenario expected the document made again under a new id');
+      run.requestRound(true);
+      await run.drain();
+      // The chaos suite's own check of both sides, as its final settle makes it.
+      await expectInSync(run.view).catch((error: unknown) =>
+        run.ledger.found(
+          'both sides hold the same documents (the chaos suite)',
+          (error as Error).message.split('\n')[0] ?? '',
+        ),
+      );
     },
   },
   {
