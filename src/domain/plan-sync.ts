@@ -216,6 +216,10 @@ export function planSync(input: PlanInput, policy: PlanPolicy, now: Date | numbe
   const ids = new Set([...input.base.keys(), ...remoteDocs.keys(), ...index.byId.keys()]);
   const documents: DocumentPlan[] = [];
   for (const id of [...ids].sort()) {
+    // Row 56: what the service changed is not known, so nothing can be judged against it: a
+    // file docsync placed just before a crash would read as a new local file (uploaded twice),
+    // a status typed as an edit to push over the service's newer one. The read is retried.
+    if (input.remote.unreadIds?.has(id)) continue;
     const s: DocumentSides = {
       id,
       base: input.base.get(id),

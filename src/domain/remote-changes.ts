@@ -19,6 +19,11 @@ export interface RemoteInput {
   readonly listedIds: ReadonlySet<string> | null;
   /** Ids named by `deleteDocument` webhook messages. */
   readonly deletedIds?: ReadonlySet<string>;
+  /**
+   * Listed as changed, but their details could not be read this cycle (row 56): the service
+   * moved, and how is not known.
+   */
+  readonly unreadIds?: ReadonlySet<string>;
 }
 
 export type DeletionSource = 'full-listing' | 'delete-event';

@@ -212,7 +212,9 @@ function settleEntity(
     planned,
     restoring,
     inBase: (id) => deps.state.base.get(id) !== null,
-    judged: (side, id) => side === 'remote' || judged === 'all' || judged.has(id),
+    // A document whose details could not be read was not planned (row 56): its hold stands.
+    judged: (side, id) =>
+      !job.detailFailures.has(id) && (side === 'remote' || judged === 'all' || judged.has(id)),
   });
   deps.state.heldDeletes.remove(settled);
   for (const row of settled) {

@@ -156,6 +156,7 @@ export async function planEntity(
             ? new Set([...listed.keys(), ...alive.keys()])
             : null,
         deletedIds: verified.deleted,
+        unreadIds: new Set(detailFailures.keys()),
       },
       statusTypes,
       ...(options.statusPushesWait ? { statusPushesWait: true } : {}),

@@ -216,7 +216,7 @@ async function checkCreate(
   const doc = createdId
     ? await createdDocument(deps, item, createdId)
     : await sameNamed(deps, item);
-  if (doc === null) return notYet;
+  if (doc === null) return createdId ? createdAndGone(deps, item, createdId) : notYet;
   const identity = item.payload.folderIdentity ?? null;
   const created = { kind: 'document-created', document: doc, files: new Map() } as const;
   const baseIn = (at: string) =>
@@ -250,6 +250,33 @@ async function checkCreate(
       base: baseIn(linked),
       ...removeBaseId,
       result: { id: doc.id },
+    },
+  };
+}
+
+/**
+ * The service answered the create, and has deleted that document since. A folder that already
+ * names it (the crash came between its `.document.json` and the commit) is the person's document,
+ * which nothing else knows now: closed as a document gone from the service (row 19), with the row
+ * it replaced, it is created again from the folder as it stands. Closed as never made, it would
+ * name a document nobody has (row 6), with every file in it unsynced for ever. A folder that does
+ * not name it yet is still the document it replaces, planned again from there.
+ */
+async function createdAndGone(
+  deps: EngineDeps,
+  item: CreateItem,
+  createdId: string,
+): Promise<Verdict> {
+  const { found } = await deps.local.locateDocuments(new Set([createdId]));
+  const folder = found.get(createdId);
+  if (folder === undefined) return notYet;
+  const { replaces } = item.payload;
+  return {
+    happened: true,
+    completion: {
+      result: { id: createdId },
+      ...(replaces && replaces !== createdId ? { removeBaseId: replaces } : {}),
+      deletedInService: { owner: item.owner, documentId: createdId, folder },
     },
   };
 }

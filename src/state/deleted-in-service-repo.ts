@@ -5,7 +5,9 @@
  * without this record it would read as a folder from elsewhere (row 6) and stay unsynced for
  * ever. With it, the planner knows the folder is the person's document come back, and creates it
  * again from the folder (row 19). A record leaves in the commit that creates it again, or with
- * its entity.
+ * its entity. A document docsync created from a folder, which the service deleted before a crash
+ * let the create be settled, is recorded the same way: the folder already names it, and nothing
+ * else does (engine/resolve-in-doubt.ts).
  */
 import type { OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';

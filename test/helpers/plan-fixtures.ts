@@ -151,6 +151,8 @@ export interface Sides {
   deletedInService?: string[];
   /** The service's status types were never read: only the documents' are known (row 55). */
   statusPushesWait?: boolean;
+  /** Listed as changed, their details not read (row 56). */
+  unreadIds?: string[];
 }
 
 export function input(sides: Sides): PlanInput {
@@ -173,6 +175,7 @@ export function input(sides: Sides): PlanInput {
       changed: sides.changed ?? [],
       listedIds: sides.listedIds ? new Set(sides.listedIds) : null,
       ...(sides.deletedIds ? { deletedIds: new Set(sides.deletedIds) } : {}),
+      ...(sides.unreadIds ? { unreadIds: new Set(sides.unreadIds) } : {}),
     },
     statusTypes,
     ...(sides.statusPushesWait ? { statusPushesWait: true } : {}),

@@ -4,7 +4,7 @@
  * attachment's bytes; every document folder names a service document.
  */
 import { expect } from 'vitest';
-import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
+import { keptEditOf } from '../../src/domain/local-folder-names.js';
 import { folderFiles, type SyncHarness } from './sync-harness.js';
 
 export async function expectInSync(h: SyncHarness): Promise<void> {
@@ -28,9 +28,12 @@ export async function expectInSync(h: SyncHarness): Promise<void> {
       status: doc.status?.type ?? null,
       statusDate: doc.status?.effectiveDate ?? null,
     });
-    // A kept "(local edit)" of a system attachment is the user's alone; it is never pushed.
+    // A kept "(local edit)" of a system attachment is the user's alone; it is never pushed. Only
+    // while the document has that form as a system attachment: made again from its folder (row
+    // 12), the form is an ordinary attachment, and the copy an ordinary file, uploaded.
+    const forms = meta.attachments.filter((a) => a.kind === 'system').map((a) => a.file);
     const local = [...folderFiles(tree, folder!)]
-      .filter(([name]) => !isLocalEditCopy(name))
+      .filter(([name]) => keptEditOf(name, forms) === null)
       .map(([, sha]) => sha)
       .sort();
     const remote = doc.attachments.map((a) => a.sha256).sort();

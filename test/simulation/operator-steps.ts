@@ -14,6 +14,7 @@ import {
   encodeRequest,
 } from '../../src/operator/decisions.js';
 import type { SeedRun } from './seed-run.js';
+import { PAGE_ANSWERS } from './sim-ledger.js';
 
 /** How often the daemon's decision watch reads the state (daemon/decision-watch.ts). */
 const DECISION_POLL_MS = 500;
@@ -63,10 +64,18 @@ export function noteDecisions(run: SeedRun): void {
 export async function pageResolve(run: SeedRun, id: number, choice: ConflictChoice): Promise<void> {
   const life = run.world.life;
   run.note(`operator: page resolves conflict ${id} ${choice}`);
-  void life.page.resolveConflict({ conflictId: id, resolution: choice }).then((outcome) => {
-    run.note(`  page: ${outcome.kind}`);
-    if (outcome.kind === 'done' && outcome.syncAfter && !life.dead)
-      void life.daemon.request({ trigger: 'manual', owner: outcome.syncAfter });
-  });
+  void life.page.resolveConflict({ conflictId: id, resolution: choice }).then(
+    (outcome) => {
+      run.note(`  page: ${outcome.kind}`);
+      if (outcome.kind === 'done' && outcome.syncAfter && !life.dead)
+        void life.daemon.request({ trigger: 'manual', owner: outcome.syncAfter });
+    },
+    (error: unknown) => {
+      // The daemon died with the request in hand: the browser gets no answer, as from a
+      // process that is gone. Any other failure is the page's to answer.
+      if (life.dead) run.note('  page: no answer, the daemon crashed');
+      else run.ledger.found(PAGE_ANSWERS, `conflict ${id}: ${(error as Error).message}`);
+    },
+  );
   await run.settle();
 }

@@ -1,13 +1,14 @@
 /**
- * Issue 25's cases, and the bugs the random seeds found besides, as scripted scenarios of the
- * simulation (regressions.ts): each plays its case through the whole daemon on a virtual clock
+ * Issue 25's cases, and the bugs found besides (by random seeds, the chaos suite, a crash at a
+ * chosen failpoint), as scripted scenarios of the simulation (regressions.ts,
+ * regressions-found.ts): each plays its case through the whole daemon on a virtual clock
  * and must end with no finding. A failure prints the scenario's trace and the daemon's last
  * warnings, which is what `npm run simulate -- --regressions` prints too.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario, SCENARIOS } from './regressions.js';
 
-describe("issue 25's cases as scenarios of the whole daemon", () => {
+describe('the named cases as scenarios of the whole daemon', () => {
   it.each(SCENARIOS.map((s) => [s.name, s.title, s] as const))(
     '%s: %s',
     async (_name, _title, scenario) => {

@@ -5,59 +5,34 @@
  * issue's fixes each of these fails (docs/simulation.md lists what each finds); they run in
  * `npm test` (regressions.test.ts) and with `npm run simulate -- --regressions`.
  */
-import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
 import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { remoteEdits } from '../chaos/remote-edits.js';
-import { type DumpDocument, sha256 } from '../helpers/sync-harness.js';
+import { sha256 } from '../helpers/sync-harness.js';
 import { cliResolve } from './operator-steps.js';
 import type { Parked } from './park-board.js';
-import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
-import type { QueuedWebhook } from './sim-webhooks.js';
+import { FOUND_SCENARIOS } from './regressions-found.js';
+import {
+  at,
+  DELETE_DUE_MS,
+  deletedLocally,
+  deleteInService,
+  deliverAll,
+  lateDetails,
+  releaseUntil,
+  type Scenario,
+  SMALL,
+  serviceDoc,
+  settleWatcher,
+  statusConflict,
+  synced,
+  TWO_COMPANIES,
+} from './scenario-steps.js';
 import { ownerKeyOf } from './sim-world.js';
 
-export interface Scenario {
-  /** `case 1a`, as the issue numbers it. */
-  readonly name: string;
-  /** What a user met, in the issue's words. */
-  readonly title: string;
-  readonly plan: SeedPlan;
-  readonly play: (run: SeedRun) => Promise<void>;
-  /**
-   * Words the trace must show, proof that the case was played as told (a decision carried out
-   * after the sync it waited for, a write refused): a scenario that silently missed its moment
-   * would find nothing for the wrong reason.
-   */
-  readonly expectInTrace?: readonly string[];
-}
+export { runScenario, type Scenario } from './scenario-steps.js';
 
-const SMALL: SeedPlan = {
-  firm: { companies: 1, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1 },
-  safety: { maxDeletePercent: 100, maxDeleteCount: 1000 },
-  injections: 0,
-  maxSteps: 0,
-};
-
-const TWO_COMPANIES: SeedPlan = {
-  ...SMALL,
-  firm: { companies: 2, trusts: 0, documentsPerEntity: 2, attachmentsPerDocument: 1 },
-};
-
-/** Runs a scenario on its own world (the seed makes the firm and the order of the drains). */
-export async function runScenario(scenario: Scenario, seed = 1): Promise<SeedOutcome> {
-  const run = await SeedRun.start(seed, scenario.plan);
-  try {
-    // Only a chain's start parks, and no answer is late, unless the scenario says otherwise.
-    run.parkAt = () => false;
-    run.holdAt = () => false;
-    run.note(`scenario ${scenario.name}: ${scenario.title}`);
-    await scenario.play(run);
-    return await run.finish();
-  } finally {
-    await run.close();
-  }
-}
-
-export const SCENARIOS: readonly Scenario[] = [
+/** Issue 25's cases, and the bugs random seeds found after its fixes. */
+const ISSUE_25: readonly Scenario[] = [
   {
     name: 'case 1a',
     title:
@@ -451,123 +426,5 @@ export const SCENARIOS: readonly Scenario[] = [
   },
 ];
 
-/** The first sync to its end; a document of the first entity, and the status types. */
-async function synced(run: SeedRun, index = 0) {
-  await run.drain();
-  if (!run.world.life.state.settings.initialSyncDone())
-    throw new Error('the scenario needs the first sync done');
-  const doc = localDocs(run.view)[index];
-  if (!doc) throw new Error('the scenario needs a document folder');
-  // Status types other than the document's own, so each one set is a change.
-  const current = run.view.meta(doc.folder).status?.toLowerCase();
-  const types = (await run.view.remote()).statusTypes.filter(
-    (t) => t.name.toLowerCase() !== current,
-  );
-  return { doc, types };
-}
-
-async function serviceDoc(run: SeedRun, id: string): Promise<DumpDocument> {
-  const doc = (await run.view.remote()).documents.find((d) => d.id === id);
-  if (!doc) throw new Error(`no document ${id} in the service`);
-  return doc;
-}
-
-/** A service user deletes the document: its bytes and its name are gone by a user's hand. */
-async function deleteInService(run: SeedRun, id: string): Promise<void> {
-  const gone = await serviceDoc(run, id);
-  for (const a of gone.attachments) run.ledger.deleted(a.sha256);
-  run.ledger.deletedNames.add(gone.name);
-  run.view.sim.admin.deleteDocument(gone.id);
-}
-
-/** Lets the watcher's settle wait pass, and the sync it asks for run. */
-async function settleWatcher(run: SeedRun): Promise<void> {
-  await run.advance(5_000);
-  await run.drain();
-}
-
-async function deliverAll(run: SeedRun): Promise<void> {
-  for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
-  await run.drain();
-}
-
-/**
- * Both sides set the document's status, the service's later: the service wins, and the folder's
- * status is recorded as lost in a conflict. Returns the conflict's id.
- */
-async function statusConflict(
-  run: SeedRun,
-  doc: { folder: string; id: string },
-  types: readonly { id: number; name: string }[],
-): Promise<number> {
-  run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
-  run.clock.pass(60_000);
-  run.view.sim.admin.assignStatus(doc.id, { typeId: types[1]!.id });
-  await deliverAll(run);
-  await settleWatcher(run);
-  const conflict = run.world.life.state.conflicts
-    .list(10, { open: true })
-    .find((c) => c.documentId === doc.id && c.subject?.kind === 'status');
-  if (!conflict) throw new Error('the scenario expected a status conflict');
-  return conflict.id;
-}
-
-/**
- * The service sets another status; its webhook's sync reads the document's details, and that
- * answer comes late: the sync has planned nothing yet and waits for it.
- */
-async function lateDetails(
-  run: SeedRun,
-  doc: { id: string },
-  type: { id: number; name: string },
-): Promise<QueuedWebhook[]> {
-  run.view.sim.admin.assignStatus(doc.id, { typeId: type.id });
-  run.holdAt = (label) => label === `details of ${doc.id}`;
-  const hooks = [...run.webhooks.waiting];
-  for (const hook of hooks) await run.deliver(hook, 'at once');
-  await run.releaseWhere(at('cycle-start'), "the webhook's sync");
-  run.holdAt = () => false;
-  if (!run.parked.some((p) => p.kind === 'answer'))
-    throw new Error('the scenario expected the details answer held');
-  return hooks;
-}
-
-/** Past the daemon's hold time of a local deletion (`safety.deleteHoldSeconds`, 60). */
-const DELETE_DUE_MS = 65_000;
-
-/** The first document's folder deleted by a person, the watcher heard, its deletion waiting. */
-async function deletedLocally(run: SeedRun) {
-  const { doc } = await synced(run);
-  for (const sha of doc.files.values()) run.ledger.deleted(sha);
-  run.ledger.deletedNames.add(doc.name);
-  run.view.remove(doc.folder);
-  await settleWatcher(run);
-  return { doc };
-}
-
-/**
- * Lets parked work go, one failpoint at a time, until `reached` shows among what is parked (a
- * sync stopped after planning, an answer held); throws if it never does.
- */
-async function releaseUntil(
-  run: SeedRun,
-  reached: (item: Parked) => boolean,
-  what: string,
-): Promise<void> {
-  for (let i = 0; i < 20 && !run.parked.some(reached); i++) {
-    const next = run.parked.find((p) => p.kind === 'failpoint');
-    if (!next) break;
-    await run.release(next);
-  }
-  if (!run.parked.some(reached)) throw new Error(`the scenario expected ${what}`);
-}
-
-function at(step: Failpoint, owner?: string): (item: Parked) => boolean {
-  return (item) =>
-    item.step === step && (owner === undefined || ownersOf(item.site).includes(owner));
-}
-
-function ownersOf(site: FailpointSite): string[] {
-  if (site.owners && site.owners !== 'all') return site.owners.map(ownerKeyOf);
-  return site.owner ? [ownerKeyOf(site.owner)] : [];
-}
+/** Every named scenario: `npm test` and `npm run simulate -- --regressions` run them all. */
+export const SCENARIOS: readonly Scenario[] = [...ISSUE_25, ...FOUND_SCENARIOS];

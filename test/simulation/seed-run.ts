@@ -31,7 +31,13 @@ import {
   trashShas,
   webhookFindings,
 } from './sim-invariants.js';
-import { type Finding, NOTHING_AFTER_SIGTERM, SimLedger, TWO_SYNCS } from './sim-ledger.js';
+import {
+  type Finding,
+  NO_UNHANDLED,
+  NOTHING_AFTER_SIGTERM,
+  SimLedger,
+  TWO_SYNCS,
+} from './sim-ledger.js';
 import { simView } from './sim-view.js';
 import { type QueuedWebhook, WebhookQueue } from './sim-webhooks.js';
 import { type Life, ownerKeyOf, SimWorld, type WorldHarness } from './sim-world.js';
@@ -124,6 +130,7 @@ export class SeedRun implements WorldHarness {
   /** The world made and the daemon started on an empty folder; its first round waits to go. */
   static async start(seed: number, plan: SeedPlan): Promise<SeedRun> {
     const run = new SeedRun(seed, plan);
+    process.on('unhandledRejection', run.#unheard);
     run.clock = new VirtualClock();
     try {
       run.world = await SimWorld.create(
@@ -480,8 +487,26 @@ export class SeedRun implements WorldHarness {
       await this.world?.close();
     } finally {
       this.clock.uninstall();
+      // A rejection left unheard is reported after the turn it happened in: one more turn, so
+      // it is this seed's finding, not the next one's.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      process.off('unhandledRejection', this.#unheard);
     }
   }
+
+  /**
+   * A promise that rejected with nobody to hear it (a chain left unawaited, ended by a crash):
+   * a finding of this seed, named with it, where the test runner would only print it apart.
+   */
+  readonly #unheard = (reason: unknown): void => {
+    const error = reason instanceof Error ? reason : new Error(String(reason));
+    const where = error.stack?.split('\n').find((l) => l.includes('/test/') || l.includes('/src/'));
+    this.note(`unheard rejection: ${error.name}: ${error.message}`);
+    this.ledger.found(
+      NO_UNHANDLED,
+      `${error.name}: ${error.message}${where ? ` (${where.trim()})` : ''}`,
+    );
+  };
 }
 
 /** Document statuses and file contents of the folder, before and after an operator's job. */

@@ -2,8 +2,8 @@
  * `npm run simulate -- --seeds N [--from S] [--trace] [--regressions]` (simulate-cli.mjs passes
  * the arguments as SIM_* variables): runs many seeds, one after another, and prints what they
  * injected, what they found, and the trace of the first seed that found something, which
- * replays exactly with `--from S --seeds 1 --trace`. With `--regressions`, the scenarios of
- * issue 25's cases (regressions.ts) instead.
+ * replays exactly with `--from S --seeds 1 --trace`. With `--regressions`, the named scenarios
+ * (regressions.ts, regressions-found.ts) instead.
  */
 import { expect, it } from 'vitest';
 import { runRandomSeed } from './random-steps.js';
@@ -21,7 +21,7 @@ const showTrace = process.env.SIM_TRACE === '1';
 const regressions = process.env.SIM_REGRESSIONS === '1';
 
 it(
-  regressions ? "issue 25's cases, as scenarios" : `seeds ${from} to ${from + seeds - 1}`,
+  regressions ? 'the named cases, as scenarios' : `seeds ${from} to ${from + seeds - 1}`,
   async () => {
     const tally = new Tally();
     if (regressions) {

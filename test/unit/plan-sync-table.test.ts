@@ -211,6 +211,21 @@ const rows: Row[] = [
     },
   },
   {
+    row: 56,
+    says: 'listed as changed, its details unread → nothing: a new file and a typed status wait',
+    sides: {
+      base: [d],
+      folders: [
+        {
+          ...withMeta('sent to client'),
+          files: [userFile, systemFile, file('letter.pdf', 'l')],
+        },
+      ],
+      unreadIds: [d.id],
+    },
+    expected: [],
+  },
+  {
     row: 20,
     says: 'status edited locally → push, effective today',
     sides: { base: [d], folders: [withMeta('sent to client')] },

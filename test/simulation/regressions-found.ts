@@ -1,0 +1,194 @@
+/**
+ * Bugs the simulation and the chaos suite found after issue 25, each as a scripted scenario of
+ * the simulation (the same world, steps and invariants as a random seed, each step chosen):
+ * a seed whose trace no longer replays on today's code, a chaos run whose kills depended on
+ * timing, and windows random seeds never reach (a crash at one exact failpoint). On the code
+ * before their fixes each fails (docs/simulation.md lists what each finds).
+ */
+import { content } from '../chaos/local-edits.js';
+import { expectInSync } from '../helpers/sync-assertions.js';
+import { sha256 } from '../helpers/sync-harness.js';
+import { pageResolve } from './operator-steps.js';
+import {
+  at,
+  deletedLocally,
+  deleteInService,
+  deliverAll,
+  releaseUntil,
+  type Scenario,
+  SMALL,
+  settleWatcher,
+  statusConflict,
+  synced,
+} from './scenario-steps.js';
+import type { SeedRun } from './seed-run.js';
+
+/** Every document route answers 503 (the lists too when `lists`), the rest works. */
+function detailsFail(run: SeedRun, lists: boolean): void {
+  const routes: Record<string, number> = {
+    '/companies/{ownerId}/documents/{documentId}': 503,
+    '/trusts/{ownerId}/documents/{documentId}': 503,
+  };
+  if (lists) {
+    routes['/companies/{ownerId}/documents'] = 503;
+    routes['/trusts/{ownerId}/documents'] = 503;
+  }
+  run.faults({ routes }, `the document${lists ? ' lists and' : "'s"} details answer 503`);
+}
+
+/** A service user adds a user attachment under this name; its webhook waits in the queue. */
+function serviceAdds(run: SeedRun, documentId: string, name: string): string {
+  const bytes = content(run.chaos, 'remote user');
+  run.view.sim.admin.addAttachment(documentId, { name, bytes, system: false });
+  run.ledger.wrote(sha256(bytes), `remote ${documentId}/${name}`);
+  return sha256(bytes);
+}
+
+export const FOUND_SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'seed 31122',
+    title:
+      "a file pulled just before a crash is uploaded again as new when, after the restart, the document's details cannot be read",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      serviceAdds(run, doc.id, 'remote 5.pdf');
+      // The webhook's sync places the file and stops before its commit; the daemon dies there.
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-attachment';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the pull placed, its commit not made');
+      run.parkAt = () => false;
+      if (!run.view.exists(`${doc.folder}/remote 5.pdf`))
+        throw new Error('the scenario expected the pulled file in the folder');
+      await run.crash();
+      // The restarted daemon lists the document as changed, and cannot read its details.
+      detailsFail(run, false);
+      await run.drain();
+      const unread = run.world.life.state.problems
+        .list()
+        .some((p) => p.documentId === doc.id && p.reason.startsWith('reading the document failed'));
+      if (!unread) throw new Error("the scenario expected the document's details unread");
+      const sentBack = run.ledger.serviceWrites.some(
+        (w) => w.write.kind === 'upload-attachment' && w.write.fileName === 'remote 5.pdf',
+      );
+      if (sentBack)
+        run.ledger.found(
+          'a document is not planned without its details',
+          'remote 5.pdf, pulled before the crash, was uploaded as a new file while the details could not be read',
+        );
+      run.faults({}, 'healed');
+      await run.drain();
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
+    name: 'row 56, a held delete',
+    title:
+      'a folder\'s delete waiting its hold time is forgotten ("back in the store") by a sync that could not read the document\'s details',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await deletedLocally(run);
+      const waiting = () =>
+        run.world.life.state.heldDeletes.list().some((h) => h.documentId === doc.id);
+      if (!waiting()) throw new Error('the scenario expected the delete waiting its hold time');
+      // A service user changes the document; the sync that lists it cannot read its details.
+      serviceAdds(run, doc.id, 'added meanwhile.pdf');
+      detailsFail(run, false);
+      await deliverAll(run);
+      if (!waiting())
+        run.ledger.found(
+          'a delete waiting its hold time stands while the document cannot be read',
+          `the delete of ${doc.folder} was dropped by a sync that did not plan the document`,
+        );
+      // Once read, the service's change beats the folder's delete (row 9).
+      run.faults({}, 'healed');
+      await run.advance(65_000);
+      run.requestRound(false);
+      await run.drain();
+    },
+  },
+  {
+    name: 'chaos 77341',
+    title:
+      "a document with a kept `(local edit)` copy of its system form is re-created from its folder (the service deleted it), and the folder is renamed: the chaos suite's check of both sides leaves the copy out of the folder's files, though it is now an ordinary file, uploaded",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const form = 'Annual Company Statement.pdf';
+      const bytes = content(run.chaos, 'remote system');
+      run.view.sim.admin.addAttachment(doc.id, { name: form, bytes, system: true });
+      run.ledger.wrote(sha256(bytes), `remote ${doc.id}/${form}`);
+      await deliverAll(run);
+      // A person edits the form: docsync keeps the edit beside it, and the form goes back.
+      const edit = content(run.chaos, 'edited form');
+      run.view.write(`${doc.folder}/${form}`, edit);
+      run.ledger.wrote(sha256(edit), `local ${doc.folder}/${form}`);
+      await settleWatcher(run);
+      if (!run.view.exists(`${doc.folder}/Annual Company Statement (local edit).pdf`))
+        throw new Error('the scenario expected the edit kept');
+      // The service deletes the document: the kept edit beats the delete (row 12), and the
+      // document is made again under a new id, where the form is an ordinary attachment.
+      await deleteInService(run, doc.id);
+      await deliverAll(run);
+      const entity = doc.folder.slice(0, doc.folder.lastIndexOf('/'));
+      const renamed = `${entity}/Renamed ${doc.name}`;
+      run.view.rename(doc.folder, renamed);
+      await settleWatcher(run);
+      if (run.view.meta(renamed).id === doc.id)
+        throw new Error('the scenario expected the document made again under a new id');
+      run.requestRound(true);
+      await run.drain();
+      // The chaos suite's own check of both sides, as its final settle makes it.
+      await expectInSync(run.view).catch((error: unknown) =>
+        run.ledger.found(
+          'both sides hold the same documents (the chaos suite)',
+          (error as Error).message.split('\n')[0] ?? '',
+        ),
+      );
+    },
+  },
+  {
+    name: 'crash in a re-create',
+    title:
+      "a document re-created from its folder (the service deleted it, the folder changed): a crash after the folder names the new document and before its commit, and the service deletes that one too: the folder names a document nobody knows, and the person's new file is never synced",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      await deleteInService(run, doc.id);
+      const text = content(run.chaos, 'new local');
+      run.view.write(`${doc.folder}/new.txt`, text);
+      run.ledger.wrote(sha256(text), `local ${doc.folder}/new.txt`);
+      // Modify beats delete (row 12): the sync creates the document again and writes its new id
+      // into the folder; the daemon dies before the commit.
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'create-document';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the create answered, its commit not made');
+      run.parkAt = () => false;
+      const created = run.view.meta(doc.folder).id;
+      if (created === doc.id)
+        throw new Error('the scenario expected the folder to name the new id');
+      await run.crash();
+      // Before the restarted daemon settles the create, a service user deletes the new document.
+      await deleteInService(run, created);
+      await deliverAll(run);
+      await settleWatcher(run);
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
+    name: 'unheard crash',
+    title:
+      'a decision on the status page, waiting for its entity, is cut by a crash: its promise rejects with nobody to hear it, and the run fails without naming a seed',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      const conflict = await statusConflict(run, doc, types);
+      await pageResolve(run, conflict, 'keep-mine');
+      if (!run.parked.some((p) => p.kind === 'operator'))
+        throw new Error("the scenario expected the page's decision parked");
+      await run.crash();
+      await run.drain();
+    },
+    expectInTrace: ['page: no answer, the daemon crashed'],
+  },
+];
