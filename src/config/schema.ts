@@ -72,7 +72,7 @@ const listKeys = z
         ctx.addIssue({
           code: 'custom',
           path: [key],
-          message: `expected a list's key as api.md gives it (${LIST_KEYS.join(', ')}), got "${key}"`,
+          message: `expected a list's key as the contract gives it (${LIST_KEYS.join(', ')}), got "${key}"`,
           input: key,
         });
       } else if (typeof value !== 'string' || value.trim() === '') {

@@ -22,12 +22,12 @@ function listsLine({ lists }: ShapesSeen): CheckLine {
   if (other.length === 0) {
     return ok(
       'list shape',
-      `each of the ${plural(lists.size, 'list')} answered with its items under the key api.md gives it`,
+      `each of the ${plural(lists.size, 'list')} answered with its items under the key the contract gives it`,
       data,
     );
   }
   const read = other.map(([route, found]) => `${route} ${listFoundSentence(found)}`).join('; ');
-  const rest = lists.size > other.length ? '; the others as api.md has them' : '';
+  const rest = lists.size > other.length ? '; the others as the contract has them' : '';
   return ok('list shape', `${read}${rest}`, data);
 }
 
@@ -76,7 +76,7 @@ function timestampLine({ timestamps }: ShapesSeen): CheckLine {
 function formSentence(form: TimestampSeen, place: TimestampPlace): string {
   switch (form) {
     case 'none':
-      return 'without an offset, read as UTC, as api.md has it';
+      return 'without an offset, read as UTC, as the contract has it';
     case 'Z':
       return 'in UTC with Z';
     case '+00:00':

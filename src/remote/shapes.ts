@@ -82,7 +82,7 @@ export function listFoundSentence(found: ListFound): string {
     case 1:
       return `under \`${found.key}\`, as service.shapes.lists sets it`;
     case 2:
-      return `under \`${found.key}\`, as api.md has it`;
+      return `under \`${found.key}\`, as the contract has it`;
     case 3:
       return 'as a bare array';
     case 4:
@@ -139,7 +139,7 @@ export function linkFormSentence(form: LinkForm): string {
     case 'redirect':
       return 'a redirect (3xx with Location) to the file';
     default:
-      return `\`{"${form}": …}\`${form === 'url' ? ', as api.md has it' : ''}`;
+      return `\`{"${form}": …}\`${form === 'url' ? ', as the contract has it' : ''}`;
   }
 }
 

@@ -40,14 +40,14 @@ describe('docsync check --save against the public pages’ reading', () => {
 
     expect(run.code, run.stdout).toBe(0);
     expect(saved).toMatch(
-      /^ok {4}list shape: each of the \d+ lists answered with its items under the key api\.md gives it$/m,
+      /^ok {4}list shape: each of the \d+ lists answered with its items under the key the contract gives it$/m,
     );
     expect(saved).toMatch(
-      /^ok {4}download link shape: GET [^\n]*\/download: `\{"url": …\}`, as api\.md has it$/m,
+      /^ok {4}download link shape: GET [^\n]*\/download: `\{"url": …\}`, as the contract has it$/m,
     );
     // The public company example's details carry no change time; the trust example's do.
     expect(saved).toMatch(
-      /^ok {4}timestamp shape: document lists: lastUpdatedTimestamp without an offset, read as UTC, as api\.md has it \(e\.g\. \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\); document details: lastUpdatedTimestamp 1 left out: docsync takes the list item's, 1 without an offset, read as UTC, as api\.md has it \(e\.g\. \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\)$/m,
+      /^ok {4}timestamp shape: document lists: lastUpdatedTimestamp without an offset, read as UTC, as the contract has it \(e\.g\. \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\); document details: lastUpdatedTimestamp 1 left out: docsync takes the list item's, 1 without an offset, read as UTC, as the contract has it \(e\.g\. \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\)$/m,
     );
     expect(saved).toMatch(
       /^ok {4}GET \/cas\/documents\/statusTypes: answered 200: 8 status types/m,
@@ -68,7 +68,7 @@ describe('docsync check --save against the public pages’ reading', () => {
       /^WARN {2}GET \/cas\/documents\/statusTypes: answered 404 [^\n]*; the sync goes on without it: statuses are kept by the names the documents carry, and status pushes wait until the status types can be read$/m,
     );
     expect(saved).toMatch(
-      /^ok {4}list shape: GET \/cas\/companies under `items`, its only list; the others as api\.md has them$/m,
+      /^ok {4}list shape: GET \/cas\/companies under `items`, its only list; the others as the contract has them$/m,
     );
     expect(saved).toMatch(
       /^ok {4}download link shape: GET [^\n]*\/download: a redirect \(3xx with Location\) to the file$/m,

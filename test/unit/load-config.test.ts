@@ -362,7 +362,7 @@ describe('configuration', () => {
       }),
     );
     expect(problems).toEqual([
-      'service.shapes.lists.compnies: expected a list\'s key as api.md gives it (companies, trusts, trustRelationships, statusTypes, documents, contacts, unitTransactions), got "compnies"',
+      'service.shapes.lists.compnies: expected a list\'s key as the contract gives it (companies, trusts, trustRelationships, statusTypes, documents, contacts, unitTransactions), got "compnies"',
       'service.shapes.lists.trusts: expected the key the service puts the trusts under (a non-empty string), got ""',
       'service.shapes.lists.documents: expected the key the service puts the documents under (a non-empty string), got 3',
       'service.shapes.uploadField: expected a field name: visible ASCII characters, no spaces or quotes, got "my file"',

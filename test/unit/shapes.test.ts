@@ -72,7 +72,7 @@ describe('readLink: how a download link comes', () => {
   const url = 'https://files.example/f/abc/minutes.pdf';
   it.each<[number, string, unknown, string]>([
     [1, 'the answer is the link itself', url, 'string'],
-    [2, '`url`, as api.md has it', { url, expiresAt: '2026-01-01T00:00:00Z' }, 'url'],
+    [2, '`url`, as the contract has it', { url, expiresAt: '2026-01-01T00:00:00Z' }, 'url'],
     [3, '`link`', { link: url }, 'link'],
     [4, '`href`', { href: url }, 'href'],
   ])('rule %i: %s', (_rule, _says, body, form) => {
