@@ -64,7 +64,12 @@ export function readList(body: unknown, key: string, configured?: string): ListR
   if (named) return { items: named, total: totalOf(body), found: { rule: 2, key } };
   if (Array.isArray(body)) return { items: body, total: null, found: { rule: 3, key: null } };
   const arrays = isObject(body) ? Object.keys(body).filter((k) => Array.isArray(body[k])) : [];
-  const only = arrays.length === 1 ? arrays[0]! : null;
+  // An empty one may be anything (`errors: []`): read as the list, it would say every entity is
+  // gone. Only a list with items in it is taken unnamed; an empty one needs service.shapes.
+  const only =
+    arrays.length === 1 && (body as Record<string, unknown[]>)[arrays[0]!]!.length > 0
+      ? arrays[0]!
+      : null;
   if (only !== null) {
     const items = (body as Record<string, unknown[]>)[only]!;
     return { items, total: totalOf(body), found: { rule: 4, key: only } };
@@ -72,7 +77,9 @@ export function readList(body: unknown, key: string, configured?: string): ListR
   const which =
     arrays.length > 1
       ? `several lists (${arrays.map((k) => `\`${k}\``).join(', ')}): name the one to read in service.shapes.lists.${key}`
-      : `no list: ${described(body)}`;
+      : arrays.length === 1
+        ? `only an empty list under \`${arrays[0]}\`: if that is the list, name it in service.shapes.lists.${key}`
+        : `no list: ${described(body)}`;
   return { problem: `expected the list under \`${key}\` or as the answer itself, got ${which}` };
 }
 
@@ -126,7 +133,7 @@ export function redirectLink(location: string, answeredUrl: string): LinkRead {
   try {
     url = new URL(location, answeredUrl);
   } catch {
-    return { problem: `a redirect to ${JSON.stringify(location)}, which is no URL` };
+    return { problem: 'a redirect whose Location is no URL' };
   }
   return linkOf(url.href, 'redirect', null);
 }
@@ -148,8 +155,9 @@ function linkOf(text: string, form: LinkForm, expiresAt: string | null): LinkRea
   try {
     url = new URL(text);
   } catch {
+    // Not echoed: a link, even a relative one, may carry its signature.
     return {
-      problem: `expected an absolute http(s) URL, got ${JSON.stringify(text.slice(0, 80))}`,
+      problem: `expected an absolute http(s) URL, got text of ${text.length} characters that is not one`,
     };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
@@ -186,7 +194,6 @@ function described(value: unknown): string {
           .map((k) => `\`${k}\``)
           .join(', ')}${keys.length > 8 ? ', …' : ''}`;
   }
-  return typeof value === 'string'
-    ? `a string ${JSON.stringify(value.slice(0, 40))}`
-    : typeof value;
+  // A string's text is not shown: where a link was expected it may be one, signature and all.
+  return typeof value === 'string' ? `a string of ${value.length} characters` : typeof value;
 }

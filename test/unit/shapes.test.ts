@@ -57,7 +57,13 @@ describe('readList: where a list answer holds its items', () => {
       /several lists \(`a`, `b`\): name the one to read in service\.shapes\.lists\.companies$/,
     ],
     ['no list at all', { total: 0 }, undefined, /got no list: an object with `total`$/],
-    ['not an object', 'nothing', undefined, /got no list: a string "nothing"$/],
+    [
+      'an only list that is empty: it may be anything (`errors`), so it is not taken for the list',
+      { errors: [], total: 0 },
+      undefined,
+      /got only an empty list under `errors`: if that is the list, name it in service\.shapes\.lists\.companies$/,
+    ],
+    ['not an object', 'nothing', undefined, /got no list: a string of 7 characters$/],
   ])('%s', (_says, body, configured, problem) => {
     const read = readList(body, 'companies', configured);
     expect('problem' in read && read.problem).toMatch(problem);
@@ -102,7 +108,7 @@ describe('readLink: how a download link comes', () => {
     [
       'a link that is no URL',
       { href: 'files/abc' },
-      /^expected an absolute http\(s\) URL, got "files\/abc"$/,
+      /^expected an absolute http\(s\) URL, got text of 9 characters that is not one$/,
     ],
     [
       'a link of another scheme',
@@ -117,6 +123,19 @@ describe('readLink: how a download link comes', () => {
   ])('refuses %s, saying what came', (_says, body, problem) => {
     const read = readLink(body);
     expect('problem' in read && read.problem).toMatch(problem);
+  });
+
+  it('never repeats a refused link: a relative one still carries its signature', () => {
+    const signed = '/files/abc/download?X-Amz-Credential=AKIA123&X-Amz-Signature=deadbeef';
+    for (const read of [
+      readLink({ url: signed }),
+      readLink(signed),
+      redirectLink('http://[bad', 'https://api.example/x'),
+      readLink(['https://files.example/a?X-Amz-Signature=deadbeef']),
+    ]) {
+      expect('problem' in read).toBe(true);
+      expect(JSON.stringify(read)).not.toMatch(/AKIA|deadbeef|files\//);
+    }
   });
 });
 
