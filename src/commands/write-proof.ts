@@ -22,7 +22,7 @@ import { entityDeepLink } from '../domain/deep-links.js';
 import { DocsyncError } from '../domain/errors.js';
 import type { Entity, LocalFile, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import { entityLabel } from '../domain/words.js';
-import { proofDocumentName } from '../domain/write-proofs.js';
+import { PROOF_FILE_NAME, proofDocumentName } from '../domain/write-proofs.js';
 import { extrasOf, metaFromBase } from '../engine/document-meta.js';
 import type { LocalStore } from '../local/local-store.js';
 import { namedUploadSource } from '../local/upload-file.js';
@@ -66,7 +66,7 @@ export async function proveWrites(deps: WriteProofDeps, entity: Entity): Promise
       Buffer.from(`docsync check --write ${startedAt.toISOString()}\n`),
       randomBytes(4096),
     ]);
-    const file = { path: path.join(scratch, 'docsync-check.bin'), bytes, scratch };
+    const file = { path: path.join(scratch, PROOF_FILE_NAME), bytes, scratch };
     await writeFile(file.path, bytes);
     const proof = { steps, entity, types, file, name: proofDocumentName(startedAt), startedAt };
     const created = await createTestDocument(deps, proof);
@@ -139,7 +139,7 @@ async function proveOnDocument(deps: WriteProofDeps, p: Proof, created: RemoteDo
         steps.owner,
         created.id,
         namedUploadSource(file.path),
-        'docsync-check.bin',
+        PROOF_FILE_NAME,
       ),
     (a) => `attachment ${a.id} (${file.bytes.length} bytes) uploaded`,
   );

@@ -29,6 +29,9 @@ export interface WriteProof {
 
 const PREFIX = 'docsync check ';
 
+/** The one file a proof uploads to its test document. */
+export const PROOF_FILE_NAME = 'docsync-check.bin';
+
 /** `docsync check 2026-11-30T09:14:03.512Z`: the test document's name, from the proof's start. */
 export function proofDocumentName(at: Date): string {
   return `${PREFIX}${at.toISOString()}`;
@@ -76,6 +79,8 @@ export type LeftoverOutcome =
   | { readonly result: 'gone'; readonly proof: WriteProof }
   /** Renamed since: no longer recognisably the test document, so it is left to a person. */
   | { readonly result: 'renamed'; readonly proof: WriteProof; readonly documentId: string }
+  /** Holds a file the proof did not make: someone has used it, so it is left to a person. */
+  | { readonly result: 'used'; readonly proof: WriteProof; readonly documentId: string }
   /** Not removed this time (the service unreachable, say); the record stays for the next. */
   | { readonly result: 'failed'; readonly proof: WriteProof; readonly reason: string };
 
@@ -88,6 +93,8 @@ export function leftoverSentence(outcome: LeftoverOutcome): string | null {
       return `removed test document ${outcome.documentId} "${proof.name}" from ${where}: an interrupted check --write had left it there`;
     case 'renamed':
       return `test document ${outcome.documentId} in ${where}, left by an interrupted check --write, is no longer named "${proof.name}", so docsync leaves it alone: delete it in the service if no one wants it`;
+    case 'used':
+      return `test document ${outcome.documentId} in ${where}, left by an interrupted check --write, holds a file the check did not make, so docsync leaves it alone: delete it in the service if no one wants it`;
     case 'failed':
       return `test document ${proof.documentId ?? `"${proof.name}"`} that an interrupted check --write left in ${where} could not be removed (${outcome.reason}); the next run or check --write tries again`;
     case 'gone':

@@ -8,8 +8,9 @@
  *
  * The document is deleted without a copy in `.docsync/trash/`: it holds nothing of the firm's,
  * only what the proof made (its name, a file of random bytes), and it is deleted only while it
- * is recognisably that: in the recorded entity, with the recorded id or name, and still named as
- * the proof named it. One renamed since is left to a person. A proof still running (its process
+ * is recognisably that: in the recorded entity, with the recorded id or name, still named as
+ * the proof named it, and holding no file but the proof's. One renamed or used since is left to
+ * a person. A proof still running (its process
  * alive) is not touched.
  */
 import { DocsyncError, RunStoppedError } from '../domain/errors.js';
@@ -18,6 +19,7 @@ import {
   isLeftover,
   type LeftoverOutcome,
   leftoverSentence,
+  PROOF_FILE_NAME,
   type WriteProof,
 } from '../domain/write-proofs.js';
 import type { Logger } from '../log/create-logger.js';
@@ -71,6 +73,9 @@ async function removeOne(deps: ProofLeftoverDeps, proof: WriteProof): Promise<Le
     const doc = await readOrNull(deps, proof, id);
     if (doc === null) return { result: 'gone', proof };
     if (doc.name.trim() !== proof.name) return { result: 'renamed', proof, documentId: id };
+    // Deleted without a copy only while it holds nothing but what the proof made.
+    if (doc.attachments.some((a) => a.name !== PROOF_FILE_NAME))
+      return { result: 'used', proof, documentId: id };
     await deps.remote.deleteDocument(proof.owner, id).catch((error: unknown) => {
       if (!isNotFound(error)) throw error;
     });

@@ -222,6 +222,33 @@ describe('a proof killed in the middle', () => {
   });
 });
 
+describe('a test document someone has used since', () => {
+  it('is left in the service with a line that says why: a file the check did not make is not deleted without a copy', async () => {
+    const f = await newFirm();
+    await killedProof(f, '/companies/{ownerId}/documents/{documentId}/attachments');
+    const [left] = await f.testDocuments();
+    f.sim.admin.addAttachment(String(left!.id), { name: 'signed minutes.pdf', bytes: 'theirs' });
+
+    const run = await f.cli('run', '--once');
+
+    expect(run.code).toBe(0);
+    const said = run.stdout
+      .split('\n')
+      .filter((l) => l.includes('interrupted check --write'))
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(said).toEqual([
+      expect.stringMatching(
+        new RegExp(`^test document ${left!.id} .*holds a file the check did not make`),
+      ),
+    ]);
+    const [kept] = await f.testDocuments();
+    expect(kept?.attachments.map((a) => a.name).sort()).toEqual([
+      'docsync-check.bin',
+      'signed minutes.pdf',
+    ]);
+  });
+});
+
 describe('a proof killed in the middle, then the daemon', () => {
   it('removes the test document in its catch-up at the start, says so in its log, and never pulls it', async () => {
     const f = await newFirm('api', { schedule: NEVER });
