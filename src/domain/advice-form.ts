@@ -55,7 +55,11 @@ function join(start: string, rest: string): string {
   return rest === '' ? start : `${start} ${rest}`;
 }
 
-/** A path as a shell reads it back: bare when plain, else in double quotes. */
+/**
+ * A path as a shell reads it back: bare when plain, else in single quotes, inside which no shell
+ * expands anything (`$`, backticks and `!` would, inside double quotes); a `'` is closed, escaped
+ * and reopened.
+ */
 export function shellWord(text: string): string {
-  return /[\s"'$`\\!*?[\]{}()<>|&;#~]/.test(text) ? JSON.stringify(text) : text;
+  return /[\s"'$`\\!*?[\]{}()<>|&;#~]/.test(text) ? `'${text.replaceAll("'", "'\\''")}'` : text;
 }

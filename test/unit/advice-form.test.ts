@@ -7,6 +7,7 @@
  * several firms, which cannot be written in a test (/etc/docsync is the machine's); the
  * commands as a person runs them are in integration/advice-names-config.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
   adviceCommand,
   inAdviceForm,
   PLAIN_ADVICE,
+  shellWord,
 } from '../../src/domain/advice-form.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -78,7 +80,7 @@ describe('the form of a command docsync advises', () => {
       'docsync',
       '/srv/my firm/docsync.json',
       {},
-      'docsync --config "/srv/my firm/docsync.json" check',
+      "docsync --config '/srv/my firm/docsync.json' check",
     ],
   ])('%s', (_, self, flag, env, expected) => {
     // A clone's file is found first, where there is one (in /root here, for the clone's case).
@@ -138,6 +140,16 @@ function nextCommands(report: string): string[] {
     .flatMap((line) => line.replace(/#.*$/, '').split('&&'))
     .map((command) => command.trim());
 }
+
+describe('a path in advised command', () => {
+  it('is read back by a shell as written: nothing inside it expands or runs', () => {
+    expect(shellWord('/etc/docsync/acme.json')).toBe('/etc/docsync/acme.json');
+    for (const file of ['/srv/firm $HOME/a`id`!.json', "/srv/o'brien & co/docsync.json"]) {
+      const echoed = spawnSync('sh', ['-c', `printf %s ${shellWord(file)}`], { encoding: 'utf8' });
+      expect(echoed.stdout).toBe(file);
+    }
+  });
+});
 
 describe('docsync init on a server', () => {
   it('names the firm’s configuration in every command it advises for /etc/docsync/acme.json', () => {
