@@ -72,7 +72,11 @@ export function seedDemo(store: SimStore, clock: SimClock): void {
   }
   seedDemoPeople(store, owners);
   const day = 86_400_000_000;
-  let micros = (clock.nowMs() - 90 * 86_400_000) * 1000 + 108_264;
+  // From the start of today (UTC), not from this instant: two demo runs the same day see the
+  // same firm, to the microsecond, so the second has nothing to sync. From the instant, every
+  // time moved by the seconds between the runs, and a document near midnight changed its date.
+  const today = Math.floor(clock.nowMs() / 86_400_000) * 86_400_000;
+  let micros = (today - 90 * 86_400_000) * 1000 + 108_264;
   owners.forEach((owner, i) => {
     // Each entity gets 2 to 4 of the document kinds, companies the ASIC ones first.
     const count = 2 + (i % 3);
