@@ -14,6 +14,7 @@ import {
   deletedLocally,
   deleteInService,
   deliverAll,
+  keptEditOfSystemForm,
   releaseUntil,
   type Scenario,
   SMALL,
@@ -113,19 +114,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       "a document with a kept `(local edit)` copy of its system form is re-created from its folder (the service deleted it), and the folder is renamed: the chaos suite's check of both sides leaves the copy out of the folder's files, though it is now an ordinary file, uploaded",
     plan: SMALL,
     play: async (run) => {
-      const { doc } = await synced(run);
-      const form = 'Annual Company Statement.pdf';
-      const bytes = content(run.chaos, 'remote system');
-      run.view.sim.admin.addAttachment(doc.id, { name: form, bytes, system: true });
-      run.ledger.wrote(sha256(bytes), `remote ${doc.id}/${form}`);
-      await deliverAll(run);
-      // A person edits the form: docsync keeps the edit beside it, and the form goes back.
-      const edit = content(run.chaos, 'edited form');
-      run.view.write(`${doc.folder}/${form}`, edit);
-      run.ledger.wrote(sha256(edit), `local ${doc.folder}/${form}`);
-      await settleWatcher(run);
-      if (!run.view.exists(`${doc.folder}/Annual Company Statement (local edit).pdf`))
-        throw new Error('the scenario expected the edit kept');
+      const { doc } = await keptEditOfSystemForm(run);
       // The service deletes the document: the kept edit beats the delete (row 12), and the
       // document is made again under a new id, where the form is an ordinary attachment.
       await deleteInService(run, doc.id);

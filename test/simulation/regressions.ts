@@ -17,6 +17,7 @@ import {
   deletedLocally,
   deleteInService,
   deliverAll,
+  keptEditOfSystemForm,
   lateDetails,
   releaseUntil,
   type Scenario,
@@ -332,21 +333,7 @@ const ISSUE_25: readonly Scenario[] = [
       "a person's kept edit of a system form (its `(local edit)` copy) goes to the trash with its folder when the service deletes the document",
     plan: SMALL,
     play: async (run) => {
-      const { doc } = await synced(run);
-      const form = 'Annual Company Statement.pdf';
-      const bytes = content(run.chaos, 'remote system');
-      run.view.sim.admin.addAttachment(doc.id, { name: form, bytes, system: true });
-      run.ledger.wrote(sha256(bytes), `remote ${doc.id}/${form}`);
-      await deliverAll(run);
-      if (!run.view.exists(`${doc.folder}/${form}`))
-        throw new Error('the scenario expected the system form downloaded');
-      // A person edits the form: docsync keeps the edit beside it and puts the form back.
-      const edit = content(run.chaos, 'edited form');
-      run.view.write(`${doc.folder}/${form}`, edit);
-      run.ledger.wrote(sha256(edit), `local ${doc.folder}/${form}`);
-      await settleWatcher(run);
-      const kept = `${doc.folder}/Annual Company Statement (local edit).pdf`;
-      if (!run.view.exists(kept)) throw new Error('the scenario expected the edit kept');
+      const { doc } = await keptEditOfSystemForm(run);
       // Then the service deletes the document: the kept edit is the person's work, so the
       // folder is not trashed (row 11) but made again in the service (row 12).
       await deleteInService(run, doc.id);

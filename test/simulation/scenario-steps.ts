@@ -4,8 +4,8 @@
  * sent, a sync let go until it reaches a failpoint, and the matchers of what is parked.
  */
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
-import { localDocs } from '../chaos/local-edits.js';
-import type { DumpDocument } from '../helpers/sync-harness.js';
+import { content, localDocs } from '../chaos/local-edits.js';
+import { type DumpDocument, sha256 } from '../helpers/sync-harness.js';
 import type { Parked } from './park-board.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
 import type { QueuedWebhook } from './sim-webhooks.js';
@@ -66,6 +66,28 @@ export async function synced(run: SeedRun, index = 0) {
     (t) => t.name.toLowerCase() !== current,
   );
   return { doc, types };
+}
+
+/**
+ * A synced document gets a system form from the service, and a person then edits it in the
+ * folder: docsync keeps the edit beside it as `(local edit)` and puts the form back.
+ */
+export async function keptEditOfSystemForm(run: SeedRun) {
+  const { doc } = await synced(run);
+  const form = 'Annual Company Statement.pdf';
+  const bytes = content(run.chaos, 'remote system');
+  run.view.sim.admin.addAttachment(doc.id, { name: form, bytes, system: true });
+  run.ledger.wrote(sha256(bytes), `remote ${doc.id}/${form}`);
+  await deliverAll(run);
+  if (!run.view.exists(`${doc.folder}/${form}`))
+    throw new Error('the scenario expected the system form downloaded');
+  const edit = content(run.chaos, 'edited form');
+  run.view.write(`${doc.folder}/${form}`, edit);
+  run.ledger.wrote(sha256(edit), `local ${doc.folder}/${form}`);
+  await settleWatcher(run);
+  const kept = `${doc.folder}/Annual Company Statement (local edit).pdf`;
+  if (!run.view.exists(kept)) throw new Error('the scenario expected the edit kept');
+  return { doc, kept };
 }
 
 export async function serviceDoc(run: SeedRun, id: string): Promise<DumpDocument> {
