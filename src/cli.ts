@@ -6,14 +6,14 @@ import { exitOnUnexpected, main } from './program.js';
 
 // docsync's pace is the service's rate limit (10 requests a second), not CPU, and a daemon
 // shares its server: trade some of V8's speed for memory. Without it V8 let garbage pile up to
-// three times the live heap before collecting: a round over 100,000 documents peaked at 515 MB,
-// with it at 288 MB (bench 10), for ~25 % more CPU when nothing throttles the round. Set here,
+// three times the live heap before collecting; with it a large round peaks far lower, for some
+// more CPU when nothing throttles the round (docs/benchmarks.md). Set here,
 // not in the shebang or NODE_OPTIONS (which refuses it), so `node dist/cli.js` runs the same.
 setFlagsFromString('--optimize-for-size');
 // The young generation stays at its starting size (1 MB semi-spaces) instead of growing to
 // 16 MB ones: V8 reads the growth factor when it grows, so this, unlike --max-semi-space-size,
-// works after start. A first sync of 20,000 documents peaked at 180–187 MB, with it at 159 MB,
-// in the same 146 s (the rate sets the pace; bench 1 shows what it costs in CPU).
+// works after start. A first sync peaks lower with it, in the same time (the rate sets the
+// pace; docs/benchmarks.md shows what it costs in CPU).
 setFlagsFromString('--semi-space-growth-factor=1');
 
 // An error thrown where no command awaits it (a timer's, an emitter's) would reach Node's

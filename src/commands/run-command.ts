@@ -205,7 +205,7 @@ interface StopHooks {
 }
 
 /**
- * SIGINT or SIGTERM during `--once` means now (issue 27): nothing new starts, requests waiting
+ * SIGINT or SIGTERM during `--once` means now: nothing new starts, requests waiting
  * in the queue are dropped, those in flight get STOP_GRACE_MS and are then cut (a partial
  * download is discarded; a push cut in flight stays in doubt for the next run to settle). The
  * run is recorded as interrupted and exits 4. A second signal exits at once, still recording the

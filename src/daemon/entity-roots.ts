@@ -1,5 +1,5 @@
 /**
- * Above the entity folders, between the full cycles (issue 27, "nothing unsaid"). A new company
+ * Above the entity folders, between the full cycles. A new company
  * folder that matched nothing stayed silent under the daemon until the nightly full cycle: only
  * that one read the companies and trusts, and with them the root. So each folder scan
  * (scan-pass.ts) and each change the watcher cannot tie to an entity look here: what is not
@@ -55,7 +55,7 @@ export class EntityRoots {
     for (const entry of state.skipped.replaceEntityFolders(skipped, now()))
       logger.warn({ path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
     const known = new Set([
-      // Not `list()`: 5,000 records parsed took ~100 ms of the loop before each scan pass.
+      // Not `list()`: parsing every record would hold the loop before each scan pass.
       ...state.entities.folders().map((f) => f.folder),
       ...state.entities.listUnmatchedFolders().map((f) => f.folder),
     ]);

@@ -1,5 +1,5 @@
 /**
- * The daemon's start compares every entity folder with the agreed state (issue 28), without a
+ * The daemon's start compares every entity folder with the agreed state, without a
  * request to the service: the folder scanned with the base as hints (so no unchanged file is
  * read), and the changes `detectLocalChanges` finds there counted as local work
  * (domain/local-work.ts). Files a stop left in the middle of a push are found this way, at once,

@@ -64,8 +64,8 @@ export class PollRounds {
       if (!initial) return 'whole';
       await deps.local.writeMarker();
     }
-    // A round that reads no catalogue needs only the folders: parsing 5,000 entity records held
-    // the event loop ~100 ms at each round's start.
+    // A round that reads no catalogue needs only the folders: parsing every entity record would
+    // hold the event loop at each round's start.
     let withFolders: OwnerRef[];
     if (full || initial) {
       await settleProofLeftovers(deps, this.parts.logger);

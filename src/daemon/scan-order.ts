@@ -1,5 +1,5 @@
 /**
- * The order a folder scan pass looks at entity folders (issue 28): first those a stop most
+ * The order a folder scan pass looks at entity folders: first those a stop most
  * likely left work in, so that at the start they are compared with the agreed state, and
  * synced, within seconds instead of after a pass over thousands of others (at 5,000 entities
  * the first pass takes several seconds, and the entity a SIGTERM interrupted came last in the

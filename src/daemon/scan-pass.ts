@@ -1,6 +1,6 @@
 /**
  * Checks every entity folder at least every `watcher.scanIntervalSeconds`, apart from polling
- * the service (issue 16): a scan costs no API request. Each pass takes a fingerprint of every
+ * the service: a scan costs no API request. Each pass takes a fingerprint of every
  * entity folder (folder-signature.ts) and asks for a watcher-lane sync of those whose
  * fingerprint moved since the pass before, unless the entity synced meanwhile (docsync's own
  * writes move it too, and that sync saw the folder anyway). The OS's change events stay the fast
@@ -11,14 +11,14 @@
  * A folder the pass has no fingerprint of (every folder at the daemon's start, one that was busy
  * in a sync then, a new entity's) has nothing to compare with: it is compared with the agreed
  * state instead (`comparer`, local-work-check.ts), and a sync is asked for at once when it holds
- * work (issue 28). A pass that only learned the fingerprints left the files a stop had left
+ * work. A pass that only learned the fingerprints left the files a stop had left
  * behind unseen until the start's poll round reached their entity, up to a round later: a
  * restart remembers no fingerprint, and they never moved again.
  *
  * The walk is synchronous on the server's own disk (fs-calls.ts), so the pass gives the event loop
- * a turn every 10 ms of work (time-slice.ts), between entities and between document folders: a
- * pass over 5,000 entities held it for 0.9–1.5 s at a time, every webhook's answer and every
- * change waiting behind it.
+ * a turn every few milliseconds of work (time-slice.ts), between entities and between document
+ * folders: a pass over a firm's entities would otherwise hold it for a second or more, every
+ * webhook's answer and every change waiting behind it.
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';

@@ -1,5 +1,5 @@
 /**
- * The firm-wide hint (issue 28): the daemon reads the firm's unlodged list (`GET
+ * The firm-wide hint: the daemon reads the firm's unlodged list (`GET
  * /cas/companies/documents/unlodged`, 500 documents a request) over and over, one page at a
  * time, spaced so that it takes at most `schedule.unlodgedSweepShare` of the rate, and has the
  * scheduler list at once every company the list shows a change in (domain/unlodged-hints.ts

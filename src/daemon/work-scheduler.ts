@@ -1,5 +1,5 @@
 /**
- * The daemon's work, an entity at a time (issue 16). The entity is the unit of work and of
+ * The daemon's work, an entity at a time. The entity is the unit of work and of
  * mutual exclusion: no entity is ever in two syncs at once, but syncs of different entities
  * run side by side, in lanes:
  *   1. pushes (every push request takes the first lane in the request queue, whatever sync
@@ -374,8 +374,8 @@ export class WorkScheduler {
    * but not what the first sync pulled (catching up, not activity), and a change a hinted poll
    * found only once the round lists the entity. The hint is there to bring that change early;
    * counted from it, the entity turned hot a round sooner than without the sweep, and at firm
-   * size those extra hot polls made the round 14 % longer, delaying every change the sweep
-   * cannot see (bench 13: 209 s against 178 s p50). From the round on the entity is hot just
+   * size those extra hot polls made the round longer, delaying every change the sweep cannot
+   * see (docs/benchmarks.md). From the round on the entity is hot just
    * as it would have been without the sweep, so the hint costs the sweep's share and no more.
    */
   #noteActivity(key: string, work: Work, report: CycleReport, now: number): void {

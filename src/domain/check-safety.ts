@@ -23,7 +23,7 @@ export interface SafetyContext {
   /** The root and its `.docsync-root` marker exist (checked by the engine). */
   readonly markerPresent: boolean;
   /**
-   * The daemon judges one entity's plan at a time (issue 16), so the delete rails count what the
+   * The daemon judges one entity's plan at a time, so the delete rails count what the
    * rolling window already let through on each side, and take the percentage over the whole
    * store's base; without these, over the plans given (a `--once` cycle has them all).
    */
@@ -37,7 +37,7 @@ export interface DeleteWindowContext {
   readonly remote: number;
   readonly baseDocuments: number;
   /**
-   * Deletes still in their hold time anywhere in the store, this cycle's included (issue 25).
+   * Deletes still in their hold time anywhere in the store, this cycle's included.
    * They count with the due ones, so the deletes of a burst are judged together, whichever
    * entity's sync they fall due in.
    */

@@ -1,5 +1,5 @@
 /**
- * The hold time of a local deletion under the daemon (issue 25, case 5). The daemon syncs an
+ * The hold time of a local deletion under the daemon. The daemon syncs an
  * entity as soon as the watcher reports it, so a burst of removed document folders reached the
  * rails in slices, one entity's sync at a time, and most of the slices passed. Now a document
  * folder gone from the store (row 8) counts only once it has stayed gone for

@@ -1,5 +1,5 @@
 /**
- * Which lane goes next (issue 28). Pure: the request queue and the work scheduler keep the facts
+ * Which lane goes next. Pure: the request queue and the work scheduler keep the facts
  * and ask this module. The lanes keep their order (pushes, webhooks, watcher, polling), but
  * order alone let 2,000 files dropped into one folder take the whole rate for 213 s while two
  * webhooks waited 17.6 s and 150 s: a lane ahead that always has work starves every lane behind.
@@ -33,7 +33,7 @@
  *    our uploads, and during 2,000 files dropped into 40 folders those echoes filled the webhook
  *    lane with syncs of the busy entities, so a webhook about another entity's change waited
  *    behind them for 15–30 s; the echoes of a sync's last uploads arrive as it ends, and those
- *    alone still held one webhook in twenty 8 s (bench 11). The entity gets its sync all the
+ *    alone still held one webhook in twenty 8 s. The entity gets its sync all the
  *    same (its outcome is the webhook's), in the lane of the work that caused it.
  *
  * test/unit/fair-lanes.test.ts has a case for each rule.

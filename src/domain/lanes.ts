@@ -1,5 +1,5 @@
 /**
- * The work lanes of issue 16, highest first. Every request to the service carries its lane's
+ * The work lanes, highest first. Every request to the service carries its lane's
  * priority in the one rate-limited queue, so a push or a webhook never waits behind a poll
  * round: at most behind the few requests already in flight.
  */

@@ -78,7 +78,7 @@ export function missingDocuments(
   snapshot: LocalEntitySnapshot,
 ): string[] {
   if (base.size === 0) return [];
-  // The common case, every document in its folder, without building the index (bench 2).
+  // The common case, every document in its folder, without building the index.
   const named = new Set(snapshot.documents.map((d) => d.meta?.id));
   if ([...base.keys()].every((id) => named.has(id))) return [];
   const index = indexLocal(base, snapshot);

@@ -1,5 +1,5 @@
 /**
- * What an entity folder holds that a sync would act on, counted (issue 28): the daemon's start
+ * What an entity folder holds that a sync would act on, counted: the daemon's start
  * compares every entity folder with the agreed state (daemon/local-work-check.ts), sends each
  * entity with local work to the watcher's lane at once, and `docsync status` and the status
  * page show the counts until that entity's sync ends. Pure: it reads the changes

@@ -1,5 +1,5 @@
 /**
- * Which entity to list next, when polling has a free slot (issue 16). Pure: the daemon's poller
+ * Which entity to list next, when polling has a free slot. Pure: the daemon's poller
  * keeps the facts (the round's queue, when each entity was listed, which changed lately, which
  * the firm-wide sweep pointed at) and asks this module. There is no firm-wide change feed, so
  * each check of an entity costs one list request, and polling has only what the other lanes

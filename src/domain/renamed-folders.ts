@@ -1,5 +1,5 @@
 /**
- * Folders a user renamed (issue 27, "nothing unsaid"). docsync knows a folder by the id in its
+ * Folders a user renamed. docsync knows a folder by the id in its
  * `.document.json` or `.entity.json`, so a renamed folder keeps syncing (row 15), but its new name
  * goes nowhere: the service has no way to take it, and keeps its own. That used to pass in
  * silence; now the folder is noted under "Not synced" ("renamed here; the service keeps 'Member

@@ -35,7 +35,7 @@ export function parseServiceTimestamp(text: string): number {
 /** Negative, zero or positive like a sort comparator. */
 export function compareServiceTimestamps(a: string, b: string): number {
   // The same text is the same instant: the common case (a listed document the base agrees
-  // with), and parsing both cost ~10 µs per document in a quiet cycle (bench 2).
+  // with), and parsing both cost ~10 µs per document in a quiet cycle.
   if (a === b) return 0;
   return Math.sign(parseServiceTimestamp(a) - parseServiceTimestamp(b));
 }

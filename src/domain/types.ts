@@ -202,7 +202,7 @@ export interface LocalDocumentSnapshot {
   /**
    * Every entry of the folder the scan saw as it is, by name, with its stamp: `.document.json`
    * and the files above among them, not a file still changing nor an ignored one. A local write
-   * the plan makes from this scan checks its target against it first (issue 25): what changed
+   * the plan makes from this scan checks its target against it first: what changed
    * since is not overwritten, moved or trashed, and the document is planned again.
    */
   readonly seen?: ReadonlyMap<string, FileStamp>;

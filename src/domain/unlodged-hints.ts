@@ -1,5 +1,5 @@
 /**
- * What the firm-wide unlodged list says changed (issue 28). Pure: the daemon's sweep
+ * What the firm-wide unlodged list says changed. Pure: the daemon's sweep
  * (daemon/unlodged-sweep.ts) reads the list a page at a time on its small budget, looks up what
  * the agreed state holds of each document, and asks this module which companies to list now.
  *

@@ -2,7 +2,7 @@
  * Deletions `deleteDocument` webhooks announced, as an entity's sync uses them (state/
  * announced-deletion-repo.ts). Every sync of the entity asks the service about each one, not
  * only the sync the webhook asked for, so a deletion whose sync failed is applied by the next
- * one that succeeds (issue 25, case 3); the sync that settles one removes it.
+ * one that succeeds; the sync that settles one removes it.
  */
 import type { OwnerRef } from '../domain/types.js';
 import type { EngineDeps } from './engine-deps.js';

@@ -97,7 +97,7 @@ export async function entitiesFor(
     (full && !options.owners) || options.refreshEntities || deps.state.entities.count() === 0;
   if (options.owners && !refresh) {
     // One entity's sync reads its own row: reading (and parsing) every entity's, as a sync
-    // over all of them does, made a round of n entity syncs read n² rows (bench 10).
+    // over all of them does, made a round of n entity syncs read n² rows.
     return options.owners.flatMap((owner) => {
       const record = deps.state.entities.get(owner);
       return record?.folder ? [record] : [];

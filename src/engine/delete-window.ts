@@ -1,11 +1,11 @@
 /**
  * The daemon's judgement of deletes over time. The daemon syncs one entity at a time, so "too
- * many deletes in one cycle" became "too many within the window" (issue 16): a bad listing or an
+ * many deletes in one cycle" became "too many within the window": a bad listing or an
  * unmounted folder spread over many entities' syncs still trips the rail once the window's count
  * or share is over the limit. The window is the coverage period: the time a poll round takes to
  * see every entity, so a round is judged as one cycle was.
  *
- * Two more things since issue 25: a document folder removed from the store waits `holdMs`
+ * Two more things: a document folder removed from the store waits `holdMs`
  * before its delete counts (domain/delete-hold.ts), and once a delete rail trips on a side,
  * every delete on that side waits for a person for a window from then, so a burst does not
  * pass in slices after the rail held its first part.

@@ -1,6 +1,6 @@
 /**
- * One lock per entity, the single owner of "no entity is ever in two pieces of work at once"
- * (issue 25). Everything that reads or changes an entity's folder, its base rows or its cursor
+ * One lock per entity, the single owner of "no entity is ever in two pieces of work at once".
+ * Everything that reads or changes an entity's folder, its base rows or its cursor
  * takes the entity's lock first: a sync (`runCycle` takes it for each entity it works on, from
  * the settling of its pushes in doubt to its cursor), an operator's decision (the status page,
  * the CLI through the daemon), forgetting an entity, the folder scans. The scheduler only

@@ -116,7 +116,7 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
   const given = 'folder' in action ? action.folder : null;
   if (given === null) {
     // A new folder is built whole, files and final `.document.json` inside, and appears in one
-    // rename: no half-pulled document is ever visible, and half the flushes (bench 1).
+    // rename: no half-pulled document is ever visible, and half the flushes.
     await beforeLocalWrite(ctx, doc.id, 'new document folder');
     const created = await ctx.deps.local.createDocumentFolderWithFiles(
       ctx.entityFolder,

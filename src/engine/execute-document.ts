@@ -45,7 +45,7 @@ export interface DocumentWork {
   /**
    * Shutdown: the action in flight finishes, the next ones wait for the next sync. Each action
    * commits its own base, so a document stopped between two is consistent, only not in step:
-   * 2,000 files dropped into one document made SIGTERM wait ~175 s for them all (issue 16).
+   * thousands of files dropped into one document would make SIGTERM wait minutes for them all.
    */
   readonly signal?: AbortSignal | undefined;
 }

@@ -153,7 +153,7 @@ export class EntityExecution {
   /**
    * Runs these documents of the plan. Documents of one entity are independent (own folder, own
    * base row), so several run at once: one at a time left the request queue idle while each
-   * document waited on its fsyncs (bench 1). After `signal` aborts, documents not started are
+   * document waited on its fsyncs. After `signal` aborts, documents not started are
    * counted as not in step, so the cursor waits for them.
    */
   async run(documents: readonly DocumentPlan[], signal?: AbortSignal): Promise<void> {

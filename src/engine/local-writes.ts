@@ -6,7 +6,7 @@
  * what the scan the plan came from saw, or what this sync wrote there last. The store refuses a
  * write whose target changed meanwhile (LocalChangedError), and the document is planned again
  * from a new scan: a person's edit made at any instant of a sync is never overwritten by a plan
- * that did not see it (issue 25). Writes that only add (a pulled file, a new document folder)
+ * that did not see it. Writes that only add (a pulled file, a new document folder)
  * never overwrite, and need no expectation.
  *
  * A rewrite of `.document.json` also keeps a status the person typed there and this sync did

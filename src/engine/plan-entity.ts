@@ -28,8 +28,8 @@ import { verifyDeletions } from './verify-deletions.js';
  * What executing one entity's plan needs. A cycle holds every entity's job until all are
  * planned (the rails judge the whole cycle), so a job keeps no more than that: not the base,
  * and the folder's documents only when there is something to do. Holding both kept every base
- * row and every parsed `.document.json` of a quiet start cycle alive until all were planned
- * (bench 5, 100,000 documents: RSS after that cycle ~650 MB, ~500 MB without).
+ * row and every parsed `.document.json` of a quiet start cycle alive until all were planned,
+ * a large share of the memory of a cycle over a big store (docs/benchmarks.md).
  */
 export interface EntityJob {
   readonly record: EntityRecord;

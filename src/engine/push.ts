@@ -90,7 +90,7 @@ export async function sendPush<T>(
   outbox.markSent(id, deps.now());
   try {
     // A push takes the first lane, whatever sync it belongs to: a local change never waits for
-    // a poll round (issue 16).
+    // a poll round.
     return await inLane('push', send);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'OUTCOME_UNKNOWN') throw error;

@@ -2,7 +2,7 @@
  * What planning reads from the state, for a cycle's entities a batch at a time: the base and the
  * cursor in one statement each, and a hint to the local store to read its meta cache for the
  * same folders. Read one entity at a time, these were three statements per entity, each its own
- * read transaction, ~65 ms of a quiet cycle over 1,000 entities in a fresh process (bench 2).
+ * read transaction: most of a quiet cycle's time over many entities.
  *
  * Reading ahead is safe because, within a cycle, only an entity's own execution writes its base
  * and cursor, and that starts after its planning; the in-doubt pushes are settled before the

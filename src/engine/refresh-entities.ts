@@ -51,7 +51,7 @@ export function matchFolder(
  * The refresh in flight, per state store: a second caller (a webhook naming a new company while
  * the first sync reads the catalogue) waits for the first one's result rather than reading the
  * catalogue beside it. Two refreshes at once each found no folder and each made one: every
- * entity got a `… (2)` twin (issue 25, case 4).
+ * entity got a `… (2)` twin.
  */
 const inFlight = new WeakMap<EngineDeps['state'], Promise<EntityRecord[]>>();
 

@@ -252,7 +252,7 @@ async function settlePushesInDoubt(
 
 /**
  * Plans each entity and starts it at once on the documents no rail can hold: planning
- * everything first left the downloads idle while the lists and details were read (bench 1).
+ * everything first left the downloads idle while the lists and details were read.
  */
 async function planAndStart(
   c: Cycle,
@@ -385,7 +385,7 @@ function recordCycle(
 ): CycleReport {
   const { state } = c.deps;
   const jobs = started.map((s) => s.job);
-  // One commit for the whole cycle: one per entity was ~25 ms per 1,000 entities (bench 2).
+  // One commit for the whole cycle: one per entity costs a commit's overhead per entity.
   const syncedAt = c.deps.now();
   state.transaction(() => {
     for (const o of outcomes) {

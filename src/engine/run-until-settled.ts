@@ -1,5 +1,5 @@
 /**
- * A one-shot run finishes what it sees (issue 15, case 10). A file still changing when its folder
+ * A one-shot run finishes what it sees. A file still changing when its folder
  * was scanned counts only once it has settled, and a conflict copy the run made is uploaded by
  * the next cycle: left there, both would wait for a run that may come only tomorrow, while this
  * one exits 0 ("in sync"). So after the catch-up cycle, the entities that have such files get

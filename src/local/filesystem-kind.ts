@@ -2,7 +2,7 @@
  * Which filesystem the store's root is on, read with statfs. On a network filesystem (CIFS/SMB,
  * NFS, FUSE mounts such as sshfs) the OS's change events never report what other machines
  * write, and one listing can take seconds: there docsync scans on an interval and walks
- * asynchronously (issue 16).
+ * asynchronously.
  */
 import { statfs } from 'node:fs/promises';
 

@@ -4,7 +4,7 @@
  * file as well (chokidar's way) only triples the watches: a store of 100,000 documents needs
  * ~101,000 folder watches but ~300,000 with its files, past the default per-user limit of many
  * systems (`fs.inotify.max_user_watches`), which forced the slow scanning fallback and held
- * ~300,000 watch handles in memory (bench 5). Where the OS watches a whole tree natively (macOS
+ * ~300,000 watch handles in memory. Where the OS watches a whole tree natively (macOS
  * FSEvents, Windows), one recursive watch is used instead.
  *
  * Events are chokidar's names (`add`, `addDir`, `change`, `unlink`, `unlinkDir`) with the
@@ -36,7 +36,7 @@ export class FolderTreeWatch extends EventEmitter implements WatchSource {
   readonly #folderOf = new WeakMap<FSWatcher, string>();
   /**
    * The listeners of every watch, called with the watch as `this`. A pair of closures per folder
-   * held ~100 bytes each, 10 MB of a store of 100,000 documents (bench 10).
+   * adds up to megabytes at a large store.
    */
   readonly #onChange: (this: FSWatcher, type: string, name: string | Buffer | null) => void;
   readonly #onError: (this: FSWatcher, error: unknown) => void;

@@ -1,9 +1,9 @@
 /**
  * How a scan lists folders and stats files. On the server's own disk a listing or a stat takes
  * microseconds, and the synchronous call is ~4× cheaper in CPU than a promise through libuv's
- * four threads, where it also queues behind the downloads' fsyncs (bench 2). On a network share
+ * four threads, where it also queues behind the downloads' fsyncs. On a network share
  * one call can take milliseconds to seconds, and a synchronous walk would stall the webhooks
- * and the status page with it: there every call goes through the thread pool (issue 16). The
+ * and the status page with it: there every call goes through the thread pool. The
  * store picks one by the filesystem its root is on (filesystem-kind.ts).
  */
 import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';

@@ -217,8 +217,8 @@ export class FsLocalStore implements LocalStore {
   ): Promise<CreatedDocumentFolder> {
     const name = documentFolderName(folderName.documentDate, folderName.name, folderName.id);
     // Files land in the staging folder under their final names, each fsynced by its writer; one
-    // fsync of the folder and one rename then publish them all (5 flushes for a document of two
-    // files, where a folder first and each file placed after it took 10: bench 1).
+    // fsync of the folder and one rename then publish them all: half the flushes of a folder
+    // made first and each file placed after it.
     return withStagingFolder(this.#stage, async (staging) => {
       const written = new Map<string, LocalFile>();
       const avoid = (n: string) =>

@@ -1,6 +1,6 @@
 /**
  * What each `.document.json` held when docsync last wrote or read it, keyed by folder and the
- * file's stamp, so a quiet scan opens no file (bench 2): while size, mtime, ctime and inode are
+ * file's stamp, so a quiet scan opens no file: while size, mtime, ctime and inode are
  * those of that moment, the bytes are too. ctime is in the stamp because no one can set it: an
  * edit that keeps size and mtime (a copy with `cp -p`, a tool that restores mtime) still moves
  * it. A stamp that differs only costs a read, so an adapter may forget entries at any time.
@@ -26,8 +26,7 @@ export interface CachedMeta {
 export interface MetaFileCache {
   /**
    * What is remembered of each document folder right under `entityFolder`, by folder. A scan
-   * asks once per entity: asking per document cost a query each (~50 ms per 1,000 entities of
-   * two documents, bench 2).
+   * asks once per entity: asking per document cost a query each.
    */
   entriesUnder(entityFolder: string): ReadonlyMap<string, CachedMeta>;
   /**

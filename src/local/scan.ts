@@ -5,7 +5,7 @@
  * differs from the one the meta cache holds.
  *
  * Listings and stats go through `FsCalls` (fs-calls.ts): synchronous on the server's own disk,
- * where they take microseconds and a promise per call cost ~4× the CPU (bench 2), asynchronous
+ * where they take microseconds and a promise per call cost ~4× the CPU, asynchronous
  * on a network share, where one call can take seconds. A synchronous scan yields to the event
  * loop after each document folder, so it never holds it for more than one folder's listing and
  * stats; content reads and hashing are always asynchronous.

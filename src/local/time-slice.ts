@@ -1,7 +1,7 @@
 /**
- * A long synchronous walk's turns on the event loop (issue 28): work that takes the loop for a
- * whole pass over 5,000 entity folders (0.9–1.5 s at a time) gives it back every SLICE_MS, so a
- * webhook's answer, a status page request or a local change's timer waits 10 ms at the most
+ * A long synchronous walk's turns on the event loop: work that takes the loop for a
+ * whole pass over a firm's entity folders (a second or more) gives it back every SLICE_MS, so
+ * a webhook's answer, a status page request or a local change's timer waits SLICE_MS at most
  * behind it, not the whole pass. Yielding after every item instead costs a turn of the loop per
  * folder (tens of thousands a pass) for nothing: most take microseconds.
  */

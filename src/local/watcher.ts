@@ -183,10 +183,10 @@ export class FolderWatcher {
   /**
    * The fingerprint as of the latest event: if it still holds one settle time later, the folder
    * has settled. Without it the first check only learnt a fingerprint and waited a second settle
-   * time, so every local change took 2 × settleSeconds to reach the service (bench 3).
+   * time, so every local change took 2 × settleSeconds to reach the service.
    * One fingerprint per folder is taken at a time; events meanwhile only ask for one more after
-   * it. A fingerprint per event grew with the square of the files: 10,000 files dropped into
-   * one folder took the daemon to 8.5 GB and an out-of-memory death (issue 16).
+   * it. A fingerprint per event grows with the square of the files: thousands of files dropped
+   * into one folder would take the daemon to an out-of-memory death.
    */
   #fingerprint(key: string, pending: Pending): void {
     if (pending.fingerprinting) {

@@ -1,5 +1,5 @@
 /**
- * A person's decision handed from the command line to whoever has the store (issue 25): the
+ * A person's decision handed from the command line to whoever has the store: the
  * daemon when it runs, the command itself when none does. `docsync conflicts resolve`,
  * `deletes approve|discard` and `trash restore` record the request in the state
  * (`operator_decisions`); the daemon carries it out under the entity's lock, between its syncs,

@@ -6,9 +6,9 @@
  * carry the bearer token to another host); connections are kept alive, since the real service
  * is HTTPS and a handshake per request would cost more than the request.
  *
- * got costs some CPU per request over bare node:http (~300 µs cold on the bench machine). At the
- * service's ~10 requests a second that is under 0.3 % of one core: the rate, not the client, sets
- * the pace of every real run (docs/benchmarks.md, bench 7).
+ * got costs some CPU per request over bare node:http. At the service's ~10 requests a second
+ * that is a sliver of one core: the rate, not the client, sets the pace of every real run
+ * (docs/benchmarks.md).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import http from 'node:http';

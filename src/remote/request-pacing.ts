@@ -1,5 +1,5 @@
 /**
- * When the next request may go out, at the service's rate (issue 28). Pure: the request queue
+ * When the next request may go out, at the service's rate. Pure: the request queue
  * keeps the times its requests went out and asks these functions.
  *
  * The service counts requests per token, in a sliding second or a calendar second (it does not
@@ -63,9 +63,8 @@ export function windowFreeAt(
  * `waiting`: requests waiting in the lanes that do not keep a pace of their own (all but
  * polling, which pollReadyAt spaces). When they fit in the window they go at once: a webhook's
  * sync, one request after another, beside a round that keeps the window nearly full, was spaced
- * a slot apart at each request for nothing (bench 4: 126 ms against 24 ms), and the round alone
- * lost the time its timers fire late to the spacing counted from the last request (bench 9:
- * 9.46/s against 9.61/s).
+ * a slot apart at each request for nothing, and the round alone lost the time its timers fire
+ * late to the spacing counted from the last request (docs/benchmarks.md).
  */
 export function nextTurnAt(
   sent: readonly number[],
@@ -99,7 +98,7 @@ export interface PollPace {
 /**
  * When polling may start a request by its pace. Polls are spaced evenly over the window, never
  * sent as a burst that fills it: a window polling has filled makes every other lane's request
- * wait for a slot, one after another (a webhook's sync took ~1 s during a round, bench 9). And
+ * wait for a slot, one after another (a webhook's sync took a second during a round). And
  * for HEADROOM_MS after other lanes were active, polls leave HEADROOM of the window's slots
  * free (a quarter of them at a low rate), so a webhook's few requests start at once.
  */

@@ -22,8 +22,8 @@
  * closer to the next second's requests than the window allows; counted from then, the next ones
  * keep their distance from it.
  *
- * `stop` is Ctrl-C during `--once` (issue 27): at 10 requests a second the queue held half a
- * minute of requests, and finishing them made a person wait 34 s. From the stop nothing waiting
+ * `stop` is Ctrl-C during `--once`: at the service's rate the queue can hold half a
+ * minute of requests, and finishing them would make a person wait. From the stop nothing waiting
  * starts (each is refused with RunStoppedError), and what is in flight gets a short grace, then
  * is cut through the signal each task is given.
  */

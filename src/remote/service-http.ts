@@ -195,8 +195,8 @@ export class ServiceHttp {
       try {
         const queuedAt = Date.now();
         // The token is taken when the request leaves the queue, not when it joins it: at the
-        // service's rate a request can wait longer than a short-lived token lives (8 s tokens
-        // at 4 requests/s failed items with 401 token_expired, issue 16).
+        // service's rate a request can wait longer than a short-lived token lives, and would
+        // fail with 401 token_expired.
         const { response, token } = await this.#o.queue.run(async (cut, sending) => {
           const current = await this.#o.tokens.accessToken();
           const goes = async () => {

@@ -69,8 +69,8 @@ export class TokenManager {
   readonly #now: () => number;
   #inflight: Promise<TokenSet> | undefined;
   /**
-   * The set last read or granted. Reading the store for every request cost a SQLite query each
-   * (~30 ms per 1,000 requests, bench 2). A grant another process stores meanwhile (`docsync
+   * The set last read or granted. Reading the store for every request cost a SQLite query
+   * each. A grant another process stores meanwhile (`docsync
    * auth login`) is still found: the kept token serves until it expires or is refused, and a
    * refresh always reads the store again.
    */

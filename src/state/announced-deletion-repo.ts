@@ -1,6 +1,6 @@
 /**
- * Deletions a `deleteDocument` webhook announced, kept until a sync of their entity applied them
- * (issue 25, case 3). A listing filtered by time never shows a deletion, so the webhook is the
+ * Deletions a `deleteDocument` webhook announced, kept until a sync of their entity applied them.
+ * A listing filtered by time never shows a deletion, so the webhook is the
  * only word of it short of the nightly full listing: kept here, it is not lost when the sync it
  * asked for fails, and any later sync of the entity (a retry, a poll, a person's "Sync now")
  * asks the service about each one and applies it. A row leaves when its sync settled it: the

@@ -86,7 +86,7 @@ export class BaseRepo {
   /**
    * listByOwner for several entities in one statement, keyed by `ownerKey`; every owner asked
    * has a map, empty when it has no base. A cycle plans entities in batches this way: in the
-   * middle of a cycle each statement cost ~30 µs, mostly its own read transaction (bench 2).
+   * middle of a cycle each statement's cost is mostly its own read transaction.
    */
   listByOwners(owners: readonly OwnerRef[]): Map<string, Map<string, BaseDocument>> {
     const byOwner = new Map(owners.map((o) => [ownerKey(o), new Map<string, BaseDocument>()]));

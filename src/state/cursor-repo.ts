@@ -104,8 +104,8 @@ export class CursorRepo {
 
   /**
    * When the least recently synced entity was last synced (0: one never was); null with no
-   * entity. One statement: `/metrics` asks at every scrape, and listing 5,000 cursors for it
-   * held the event loop ~9 ms each time.
+   * entity. One statement: `/metrics` asks at every scrape, and listing every cursor for it
+   * would hold the event loop each time.
    */
   oldestSuccessAt(): number | null {
     const row = this.#oldest.get()!;

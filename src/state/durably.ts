@@ -9,7 +9,7 @@
  * sent (the outbox must know it may have happened), a rotated refresh token (the old one is
  * dead), a webhook answered 200 (the service will not send it again). Those commit through
  * `durably`, which syncs the write-ahead log, and with it every commit before, before returning.
- * A FULL commit costs a disk flush on the event loop (~1 ms here); a NORMAL one ~30 µs.
+ * A FULL commit costs a disk flush on the event loop; a NORMAL one far less.
  */
 import type { Database } from './open-database.js';
 

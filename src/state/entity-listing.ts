@@ -30,7 +30,7 @@ export interface EntityRow {
   readonly name: string;
   readonly folder: string | null;
   readonly lastSuccessAt: number | null;
-  /** The entity's last sync's error, else the newest of its items in error (issue 27). */
+  /** The entity's last sync's error, else the newest of its items in error. */
   readonly lastError: string | null;
   readonly itemsInError: number;
 }

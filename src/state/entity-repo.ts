@@ -141,7 +141,7 @@ export class EntityRepo {
 
   /**
    * The entities with a folder, and their folders, without parsing what the service sent (the
-   * folder scans ask every few minutes; at 5,000 entities `list` took ~100 ms of the loop).
+   * folder scans ask every few minutes; at firm size `list` holds the loop).
    */
   folders(): { readonly owner: OwnerRef; readonly folder: string }[] {
     return this.#folders

@@ -1,5 +1,5 @@
 /**
- * Local work waiting for its sync (issue 28): per entity, what the daemon found in its folder
+ * Local work waiting for its sync: per entity, what the daemon found in its folder
  * and not in the agreed state (domain/local-work.ts), from when the daemon's look found it until
  * the entity's sync ended. Kept in the state, not in the daemon's memory, so `docsync status` in
  * another process says "Local changes waiting" instead of "Pending pushes: 0" while files left

@@ -60,7 +60,7 @@ function open(file: string, options: OpenDatabaseOptions): Database {
     if (asIs) refuseOtherSchema(db, file, migrations);
     db.pragma('journal_mode = WAL');
     // NORMAL, and FULL only for the commits that make a promise to the outside (durably.ts):
-    // a flush per commit blocked the event loop ~1 ms each, thousands of times a sync.
+    // a flush per commit blocks the event loop, thousands of times a sync.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     if (!asIs) migrate(db, file, migrations);

@@ -1,5 +1,5 @@
 /**
- * Decisions a person took with a command while another docsync has the store (issue 25): the
+ * Decisions a person took with a command while another docsync has the store: the
  * command records the request, the daemon carries it out under the entity's lock and writes the
  * outcome, and the command, which waits, prints it. Request and outcome are JSON written and read
  * by operator/decisions.ts through one schema each; this table only keeps them. A row is open

@@ -2,7 +2,7 @@
  * What a push changes, as one key: planning the same change again finds the open push of that
  * change instead of recording a second one (outbox-repo.ts). The key is a JSON array of its
  * parts, so no name can reach into the next part: `x.pdf: y.pdf` and `x.pdf` are two files,
- * whatever characters their names hold (issue 25, case 6). Nothing matches a key by prefix;
+ * whatever characters their names hold. Nothing matches a key by prefix;
  * what needs a part of the identity (the pushes of one file) reads the structured columns.
  */
 import { assertNever } from '../domain/assert-never.js';

@@ -62,7 +62,7 @@ export interface StatusPageData {
   readonly conflicts: { readonly total: number; readonly recent: readonly ConflictRecord[] };
   readonly itemsInError: { readonly total: number; readonly items: readonly Problem[] };
   readonly pushes: StatusReport['pushes'];
-  /** What entity folders hold for a sync not run yet (issue 28), as `docsync status` says it. */
+  /** What entity folders hold for a sync not run yet, as `docsync status` says it. */
   readonly localWork: LocalWorkStatus;
   readonly recordsInError: readonly RecordError[];
   readonly unmatchedFolders: readonly UnmatchedFolder[];

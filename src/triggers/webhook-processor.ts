@@ -38,7 +38,7 @@ export interface WebhookProcessorDeps {
 
 /**
  * Entities worked on at once by default. Working on an event is mostly waiting for its entity's
- * sync, and the work scheduler's slots bound the syncs that run (issue 28), so this only bounds
+ * sync, and the work scheduler's slots bound the syncs that run, so this only bounds
  * the waiting. It was 8, as many as the urgent slots: during 2,000 files dropped into 40 folders,
  * the service's webhooks about our own uploads took all 8, each waiting for its entity's long
  * sync, and the webhook about another entity's change waited behind them for tens of seconds.

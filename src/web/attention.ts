@@ -1,5 +1,5 @@
 /**
- * What waits for a person (issue 27, cases 8 and 9), counted the same way for the status page's
+ * What waits for a person, counted the same way for the status page's
  * header ("Needs attention (N)"), `/healthz`'s list and the `docsync_attention_items` metric.
  * Waiting for a person is not being down: docsync syncs everything else meanwhile, so none of
  * this makes `/healthz` 503 (health.ts says what does).

@@ -1,5 +1,5 @@
 /**
- * `/healthz`: 503 only when docsync cannot sync (issue 27, case 9), so a monitor pages for an
+ * `/healthz`: 503 only when docsync cannot sync, so a monitor pages for an
  * outage and for nothing else: the state database cannot be used, the service will not let
  * docsync in (`docsync auth login`), or no sync has reached the service for longer than the
  * grace (`status.healthMaxAgeSeconds`: the service unreachable, every sync failing, a daemon

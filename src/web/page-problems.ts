@@ -85,7 +85,7 @@ export function problemsSection(input: ProblemsInput): Html {
   const shown = lists.filter((l) => l.total > 0);
   const empty = lists.filter((l) => l.total === 0).map((l) => l.title.toLowerCase());
   // The lists with something come first; the empty ones are named after them, in green only
-  // when nothing at all is listed (issue 27: a green "No held deletes…" over two conflicts).
+  // when nothing at all is listed (a green "No held deletes…" over two conflicts misleads).
   const quiet =
     empty.length === 0
       ? html``

@@ -17,8 +17,8 @@ const ENTITIES_PER_PAGE = 50;
 const MAX_SEARCH = 200;
 
 /**
- * `?show=trusts` and `?show=companies` read as the kind they name (issue 27: a hand-typed
- * `?show=trusts` showed every entity, since `show` filters by errors and `kind` by kind).
+ * `?show=trusts` and `?show=companies` read as the kind they name: a hand-typed
+ * `?show=trusts` would show every entity otherwise, since `show` filters by errors and `kind` by kind).
  */
 const KIND_SHOWN: Readonly<Record<string, OwnerKind>> = {
   trusts: 'trust',

@@ -1,7 +1,7 @@
 /**
  * How the daemon works, below the problems and the entities: the request rate against its
  * budget and the lanes' queues over the last hour (charts: a trend says more than a number), the
- * scheduler's lanes now (issue 16), and the cycle facts.
+ * scheduler's lanes now, and the cycle facts.
  */
 import { type AdviceForm, adviceCommand } from '../domain/advice-form.js';
 import { LANES, type Lane } from '../domain/lanes.js';
@@ -115,7 +115,7 @@ const LOCAL_WORK_NAMED = 5;
 
 /**
  * Files a stop left in the folder, found at the start, are no pushes yet: counted here until
- * their entities' syncs end (issue 28).
+ * their entities' syncs end.
  */
 function localWorkText({ localWork: work, names }: StatusPageData): Html | string {
   if (work.entities === 0) return 'none';
@@ -126,7 +126,7 @@ function localWorkText({ localWork: work, names }: StatusPageData): Html | strin
   return html`${plural(work.files, 'file')} in ${plural(work.documents, 'document')} of ${plural(work.entities, 'entity')}, found since ${timeOf(work.since === null ? null : Date.parse(work.since))}; each entity's sync sends them, in the watcher's lane${named}`;
 }
 
-/** The scheduler's lanes (issue 16): what waits in each, how long its requests waited. */
+/** The scheduler's lanes: what waits in each, how long its requests waited. */
 function workSection({ data, runtime, now }: Omit<WorkInput, 'samples' | 'advice'>): Html {
   const work = runtime.work;
   if (!work) return html``;

@@ -10,7 +10,7 @@
  * timer's interval plus the delay, and prom-client publishes it as it is: sampled every 200 ms,
  * an idle daemon read a lag of 0.2 s, which would fire any alert. We publish the delay alone.
  * The interval stays at 200 ms: prom-client's 10 ms woke an idle daemon 100 times a second, most
- * of its idle CPU (docs/benchmarks.md, bench 5), and the stalls that matter here (a webhook must
+ * of its idle CPU (docs/benchmarks.md), and the stalls that matter here (a webhook must
  * be answered within a second) last far longer than 200 ms.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -24,9 +24,8 @@ const PROM_CLIENT_SAMPLE_MS = 2 ** 31 - 1;
 
 /**
  * prom-client's counts of handles and resources, by type and in all, list every one of them at
- * each scrape, and the folder watcher holds one per folder: at 5,000 entities (15,000 folders)
- * that made each scrape hold the event loop ~16 ms, and a scrape a second held it 40–70 ms
- * now and then (bench 12). Not published: docsync's own metrics say what the watcher holds.
+ * each scrape, and the folder watcher holds one per folder: at firm size that makes each
+ * scrape hold the event loop. Not published: docsync's own metrics say what the watcher holds.
  */
 const PER_HANDLE = [
   'nodejs_active_handles',

@@ -6,7 +6,7 @@
 import type { Lane } from '../domain/lanes.js';
 import type { WatcherMode } from './metrics.js';
 
-/** One lane of the daemon's work (issue 16): what waits in it and how long its requests waited. */
+/** One lane of the daemon's work: what waits in it and how long its requests waited. */
 export interface LaneStatus {
   /** Entity syncs waiting to start. */
   readonly syncsWaiting: number;

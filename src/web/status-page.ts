@@ -68,7 +68,7 @@ function about({ runtime, root, now }: StatusPageInput): Html {
 }
 
 /**
- * The header says what a person must know first (issue 27, case 8): "Cannot sync" with why, and
+ * The header says what a person must know first: "Cannot sync" with why, and
  * "Needs attention (N)" whenever anything waits for a person, each kind linked to its list
  * below; "Healthy" only when neither is so. It used to say "Healthy" in green over two
  * conflicts and an item in error.
