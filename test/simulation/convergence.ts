@@ -56,8 +56,9 @@ export function roundsPicture(o: Observed, cursors: readonly CursorRecord[]): Ro
     const row = rows.get(id);
     const owner = doc?.owner ?? row?.owner;
     const files = filesOf.get(id);
+    const folder = o.folders.get(id)?.[0];
     documents.set(id, {
-      owner: owner ? ownerKey(owner) : '',
+      owner: owner ? ownerKey(owner) : ((folder && o.metas.get(folder)?.owner) ?? ''),
       folder: o.folders.get(id)?.join(', ') ?? null,
       service: doc
         ? JSON.stringify({

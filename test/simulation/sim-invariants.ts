@@ -42,6 +42,8 @@ export const QUIET = 'once quiet, a further round changes nothing';
 
 /** What a document folder's `.document.json` shows. */
 export interface FolderMeta {
+  /** `kind:id` of the document's entity. */
+  readonly owner: string | null;
   readonly name: string | null;
   readonly documentDate: string | null;
   readonly status: string | null;
@@ -252,8 +254,10 @@ function readMeta(file: string): (FolderMeta & { readonly id: string | null }) |
   try {
     const meta = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     const text = (v: unknown) => (v === undefined || v === null ? null : String(v));
+    const owner = meta.owner as { kind?: unknown; id?: unknown } | undefined;
     return {
       id: text(meta.id),
+      owner: owner ? `${text(owner.kind)}:${text(owner.id)}` : null,
       name: text(meta.name),
       documentDate: text(meta.documentDate),
       status: text(meta.status),
