@@ -237,12 +237,19 @@ export class UploadRefusedError extends LocalChangedError {
  * A document about to be deleted in the service changed there since the agreed state (an
  * attachment added, a status set, while the plan to delete it waited): the delete is not sent.
  * Modify beats delete: the document is planned again, and the plan brings the change down.
+ * Likewise a status about to be pushed over one a service user set since the plan: the newer
+ * change is judged by the next plan, not overwritten (`planned: 'status'`).
  */
 export class RemoteChangedError extends DocsyncError {
-  constructor(readonly documentId: string) {
+  constructor(
+    readonly documentId: string,
+    planned: 'deletion' | 'status' = 'deletion',
+  ) {
     super(
       'REMOTE_CHANGED',
-      `document ${documentId} changed in the service since it was planned for deletion; it is not deleted, and is planned again`,
+      planned === 'deletion'
+        ? `document ${documentId} changed in the service since it was planned for deletion; it is not deleted, and is planned again`
+        : `document ${documentId} got another status in the service since its status push was planned; the status is not pushed, and the document is planned again`,
       { exitCode: ExitCode.PartialFailure },
     );
   }

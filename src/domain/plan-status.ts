@@ -11,7 +11,13 @@ import type { BaseDocument, RemoteDocument } from './types.js';
 
 type StatusEdit = Extract<LocalChange, { kind: 'status-edited' }>;
 
-function pushStatus(row: number, folder: string, edit: StatusEdit): Draft {
+/** `replaces`: the service's newer status record the edit wins over (row 23). */
+function pushStatus(
+  row: number,
+  folder: string,
+  edit: StatusEdit,
+  replaces?: { readonly id: string } | null,
+): Draft {
   return {
     kind: 'push-status',
     row,
@@ -19,6 +25,7 @@ function pushStatus(row: number, folder: string, edit: StatusEdit): Draft {
     statusTypeId: edit.statusTypeId,
     statusName: edit.statusName,
     effectiveDate: edit.effectiveDate,
+    ...(replaces !== undefined ? { replacesStatusId: replaces?.id ?? null } : {}),
   };
 }
 
@@ -59,7 +66,7 @@ export function planStatus(
     const detail = `status set on both sides: the folder's "${edit.statusName}" is newer than the service's "${pulled.status?.type ?? 'none'}" and was pushed`;
     const subject = { kind: 'status', lost: pulled.status?.type ?? null } as const;
     drafts.push({
-      ...pushStatus(23, folder, edit),
+      ...pushStatus(23, folder, edit, pulled.status),
       conflict: { winner: 'local', detail, subject },
     });
   } else {

@@ -146,6 +146,12 @@ export type SyncAction =
       readonly statusTypeId: string;
       readonly statusName: string;
       readonly effectiveDate: string;
+      /**
+       * The service's status record the push replaces, as the plan saw it: the newer one a
+       * newer local edit wins over (row 23); absent, the agreed one (row 20). Another one
+       * there when the push goes out was set since the plan, and is not overwritten.
+       */
+      readonly replacesStatusId?: string | null;
     })
   | (ActionCommon & { readonly kind: 'push-delete-document'; readonly folder: string })
   | (ActionCommon & {

@@ -28,6 +28,7 @@ import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
 import { pushReplace } from './push-replace.js';
 import { recordConflict } from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
+import { checkStatusStillAgreed } from './status-still-agreed.js';
 import { checkFileStillRemoved, checkFolderStillRemoved } from './still-removed.js';
 import { noteStoredName } from './stored-name.js';
 
@@ -320,6 +321,7 @@ const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base
 const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
   const { deps, owner } = ctx;
   if (!base) return base;
+  await checkStatusStillAgreed(ctx, base.id, action.replacesStatusId ?? base.statusId);
   let next: BaseDocument | null = base;
   await push(deps, {
     kind: 'assign-status',

@@ -5,7 +5,8 @@
  * which reorders them), and every write docsync sends to the service is shown to the harness
  * before it goes (a delete must have its copy in the trash already) and after its answer. After
  * a crash the wrappers of that life refuse every call, so nothing the dead daemon still unwinds
- * reaches the folder or the service.
+ * reaches the folder or the service. A folder call that takes something away is shown to the
+ * harness before it runs and after (its trash copy: trash-watch.ts).
  */
 import type {
   OwnerRef,
@@ -56,6 +57,11 @@ export interface PortHooks {
   parkAnswer(label: string): Promise<void>;
   beforeWrite(write: ServiceWrite): Promise<void>;
   afterWrite(write: ServiceWrite, result: unknown): void;
+  /**
+   * Before a folder call: what to look at once it returned (a removal's trash copy), or null.
+   * Asked before the call starts, so it sees the folder as the call found it.
+   */
+  localCall(method: string, args: readonly unknown[]): ((result: unknown) => void) | null;
 }
 
 const key = (owner: OwnerRef) => `${owner.kind}:${owner.id}`;
@@ -223,9 +229,16 @@ export function trackedLocal<T extends LocalStore>(
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         hooks.alive();
+        const after = hooks.localCall(String(prop), args);
         const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (result instanceof Promise) return board.track(`local ${String(prop)}`, () => result);
-        return result;
+        if (!(result instanceof Promise)) return result;
+        const done = after
+          ? result.then((r: unknown) => {
+              after(r);
+              return r;
+            })
+          : result;
+        return board.track(`local ${String(prop)}`, () => done);
       };
     },
   });

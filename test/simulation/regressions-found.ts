@@ -165,6 +165,27 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: before-commit', 'crash'],
   },
   {
+    name: 'seed 5010',
+    title:
+      "a status a person typed is pushed by a sync planned before a service user set another, newer status: the service user's status is overwritten, and no conflict says so",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      // The watcher's sync plans the push, and waits there.
+      run.parkAt = (step) => step === 'entity-planned';
+      await run.advance(5_000);
+      await releaseUntil(run, at('entity-planned'), 'the push of the typed status planned');
+      run.parkAt = () => false;
+      // A minute later a service user sets another status: the newer change, which must win.
+      run.clock.pass(60_000);
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[1]!.id });
+      await run.drain();
+      await deliverAll(run);
+    },
+    expectInTrace: ['parked: entity-planned'],
+  },
+  {
     name: 'unheard crash',
     title:
       'a decision on the status page, waiting for its entity, is cut by a crash: its promise rejects with nobody to hear it, and the run fails without naming a seed',

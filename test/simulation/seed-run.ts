@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { OwnerRef } from '../../src/domain/types.js';
+import type { OwnerRef, RemoteDocument } from '../../src/domain/types.js';
 import type { LockViolation } from '../../src/engine/entity-locks.js';
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
 import type { DecisionRequest } from '../../src/operator/decisions.js';
@@ -20,9 +20,11 @@ import { pick, type Random, seededRandom } from '../../src/simulator/random.js';
 import { AwayBook } from '../chaos/away-book.js';
 import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
+import { convergenceFindings, type RoundsPicture, roundsPicture } from './convergence.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
+import { fileKey } from './sim-book.js';
 import {
   finalFindings,
   observe,
@@ -41,6 +43,7 @@ import {
 import { simView } from './sim-view.js';
 import { type QueuedWebhook, WebhookQueue } from './sim-webhooks.js';
 import { type Life, ownerKeyOf, SimWorld, type WorldHarness } from './sim-world.js';
+import { LOCAL_TRASH_COPY, watchRemoval } from './trash-watch.js';
 import { VirtualClock } from './virtual-clock.js';
 
 export interface SeedPlan {
@@ -160,7 +163,9 @@ export class SeedRun implements WorldHarness {
     });
     const dump = await this.view.remote();
     this.#statusNames = new Map(dump.statusTypes.map((t) => [String(t.id), t.name]));
-    // What the service holds to begin with: a status typed to the same is no change to lose.
+    // The world as the seed finds it: every document, its attachments, and its status (a status
+    // typed to the same is no change to lose).
+    this.ledger.book.startWorld(dump);
     for (const doc of dump.documents) this.ledger.statusEdit(doc.id, doc.status.type, 'remote');
     const keepers = new Set<string>();
     const seen = new Set<string>();
@@ -250,6 +255,17 @@ export class SeedRun implements WorldHarness {
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
+    if (ok && write.kind === 'create-document') {
+      const doc = result as RemoteDocument;
+      this.ledger.book.document({ ...doc, owner: write.owner }, 'docsync');
+      this.ledger.statusEdit(doc.id, doc.status?.type ?? null, 'docsync');
+    }
+  }
+
+  localCall(method: string, args: readonly unknown[]): ((result: unknown) => void) | null {
+    return watchRemoval(this.world.root, method, args, (detail) =>
+      this.ledger.found(LOCAL_TRASH_COPY, detail),
+    );
   }
 
   /**
@@ -279,6 +295,7 @@ export class SeedRun implements WorldHarness {
       if (before.statuses.has(id) && before.statuses.get(id) !== status)
         this.ledger.statusEdit(id, status, 'operator');
     for (const sha of before.shas) if (!after.shas.has(sha)) this.ledger.deleted(sha);
+    for (const key of before.files) if (!after.files.has(key)) this.ledger.book.deleted.add(key);
   }
 
   // ---- steps ----
@@ -402,8 +419,9 @@ export class SeedRun implements WorldHarness {
   /**
    * The world is brought to rest and judged: the service heals, webhooks never sent are sent
    * late or given up on, everything parked finishes; then poll rounds, hours apart (every
-   * backoff runs out), until one changes nothing; the webhooks are judged; then full rounds
-   * until quiet, and the rest of the invariants.
+   * backoff runs out), until one changes nothing; the webhooks are judged, and a picture taken;
+   * then full rounds until quiet, which must have changed nothing of that picture (the poll
+   * rounds converged on their own: convergence.ts), and the rest of the invariants.
    */
   async finish(): Promise<SeedOutcome> {
     this.note('--- the world comes to rest');
@@ -417,8 +435,11 @@ export class SeedRun implements WorldHarness {
     }
     if (await this.#toRest(false)) {
       this.ledger.findings.push(...webhookFindings(this.world.life.state, this.webhooks.sent));
+      const polled = await this.#roundsPicture();
       if (await this.#toRest(true)) {
         const o = await observe(this.world.root, this.world.life.state, await this.view.remote());
+        const full = roundsPicture(o, this.world.life.state.cursors.list());
+        this.ledger.findings.push(...convergenceFindings(polled, full));
         this.ledger.findings.push(...finalFindings(o, this.ledger, this.world.root));
       }
     }
@@ -450,6 +471,13 @@ export class SeedRun implements WorldHarness {
       `${full ? 'full' : 'poll'} rounds still changed something after ${ROUNDS_TO_REST}`,
     );
     return false;
+  }
+
+  /** The agreed rows, the cursors and both sides' files (convergence.ts). */
+  async #roundsPicture(): Promise<RoundsPicture> {
+    const { state } = this.world.life;
+    const o = await observe(this.world.root, state, await this.view.remote());
+    return roundsPicture(o, state.cursors.list());
   }
 
   /** Both sides and the agreed state, as one string: equal pictures, nothing changed. */
@@ -513,21 +541,29 @@ export class SeedRun implements WorldHarness {
 interface FolderPicture {
   readonly statuses: Map<string, string | null>;
   readonly shas: Set<string>;
+  /** Each content in its document (`fileKey`). */
+  readonly files: Set<string>;
 }
 
 function folderPicture(view: SyncHarness): FolderPicture {
   const tree = view.tree();
   const statuses = new Map<string, string | null>();
+  const ids = new Map<string, string>();
   for (const rel of tree.keys()) {
     if (!rel.endsWith('/.document.json')) continue;
+    const folder = rel.slice(0, -'/.document.json'.length);
     try {
-      const meta = view.meta(rel.slice(0, -'/.document.json'.length));
+      const meta = view.meta(folder);
       statuses.set(meta.id, meta.status);
+      ids.set(folder, meta.id);
     } catch {
       // A broken .document.json names no document.
     }
   }
-  return { statuses, shas: new Set(tree.values()) };
+  const files = new Set(
+    [...tree].map(([rel, sha]) => fileKey(ids.get(path.posix.dirname(rel)) ?? null, sha)),
+  );
+  return { statuses, shas: new Set(tree.values()), files };
 }
 
 function entityFoldersIn(root: string): string[] {

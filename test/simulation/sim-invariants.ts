@@ -2,37 +2,52 @@
  * What must hold once a seed's world is quiet (docs/simulation.md), each invariant a function
  * of what the three places hold (the service, the folder, the state) and the ledger:
  * 1. every edit by either side is on both sides or in a recorded conflict copy: the bytes each
- *    user wrote and did not delete, and each status a person typed;
+ *    user wrote and did not delete, in their document, under their name and kind; the last
+ *    status set on each document, by either side (sim-losses.ts);
  * 2. no duplicate record, folder or attachment;
  * 3. every deletion in the service has its trash copy (checked as each delete is sent:
  *    `trashCopyMissing`);
  * 4. no entity was ever in two syncs (counted as the work starts: sim-ledger.ts);
  * 5. every webhook event was processed, and a deletion it named was carried out;
  * 6. the state tables agree with both sides;
- * 7. a further round changes nothing (the runner's quiet check).
+ * 7. a further round changes nothing (the runner's quiet check);
+ * 9. nothing disappeared that nobody deleted: every document of the world as the seed found it
+ *    or made since, with its name and date (sim-losses.ts);
+ * 10. every file docsync removes or replaces in the folder is in the trash with its bytes
+ *    (checked as each goes: trash-watch.ts);
+ * 11. once quiet, poll rounds alone have converged: a full round changes no agreed row, no
+ *    cursor and no file (convergence.ts).
  * The chaos suite's checks (test/chaos/chaos-invariants.ts) judge the same bytes and records
  * with expect(); here every breach is collected as a finding, so a run of many seeds can count
  * and print them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
 import type { BaseDocument } from '../../src/domain/types.js';
 import type { StateDump } from '../../src/simulator/index.js';
 import type { ConflictRecord } from '../../src/state/conflict-repo.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { folderFiles, sha256 } from '../helpers/sync-harness.js';
-import type { Finding, SimLedger, StatusEdit } from './sim-ledger.js';
+import type { Finding, SimLedger } from './sim-ledger.js';
+import { EDITS_KEPT, lossFindings } from './sim-losses.js';
 import { treeOf } from './sim-view.js';
 import type { QueuedWebhook } from './sim-webhooks.js';
 
-export const EDITS_KEPT =
-  'every edit by either side is on both sides or in a recorded conflict copy';
+export { EDITS_KEPT, NOTHING_LOST } from './sim-losses.js';
 export const NO_DUPLICATES = 'no duplicate record, folder or attachment';
 export const TRASH_COPY = 'every deletion in the service has its trash copy';
 export const WEBHOOKS_DONE = 'every webhook event was processed';
 export const TABLES_AGREE = 'the state tables agree with both sides';
 export const QUIET = 'once quiet, a further round changes nothing';
+
+/** What a document folder's `.document.json` shows. */
+export interface FolderMeta {
+  /** `kind:id` of the document's entity. */
+  readonly owner: string | null;
+  readonly name: string | null;
+  readonly documentDate: string | null;
+  readonly status: string | null;
+}
 
 /** The three places, read at one quiet moment. */
 export interface Observed {
@@ -47,23 +62,28 @@ export interface Observed {
   readonly inError: ReadonlySet<string>;
   /** Documents whose delete a rail holds for a person: one side has them, the other not yet. */
   readonly held: ReadonlySet<string>;
+  /** What each document folder's `.document.json` shows, by folder. */
+  readonly metas: ReadonlyMap<string, FolderMeta>;
 }
 
 export async function observe(root: string, state: StateStore, dump: StateDump): Promise<Observed> {
   const tree = treeOf(root);
   const folders = new Map<string, string[]>();
+  const metas = new Map<string, FolderMeta>();
   for (const rel of tree.keys()) {
     if (path.posix.basename(rel) !== '.document.json') continue;
-    const id = readId(path.join(root, ...rel.split('/')));
+    const meta = readMeta(path.join(root, ...rel.split('/')));
     const folder = path.posix.dirname(rel);
-    if (id) folders.set(id, [...(folders.get(id) ?? []), folder]);
+    if (meta?.id) folders.set(meta.id, [...(folders.get(meta.id) ?? []), folder]);
+    if (meta) metas.set(folder, meta);
   }
   const base = state.entities.list().flatMap((r) => [...state.base.listByOwner(r.entity).values()]);
   const inError = new Set(
     state.problems.list().flatMap((p) => (p.documentId ? [p.documentId] : [])),
   );
   const held = new Set(state.heldDeletes.list().map((h) => h.documentId));
-  return { dump, tree, folders, base, conflicts: state.conflicts.list(10_000), inError, held };
+  const conflicts = state.conflicts.list(10_000);
+  return { dump, tree, folders, base, conflicts, inError, held, metas };
 }
 
 /** The shas of every file under `.docsync/trash/`. */
@@ -82,97 +102,7 @@ export function trashShas(root: string): Set<string> {
 }
 
 export function finalFindings(o: Observed, ledger: SimLedger, root: string): Finding[] {
-  return [
-    ...bytesKept(o, ledger),
-    ...statusesKept(o, ledger, root),
-    ...duplicates(o, ledger, root),
-    ...tablesAgree(o, root),
-  ];
-}
-
-function bytesKept(o: Observed, ledger: SimLedger): Finding[] {
-  const inService = new Set(o.dump.documents.flatMap((d) => d.attachments.map((a) => a.sha256)));
-  const inFolder = new Set(o.tree.values());
-  // A recorded conflict's copy, or the "(local edit)" copy of a system form, which stays in the
-  // folder by design (the service's form is read-only; daemon.md).
-  const copies = new Set([
-    ...o.conflicts.flatMap((c) => (o.tree.has(c.copyPath) ? [o.tree.get(c.copyPath)!] : [])),
-    ...[...o.tree]
-      .filter(([rel]) => isLocalEditCopy(path.posix.basename(rel)))
-      .map(([, sha]) => sha),
-  ]);
-  return [...ledger.written]
-    .filter(([sha]) => !ledger.userDeleted.has(sha))
-    .filter(([sha]) => !((inService.has(sha) && inFolder.has(sha)) || copies.has(sha)))
-    .map(([sha, what]) => ({
-      invariant: EDITS_KEPT,
-      detail: `${what} (${sha.slice(0, 12)}) is ${where(sha, inService, inFolder)}`,
-    }));
-}
-
-function where(sha: string, service: Set<string>, folder: Set<string>): string {
-  if (service.has(sha)) return 'only in the service';
-  if (folder.has(sha)) return 'only in the folder';
-  return 'on neither side';
-}
-
-/**
- * A status a person typed (in `.document.json`, or by resolving a conflict keep-mine) is kept
- * when docsync assigned it in the service, recorded a status conflict after it, or it is still
- * in the folder (an unknown type, left there with its problem); or when the person typed another
- * one since, or a user deleted the document; or when the service already had it as they typed it
- * (a service user set it just before, or docsync pushed it): then it was on both sides, and a
- * later status set in the service rightly replaces it (seed 6829).
- */
-function statusesKept(o: Observed, ledger: SimLedger, root: string): Finding[] {
-  const findings: Finding[] = [];
-  const gone = new Set([...ledger.deletedNames]);
-  const names = new Map(o.dump.documents.map((d) => [d.id, d.name]));
-  const local = ledger.statusEdits.filter((e) => e.side !== 'remote');
-  for (const edit of local) {
-    const same = (v: string | null) => (v ?? '').toLowerCase() === (edit.value ?? '').toLowerCase();
-    const later = local.find((e) => e.documentId === edit.documentId && e.seq > edit.seq);
-    if (later) continue;
-    const pushed = ledger.serviceWrites.some(
-      (w) =>
-        w.ok &&
-        w.seq > edit.seq &&
-        w.write.kind === 'assign-status' &&
-        w.write.documentId === edit.documentId &&
-        same(w.statusName),
-    );
-    const conflict = o.conflicts.some(
-      (c) =>
-        c.documentId === edit.documentId && c.subject?.kind === 'status' && c.occurredAt >= edit.at,
-    );
-    const folder = o.folders.get(edit.documentId)?.[0];
-    const still = folder !== undefined && same(readStatus(root, folder));
-    const deleted = !names.has(edit.documentId) || gone.has(names.get(edit.documentId) ?? '');
-    const had = serviceStatusBefore(ledger, edit);
-    if (pushed || conflict || still || deleted || (had !== undefined && same(had))) continue;
-    findings.push({
-      invariant: EDITS_KEPT,
-      detail: `status "${edit.value}" typed (${edit.side}) on document ${edit.documentId} was neither pushed, nor recorded as a conflict, nor left in the folder (it shows "${folder ? readStatus(root, folder) : 'no folder'}")`,
-    });
-  }
-  return findings;
-}
-
-/**
- * The service's status of `edit`'s document just before it, as far as the ledger knows (its
- * first listing, service users' changes, docsync's assignments); undefined when it does not.
- */
-function serviceStatusBefore(ledger: SimLedger, edit: StatusEdit): string | null | undefined {
-  let last: { seq: number; value: string | null } | undefined;
-  const consider = (seq: number, value: string | null) => {
-    if (seq < edit.seq && (!last || seq > last.seq)) last = { seq, value };
-  };
-  for (const e of ledger.statusEdits)
-    if (e.side === 'remote' && e.documentId === edit.documentId) consider(e.seq, e.value);
-  for (const w of ledger.serviceWrites)
-    if (w.ok && w.write.kind === 'assign-status' && w.write.documentId === edit.documentId)
-      consider(w.seq, w.statusName);
-  return last?.value;
+  return [...lossFindings(o, ledger), ...duplicates(o, ledger, root), ...tablesAgree(o)];
 }
 
 function duplicates(o: Observed, ledger: SimLedger, root: string): Finding[] {
@@ -230,7 +160,7 @@ function entityFolders(root: string): Map<string, string[]> {
  * Every agreed document is in the service and in the folder its row names, with the files and
  * the status the row agreed on; every document of either side has its row.
  */
-function tablesAgree(o: Observed, root: string): Finding[] {
+function tablesAgree(o: Observed): Finding[] {
   const findings: Finding[] = [];
   const off = (detail: string) => findings.push({ invariant: TABLES_AGREE, detail });
   const service = new Map(o.dump.documents.map((d) => [d.id, d]));
@@ -265,7 +195,7 @@ function tablesAgree(o: Observed, root: string): Finding[] {
     const typeId = doc.status ? String(doc.status.typeId) : null;
     if (b.statusTypeId !== typeId)
       off(`${b.id}: the row's status type ${b.statusTypeId}, the service's ${typeId}`);
-    const typed = readStatus(root, folder);
+    const typed = o.metas.get(folder)?.status ?? null;
     const known = o.dump.statusTypes.some(
       (t) => t.name.toLowerCase() === (typed ?? '').toLowerCase(),
     );
@@ -319,12 +249,19 @@ function readId(file: string): string | null {
   }
 }
 
-function readStatus(root: string, folder: string): string | null {
+/** A `.document.json`'s id, name, date and status; null when it cannot be read. */
+function readMeta(file: string): (FolderMeta & { readonly id: string | null }) | null {
   try {
-    const meta = JSON.parse(
-      readFileSync(path.join(root, ...folder.split('/'), '.document.json'), 'utf8'),
-    ) as { status?: string | null };
-    return meta.status ?? null;
+    const meta = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const text = (v: unknown) => (v === undefined || v === null ? null : String(v));
+    const owner = meta.owner as { kind?: unknown; id?: unknown } | undefined;
+    return {
+      id: text(meta.id),
+      owner: owner ? `${text(owner.kind)}:${text(owner.id)}` : null,
+      name: text(meta.name),
+      documentDate: text(meta.documentDate),
+      status: text(meta.status),
+    };
   } catch {
     return null;
   }

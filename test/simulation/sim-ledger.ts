@@ -2,19 +2,26 @@
  * What happened in one seed, for the invariants to judge (sim-invariants.ts): the chaos ledger
  * (every byte a user wrote, what users deleted, the documents they made), and what the
  * simulation adds to it:
- * - status edits, by side, in order: a status a person typed must reach the service, be
- *   recorded as a conflict, or still be in the folder;
+ * - the book (sim-book.ts): every document and attachment of the world as the seed found it,
+ *   and each made since, with its document, name, kind and bytes;
+ * - status edits, by side, in order: the last status set on a document, by anyone, must be on
+ *   both sides or recorded as a conflict;
  * - every write docsync sent to the service (the wrappers show each one);
  * - findings made during the run (a delete without its trash copy, work on an entity without
  *   its lock, as the daemon's own lock counts it).
  */
 import { ChaosLedger } from '../chaos/chaos-ledger.js';
 import type { ServiceWrite } from './port-wrappers.js';
+import { SimBook } from './sim-book.js';
 
 export interface StatusEdit {
   readonly documentId: string;
   readonly value: string | null;
-  readonly side: 'local' | 'remote' | 'operator';
+  /**
+   * `remote`: a service user (or the service as the seed found it); `docsync`: the status a
+   * document docsync made got; `local`, `operator`: a person, in the folder or by a decision.
+   */
+  readonly side: 'local' | 'remote' | 'operator' | 'docsync';
   /** Order among everything the ledger records. */
   readonly seq: number;
   /** Virtual time of the edit. */
@@ -36,6 +43,7 @@ export interface Finding {
 }
 
 export class SimLedger extends ChaosLedger {
+  readonly book = new SimBook();
   readonly statusEdits: StatusEdit[] = [];
   readonly serviceWrites: RecordedWrite[] = [];
   readonly findings: Finding[] = [];

@@ -23,6 +23,7 @@ import path from 'node:path';
 import type { DocumentMeta, OwnerRef } from '../../src/domain/types.js';
 import type { AdminNewAttachment, AdminNewDocument, Simulator } from '../../src/simulator/index.js';
 import { type SyncHarness, sha256 } from '../helpers/sync-harness.js';
+import { fileKey } from './sim-book.js';
 import type { SimLedger } from './sim-ledger.js';
 import type { WebhookQueue } from './sim-webhooks.js';
 
@@ -41,6 +42,7 @@ export function simView(parts: ViewParts): SyncHarness {
   const abs = (rel: string) => path.join(root, ...rel.split('/'));
   let mtimeSerial = 0;
   const write = (rel: string, data: string | Uint8Array) => {
+    if (path.posix.basename(rel) !== '.document.json') personWrote(rel, data);
     mkdirSync(path.dirname(abs(rel)), { recursive: true });
     writeFileSync(abs(rel), data);
     const mtime = (Date.now() + ++mtimeSerial) / 1000;
@@ -49,6 +51,48 @@ export function simView(parts: ViewParts): SyncHarness {
   };
   const meta = (folder: string) =>
     JSON.parse(readFileSync(abs(`${folder}/.document.json`), 'utf8')) as DocumentMeta;
+  // The book learns whose document a person's file went into, as `.document.json` says now (a
+  // folder a person made has none yet), and whether it was written over a system form.
+  const personWrote = (rel: string, data: string | Uint8Array) => {
+    const folder = path.posix.dirname(rel);
+    const name = path.posix.basename(rel);
+    let found: DocumentMeta | null = null;
+    try {
+      found = meta(folder);
+    } catch {
+      // No `.document.json` (yet), or one a person broke: no document to name.
+    }
+    const overSystem = found?.attachments.some((a) => a.file === name && a.kind === 'system');
+    // Bytes written over are the person's to lose when the chaos ledger says so (not the
+    // original of a system form, which comes back).
+    const old = fileSha(abs(rel));
+    if (old && ledger.userDeleted.has(old))
+      ledger.book.deleted.add(fileKey(found?.id ?? null, old));
+    ledger.book.file(
+      { sha: sha256(data), documentId: found?.id ?? null, name, kind: 'user', overSystem },
+      'person',
+    );
+  };
+  /** Files a person removes, each from its document (by the `.document.json` beside it). */
+  const personRemoved = (rel: string) => {
+    if (existsSync(abs(`${rel}/.document.json`)))
+      try {
+        ledger.book.folderDeletedAt.set(meta(rel).id, ledger.nextSeq());
+      } catch {
+        // A broken `.document.json` names no document.
+      }
+    const files = [...treeOf(root)].filter(([f]) => f === rel || f.startsWith(`${rel}/`));
+    for (const [file, sha] of files) {
+      if (path.posix.basename(file) === '.document.json' || !ledger.userDeleted.has(sha)) continue;
+      let id: string | null = null;
+      try {
+        id = meta(path.posix.dirname(file)).id;
+      } catch {
+        // A folder with no document yet.
+      }
+      ledger.book.deleted.add(fileKey(id, sha));
+    }
+  };
   const owners = new Map<string, OwnerRef>();
   const dump = async () => {
     const state = await parts.sim.admin.dump();
@@ -70,6 +114,7 @@ export function simView(parts: ViewParts): SyncHarness {
     read: (rel: string) => readFileSync(abs(rel)),
     exists: (rel: string) => existsSync(abs(rel)),
     remove(rel: string) {
+      personRemoved(rel);
       rmSync(abs(rel), { recursive: true, force: true });
       parts.touched(rel);
     },
@@ -112,7 +157,10 @@ function adminWithWebhooks(
   return Object.assign(Object.create(admin) as Simulator['admin'], {
     createDocument(input: AdminNewDocument) {
       const doc = admin.createDocument(input);
-      webhooks.queue(input.owner, String(doc.id), 'newDocument');
+      const id = String(doc.id);
+      ledger.book.document({ ...doc, id, owner: input.owner }, 'service user');
+      ledger.statusEdit(id, doc.status?.type ?? null, 'remote');
+      webhooks.queue(input.owner, id, 'newDocument');
       return doc;
     },
     assignStatus(documentId: string | number, input: { typeId: number }) {
@@ -123,18 +171,31 @@ function adminWithWebhooks(
     },
     addAttachment(documentId: string | number, input: AdminNewAttachment) {
       const attachment = admin.addAttachment(documentId, input);
+      const kind = input.system ? 'system' : 'user';
+      const file = { sha: sha256(input.bytes), documentId: String(documentId), name: input.name };
+      ledger.book.file({ ...file, kind }, 'service user', attachment.id);
       queue(documentId, 'newAttachment');
       return attachment;
     },
     deleteAttachment(documentId: string | number, attachmentId: string) {
       admin.deleteAttachment(documentId, attachmentId);
+      ledger.book.attachmentDeleted(attachmentId);
       queue(documentId, 'statusChange');
     },
     deleteDocument(documentId: string | number) {
       admin.deleteDocument(documentId);
+      ledger.book.serviceDeleted.add(String(documentId));
       queue(documentId, 'deleteDocument');
     },
   });
+}
+
+function fileSha(file: string): string | null {
+  try {
+    return sha256(readFileSync(file));
+  } catch {
+    return null;
+  }
 }
 
 /** The folder outside `.docsync/`, links left out: relative path → sha256. */

@@ -171,6 +171,7 @@ export class SimWorld {
       },
       beforeWrite: (write) => this.harness.beforeWrite(write),
       afterWrite: (write, result) => this.harness.afterWrite(write, result),
+      localCall: (method, args) => this.harness.localCall(method, args),
     };
     const wrappedLocal = trackedLocal(local, this.board, hooks);
     const deps: EngineDeps = {

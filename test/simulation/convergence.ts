@@ -1,0 +1,126 @@
+/**
+ * Invariant 11: once quiet, poll rounds alone have converged. The world is first brought to rest
+ * by poll rounds (each entity listed since its cursor); a picture is taken of the agreed rows,
+ * the cursors and both sides' files; the full rounds that follow (every entity listed whole)
+ * must change none of it. A full round that repairs what the poll rounds left is the sign of a
+ * cursor that moved past a change, or of a change no poll round looks at: the closing full
+ * rounds would otherwise hide every such bug.
+ *
+ * Excused, as only a whole listing can see them: a document the service deleted (an incremental
+ * listing does not show what is gone; a `deleteDocument` webhook never sent is the daemon's to
+ * find in its daily full round), what docsync then does to it, the document it makes again in
+ * its folder (rows 12, 19, 54), and the cursor of its entity.
+ */
+import path from 'node:path';
+import type { CursorRecord } from '../../src/state/cursor-repo.js';
+import type { Observed } from './sim-invariants.js';
+import type { Finding } from './sim-ledger.js';
+
+export const POLLS_CONVERGE = 'once quiet, poll rounds alone have converged';
+
+export interface RoundsPicture {
+  /** Per document: what the service, the agreed row and its folder hold, as one string each. */
+  readonly documents: ReadonlyMap<string, DocumentPicture>;
+  /** Files in no document folder (an entity's own files aside): path → sha256. */
+  readonly loose: ReadonlyMap<string, string>;
+  /** Cursor by entity (`kind:id`). */
+  readonly cursors: ReadonlyMap<string, string | null>;
+}
+
+interface DocumentPicture {
+  readonly owner: string;
+  readonly folder: string | null;
+  readonly service: string | null;
+  readonly agreed: string | null;
+  readonly files: string | null;
+}
+
+const ownerKey = (owner: { kind: string; id: string }) => `${owner.kind}:${owner.id}`;
+
+export function roundsPicture(o: Observed, cursors: readonly CursorRecord[]): RoundsPicture {
+  const documents = new Map<string, DocumentPicture>();
+  const folderIds = new Map<string, string>();
+  for (const [id, folders] of o.folders) for (const f of folders) folderIds.set(f, id);
+  const filesOf = new Map<string, [string, string][]>();
+  const loose = new Map<string, string>();
+  for (const [rel, sha] of o.tree) {
+    const id = folderIds.get(path.posix.dirname(rel));
+    if (id) filesOf.set(id, [...(filesOf.get(id) ?? []), [path.posix.basename(rel), sha]]);
+    // An entity's `.entity.json` and link are the catalogue's, which only a full round reads.
+    else if (rel.split('/').length !== 3) loose.set(rel, sha);
+  }
+  const service = new Map(o.dump.documents.map((d) => [d.id, d]));
+  const rows = new Map(o.base.map((b) => [b.id, b]));
+  for (const id of new Set([...service.keys(), ...rows.keys(), ...o.folders.keys()])) {
+    const doc = service.get(id);
+    const row = rows.get(id);
+    const owner = doc?.owner ?? row?.owner;
+    const files = filesOf.get(id);
+    const folder = o.folders.get(id)?.[0];
+    documents.set(id, {
+      owner: owner ? ownerKey(owner) : ((folder && o.metas.get(folder)?.owner) ?? ''),
+      folder: o.folders.get(id)?.join(', ') ?? null,
+      service: doc
+        ? JSON.stringify({
+            name: doc.name,
+            date: doc.documentDate,
+            status: doc.status?.type ?? null,
+            files: doc.attachments.map((a) => `${a.id}:${a.name}:${a.kind}:${a.sha256}`).sort(),
+          })
+        : null,
+      agreed: row ? JSON.stringify(row) : null,
+      files: files ? JSON.stringify(files.sort()) : null,
+    });
+  }
+  const byOwner = new Map(cursors.map((c) => [ownerKey(c.owner), c.cursor]));
+  return { documents, loose, cursors: byOwner };
+}
+
+/** What the full rounds changed of what the poll rounds left at rest, less what is excused. */
+export function convergenceFindings(polled: RoundsPicture, full: RoundsPicture): Finding[] {
+  const findings: Finding[] = [];
+  const changed = (detail: string) => findings.push({ invariant: POLLS_CONVERGE, detail });
+  // Documents the service had deleted when the poll rounds came to rest, and their folders.
+  const gone = new Set<string>();
+  const goneFolders = new Set<string>();
+  for (const [id, doc] of polled.documents)
+    if (doc.service === null) {
+      gone.add(id);
+      if (doc.folder) goneFolders.add(doc.folder);
+    }
+  const excusedOwners = new Set<string>();
+  for (const id of new Set([...polled.documents.keys(), ...full.documents.keys()])) {
+    const before = polled.documents.get(id);
+    const after = full.documents.get(id);
+    const parts = (['service', 'agreed', 'folder', 'files'] as const).filter(
+      (k) => (before?.[k] ?? null) !== (after?.[k] ?? null),
+    );
+    if (parts.length === 0) continue;
+    // Made again in a deleted document's folder (modify beats delete).
+    const remade = !before && after?.folder !== null && goneFolders.has(after?.folder ?? '');
+    if (gone.has(id) || remade) {
+      excusedOwners.add(before?.owner || after?.owner || '');
+      continue;
+    }
+    changed(
+      `the full round changed document ${id} (${after?.folder ?? before?.folder ?? 'no folder'}): ${parts.map((p) => PART_WORDS[p]).join(', ')}`,
+    );
+  }
+  for (const rel of new Set([...polled.loose.keys(), ...full.loose.keys()]))
+    if (polled.loose.get(rel) !== full.loose.get(rel))
+      changed(`the full round changed ${rel}, in no document's folder`);
+  for (const owner of new Set([...polled.cursors.keys(), ...full.cursors.keys()])) {
+    const before = polled.cursors.get(owner) ?? null;
+    const after = full.cursors.get(owner) ?? null;
+    if (before !== after && !excusedOwners.has(owner))
+      changed(`the full round moved the cursor of ${owner} from ${before} to ${after}`);
+  }
+  return findings;
+}
+
+const PART_WORDS = {
+  service: 'the service',
+  agreed: 'its agreed row',
+  folder: 'where its folder is',
+  files: 'the files in its folder',
+} as const;

@@ -1,0 +1,104 @@
+/**
+ * The ledger's book of documents and attachments (sim-ledger.ts): the world as the seed found it
+ * (every document of the service at its start, with its name, date and attachments: kind, name
+ * and bytes), and every document and attachment made since, by whom (a service user, a person
+ * in the folder, or docsync), with the document each went into. The chaos ledger knows bytes
+ * alone; the book knows where they belong, so the end can ask not "are these bytes somewhere"
+ * but "are they in their document, under their name, of their kind, on both sides"
+ * (sim-losses.ts).
+ */
+import type { AttachmentKind, OwnerRef } from '../../src/domain/types.js';
+import type { StateDump } from '../../src/simulator/index.js';
+
+export type DocumentOrigin = 'start' | 'service user' | 'docsync';
+export type FileOrigin = 'start' | 'service user' | 'person';
+
+export interface BookDocument {
+  readonly id: string;
+  readonly owner: OwnerRef;
+  readonly origin: DocumentOrigin;
+}
+
+/** Where a content was first put, by whom: its home, which the end holds it to. */
+export interface BookFile {
+  readonly sha: string;
+  /** Null for a file of a folder a person made, before docsync made its document. */
+  readonly documentId: string | null;
+  readonly name: string;
+  readonly kind: AttachmentKind;
+  readonly origin: FileOrigin;
+  /** A person's bytes over a system form: kept beside it as `(local edit)`, local by design. */
+  readonly overSystem: boolean;
+}
+
+/** A document's name and date as the service should show them: set at its making, or since. */
+export interface Details {
+  readonly name: string;
+  readonly documentDate: string;
+}
+
+/** A content in its document: the book's key for a file. */
+export const fileKey = (documentId: string | null, sha: string) => `${documentId ?? '-'}:${sha}`;
+
+export class SimBook {
+  readonly documents = new Map<string, BookDocument>();
+  /**
+   * By document and sha256 (`fileKey`): each write's bytes are unique in a seed, but the forms
+   * of two documents of one name, as the seed found them, are the same bytes.
+   */
+  readonly files = new Map<string, BookFile>();
+  /** Contents a user deleted from a document (`fileKey`), on the side that held them. */
+  readonly deleted = new Set<string>();
+  /** The service's attachment ids of the files the book knows them for. */
+  readonly attachmentIds = new Map<string, string>();
+  /** Name and date of each document, as its maker or a service user last set them. */
+  readonly details = new Map<string, Details>();
+  /** Documents a service user deleted. */
+  readonly serviceDeleted = new Set<string>();
+  /**
+   * Documents whose folder a person deleted, with the ledger's order number of the deletion:
+   * what they typed in it before is gone with it (docsync may bring the folder back, row 9).
+   */
+  readonly folderDeletedAt = new Map<string, number>();
+
+  /** Every document of the service as the seed begins, with its attachments. */
+  startWorld(dump: StateDump): void {
+    for (const doc of dump.documents) {
+      this.document(doc, 'start');
+      for (const a of doc.attachments) {
+        this.file({ sha: a.sha256, documentId: doc.id, name: a.name, kind: a.kind }, 'start');
+        this.attachmentIds.set(a.id, fileKey(doc.id, a.sha256));
+      }
+    }
+  }
+
+  document(
+    doc: { id: string; owner: OwnerRef; name: string; documentDate: string },
+    origin: DocumentOrigin,
+  ): void {
+    this.documents.set(doc.id, { id: doc.id, owner: doc.owner, origin });
+    this.details.set(doc.id, { name: doc.name, documentDate: doc.documentDate });
+  }
+
+  /** A service user changed a document's name or date (the service's own edit, not docsync's). */
+  detailsChanged(documentId: string, change: Partial<Details>): void {
+    const before = this.details.get(documentId);
+    if (before) this.details.set(documentId, { ...before, ...change });
+  }
+
+  file(
+    file: Omit<BookFile, 'origin' | 'overSystem'> & { overSystem?: boolean },
+    origin: FileOrigin,
+    attachmentId?: string,
+  ): void {
+    const key = fileKey(file.documentId, file.sha);
+    this.files.set(key, { overSystem: false, ...file, origin });
+    if (attachmentId) this.attachmentIds.set(attachmentId, key);
+  }
+
+  /** A service user deleted this attachment. */
+  attachmentDeleted(attachmentId: string): void {
+    const key = this.attachmentIds.get(attachmentId);
+    if (key) this.deleted.add(key);
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The end checks that see every loss (sim-losses.ts, convergence.ts), on worlds written out by
+ * hand: each must name the loss it is for, and stay silent when nothing was lost. A seed reaches
+ * them only when docsync has a bug; these say they would see it.
+ */
+import { describe, expect, it } from 'vitest';
+import { convergenceFindings, roundsPicture } from './convergence.js';
+import type { Observed } from './sim-invariants.js';
+import { SimLedger } from './sim-ledger.js';
+import { lossFindings } from './sim-losses.js';
+
+const owner = { kind: 'company' as const, id: 'c1' };
+const types = [
+  { id: 1, name: 'LODGED' },
+  { id: 2, name: 'SIGNED' },
+];
+const form = { id: 'F1', kind: 'system' as const, name: 'form.pdf', sha256: 'aaa' };
+const letter = { id: 'UA1', kind: 'user' as const, name: 'letter.pdf', sha256: 'bbb' };
+
+function doc(id: string, attachments = [form, letter], status = 'LODGED') {
+  return {
+    id,
+    owner,
+    name: `Minutes ${id}`,
+    documentDate: '2029-01-01',
+    status: { type: status, typeId: status === 'LODGED' ? 1 : 2 },
+    attachments,
+  };
+}
+
+/** The world as it began: documents 1 and 2, each with its form and letter, in step. */
+function start(): SimLedger {
+  const ledger = new SimLedger();
+  const dump = { documents: [doc('1'), doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }])] };
+  ledger.book.startWorld(dump as never);
+  for (const d of dump.documents) ledger.statusEdit(d.id, d.status.type, 'remote');
+  return ledger;
+}
+
+/** Both sides at the end: the service's documents, and each one's folder with its files. */
+function observed(documents: ReturnType<typeof doc>[], folders = documents): Observed {
+  const tree = new Map<string, string>();
+  const metas = new Map();
+  const byId = new Map<string, string[]>();
+  for (const d of folders) {
+    const folder = `Companies/Acme/${d.name}`;
+    byId.set(d.id, [folder]);
+    tree.set(`${folder}/.document.json`, `meta ${d.id}`);
+    for (const a of d.attachments) tree.set(`${folder}/${a.name}`, a.sha256);
+    const meta = { name: d.name, documentDate: d.documentDate, status: d.status.type };
+    metas.set(folder, { ...meta, owner: `${owner.kind}:${owner.id}` });
+  }
+  return {
+    dump: { documents, statusTypes: types },
+    tree,
+    folders: byId,
+    base: [],
+    conflicts: [],
+    inError: new Set(),
+    held: new Set(),
+    metas,
+  } as unknown as Observed;
+}
+
+const details = (ledger: SimLedger, o: Observed) => lossFindings(o, ledger).map((f) => f.detail);
+
+describe('the end held against the world as the seed found it', () => {
+  it('finds nothing when everything is where it began', () => {
+    const o = observed([doc('1'), doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }])]);
+    expect(details(start(), o)).toEqual([]);
+  });
+
+  it('sees a document gone that nobody deleted, and lets one a service user deleted go', () => {
+    const ledger = start();
+    const o = observed([doc('1')]);
+    expect(details(ledger, o)).toEqual([
+      expect.stringContaining(
+        'document 2 "Minutes 2" (there at the start) is gone from the service',
+      ),
+      expect.stringContaining('document 2 "Minutes 2" (there at the start) has no folder'),
+      '2/letter.pdf (user, there at the start, ccc) of document 2 is on neither side',
+    ]);
+    ledger.book.serviceDeleted.add('2');
+    ledger.deleted('ccc');
+    expect(details(ledger, o)).toEqual([]);
+  });
+
+  it('sees an attachment in the wrong document, under another name, or of another kind', () => {
+    const moved = observed([
+      doc('1', [form]),
+      doc('2', [
+        { ...letter, id: 'UA2', sha256: 'ccc' },
+        { ...letter, name: 'moved.pdf' },
+      ]),
+    ]);
+    expect(details(start(), moved)).toEqual([
+      '1/letter.pdf (user, there at the start, bbb) of document 1 is in the service as 2/moved.pdf (user); in the folder as 2/moved.pdf',
+    ]);
+    const renamed = observed([
+      doc('1', [form, { ...letter, name: 'other.pdf' }]),
+      doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }]),
+    ]);
+    expect(details(start(), renamed)).toHaveLength(1);
+    const kind = observed([
+      doc('1', [{ ...form, kind: 'user' }, letter]),
+      doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }]),
+    ]);
+    expect(details(start(), kind)).toHaveLength(1);
+  });
+
+  it("keeps a service user's status as a typed one: the last set must be on both sides", () => {
+    const ledger = start();
+    ledger.statusEdit('1', 'SIGNED', 'remote');
+    const o = observed([doc('1'), doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }])]);
+    expect(details(ledger, o)).toEqual([
+      'status "SIGNED" set by a service user on document 1 is its last, yet the service shows "LODGED" and the folder shows "LODGED", and no conflict was recorded',
+    ]);
+    ledger.statusEdit('1', 'LODGED', 'local');
+    expect(details(ledger, o)).toEqual([]);
+  });
+
+  it('sees a document renamed in the service that nobody renamed', () => {
+    const o = observed([
+      { ...doc('1'), name: 'Other' },
+      doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }]),
+    ]);
+    expect(details(start(), o)).toContainEqual(
+      expect.stringContaining('the service shows it as "Other"'),
+    );
+  });
+});
+
+describe('once quiet, poll rounds alone have converged', () => {
+  const cursor = (at: string) => [{ owner, cursor: at }] as never;
+
+  it('finds a full round that moved a cursor or changed a document', () => {
+    const o = observed([doc('1')]);
+    const polled = roundsPicture(o, cursor('2030-01-07T09:00:00.1'));
+    const later = roundsPicture(observed([doc('1', [form])]), cursor('2030-01-07T09:05:00.1'));
+    expect(convergenceFindings(polled, later).map((f) => f.detail)).toEqual([
+      'the full round changed document 1 (Companies/Acme/Minutes 1): the service, the files in its folder',
+      'the full round moved the cursor of company:c1 from 2030-01-07T09:00:00.1 to 2030-01-07T09:05:00.1',
+    ]);
+    expect(convergenceFindings(polled, polled)).toEqual([]);
+  });
+
+  it('excuses a document the service deleted, which only a whole listing sees', () => {
+    const polled = roundsPicture(observed([], [doc('1')]), cursor('2030-01-07T09:00:00.1'));
+    const full = roundsPicture(observed([]), cursor('2030-01-07T09:05:00.1'));
+    expect(convergenceFindings(polled, full)).toEqual([]);
+  });
+});

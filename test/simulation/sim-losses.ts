@@ -1,0 +1,211 @@
+/**
+ * The end held against the book (sim-book.ts): nothing of the world as the seed found it, nor
+ * of what anyone made since, disappeared from either side unless a user deleted it.
+ * - Every document is in the service and has its folder, unless a service user deleted it, a
+ *   person deleted its folder, or a rail holds its delete for a person; its name and date in the
+ *   service are those it was made with (or a service user gave it since), and its folder's
+ *   `.document.json` shows them.
+ * - Every attachment's bytes a user did not delete are in their document (or in the document
+ *   docsync made again in its place), in the service under their name and kind, and in the
+ *   document's folder; a recorded conflict's copy may carry another name, and a person's edit
+ *   of a system form stays in the folder as its `(local edit)` copy.
+ * - The last status set on a document, by anyone (a service user, a person in the folder or by
+ *   a decision, the service as the seed found it), is in the service and in the folder, unless a
+ *   status conflict was recorded after it; a status the service does not know stays in the
+ *   folder alone, its item in error; a status typed in a folder the person then deleted went
+ *   with it.
+ */
+import path from 'node:path';
+import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
+import { type BookFile, fileKey } from './sim-book.js';
+import type { Observed } from './sim-invariants.js';
+import type { Finding, SimLedger } from './sim-ledger.js';
+
+export const EDITS_KEPT =
+  'every edit by either side is on both sides or in a recorded conflict copy';
+export const NOTHING_LOST = 'nothing disappeared that nobody deleted';
+
+export function lossFindings(o: Observed, ledger: SimLedger): Finding[] {
+  return [...documentsKept(o, ledger), ...attachmentsKept(o, ledger), ...statusesKept(o, ledger)];
+}
+
+const folderOf = (o: Observed, id: string) => o.folders.get(id)?.[0];
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
+
+/** Documents a user deleted: in the service, or by deleting the folder. */
+function userDeleted(ledger: SimLedger, id: string): boolean {
+  return ledger.book.serviceDeleted.has(id) || ledger.removedFromStore.has(id);
+}
+
+function documentsKept(o: Observed, ledger: SimLedger): Finding[] {
+  const findings: Finding[] = [];
+  const lost = (detail: string) => findings.push({ invariant: NOTHING_LOST, detail });
+  const service = new Map(o.dump.documents.map((d) => [d.id, d]));
+  for (const [id, doc] of ledger.book.documents) {
+    if (userDeleted(ledger, id) || o.held.has(id)) continue;
+    const details = ledger.book.details.get(id)!;
+    const what = `document ${id} "${details.name}" (${doc.origin === 'start' ? 'there at the start' : `made by ${doc.origin}`})`;
+    const remote = service.get(id);
+    const folder = folderOf(o, id);
+    if (!remote) lost(`${what} is gone from the service, and nobody deleted it`);
+    if (!folder) lost(`${what} has no folder, and nobody deleted it`);
+    if (!remote) continue;
+    if (remote.name !== details.name || remote.documentDate !== details.documentDate)
+      lost(
+        `${what}: the service shows it as "${remote.name}" of ${remote.documentDate}, though nobody renamed or re-dated it (${details.documentDate})`,
+      );
+    const meta = folder ? o.metas.get(folder) : null;
+    if (meta && (meta.name !== remote.name || meta.documentDate !== remote.documentDate))
+      lost(
+        `${what}: its folder's .document.json says "${meta.name}" of ${meta.documentDate}, the service "${remote.name}" of ${remote.documentDate}`,
+      );
+  }
+  return findings;
+}
+
+/** Where one content is at the end, on each side. */
+interface Whereabouts {
+  readonly service: { documentId: string; name: string; kind: string }[];
+  readonly folder: { documentId: string | null; name: string }[];
+}
+
+function whereabouts(o: Observed): Map<string, Whereabouts> {
+  const at = new Map<string, Whereabouts>();
+  const get = (sha: string) => {
+    const w = at.get(sha) ?? { service: [], folder: [] };
+    at.set(sha, w);
+    return w;
+  };
+  for (const doc of o.dump.documents)
+    for (const a of doc.attachments)
+      get(a.sha256).service.push({ documentId: doc.id, name: a.name, kind: a.kind });
+  const idOfFolder = new Map<string, string>();
+  for (const [id, folders] of o.folders) for (const f of folders) idOfFolder.set(f, id);
+  for (const [rel, sha] of o.tree) {
+    const name = path.posix.basename(rel);
+    if (name === '.document.json') continue;
+    get(sha).folder.push({ documentId: idOfFolder.get(path.posix.dirname(rel)) ?? null, name });
+  }
+  return at;
+}
+
+/**
+ * Each content of the book that no user deleted is in its document on both sides: the same
+ * document, under its name (or its conflict copy's) and kind in the service. The document may
+ * be one docsync made in its place (restored from the folder when the service's was deleted:
+ * rows 12, 19, 54), or, for a file of a folder a person made, the document docsync made of it.
+ */
+function attachmentsKept(o: Observed, ledger: SimLedger): Finding[] {
+  const findings: Finding[] = [];
+  const at = whereabouts(o);
+  const inService = new Set(o.dump.documents.map((d) => d.id));
+  const madeByDocsync = (id: string) => ledger.book.documents.get(id)?.origin === 'docsync';
+  const copyNames = new Map<string, Set<string>>();
+  for (const c of o.conflicts) {
+    const names = copyNames.get(c.documentId) ?? new Set<string>();
+    names.add(path.posix.basename(c.copyPath));
+    copyNames.set(c.documentId, names);
+  }
+  const made = [...ledger.book.documents.values()].filter((d) => d.origin === 'docsync');
+  // Deleted by a user from its document, or from one docsync made in its place; every content
+  // of a document whose folder a person deleted; a content of a document a service user
+  // deleted, if it was in the service then (the chaos ledger's record: a person's file not yet
+  // up makes the document again, row 12).
+  const deleted = (file: BookFile) =>
+    ledger.book.deleted.has(fileKey(file.documentId, file.sha)) ||
+    made.some((d) => ledger.book.deleted.has(fileKey(d.id, file.sha))) ||
+    (file.documentId !== null && ledger.removedFromStore.has(file.documentId)) ||
+    ((file.documentId === null || userDeleted(ledger, file.documentId)) &&
+      ledger.userDeleted.has(file.sha));
+  for (const file of ledger.book.files.values()) {
+    // A person's write the ledger does not count as an edit (a scenario's file the service
+    // refuses, the root's marker) is not held to both sides.
+    if (deleted(file) || (file.origin === 'person' && !ledger.written.has(file.sha))) continue;
+    const w = at.get(file.sha) ?? { service: [], folder: [] };
+    // Its document at the end: its own, or one docsync made in its place.
+    const home = (id: string | null) =>
+      id !== null &&
+      (id === file.documentId ||
+        (madeByDocsync(id) && (file.documentId === null || !inService.has(file.documentId))));
+    const folderHas = (id: string) => w.folder.some((f) => f.documentId === id);
+    const kept = w.service.some((s) => {
+      if (!home(s.documentId) || !folderHas(s.documentId)) return false;
+      // In a document made again from the folder, every file is a user attachment under its
+      // folder name.
+      if (s.documentId !== file.documentId) return true;
+      const named = s.name === file.name || copyNames.get(s.documentId)?.has(s.name) === true;
+      return named && s.kind === file.kind;
+    });
+    // A person's edit of a system form stays beside it, in the folder only (row 35, 37).
+    const keptAside =
+      file.overSystem &&
+      w.folder.some((f) => home(f.documentId) && isLocalEditCopy(f.name)) &&
+      !w.service.some((s) => s.documentId === file.documentId);
+    if (kept || keptAside) continue;
+    findings.push({ invariant: EDITS_KEPT, detail: `${describe(file, ledger)} is ${placed(w)}` });
+  }
+  return findings;
+}
+
+function describe(file: BookFile, ledger: SimLedger): string {
+  const by = file.origin === 'start' ? 'there at the start' : `written by a ${file.origin}`;
+  const doc = file.documentId ?? 'a new folder';
+  return `${ledger.written.get(file.sha) ?? `${doc}/${file.name}`} (${file.kind}, ${by}, ${file.sha.slice(0, 12)}) of document ${doc}`;
+}
+
+function placed(w: Whereabouts): string {
+  const service = w.service.map((s) => `${s.documentId}/${s.name} (${s.kind})`);
+  const folder = w.folder.map((f) => `${f.documentId ?? 'no document'}/${f.name}`);
+  if (service.length === 0 && folder.length === 0) return 'on neither side';
+  return `in the service as ${service.join(', ') || 'nothing'}; in the folder as ${folder.join(', ') || 'nothing'}`;
+}
+
+/**
+ * The last status set on each document still there is on both sides: in the service, and in its
+ * folder's `.document.json`. Excused: a status conflict recorded after it (either side may then
+ * have won, and the conflict says so); a status a person typed that the service does not know,
+ * kept in the folder alone (row 25); and the folder keeping such a status over a later one of
+ * the service's, its item in error (row 29).
+ */
+function statusesKept(o: Observed, ledger: SimLedger): Finding[] {
+  const findings: Finding[] = [];
+  const known = (v: string | null) => v === null || o.dump.statusTypes.some((t) => same(t.name, v));
+  const last = new Map<string, (typeof ledger.statusEdits)[number]>();
+  for (const edit of ledger.statusEdits) {
+    // A status typed in a folder the person deleted since went with the folder.
+    const folderGone = ledger.book.folderDeletedAt.get(edit.documentId) ?? 0;
+    if ((edit.side === 'local' || edit.side === 'operator') && edit.seq < folderGone) continue;
+    last.set(edit.documentId, edit);
+  }
+  for (const doc of o.dump.documents) {
+    const edit = last.get(doc.id);
+    if (!edit || o.held.has(doc.id)) continue;
+    const conflict = o.conflicts.some(
+      (c) => c.documentId === doc.id && c.subject?.kind === 'status' && c.occurredAt >= edit.at,
+    );
+    if (conflict) continue;
+    const folder = folderOf(o, doc.id);
+    const shown = folder ? (o.metas.get(folder)?.status ?? null) : null;
+    const service = doc.status?.type ?? null;
+    const byPerson = edit.side === 'local' || edit.side === 'operator';
+    const who =
+      edit.side === 'remote'
+        ? 'set by a service user'
+        : edit.side === 'docsync'
+          ? 'given at its making'
+          : `typed (${edit.side})`;
+    const lostIn: string[] = [];
+    if (!(byPerson && !known(edit.value)) && !same(service, edit.value))
+      lostIn.push(`the service shows "${service}"`);
+    const keptTyped = !known(shown) && o.inError.has(doc.id);
+    if (folder && !same(shown, edit.value) && !keptTyped)
+      lostIn.push(`the folder shows "${shown}"`);
+    if (lostIn.length > 0)
+      findings.push({
+        invariant: EDITS_KEPT,
+        detail: `status "${edit.value}" ${who} on document ${doc.id} is its last, yet ${lostIn.join(' and ')}, and no conflict was recorded`,
+      });
+  }
+  return findings;
+}
