@@ -1,7 +1,8 @@
 /**
  * Injected faults, drawn from a seeded generator so a chaos run repeats: 5xx answers, 429s,
- * connection resets, truncated downloads (link host only) and added latency. Each kind has a
- * probability from 0 to 1 per request; the admin API changes them while the simulator runs.
+ * connection resets, truncated downloads (link host only), added latency, and answers lost after
+ * a write was carried out. Each kind has a probability from 0 to 1 per request; the admin API
+ * changes them while the simulator runs.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +20,11 @@ export interface FaultOptions {
   readonly tooManyRequests?: number;
   /** Destroy the connection without an answer. */
   readonly reset?: number;
+  /**
+   * A write (POST, PUT, PATCH, DELETE) is carried out, then its answer lost: a 5xx or a reset
+   * instead of the success. The client cannot tell it from a write never applied.
+   */
+  readonly lostAnswer?: number;
   /** Link host: send half the bytes of a download, then close. */
   readonly truncatedDownload?: number;
   /** Delay added before answering, with `latencyProbability` (default 1 when latencyMs is set). */
@@ -48,10 +54,13 @@ export interface FaultOptions {
 export type FaultOutcome = 'handled' | 'truncate' | null;
 
 const SERVER_ERRORS = [500, 502, 503] as const;
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class Faults {
   private options: FaultOptions = {};
   private random: Random = seededRandom(1);
+  /** Writes carried out whose answer was lost, since the simulator started. */
+  lostAnswers = 0;
 
   constructor(
     private readonly clock: SimClock,
@@ -114,6 +123,24 @@ export class Faults {
       return 'handled';
     }
     return linkHost && this.roll(o.truncatedDownload) ? 'truncate' : null;
+  }
+
+  /**
+   * After a write was carried out with `status`: loses its answer (a 5xx or a reset instead) as
+   * `lostAnswer` says. Only a success is lost: a refusal applied nothing.
+   */
+  after(req: IncomingMessage, res: ServerResponse, status: number): FaultOutcome {
+    if (!WRITES.has(req.method ?? '') || status >= 300 || !this.roll(this.options.lostAnswer))
+      return null;
+    this.lostAnswers++;
+    if (this.random() < 0.5) {
+      res.socket?.destroy();
+      return 'handled';
+    }
+    const code = SERVER_ERRORS[Math.floor(this.random() * SERVER_ERRORS.length)]!;
+    const error = new SimError(code, 'injected_fault', 'Injected failure after the write');
+    sendReply(res, errorReply(error, undefined, this.profile), this.clock.nowMs());
+    return 'handled';
   }
 
   private roll(probability: number | undefined): boolean {
