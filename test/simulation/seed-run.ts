@@ -23,6 +23,7 @@ import type { SyncHarness } from '../helpers/sync-harness.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
+import { ServiceBook, serviceWorldFindings } from './service-world.js';
 import {
   finalFindings,
   observe,
@@ -100,6 +101,8 @@ const RESTART_AFTER_MS = 61_000;
 export class SeedRun implements WorldHarness {
   readonly trace: string[] = [];
   readonly ledger = new SimLedger();
+  /** What the seed did to the service's own world (service-world.ts). */
+  readonly service = new ServiceBook();
   /** Decisions a command handed to the daemon, until their outcome is noted. */
   readonly decisionsHandedOver = new Map<number, DecisionRequest>();
   readonly webhooks: WebhookQueue;
@@ -170,6 +173,7 @@ export class SeedRun implements WorldHarness {
       seen.add(key);
     }
     const root = world.root;
+    const service = this.service;
     this.chaos = {
       h: this.view,
       random: this.random,
@@ -177,8 +181,9 @@ export class SeedRun implements WorldHarness {
       seed: this.seed,
       keepers,
       statusNames: dump.statusTypes.map((t) => t.name),
+      // An entity the service no longer has keeps its folder, which a person leaves alone here.
       get entityFolders() {
-        return entityFoldersIn(root);
+        return entityFoldersIn(root).filter((f) => !service.vanishedFolder(f));
       },
       away: new AwayBook(path.join(world.dir, 'away')),
     };
@@ -245,8 +250,13 @@ export class SeedRun implements WorldHarness {
     }
   }
 
-  afterWrite(write: ServiceWrite, result: unknown): void {
-    const ok = !(result instanceof Error);
+  afterWrite(write: ServiceWrite, result: unknown, answerLost: boolean): void {
+    // Carried out, though docsync saw it fail: the service lost the answer (its in-doubt push).
+    const ok = !(result instanceof Error) || answerLost;
+    if (answerLost) {
+      this.note(`  the service carried out ${write.kind} and lost its answer`);
+      this.count(`answer lost: ${write.kind}`);
+    }
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
@@ -420,6 +430,9 @@ export class SeedRun implements WorldHarness {
       if (await this.#toRest(true)) {
         const o = await observe(this.world.root, this.world.life.state, await this.view.remote());
         this.ledger.findings.push(...finalFindings(o, this.ledger, this.world.root));
+        this.ledger.findings.push(
+          ...serviceWorldFindings(o, this.ledger, this.service, this.world.root),
+        );
       }
     }
     this.note(`end: ${this.ledger.findings.length} findings`);

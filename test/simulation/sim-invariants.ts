@@ -22,6 +22,7 @@ import type { StateDump } from '../../src/simulator/index.js';
 import type { ConflictRecord } from '../../src/state/conflict-repo.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { folderFiles, sha256 } from '../helpers/sync-harness.js';
+import { inEntityGone } from './service-world.js';
 import type { Finding, SimLedger, StatusEdit } from './sim-ledger.js';
 import { treeOf } from './sim-view.js';
 import type { QueuedWebhook } from './sim-webhooks.js';
@@ -278,7 +279,8 @@ function tablesAgree(o: Observed, root: string): Finding[] {
     if (!rows.has(doc.id) && !o.held.has(doc.id))
       off(`the service's document ${doc.id} (${doc.name}) has no row`);
   for (const [id, folders] of o.folders)
-    if (!rows.has(id)) off(`the folder ${folders[0]} names document ${id}, which has no row`);
+    if (!rows.has(id) && !inEntityGone(root, folders[0]!, o.dump))
+      off(`the folder ${folders[0]} names document ${id}, which has no row`);
   return findings;
 }
 
@@ -299,6 +301,7 @@ export function webhookFindings(state: StateStore, sent: readonly QueuedWebhook[
       });
     else if (
       hook.subType === 'deleteDocument' &&
+      !hook.wrong &&
       state.base.get(hook.documentId) !== null &&
       !held.has(hook.documentId)
     )
