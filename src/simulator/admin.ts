@@ -208,9 +208,17 @@ export class SimulatorAdmin {
     return this.deps.faults.get();
   }
 
-  /** Writes carried out whose answer the `lostAnswer` fault lost, since the start. */
+  /** Writes carried out whose answer was lost (`lostAnswer`, `loseNextAnswer`), since the start. */
   lostAnswers(): number {
     return this.deps.faults.lostAnswers;
+  }
+
+  /**
+   * The next `method` write to a route ending with `route` (`/documents/{documentId}/statuses`)
+   * is carried out and its answer lost, a 5xx or a reset; healing the faults keeps it armed.
+   */
+  loseNextAnswer(method: string, route: string): void {
+    this.deps.faults.loseNextAnswer(method, route);
   }
 
   /** Answers from now on in these shapes (shapes.ts); `{}` is api.md's again. */

@@ -107,8 +107,10 @@ async function handleRequest(
   if (!admin && matched !== null) await deps.holds.before(method, matched);
   // The write is done; its answer may still be lost on the way back (not a token's: OAuth is
   // not the contract's writes).
-  const contract = !admin && match !== null && match !== 'method' && match.route.auth;
-  if (contract && reply && deps.faults.after(req, res, reply.status) === 'handled') return;
+  const contract = !admin && matched !== null && match !== null && match !== 'method';
+  if (contract && match.route.auth && reply) {
+    if (deps.faults.after(req, res, reply.status, matched) === 'handled') return;
+  }
   if (reply) sendReply(res, reply, deps.clock.nowMs());
 }
 

@@ -61,6 +61,8 @@ export class Faults {
   private random: Random = seededRandom(1);
   /** Writes carried out whose answer was lost, since the simulator started. */
   lostAnswers = 0;
+  /** Writes whose answer is lost the next time one is carried out, whatever the options say. */
+  private readonly armed: { method: string; route: string }[] = [];
 
   constructor(
     private readonly clock: SimClock,
@@ -126,12 +128,25 @@ export class Faults {
   }
 
   /**
-   * After a write was carried out with `status`: loses its answer (a 5xx or a reset instead) as
-   * `lostAnswer` says. Only a success is lost: a refusal applied nothing.
+   * The answer of the next `method` request to a route whose template ends with `route` (e.g.
+   * `POST`, `/documents/{documentId}/statuses`) is lost once it is carried out; kept until one
+   * comes, through `set` too.
    */
-  after(req: IncomingMessage, res: ServerResponse, status: number): FaultOutcome {
-    if (!WRITES.has(req.method ?? '') || status >= 300 || !this.roll(this.options.lostAnswer))
-      return null;
+  loseNextAnswer(method: string, route: string): void {
+    this.armed.push({ method, route });
+  }
+
+  /**
+   * After a write to `template` was carried out with `status`: loses its answer (a 5xx or a reset
+   * instead) as `lostAnswer` or an armed loss says. Only a success is lost: a refusal applied
+   * nothing.
+   */
+  after(req: IncomingMessage, res: ServerResponse, status: number, template: string): FaultOutcome {
+    const method = req.method ?? '';
+    if (!WRITES.has(method) || status >= 300) return null;
+    const arm = this.armed.findIndex((a) => a.method === method && template.endsWith(a.route));
+    if (arm >= 0) this.armed.splice(arm, 1);
+    else if (!this.roll(this.options.lostAnswer)) return null;
     this.lostAnswers++;
     if (this.random() < 0.5) {
       res.socket?.destroy();

@@ -30,6 +30,26 @@ describe('simulator: answers lost after the write', () => {
     expect(session.sim.admin.lostAnswers()).toBe(4);
   });
 
+  it('loses the answer of the next write to one route once, whatever the faults say', async () => {
+    const session = await start(FIRM);
+    const doc = (await session.sim.admin.dump()).documents[0]!;
+    const base = `/cas/${doc.owner.kind === 'company' ? 'companies' : 'trusts'}/${doc.owner.id}/documents`;
+    session.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/statuses');
+    session.sim.admin.setFaults({});
+    const created = await session.call('POST', base, { name: 'Fine', documentDate: '2030-01-07' });
+    expect(created.status).toBe(201);
+    const assign = (typeId: number) =>
+      session
+        .call('POST', `${base}/${doc.id}/statuses`, { typeId, effectiveDate: '2030-01-07' })
+        .then((r) => r.status)
+        .catch(() => 0);
+    expect([0, 500, 502, 503]).toContain(await assign(3));
+    const carried = (await session.sim.admin.dump()).documents.find((d) => d.id === doc.id)!;
+    expect(carried.status.type).toBe('SENT TO CLIENT');
+    expect(await assign(2)).toBe(201);
+    expect(session.sim.admin.lostAnswers()).toBe(1);
+  });
+
   it('loses no read and no refusal: only a write the service carried out', async () => {
     const session = await start(FIRM);
     const company = (await session.sim.admin.dump()).companies[0]!;
