@@ -12,7 +12,12 @@ import { localDocs, localEdits } from '../chaos/local-edits.js';
 import { randomRemoteEdit } from '../chaos/remote-edits.js';
 import { approveAll, cliResolve, pageResolve } from './operator-steps.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
-import { SERVICE_WORLD_EDITS, serviceWorldEdit, skewServiceClock } from './service-world.js';
+import {
+  loseNextAnswers,
+  SERVICE_WORLD_EDITS,
+  serviceWorldEdit,
+  skewServiceClock,
+} from './service-world.js';
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
@@ -73,6 +78,7 @@ function choices(run: SeedRun, spend: () => void): Step[] {
     counted(0.3, 'webhook again', () => run.deliver(pick(run.random, sent), 'again'));
   if (run.world.running && decisionsWaiting(run)) inject(0.5, null, () => decide(run));
   inject(0.5, null, async () => fault(run));
+  inject(0.3, null, async () => loseNextAnswers(run));
   if (run.world.running) inject(0.15, 'crash', () => run.crash());
   return steps;
 }
@@ -206,9 +212,10 @@ async function decide(run: SeedRun): Promise<void> {
 
 const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
   ['healed', () => ({})],
-  ['5xx on 30 % of requests', (seed) => ({ serverError: 0.3, seed })],
-  ['connections reset on 20 %', (seed) => ({ reset: 0.2, seed })],
-  // The write is carried out and its answer lost: a 5xx or a reset instead (docsync's in doubt).
+  // A failing service fails a write after carrying it out as well as before: then the write is
+  // done and its answer lost, a 5xx or a reset instead (docsync's push in doubt).
+  ['5xx on 30 % of requests', (seed) => ({ serverError: 0.3, lostAnswer: 0.1, seed })],
+  ['connections reset on 20 %', (seed) => ({ reset: 0.2, lostAnswer: 0.1, seed })],
   ['answers lost after 40 % of writes', (seed) => ({ lostAnswer: 0.4, seed })],
   // Retry-After 1 s; the client's retries are not played, so the request fails (a 429 after them).
   ['429 with Retry-After on 20 %', (seed) => ({ tooManyRequests: 0.2, seed })],

@@ -23,7 +23,7 @@ import type { SyncHarness } from '../helpers/sync-harness.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
-import { ServiceBook, serviceWorldFindings } from './service-world.js';
+import { rateLimitFindings, ServiceBook, serviceWorldFindings } from './service-world.js';
 import {
   finalFindings,
   observe,
@@ -257,6 +257,10 @@ export class SeedRun implements WorldHarness {
       this.note(`  the service carried out ${write.kind} and lost its answer`);
       this.count(`answer lost: ${write.kind}`);
     }
+    if ((result as { status?: unknown } | null)?.status === 429) {
+      this.count(`429 on a write: ${write.kind}`);
+      this.service.rateLimitedWrite = true;
+    }
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
@@ -297,6 +301,11 @@ export class SeedRun implements WorldHarness {
   async settle(): Promise<void> {
     await this.world.board.settle();
     noteDecisions(this);
+    // Once the push a 429 failed is recorded: it must be due again, not held as refused.
+    if (this.service.rateLimitedWrite && this.world.running) {
+      this.service.rateLimitedWrite = false;
+      this.ledger.findings.push(...rateLimitFindings(this.world.life.state));
+    }
   }
 
   get parked(): readonly Parked[] {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { OwnerRef } from '../../src/domain/types.js';
 import type { StateDump } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
+import type { StateStore } from '../../src/state/state-store.js';
 import { localDocs } from '../chaos/local-edits.js';
 import type { DumpDocument } from '../helpers/sync-harness.js';
 import type { SeedRun } from './seed-run.js';
@@ -22,6 +23,7 @@ import { ownerKeyOf } from './sim-world.js';
 
 export const ENTITY_FOLDER_KEPT = 'an entity gone from the service keeps its folder';
 export const NOT_DELETED_ON_A_WORD = 'a document the service still has is not deleted';
+export const NOT_A_REFUSAL = 'a 429 is not a refusal';
 
 /** An entity the service no longer has under its id, and its folder as it was then. */
 interface Vanished {
@@ -31,6 +33,8 @@ interface Vanished {
   readonly folder: string | null;
   /** Its document folders then: document id → file name → sha256. */
   readonly documents: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Its other files then (a new folder's, not yet a document): relative path → sha256. */
+  readonly loose: ReadonlyMap<string, string>;
   /** Names of those documents in the service then. */
   readonly names: ReadonlyMap<string, string>;
   /** Bytes users had deleted or replaced before: a sync under way may still take them away. */
@@ -49,7 +53,8 @@ interface Watched {
 export class ServiceBook {
   readonly vanished: Vanished[] = [];
   readonly watched: Watched[] = [];
-  statusTypesRemoved = 0;
+  /** A write docsync sent was answered 429 since the last look at its pushes. */
+  rateLimitedWrite = false;
 
   /** Whether `folder` (relative) is the folder of an entity the service no longer has. */
   vanishedFolder(folder: string): boolean {
@@ -85,8 +90,9 @@ const DEFAULT_STATUS = 'RECEIVED';
 const TYPES_KEPT = 4;
 
 /**
- * One change to the service's world, picked at random; the webhooks it makes (none but a wrong
- * delete's and a renumbered entity's new documents: the service sends none for the rest).
+ * One change to the service's world, and the webhooks it makes: a document's `statusChange`
+ * when it is renamed or re-dated, the wrong `deleteDocument`, a renumbered entity's documents'
+ * `newDocument`; the service sends none for the rest.
  */
 export async function serviceWorldEdit(
   run: SeedRun,
@@ -126,7 +132,6 @@ export async function serviceWorldEdit(
       if (types.length <= TYPES_KEPT) return none('(few left)');
       const type = pick(run.random, types);
       run.world.sim.admin.removeStatusType(type.id);
-      run.service.statusTypesRemoved++;
       return { done: true, what: `${type.id} (${type.name})`, hooks: [] };
     }
     case 'document renamed': {
@@ -203,16 +208,21 @@ function vanish(run: SeedRun, dump: StateDump, owner: OwnerRef, how: Vanished['h
   const inService = dump.documents.filter((d) => ownerKeyOf(d.owner) === ownerKeyOf(owner));
   const serviceShas = new Set(inService.flatMap((d) => d.attachments.map((a) => a.sha256)));
   for (const d of inService) names.set(d.id, d.name);
+  const loose = new Map<string, string>();
   if (folder !== null) {
+    const docFolders = new Set<string>();
     for (const local of localDocs(run.view)) {
       if (!local.folder.startsWith(`${folder}/`)) continue;
       documents.set(local.id, local.files);
-      for (const sha of local.files.values())
-        if (how === 'deleted' || !serviceShas.has(sha)) run.ledger.deleted(sha);
+      docFolders.add(local.folder);
     }
-    // A folder a person made there that the service never had is its own, and stays unsynced.
-    for (const rel of run.view.tree().keys()) {
+    for (const [rel, sha] of run.view.tree()) {
       if (!rel.startsWith(`${folder}/`)) continue;
+      // Only in the folder from now on: not the service's to hold (unless its copy there is).
+      if (how === 'deleted' || !serviceShas.has(sha)) run.ledger.deleted(sha);
+      const docFolder = rel.slice(0, rel.lastIndexOf('/'));
+      if (!docFolders.has(docFolder)) loose.set(rel, sha);
+      // A folder a person made there that the service never had stays theirs, unsynced.
       const base = rel.slice(folder.length + 1).split('/')[0]!;
       for (const made of run.ledger.madeNames)
         if (base.endsWith(made) && ![...names.values()].includes(made))
@@ -223,7 +233,7 @@ function vanish(run: SeedRun, dump: StateDump, owner: OwnerRef, how: Vanished['h
     for (const sha of serviceShas) run.ledger.deleted(sha);
     for (const name of names.values()) run.ledger.deletedNames.add(name);
   }
-  run.service.vanished.push({ owner, how, folder, documents, names, deletedBefore });
+  run.service.vanished.push({ owner, how, folder, documents, loose, names, deletedBefore });
   run.ledger.note(
     `  ${ownerKeyOf(owner)} ${how} in the service (its folder ${folder ?? 'not made yet'})`,
   );
@@ -244,6 +254,27 @@ function entityFolderOf(root: string, owner: OwnerRef): string | null {
     }
   }
   return null;
+}
+
+/** docsync's writes (create, status, upload, deletes), by the route each goes to (its end). */
+const WRITES = [
+  ['create-document', 'POST', '/documents'],
+  ['assign-status', 'POST', '/documents/{documentId}/statuses'],
+  ['upload-attachment', 'POST', '/documents/{documentId}/attachments'],
+  ['delete-document', 'DELETE', '/documents/{documentId}'],
+  ['delete-attachment', 'DELETE', '/attachments/{attachmentId}'],
+] as const;
+
+/**
+ * The next write of each kind docsync sends, whenever it comes (in the world's rest too), is
+ * carried out and its answer lost: a 5xx or a reset. docsync must settle each by reading the
+ * service, never send it twice (resolve-in-doubt.ts). Every kind at once: creates are rare, and
+ * an armed loss waits for its kind.
+ */
+export function loseNextAnswers(run: SeedRun): void {
+  for (const [, method, route] of WRITES) run.world.sim.admin.loseNextAnswer(method, route);
+  run.note('service: the answer of the next write of each kind will be lost');
+  run.count('fault: the next write of each kind answered lost');
 }
 
 /** For a share of seeds, the service's clock minutes ahead of the daemon's or behind it. */
@@ -283,6 +314,11 @@ export function serviceWorldFindings(
       lost(`its folder ${v.folder} is gone`);
       continue;
     }
+    const under = [...o.tree].filter(([rel]) => rel.startsWith(`${v.folder}/`));
+    const anywhere = new Set(under.map(([, sha]) => sha));
+    for (const [rel, sha] of v.loose)
+      if (!o.tree.has(rel) && !anywhere.has(sha) && !v.deletedBefore.has(sha))
+        lost(`${rel} is gone`);
     for (const [id, files] of v.documents) {
       // Only what the service still had: a document deleted there just before may still go to
       // the trash by a sync under way, and so may one a later message calls deleted, which the
@@ -371,4 +407,18 @@ export function inEntityGone(root: string, folder: string, dump: StateDump): boo
       ? dump.companies.some((c) => String(c.id) === id)
       : dump.trusts.some((t) => String(t.id) === id);
   return !listed;
+}
+
+/**
+ * A write the service answered 429 ("not now") is tried again as soon as it is due, never held
+ * back as a refusal (push.ts): a push failed on a 429 with a backoff before its next try is one.
+ */
+export function rateLimitFindings(state: StateStore): Finding[] {
+  return state.outbox
+    .failed()
+    .filter((p) => / answered 429/.test(p.lastError ?? '') && (p.nextAttemptAt ?? 0) > p.updatedAt)
+    .map((p) => ({
+      invariant: NOT_A_REFUSAL,
+      detail: `${p.kind} ${p.idempotencyKey} waits until ${new Date(p.nextAttemptAt!).toISOString()} after "${p.lastError}"`,
+    }));
 }
