@@ -131,11 +131,22 @@ async function onDocumentChange(
   if (event.subType === 'deleteDocument')
     app.state.announcedDeletions.add(owner, event.documentIds, event.eventId, Date.now());
   const outcome = await daemon.request({ trigger: 'webhook', owner });
-  if (outcome === 'failed')
+  if (outcome === 'failed') {
+    // The service may have removed the entity since the change the event tells of: its sync then
+    // fails on every try, and only the entity list says so (its folder is kept, refresh-entities.ts).
+    // Read once more, the event is moot; else it is tried again.
+    if (!(await stillListed(daemon, app, owner))) {
+      app.logger.warn(
+        { entityId: event.entityId },
+        'a webhook named an entity the service no longer lists; its folder is kept',
+      );
+      return;
+    }
     throw new SyncNotDoneError(
       'SYNC_FAILED',
       `the sync of ${owner.kind} ${owner.id} this event asked for failed`,
     );
+  }
   if (outcome === 'stopped')
     throw new SyncNotDoneError('SYNC_STOPPED', 'docsync stopped before the sync was done');
 }
@@ -157,6 +168,15 @@ async function ownerNamed(
     record = find();
   }
   return record ? { kind: record.entity.kind, id: record.entity.id } : null;
+}
+
+/**
+ * Whether the service still lists the entity, after reading the list again (or joining the
+ * reading under way); a list that cannot be read fails the event's try, as its sync did.
+ */
+async function stillListed(daemon: Daemon, app: DaemonHost, owner: OwnerRef): Promise<boolean> {
+  await daemon.refreshEntities();
+  return app.state.entities.get(owner) !== null;
 }
 
 /** The stored tokens, or none when the state cannot be read (its failure is reported apart). */

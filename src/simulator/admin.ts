@@ -12,12 +12,13 @@ import type { SimClock } from './clock.js';
 import type { CountersSnapshot, RequestCounters } from './counters.js';
 import type { DocumentOps } from './document-ops.js';
 import { type CompanyInput, makeCompany, makeTrust, type TrustInput } from './entity-factory.js';
+import { EntityOps } from './entity-ops.js';
 import type { FaultOptions, Faults } from './faults.js';
 import type { LinkCounters, LinkHost, LinkSettings } from './link-host.js';
 import type { OAuthServer } from './oauth.js';
 import { seededRandom } from './random.js';
 import { RATE_WINDOWS, type RateLimiter, type RateWindow } from './rate-limit.js';
-import type { OwnerKind } from './records.js';
+import type { OwnerKey, OwnerKind } from './records.js';
 import { type SeedOption, type SeedSummary, seedFirm } from './seed.js';
 import type { ShapeOptions, SimShapes } from './shapes.js';
 import { dumpState, type StateDump } from './state-dump.js';
@@ -67,8 +68,11 @@ export interface AdminDeps {
 
 export class SimulatorAdmin {
   private readonly random = seededRandom(Date.now() & 0xffff);
+  private readonly entities: EntityOps;
 
-  constructor(private readonly deps: AdminDeps) {}
+  constructor(private readonly deps: AdminDeps) {
+    this.entities = new EntityOps(deps.store, deps.clock);
+  }
 
   seed(seed: SeedOption): SeedSummary {
     return seedFirm(this.deps.store, this.deps.clock, seed);
@@ -137,6 +141,43 @@ export class SimulatorAdmin {
     this.deps.ops.delete(this.deps.store.requireDocument(null, String(documentId)), SERVICE_USER);
   }
 
+  /** A service user renames or re-dates a document (yyyy-MM-dd). */
+  editDocument(
+    documentId: string | number,
+    change: { readonly name?: string; readonly documentDate?: string },
+  ): void {
+    const doc = this.deps.store.requireDocument(null, String(documentId));
+    this.deps.ops.edit(doc, change, SERVICE_USER);
+  }
+
+  /** The next listing of the document's owner leaves it out, once, as a page that skipped it. */
+  skipInNextListing(documentId: string | number): void {
+    this.deps.store.skipOnce.add(this.deps.store.requireDocument(null, String(documentId)).id);
+  }
+
+  renameEntity(owner: OwnerKey, name: string): void {
+    this.entities.rename(owner, name);
+  }
+
+  /** The company or trust deleted in the service, with every document of it. */
+  deleteEntity(owner: OwnerKey): void {
+    this.entities.delete(owner);
+  }
+
+  /**
+   * The company or trust entered again under a new id: the same record, its documents made again
+   * under new ids, the old ones gone (entity-ops.ts). Returns the new owner and documents.
+   */
+  renumberEntity(owner: OwnerKey): { owner: OwnerKey; documentIds: string[] } {
+    const { owner: next, documentIds } = this.entities.renumber(owner);
+    return { owner: next, documentIds: documentIds.map(String) };
+  }
+
+  /** The status type taken out of the firm's catalogue; documents keep the status they have. */
+  removeStatusType(typeId: number): void {
+    this.entities.removeStatusType(typeId);
+  }
+
   dump(): Promise<StateDump> {
     return dumpState(this.deps.store);
   }
@@ -165,6 +206,19 @@ export class SimulatorAdmin {
 
   faults(): FaultOptions {
     return this.deps.faults.get();
+  }
+
+  /** Writes carried out whose answer was lost (`lostAnswer`, `loseNextAnswer`), since the start. */
+  lostAnswers(): number {
+    return this.deps.faults.lostAnswers;
+  }
+
+  /**
+   * The next `method` write to a route ending with `route` (`/documents/{documentId}/statuses`)
+   * is carried out and its answer lost, a 5xx or a reset; healing the faults keeps it armed.
+   */
+  loseNextAnswer(method: string, route: string): void {
+    this.deps.faults.loseNextAnswer(method, route);
   }
 
   /** Answers from now on in these shapes (shapes.ts); `{}` is api.md's again. */

@@ -1,7 +1,7 @@
 /**
  * The API listener: strips the optional `/cas` prefix, matches the route, injects faults,
- * authenticates the bearer token, applies the per-token rate limit, runs the handler and
- * counts the answer. Admin routes skip faults, auth and the rate limit: they are a test tool.
+ * authenticates the bearer token, applies the per-token rate limit, runs the handler, may lose
+ * a write's answer after it was carried out, and counts the answer. Admin routes skip faults, auth and the rate limit: they are a test tool.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AnswerHolds } from './answer-holds.js';
@@ -105,6 +105,12 @@ async function handleRequest(
     );
   }
   if (!admin && matched !== null) await deps.holds.before(method, matched);
+  // The write is done; its answer may still be lost on the way back (not a token's: OAuth is
+  // not the contract's writes).
+  const contract = !admin && matched !== null && match !== null && match !== 'method';
+  if (contract && match.route.auth && reply) {
+    if (deps.faults.after(req, res, reply.status, matched) === 'handled') return;
+  }
   if (reply) sendReply(res, reply, deps.clock.nowMs());
 }
 

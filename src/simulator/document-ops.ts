@@ -97,9 +97,26 @@ export class DocumentOps {
     return attachment;
   }
 
+  /**
+   * A service user renames or re-dates a document (the API has no route for it; the service's
+   * own pages do). An edit of the document, sent as `statusChange` as a removed attachment is.
+   */
+  edit(
+    doc: DocumentRecord,
+    change: { readonly name?: string; readonly documentDate?: string },
+    actor: Actor,
+  ): void {
+    if (change.name !== undefined) {
+      if (change.name.trim() === '') throw unprocessable('name is required');
+      doc.name = change.name;
+    }
+    if (change.documentDate !== undefined) doc.documentDate = change.documentDate;
+    this.touch(doc, 'statusChange', actor);
+  }
+
   delete(doc: DocumentRecord, actor: Actor): void {
     this.store.removeDocument(doc);
-    doc.attachments.forEach(discardBlob);
+    clearBlobs(doc);
     this.store.emit({
       subType: 'deleteDocument',
       owner: doc.owner,
@@ -143,6 +160,11 @@ export class DocumentOps {
 function discardBlob(attachment: AttachmentRecord): void {
   if (attachment.blob.kind === 'file')
     rm(attachment.blob.path, { force: true }).catch(() => undefined);
+}
+
+/** Every attachment's bytes of a document that is gone. */
+export function clearBlobs(doc: DocumentRecord): void {
+  doc.attachments.forEach(discardBlob);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Injected faults, drawn from a seeded generator so a chaos run repeats: 5xx answers, 429s,
- * connection resets, truncated downloads (link host only) and added latency. Each kind has a
- * probability from 0 to 1 per request; the admin API changes them while the simulator runs.
+ * connection resets, truncated downloads (link host only), added latency, and answers lost after
+ * a write was carried out. Each kind has a probability from 0 to 1 per request; the admin API
+ * changes them while the simulator runs.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +20,11 @@ export interface FaultOptions {
   readonly tooManyRequests?: number;
   /** Destroy the connection without an answer. */
   readonly reset?: number;
+  /**
+   * A write (POST, PUT, PATCH, DELETE) is carried out, then its answer lost: a 5xx or a reset
+   * instead of the success. The client cannot tell it from a write never applied.
+   */
+  readonly lostAnswer?: number;
   /** Link host: send half the bytes of a download, then close. */
   readonly truncatedDownload?: number;
   /** Delay added before answering, with `latencyProbability` (default 1 when latencyMs is set). */
@@ -48,10 +54,15 @@ export interface FaultOptions {
 export type FaultOutcome = 'handled' | 'truncate' | null;
 
 const SERVER_ERRORS = [500, 502, 503] as const;
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class Faults {
   private options: FaultOptions = {};
   private random: Random = seededRandom(1);
+  /** Writes carried out whose answer was lost, since the simulator started. */
+  lostAnswers = 0;
+  /** Writes whose answer is lost the next time one is carried out, whatever the options say. */
+  private readonly armed: { method: string; route: string }[] = [];
 
   constructor(
     private readonly clock: SimClock,
@@ -114,6 +125,37 @@ export class Faults {
       return 'handled';
     }
     return linkHost && this.roll(o.truncatedDownload) ? 'truncate' : null;
+  }
+
+  /**
+   * The answer of the next `method` request to a route whose template ends with `route` (e.g.
+   * `POST`, `/documents/{documentId}/statuses`) is lost once it is carried out; kept until one
+   * comes, through `set` too.
+   */
+  loseNextAnswer(method: string, route: string): void {
+    this.armed.push({ method, route });
+  }
+
+  /**
+   * After a write to `template` was carried out with `status`: loses its answer (a 5xx or a reset
+   * instead) as `lostAnswer` or an armed loss says. Only a success is lost: a refusal applied
+   * nothing.
+   */
+  after(req: IncomingMessage, res: ServerResponse, status: number, template: string): FaultOutcome {
+    const method = req.method ?? '';
+    if (!WRITES.has(method) || status >= 300) return null;
+    const arm = this.armed.findIndex((a) => a.method === method && template.endsWith(a.route));
+    if (arm >= 0) this.armed.splice(arm, 1);
+    else if (!this.roll(this.options.lostAnswer)) return null;
+    this.lostAnswers++;
+    if (this.random() < 0.5) {
+      res.socket?.destroy();
+      return 'handled';
+    }
+    const code = SERVER_ERRORS[Math.floor(this.random() * SERVER_ERRORS.length)]!;
+    const error = new SimError(code, 'injected_fault', 'Injected failure after the write');
+    sendReply(res, errorReply(error, undefined, this.profile), this.clock.nowMs());
+    return 'handled';
   }
 
   private roll(probability: number | undefined): boolean {

@@ -83,10 +83,22 @@ function listDocuments(store: SimStore, owner: OwnerKey, query: URLSearchParams)
   if (text !== null && after === null) {
     throw badRequest(`updatedAfter must be yyyy-MM-ddTHH:mm:ss in UTC, got "${text}"`);
   }
-  const docs = store.documentsOf(owner);
   // Strictly later only: a document updated exactly at `updatedAfter` is not listed again.
-  const shown = after === null ? docs : filter(docs, (d) => d.updatedMicros > after);
+  const docs = filter(store.documentsOf(owner), (d) => after === null || d.updatedMicros > after);
+  // A document a test told the service to skip is missing from this listing, and only this one.
+  const shown = store.skipOnce.size === 0 ? docs : skippingOnce(store.skipOnce, docs);
   return { status: 200, body: envelope('documents', shown, page, documentListItem) };
+}
+
+/** The documents, less those in `skip`, each of which is taken out of it as it is left out. */
+function* skippingOnce(
+  skip: Set<number>,
+  docs: Iterable<DocumentRecord>,
+): Iterable<DocumentRecord> {
+  for (const doc of docs) {
+    if (skip.delete(doc.id)) continue;
+    yield doc;
+  }
 }
 
 function* filter<T>(items: Iterable<T>, keep: (item: T) => boolean): Iterable<T> {

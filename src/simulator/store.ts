@@ -82,6 +82,8 @@ export class SimStore {
   readonly documents = new Map<number, DocumentRecord>();
   /** What is sent over a company's or trust's record, by `kind:id` (admin.patchRecord). */
   readonly recordPatches = new Map<string, Readonly<Record<string, unknown>>>();
+  /** Documents the next listing of their owner leaves out, once (admin.skipInNextListing). */
+  readonly skipOnce = new Set<number>();
   private readonly byOwner = new Map<string, Map<number, DocumentRecord>>();
   private readonly sequences = { ...FIRST_IDS };
   private readonly listeners: ((event: ChangeEvent) => void)[] = [];

@@ -40,8 +40,10 @@ export const remoteEdits = {
     world.ledger.note(`  document ${doc.id} made in the service (${name})`);
   },
 
-  newStatus(world: ChaosWorld, doc: DumpDocument): void {
-    world.h.sim.admin.assignStatus(doc.id, { typeId: pick(world.random, [2, 3, 10, 11, 20, 21]) });
+  /** One of the firm's usual types that its catalogue still has (a type may be taken out). */
+  newStatus(world: ChaosWorld, doc: DumpDocument, catalogue?: readonly number[]): void {
+    const types = [2, 3, 10, 11, 20, 21].filter((id) => !catalogue || catalogue.includes(id));
+    world.h.sim.admin.assignStatus(doc.id, { typeId: pick(world.random, types) });
   },
 
   addAttachment(world: ChaosWorld, doc: DumpDocument, name?: string): void {
@@ -77,14 +79,20 @@ export async function randomRemoteEdit(world: ChaosWorld, targetId?: string): Pr
     await remoteEdits.newDocument(world);
     return true;
   }
-  const docs = (await world.h.remote()).documents;
+  const dump = await world.h.remote();
+  const docs = dump.documents;
   const doc = targetId
     ? docs.find((d) => d.id === targetId)
     : docs.length > 0
       ? pick(world.random, docs)
       : undefined;
   if (!doc) return false;
-  if (roll < 0.35) remoteEdits.newStatus(world, doc);
+  if (roll < 0.35)
+    remoteEdits.newStatus(
+      world,
+      doc,
+      dump.statusTypes.map((t) => t.id),
+    );
   else if (roll < 0.6) remoteEdits.addAttachment(world, doc);
   else if (roll < 0.75) return remoteEdits.replaceAttachment(world, doc);
   else if (roll < 0.9) return remoteEdits.removeAttachment(world, doc);

@@ -6,8 +6,13 @@
  * before it goes (a delete must have its copy in the trash already) and after its answer. After
  * a crash the wrappers of that life refuse every call, so nothing the dead daemon still unwinds
  * reaches the folder or the service. A folder call that takes something away is shown to the
- * harness before it runs and after (its trash copy: trash-watch.ts).
+ * harness before it runs and after (its trash copy: trash-watch.ts). A write whose answer the
+ * service lost after carrying it out is shown as carried out (the harness asks the simulator),
+ * though docsync saw a failure.
+ *
+ * `servedPauses` is the client's clock in the simulation: a 429's pause ends at once.
  */
+import { type Clock, REAL_CLOCK } from '../../src/domain/clock.js';
 import type {
   OwnerRef,
   RemoteAttachment,
@@ -22,6 +27,7 @@ import type {
   NewDocument,
   RemoteStore,
 } from '../../src/remote/remote-store.js';
+import type { ResponseInfo } from '../../src/remote/service-http.js';
 import type { ParkBoard } from './park-board.js';
 
 /** A write docsync sends to the service, as the harness's ledger records it. */
@@ -56,12 +62,15 @@ export interface PortHooks {
   /** Parks the chain that waits for a held answer. */
   parkAnswer(label: string): Promise<void>;
   beforeWrite(write: ServiceWrite): Promise<void>;
-  afterWrite(write: ServiceWrite, result: unknown): void;
+  /** `answerLost`: the service carried the write out, then lost its answer (a failure here). */
+  afterWrite(write: ServiceWrite, result: unknown, answerLost: boolean): void;
   /**
    * Before a folder call: what to look at once it returned (a removal's trash copy), or null.
    * Asked before the call starts, so it sees the folder as the call found it.
    */
   localCall(method: string, args: readonly unknown[]): ((result: unknown) => void) | null;
+  /** Writes the service carried out and lost the answer of, so far. */
+  answersLost(): number;
 }
 
 const key = (owner: OwnerRef) => `${owner.kind}:${owner.id}`;
@@ -169,15 +178,16 @@ export class TrackedRemote implements RemoteStore {
     await this.hooks.beforeWrite(write);
     this.hooks.alive();
     const label = `${write.kind} ${'documentId' in write ? write.documentId : write.name}`;
+    const lostBefore = this.hooks.answersLost();
     let result: T;
     try {
       result = await this.board.track(label, call);
     } catch (error) {
-      this.hooks.afterWrite(write, error);
+      this.hooks.afterWrite(write, error, this.hooks.answersLost() > lostBefore);
       await this.#maybeHold(label);
       throw error;
     }
-    this.hooks.afterWrite(write, result);
+    this.hooks.afterWrite(write, result, false);
     await this.#maybeHold(label);
     return result;
   }
@@ -242,4 +252,38 @@ export function trackedLocal<T extends LocalStore>(
       };
     },
   });
+}
+
+/**
+ * The client's clock in the simulation, and the hook that tells it a 429 came. The client does not
+ * retry (a fault fails its request at once, as a sync sees it after its retries); a 429's
+ * `Retry-After` pauses its whole queue, and here that pause counts as served with those retries:
+ * it ends at once. Otherwise every request after it would wait in flight on a timer nobody fires
+ * (the harness moves time only between steps). The pause is the queue's one timer that does not
+ * hold the process, besides the grace of a stop.
+ */
+export function servedPauses(): {
+  readonly time: Clock;
+  readonly onResponse: (info: ResponseInfo) => void;
+} {
+  let owed = false;
+  return {
+    time: {
+      now: () => REAL_CLOCK.now(),
+      after(ms, fire, holdsProcess) {
+        if (!owed || holdsProcess !== false) return REAL_CLOCK.after(ms, fire, holdsProcess);
+        owed = false;
+        let live = true;
+        queueMicrotask(() => {
+          if (live) fire();
+        });
+        return () => {
+          live = false;
+        };
+      },
+    },
+    onResponse(info) {
+      if (info.status === 429) owed = true;
+    },
+  };
 }

@@ -12,12 +12,19 @@ import { localDocs, localEdits } from '../chaos/local-edits.js';
 import { randomRemoteEdit } from '../chaos/remote-edits.js';
 import { approveAll, cliResolve, pageResolve } from './operator-steps.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
+import {
+  loseNextAnswers,
+  SERVICE_WORLD_EDITS,
+  serviceWorldEdit,
+  skewServiceClock,
+} from './service-world.js';
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
 export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedOutcome> {
   const run = await SeedRun.start(seed, plan);
   try {
+    skewServiceClock(run);
     let injections = plan.injections;
     while (injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
@@ -63,13 +70,15 @@ function choices(run: SeedRun, spend: () => void): Step[] {
   steps.push([1.5, () => run.advance(pick(run.random, [1000, 5000, 30_000, 300_000]))]);
   if (run.chaos.entityFolders.length > 0) inject(1.2, null, () => localEdit(run));
   inject(1.2, null, () => remoteEdit(run));
+  inject(0.6, null, () => serviceWorld(run));
   const { waiting, sent } = run.webhooks;
   if (waiting.length > 0)
     counted(1.2, 'webhook late', () => run.deliver(pick(run.random, waiting), 'late'));
   if (sent.length > 0)
     counted(0.3, 'webhook again', () => run.deliver(pick(run.random, sent), 'again'));
   if (run.world.running && decisionsWaiting(run)) inject(0.5, null, () => decide(run));
-  inject(0.4, null, async () => fault(run));
+  inject(0.5, null, async () => fault(run));
+  inject(0.3, null, async () => loseNextAnswers(run));
   if (run.world.running) inject(0.15, 'crash', () => run.crash());
   return steps;
 }
@@ -87,7 +96,8 @@ const LOCAL_EDITS = [
 
 async function localEdit(run: SeedRun): Promise<void> {
   const world = run.chaos;
-  const docs = localDocs(run.view);
+  // A folder of an entity the service no longer has is left alone (service-world.ts).
+  const docs = localDocs(run.view).filter((d) => !run.service.vanishedFolder(d.folder));
   // A folder made before the first sync ended is one the firm had: held until a person adopts
   // it (`--adopt-local`), never pushed on its own (daemon.md). Later, it is a new document.
   const firstSyncDone = run.world.running && run.world.life.state.settings.initialSyncDone();
@@ -155,6 +165,25 @@ async function remoteEdit(run: SeedRun): Promise<void> {
   await run.settle();
 }
 
+/**
+ * The service's own world changes (service-world.ts); a webhook it makes comes at once, later,
+ * or never, as a service user's edit's does.
+ */
+async function serviceWorld(run: SeedRun): Promise<void> {
+  const kind = pick(run.random, SERVICE_WORLD_EDITS);
+  const { done, what, hooks } = await serviceWorldEdit(run, kind);
+  run.note(`service: ${kind} ${what}${done ? '' : ' (nothing to do)'}`);
+  if (!done) return;
+  run.count(`service: ${kind}`);
+  for (const hook of hooks) {
+    if (run.random() < 0.6) {
+      run.count('webhook at once');
+      await run.deliver(hook, 'at once');
+    }
+  }
+  await run.settle();
+}
+
 function decisionsWaiting(run: SeedRun): boolean {
   const { state } = run.world.life;
   return (
@@ -183,8 +212,13 @@ async function decide(run: SeedRun): Promise<void> {
 
 const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
   ['healed', () => ({})],
-  ['5xx on 30 % of requests', (seed) => ({ serverError: 0.3, seed })],
-  ['connections reset on 20 %', (seed) => ({ reset: 0.2, seed })],
+  // A failing service fails a write after carrying it out as well as before: then the write is
+  // done and its answer lost, a 5xx or a reset instead (docsync's push in doubt).
+  ['5xx on 30 % of requests', (seed) => ({ serverError: 0.3, lostAnswer: 0.1, seed })],
+  ['connections reset on 20 %', (seed) => ({ reset: 0.2, lostAnswer: 0.1, seed })],
+  ['answers lost after 40 % of writes', (seed) => ({ lostAnswer: 0.4, seed })],
+  // Retry-After 1 s; the client's retries are not played, so the request fails (a 429 after them).
+  ['429 with Retry-After on 20 %', (seed) => ({ tooManyRequests: 0.2, seed })],
   ['half the downloads cut short', (seed) => ({ truncatedDownload: 0.5, seed })],
   [
     'document routes answer 503',

@@ -18,11 +18,14 @@ import {
   releaseUntil,
   type Scenario,
   SMALL,
+  serviceDoc,
   settleWatcher,
   statusConflict,
   synced,
+  TWO_COMPANIES,
 } from './scenario-steps.js';
 import type { SeedRun } from './seed-run.js';
+import { entityGone } from './service-world.js';
 
 /** Every document route answers 503 (the lists too when `lists`), the rest works. */
 function detailsFail(run: SeedRun, lists: boolean): void {
@@ -200,5 +203,20 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       await run.drain();
     },
     expectInTrace: ['page: no answer, the daemon crashed'],
+  },
+  {
+    name: 'seed 34',
+    title:
+      "a webhook tells of a change in a company that the service deletes before the event is worked on: the company's sync fails on every try (its list answers 404), and after twenty tries over hours the event is given up as failed",
+    plan: TWO_COMPANIES,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const { owner } = await serviceDoc(run, doc.id);
+      serviceAdds(run, doc.id, 'added.pdf');
+      const gone = entityGone(run, await run.view.remote(), owner, 'deleted');
+      run.note(`service: entity deleted ${gone.what}`);
+      await deliverAll(run);
+    },
+    expectInTrace: ['service: entity deleted', 'webhook at once: newAttachment'],
   },
 ];

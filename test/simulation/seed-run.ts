@@ -24,6 +24,7 @@ import { convergenceFindings, type RoundsPicture, roundsPicture } from './conver
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
+import { rateLimitFindings, ServiceBook, serviceWorldFindings } from './service-world.js';
 import { fileKey } from './sim-book.js';
 import {
   finalFindings,
@@ -103,6 +104,8 @@ const RESTART_AFTER_MS = 61_000;
 export class SeedRun implements WorldHarness {
   readonly trace: string[] = [];
   readonly ledger = new SimLedger();
+  /** What the seed did to the service's own world (service-world.ts). */
+  readonly service = new ServiceBook();
   /** Decisions a command handed to the daemon, until their outcome is noted. */
   readonly decisionsHandedOver = new Map<number, DecisionRequest>();
   readonly webhooks: WebhookQueue;
@@ -175,6 +178,7 @@ export class SeedRun implements WorldHarness {
       seen.add(key);
     }
     const root = world.root;
+    const service = this.service;
     this.chaos = {
       h: this.view,
       random: this.random,
@@ -182,8 +186,9 @@ export class SeedRun implements WorldHarness {
       seed: this.seed,
       keepers,
       statusNames: dump.statusTypes.map((t) => t.name),
+      // An entity the service no longer has keeps its folder, which a person leaves alone here.
       get entityFolders() {
-        return entityFoldersIn(root);
+        return entityFoldersIn(root).filter((f) => !service.vanishedFolder(f));
       },
       away: new AwayBook(path.join(world.dir, 'away')),
     };
@@ -250,8 +255,17 @@ export class SeedRun implements WorldHarness {
     }
   }
 
-  afterWrite(write: ServiceWrite, result: unknown): void {
-    const ok = !(result instanceof Error);
+  afterWrite(write: ServiceWrite, result: unknown, answerLost: boolean): void {
+    // Carried out, though docsync saw it fail: the service lost the answer (its in-doubt push).
+    const ok = !(result instanceof Error) || answerLost;
+    if (answerLost) {
+      this.note(`  the service carried out ${write.kind} and lost its answer`);
+      this.count(`answer lost: ${write.kind}`);
+    }
+    if ((result as { status?: unknown } | null)?.status === 429) {
+      this.count(`429 on a write: ${write.kind}`);
+      this.service.rateLimitedWrite = true;
+    }
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
@@ -304,6 +318,11 @@ export class SeedRun implements WorldHarness {
   async settle(): Promise<void> {
     await this.world.board.settle();
     noteDecisions(this);
+    // Once the push a 429 failed is recorded: it must be due again, not held as refused.
+    if (this.service.rateLimitedWrite && this.world.running) {
+      this.service.rateLimitedWrite = false;
+      this.ledger.findings.push(...rateLimitFindings(this.world.life.state));
+    }
   }
 
   get parked(): readonly Parked[] {
@@ -441,6 +460,9 @@ export class SeedRun implements WorldHarness {
         const full = roundsPicture(o, this.world.life.state.cursors.list());
         this.ledger.findings.push(...convergenceFindings(polled, full));
         this.ledger.findings.push(...finalFindings(o, this.ledger, this.world.root));
+        this.ledger.findings.push(
+          ...serviceWorldFindings(o, this.ledger, this.service, this.world.root),
+        );
       }
     }
     this.note(`end: ${this.ledger.findings.length} findings`);

@@ -28,6 +28,7 @@ import type { StateDump } from '../../src/simulator/index.js';
 import type { ConflictRecord } from '../../src/state/conflict-repo.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { folderFiles, sha256 } from '../helpers/sync-harness.js';
+import { inEntityGone } from './service-world.js';
 import type { Finding, SimLedger } from './sim-ledger.js';
 import { EDITS_KEPT, lossFindings } from './sim-losses.js';
 import { treeOf } from './sim-view.js';
@@ -102,7 +103,7 @@ export function trashShas(root: string): Set<string> {
 }
 
 export function finalFindings(o: Observed, ledger: SimLedger, root: string): Finding[] {
-  return [...lossFindings(o, ledger), ...duplicates(o, ledger, root), ...tablesAgree(o)];
+  return [...lossFindings(o, ledger), ...duplicates(o, ledger, root), ...tablesAgree(o, root)];
 }
 
 function duplicates(o: Observed, ledger: SimLedger, root: string): Finding[] {
@@ -160,7 +161,7 @@ function entityFolders(root: string): Map<string, string[]> {
  * Every agreed document is in the service and in the folder its row names, with the files and
  * the status the row agreed on; every document of either side has its row.
  */
-function tablesAgree(o: Observed): Finding[] {
+function tablesAgree(o: Observed, root: string): Finding[] {
   const findings: Finding[] = [];
   const off = (detail: string) => findings.push({ invariant: TABLES_AGREE, detail });
   const service = new Map(o.dump.documents.map((d) => [d.id, d]));
@@ -208,7 +209,8 @@ function tablesAgree(o: Observed): Finding[] {
     if (!rows.has(doc.id) && !o.held.has(doc.id))
       off(`the service's document ${doc.id} (${doc.name}) has no row`);
   for (const [id, folders] of o.folders)
-    if (!rows.has(id)) off(`the folder ${folders[0]} names document ${id}, which has no row`);
+    if (!rows.has(id) && !inEntityGone(root, folders[0]!, o.dump))
+      off(`the folder ${folders[0]} names document ${id}, which has no row`);
   return findings;
 }
 
@@ -229,6 +231,7 @@ export function webhookFindings(state: StateStore, sent: readonly QueuedWebhook[
       });
     else if (
       hook.subType === 'deleteDocument' &&
+      !hook.wrong &&
       state.base.get(hook.documentId) !== null &&
       !held.has(hook.documentId)
     )

@@ -16,6 +16,11 @@ export interface QueuedWebhook {
   readonly documentId: string;
   readonly subType: string;
   readonly body: string;
+  /**
+   * A message the service sent in error: a `deleteDocument` naming a document it still has
+   * (service-world.ts). Nothing may be deleted on its word alone.
+   */
+  readonly wrong: boolean;
   /** Times the receiver took it (200). */
   deliveries: number;
 }
@@ -26,10 +31,12 @@ export class WebhookQueue {
   /** Sent at least once. */
   readonly sent: QueuedWebhook[] = [];
   #serial = 0;
+  /** How far the service's clock is from ours: it signs with its own date (service-world.ts). */
+  clockOffsetMs = 0;
 
   constructor(private readonly seed: number) {}
 
-  queue(owner: OwnerRef, documentId: string, subType: string): QueuedWebhook {
+  queue(owner: OwnerRef, documentId: string, subType: string, wrong = false): QueuedWebhook {
     const eventId = `sim-${this.seed}-${++this.#serial}`;
     const body = JSON.stringify({
       entityId: owner.id,
@@ -40,7 +47,7 @@ export class WebhookQueue {
       tenants: [{ tenantId: documentId, tenantType: 'documentId' }],
       userId: 'user-2002',
     });
-    const hook = { eventId, owner, documentId, subType, body, deliveries: 0 };
+    const hook = { eventId, owner, documentId, subType, body, wrong, deliveries: 0 };
     this.waiting.push(hook);
     return hook;
   }
@@ -52,14 +59,14 @@ export class WebhookQueue {
       this.waiting.splice(i, 1);
       this.sent.push(hook);
     }
-    const status = await post(receiverUrl, hook.body);
+    const status = await post(receiverUrl, hook.body, Date.now() + this.clockOffsetMs);
     if (status === 200) hook.deliveries++;
     return status;
   }
 }
 
-function post(url: string, body: string): Promise<number> {
-  const date = new Date(Date.now()).toISOString();
+function post(url: string, body: string, signedAt: number): Promise<number> {
+  const date = new Date(signedAt).toISOString();
   const authorization = `${WEBHOOK_CLIENT_CODE} ${date} ${signWebhook(WEBHOOK_SECRET, date, url, body)}`;
   return new Promise((resolve, reject) => {
     const req = request(

@@ -41,7 +41,7 @@ import { Metrics } from '../../src/web/metrics.js';
 import { operatorActions } from '../../src/web/operator-actions.js';
 import type { OperatorActions } from '../../src/web/page-actions.js';
 import { CrashedError, ParkBoard } from './park-board.js';
-import { type PortHooks, TrackedRemote, trackedLocal } from './port-wrappers.js';
+import { type PortHooks, servedPauses, TrackedRemote, trackedLocal } from './port-wrappers.js';
 
 export const WEBHOOK_CLIENT_CODE = 'DOCSYNC';
 export const WEBHOOK_SECRET = 'simulation-secret';
@@ -55,7 +55,7 @@ export interface WorldOptions {
 }
 
 /** What the world asks of the harness that drives it. */
-export interface WorldHarness extends Omit<PortHooks, 'alive' | 'parkAnswer'> {
+export interface WorldHarness extends Omit<PortHooks, 'alive' | 'parkAnswer' | 'answersLost'> {
   /** Reached a failpoint: parks there or not (a chain's start always parks). */
   failpoint(life: Life, step: Failpoint, site: FailpointSite): Promise<void>;
   /** The daemon's lock counted work on an entity without its lock. */
@@ -140,8 +140,11 @@ export class SimWorld {
     });
     const state = StateStore.open(this.stateFile);
     state.tokens.seedRefreshToken(this.sim.admin.mintRefreshToken());
+    // A 429's pause counts as served by the retries the client does not make (port-wrappers.ts).
+    const pauses = servedPauses();
     const client = createRemote({
-      time: REAL_CLOCK,
+      time: pauses.time,
+      onResponse: pauses.onResponse,
       // The simulator's link host is plain http on loopback: allowed only when listed.
       links: { hosts: [this.sim.linkUrl] },
       baseUrl: this.sim.apiUrl,
@@ -170,8 +173,9 @@ export class SimWorld {
         return this.board.park('answer', label, n);
       },
       beforeWrite: (write) => this.harness.beforeWrite(write),
-      afterWrite: (write, result) => this.harness.afterWrite(write, result),
+      afterWrite: (write, result, lost) => this.harness.afterWrite(write, result, lost),
       localCall: (method, args) => this.harness.localCall(method, args),
+      answersLost: () => this.sim.admin.lostAnswers(),
     };
     const wrappedLocal = trackedLocal(local, this.board, hooks);
     const deps: EngineDeps = {
