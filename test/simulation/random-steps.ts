@@ -4,27 +4,38 @@
  * has injections left) the world changes under the daemon: a local edit, a service user's edit
  * (its webhook sent at once, later, twice or never), an operator's decision, a fault, a crash.
  * The edits are the chaos suite's generators (test/chaos/local-edits.ts, remote-edits.ts).
+ * Each seed leans its own way (seed-profile.ts, steering.ts): some kinds of step and injection,
+ * some failpoints, much likelier than in another seed.
  */
 import { CONFLICT_CHOICES } from '../../src/domain/plan-resolution.js';
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
 import { localDocs, localEdits } from '../chaos/local-edits.js';
-import { randomRemoteEdit } from '../chaos/remote-edits.js';
 import { approveAll, cliResolve, pageResolve } from './operator-steps.js';
+import { SeedProfile } from './seed-profile.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
+import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun } from './steering.js';
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
 export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedOutcome> {
-  const run = await SeedRun.start(seed, plan);
+  const profile = new SeedProfile(seed);
+  const run = await SeedRun.start(seed, plan, (r) => steerRun(r, profile));
   try {
     let injections = plan.injections;
+    // The service failing before the first round: the status types may never have been read
+    // when a person types a status (row 55).
+    if (profile.on('fault at the start')) {
+      run.steps++;
+      injections--;
+      fault(run, profile);
+    }
     while (injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
-      const steps = choices(run, () => injections--);
+      const steps = choices(run, profile, () => injections--);
       await weighted(run, steps)();
     }
-    return await run.finish();
+    return { ...(await run.finish()), profile: profile.features };
   } finally {
     await run.close();
   }
@@ -40,7 +51,7 @@ function weighted(run: SeedRun, steps: readonly Step[]): () => Promise<void> {
   return steps[steps.length - 1]![1];
 }
 
-function choices(run: SeedRun, spend: () => void): Step[] {
+function choices(run: SeedRun, profile: SeedProfile, spend: () => void): Step[] {
   const steps: Step[] = [];
   const inject = (weight: number, kind: string | null, act: () => Promise<void>) =>
     steps.push([
@@ -59,18 +70,31 @@ function choices(run: SeedRun, spend: () => void): Step[] {
         return act();
       },
     ]);
+  const lean = (step: string) => profile.boost(`step ${step}`);
   if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
-  steps.push([1.5, () => run.advance(pick(run.random, [1000, 5000, 30_000, 300_000]))]);
-  if (run.chaos.entityFolders.length > 0) inject(1.2, null, () => localEdit(run));
-  inject(1.2, null, () => remoteEdit(run));
+  steps.push([
+    1.5 * lean('time passes'),
+    () => run.advance(pick(run.random, [1000, 5000, 30_000, 300_000])),
+  ]);
+  if (run.chaos.entityFolders.length > 0)
+    inject(1.2 * lean('local edit'), null, () => localEdit(run, profile));
+  inject(1.2 * lean('remote edit'), null, () => remoteEdit(run, profile));
   const { waiting, sent } = run.webhooks;
   if (waiting.length > 0)
-    counted(1.2, 'webhook late', () => run.deliver(pick(run.random, waiting), 'late'));
+    counted(1.2 * lean('webhook late'), 'webhook late', () =>
+      run.deliver(pick(run.random, waiting), 'late'),
+    );
   if (sent.length > 0)
-    counted(0.3, 'webhook again', () => run.deliver(pick(run.random, sent), 'again'));
-  if (run.world.running && decisionsWaiting(run)) inject(0.5, null, () => decide(run));
-  inject(0.4, null, async () => fault(run));
-  if (run.world.running) inject(0.15, 'crash', () => run.crash());
+    counted(0.3 * lean('webhook again'), 'webhook again', () =>
+      run.deliver(pick(run.random, sent), 'again'),
+    );
+  if (run.world.running && decisionsWaiting(run))
+    inject(0.5 * lean('decision'), null, () => decide(run));
+  inject(0.4 * lean('fault'), null, async () => fault(run, profile));
+  if (run.world.running) {
+    const aimed = profile.crashAimed(run.parked.map((p) => p.step));
+    inject(0.15 * lean('crash') * aimed, 'crash', () => run.crash());
+  }
   return steps;
 }
 
@@ -83,16 +107,27 @@ const LOCAL_EDITS = [
   'unknown status typed',
   'deleted folder',
   'renamed folder',
+  '.document.json removed',
 ] as const;
 
-async function localEdit(run: SeedRun): Promise<void> {
+/** As likely as each other, but for the rarer ones. */
+const LOCAL_EDIT_WEIGHT: Partial<Record<(typeof LOCAL_EDITS)[number], number>> = {
+  '.document.json removed': 0.3,
+};
+
+async function localEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
   const world = run.chaos;
   const docs = localDocs(run.view);
   // A folder made before the first sync ended is one the firm had: held until a person adopts
   // it (`--adopt-local`), never pushed on its own (daemon.md). Later, it is a new document.
   const firstSyncDone = run.world.running && run.world.life.state.settings.initialSyncDone();
   const kinds = firstSyncDone ? LOCAL_EDITS : LOCAL_EDITS.filter((k) => k !== 'new folder');
-  const kind = pick(run.random, kinds);
+  const kind = steeredPick(
+    run.random,
+    profile,
+    'local: ',
+    kinds.map((k) => [k, LOCAL_EDIT_WEIGHT[k] ?? 1] as const),
+  );
   const doc = docs.length > 0 ? pick(run.random, docs) : null;
   if (!doc && kind !== 'new folder') {
     run.note(`local edit: ${kind} (no document folder yet)`);
@@ -128,6 +163,9 @@ async function localEdit(run: SeedRun): Promise<void> {
     case 'renamed folder':
       done = localEdits.renameFolder(world, doc!);
       break;
+    case '.document.json removed':
+      done = await removeDocumentMeta(world, doc!);
+      break;
   }
   run.note(
     `local edit: ${kind} ${doc && kind !== 'new folder' ? doc.folder : ''}${done ? '' : ' (nothing to do)'}`,
@@ -136,9 +174,9 @@ async function localEdit(run: SeedRun): Promise<void> {
   await run.settle();
 }
 
-async function remoteEdit(run: SeedRun): Promise<void> {
+async function remoteEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
   const before = run.webhooks.waiting.length;
-  const done = await randomRemoteEdit(run.chaos);
+  const done = await steeredRemoteEdit(run.chaos, profile);
   const made = run.webhooks.waiting.slice(before);
   run.note(
     `remote edit: ${made.map((h) => `${h.subType} ${h.documentId}`).join(', ') || 'nothing to do'}`,
@@ -146,8 +184,9 @@ async function remoteEdit(run: SeedRun): Promise<void> {
   if (!done) return;
   run.count(`remote: ${made[0]?.subType ?? 'edit'}`);
   // Most webhooks come at once; the others wait in the queue: late, reordered, or never sent.
+  const atOnce = profile.chance('webhooks late', 0.6, 0.2);
   for (const hook of made) {
-    if (run.random() < 0.6) {
+    if (run.random() < atOnce) {
       run.count('webhook at once');
       await run.deliver(hook, 'at once');
     }
@@ -197,6 +236,7 @@ const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
       },
     }),
   ],
+  ['status types answer 503', () => ({ routes: { '/documents/statusTypes': 503 } })],
   [
     'uploads answer 503',
     () => ({
@@ -208,8 +248,14 @@ const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
   ],
 ];
 
-function fault(run: SeedRun): void {
-  const [label, make] = pick(run.random, FAULTS);
+function fault(run: SeedRun, profile: SeedProfile): void {
+  const label = steeredPick(
+    run.random,
+    profile,
+    'fault: ',
+    FAULTS.map(([l]) => [l, 1] as const),
+  );
+  const make = FAULTS.find(([l]) => l === label)![1];
   run.count(`fault: ${label}`);
   run.faults(make(Math.floor(run.random() * 1e9)), label);
 }
