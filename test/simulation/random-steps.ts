@@ -23,12 +23,11 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
   const run = await SeedRun.start(seed, plan, (r) => steerRun(r, profile));
   try {
     let injections = plan.injections;
-    // The service failing before the first round: the status types may never have been read
-    // when a person types a status (row 55).
-    if (profile.on('fault at the start')) {
-      run.steps++;
-      injections--;
-      fault(run, profile);
+    // The status types unread when the first round asks for them: a status a person types
+    // waits until they are read (row 55).
+    if (profile.on('status types unread at the start')) {
+      run.count('fault: status types answer 503');
+      run.faults(STATUS_TYPES_FAIL, 'status types answer 503, from the start');
     }
     while (injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
@@ -93,7 +92,7 @@ function choices(run: SeedRun, profile: SeedProfile, spend: () => void): Step[] 
   inject(0.4 * lean('fault'), null, async () => fault(run, profile));
   if (run.world.running) {
     const aimed = profile.crashAimed(run.parked.map((p) => p.step));
-    inject(0.15 * lean('crash') * aimed, 'crash', () => run.crash());
+    inject(0.15 * Math.max(lean('crash'), aimed), 'crash', () => run.crash());
   }
   return steps;
 }
@@ -128,7 +127,7 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
     'local: ',
     kinds.map((k) => [k, LOCAL_EDIT_WEIGHT[k] ?? 1] as const),
   );
-  const doc = docs.length > 0 ? pick(run.random, docs) : null;
+  const doc = docs.length > 0 ? profile.pickDocument(run.random, docs) : null;
   if (!doc && kind !== 'new folder') {
     run.note(`local edit: ${kind} (no document folder yet)`);
     return;
@@ -220,6 +219,8 @@ async function decide(run: SeedRun): Promise<void> {
   else await cliResolve(run, conflict.id, choice);
 }
 
+const STATUS_TYPES_FAIL: FaultOptions = { routes: { '/documents/statusTypes': 503 } };
+
 const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
   ['healed', () => ({})],
   ['5xx on 30 % of requests', (seed) => ({ serverError: 0.3, seed })],
@@ -236,7 +237,7 @@ const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
       },
     }),
   ],
-  ['status types answer 503', () => ({ routes: { '/documents/statusTypes': 503 } })],
+  ['status types answer 503', () => STATUS_TYPES_FAIL],
   [
     'uploads answer 503',
     () => ({

@@ -4,8 +4,9 @@
  * thing much likelier in that seed: a failpoint where syncs park nearly every time (`park
  * before-commit`), a kind of step or injection four times as likely (`step crash`, `local:
  * renamed folder`, `fault: uploads answer 503`), crashes aimed at syncs parked at a failpoint
- * (`crash at before-commit`), answers held back often (`late answers`). So one seed is heavy in
- * crashes before commits, another in renames during uploads.
+ * (`crash at before-commit`), answers held back often (`late answers`), edits of both sides
+ * on one document (`one document`: where conflicts are). So one seed is heavy in crashes
+ * before commits, another in renames during uploads.
  *
  * Whether a feature is on is a function of the seed's number and the feature's name alone
  * (hashed to a number of the seed's own generator), drawn when first asked: a seed replays from
@@ -16,7 +17,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Failpoint } from '../../src/engine/failpoints.js';
-import { hashString, seededRandom } from '../../src/simulator/random.js';
+import { hashString, pick, type Random, seededRandom } from '../../src/simulator/random.js';
 
 /** How likely a feature the weights do not name is on in a seed. */
 export const DEFAULT_ON = 0.25;
@@ -26,6 +27,14 @@ const BOOST = 4;
 const CRASH_AIMED = 8;
 /** A failpoint that is on parks a sync this often (unless it always parks). */
 const PARK_WHEN_ON = 0.9;
+/** Where a chain of work starts: a crash there finds nothing in flight, so none is aimed there. */
+const CHAIN_STARTS: ReadonlySet<Failpoint> = new Set([
+  'round-start',
+  'catalogue-refresh',
+  'cycle-start',
+]);
+/** A seed on `one document` edits the document it edited last this often. */
+const SAME_DOCUMENT = 0.75;
 
 export const WEIGHTS_FILE = new URL('./coverage-weights.json', import.meta.url);
 
@@ -46,6 +55,8 @@ const WEIGHTS = readWeights();
 
 export class SeedProfile {
   readonly #on = new Map<string, boolean>();
+  /** The document an edit of either side picked last. */
+  #focus: string | null = null;
 
   constructor(
     readonly seed: number,
@@ -75,7 +86,19 @@ export class SeedProfile {
 
   /** A crash's factor, with syncs parked at these failpoints. */
   crashAimed(parkedAt: readonly (Failpoint | null)[]): number {
-    return parkedAt.some((step) => step !== null && this.on(`crash at ${step}`)) ? CRASH_AIMED : 1;
+    const aimed = parkedAt.some(
+      (step) => step !== null && !CHAIN_STARTS.has(step) && this.on(`crash at ${step}`),
+    );
+    return aimed ? CRASH_AIMED : 1;
+  }
+
+  /** The document an edit works on: in a seed on `one document`, mostly the last one edited. */
+  pickDocument<T extends { readonly id: string }>(random: Random, docs: readonly T[]): T {
+    const last = this.#focus === null ? undefined : docs.find((d) => d.id === this.#focus);
+    if (last && this.on('one document') && random() < SAME_DOCUMENT) return last;
+    const doc = pick(random, docs);
+    this.#focus = doc.id;
+    return doc;
   }
 
   /** `usual`, or `boosted` when `feature` is on. */

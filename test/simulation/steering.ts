@@ -14,7 +14,7 @@ import type { SeedProfile } from './seed-profile.js';
 import { PARK_CHANCE, type SeedRun } from './seed-run.js';
 
 /** Late answers: the usual share held back, and the share in a seed that leans to them. */
-const HELD = { usual: 0.08, leaning: 0.3 } as const;
+const HELD = { usual: 0.08, leaning: 0.25 } as const;
 
 /** A seed's parks and held answers, as its profile says (SeedRun.start's setup). */
 export function steerRun(run: SeedRun, profile: SeedProfile): void {
@@ -59,7 +59,7 @@ export async function steeredRemoteEdit(world: ChaosWorld, profile: SeedProfile)
   }
   const docs = (await world.h.remote()).documents;
   if (docs.length === 0) return false;
-  const doc = pick(world.random, docs);
+  const doc = profile.pickDocument(world.random, docs);
   switch (kind) {
     case 'new status':
       remoteEdits.newStatus(world, doc);
