@@ -3,7 +3,7 @@
  * The service never changes an attachment's content (new content is a new attachment), so a
  * conflict on one file only arises when both sides put something under the same name.
  */
-import { claimName, conflictName, localEditName } from './file-names.js';
+import { claimName, conflictName, localEditName, taggedName } from './file-names.js';
 import type { LocalChange } from './local-changes.js';
 import type { Draft, PlanContext } from './plan-context.js';
 import { remoteChangedAtMs } from './plan-status.js';
@@ -117,8 +117,10 @@ function planRemoteAdded(
   if (occupant === undefined) {
     // row 41 when the name is free; row 44 when a kept attachment holds it: ` (2)`.
     const row = p.taken.has(wanted.toLowerCase()) ? 44 : 41;
+    const placed = row === 44 ? placedBefore(wanted, p) : undefined;
     const file = claimName(wanted, p.taken);
-    p.pulls.push({ kind: 'pull-attachment', row, folder, attachment, file });
+    const clash = placed ? { clashesWith: placed.file.name } : {};
+    p.pulls.push({ kind: 'pull-attachment', row, folder, attachment, file, ...clash });
     return;
   }
   const copyName = claimName(conflictName(wanted, ctx.stamp), p.taken);
@@ -167,6 +169,22 @@ function planRemoteAdded(
     file: wanted,
     clashesWith: occupant.file.name,
   });
+}
+
+/**
+ * Row 44 places the attachment under a numbered name. A crash after it was placed and before its
+ * commit leaves a new local file there that its name alone does not tie to the attachment, so it
+ * would be uploaded as new: the same bytes twice in the service. Like rows 42 and 43, the new
+ * file at a numbered name is the pull's clash, and the executor compares their bytes
+ * (engine/identical-clashes.ts): the same, it is the attachment; else both go on as planned.
+ */
+function placedBefore(wanted: string, p: Phases): LocalOnly | undefined {
+  for (let n = 2; ; n += 1) {
+    const name = taggedName(wanted, String(n)).toLowerCase();
+    if (!p.taken.has(name)) return undefined;
+    const local = p.pending.get(name);
+    if (local?.row === 40) return local;
+  }
 }
 
 export function planAttachments(

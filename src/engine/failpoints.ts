@@ -40,6 +40,12 @@ export interface FailpointSite {
   readonly documentId?: string | null;
   /** What is about to happen, in a word or two: an action's kind, a file, a folder. */
   readonly what?: string;
+  /**
+   * `entity-planned`: the decision-table rows (docs/sync-decision-table.md) of the plan's
+   * actions, and row 56 once per listed document whose details could not be read, so the
+   * simulation can count which rows its seeds reach.
+   */
+  readonly rows?: readonly number[];
 }
 
 /** Resolves when the sync may go on; rejects to end it there (the simulation's crash). */

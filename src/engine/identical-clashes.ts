@@ -3,7 +3,7 @@
  * name: the planner cannot see the service's bytes. But "identical changes on both sides are no
  * conflict" (daemon.md), and the commonest way to get there is not a user at all: a crash after
  * a download was placed and before its base committed (docs/state.md, "a pull"), or a folder
- * adopted by row 5, leaves exactly such a pair. So before the conflict is carried out, the
+ * adopted by row 5, leaves exactly such a pair (under a numbered name when row 44 placed it). So before the conflict is carried out, the
  * attachment is downloaded to a temp file and its sha256 compared with the local file's; when
  * they agree, the file simply becomes the agreed attachment (no copy, no upload, no download
  * into the folder). Costs one download per name clash, which is rare.

@@ -300,6 +300,10 @@ async function planAndStart(
       await deps.failpoint('entity-planned', {
         owner: job.owner,
         what: `${job.plan.actions.length} actions`,
+        rows: [
+          ...job.plan.actions.map((a) => a.row),
+          ...[...job.detailFailures.keys()].map(() => 56),
+        ],
       });
     // Under the daemon a document delete waits for the rails, often for its hold time too: the
     // summary says what goes now, and the deletes are told once judged (runDeletes, logHolds).

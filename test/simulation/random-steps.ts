@@ -4,13 +4,15 @@
  * has injections left) the world changes under the daemon: a local edit, a service user's edit
  * (its webhook sent at once, later, twice or never), an operator's decision, a fault, a crash.
  * The edits are the chaos suite's generators (test/chaos/local-edits.ts, remote-edits.ts).
+ * Each seed leans its own way (seed-profile.ts, steering.ts): some kinds of step and injection,
+ * some failpoints, much likelier than in another seed.
  */
 import { CONFLICT_CHOICES } from '../../src/domain/plan-resolution.js';
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
 import { localDocs, localEdits } from '../chaos/local-edits.js';
-import { randomRemoteEdit } from '../chaos/remote-edits.js';
 import { approveAll, cliResolve, pageResolve } from './operator-steps.js';
+import { SeedProfile } from './seed-profile.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
 import {
   loseNextAnswers,
@@ -18,20 +20,28 @@ import {
   serviceWorldEdit,
   skewServiceClock,
 } from './service-world.js';
+import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun } from './steering.js';
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
 export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedOutcome> {
-  const run = await SeedRun.start(seed, plan);
+  const profile = new SeedProfile(seed);
+  const run = await SeedRun.start(seed, plan, (r) => steerRun(r, profile));
   try {
     skewServiceClock(run);
     let injections = plan.injections;
+    // The status types unread when the first round asks for them: a status a person types
+    // waits until they are read (row 55).
+    if (profile.on('status types unread at the start')) {
+      run.count('fault: status types answer 503');
+      run.faults(STATUS_TYPES_FAIL, 'status types answer 503, from the start');
+    }
     while (injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
-      const steps = choices(run, () => injections--);
+      const steps = choices(run, profile, () => injections--);
       await weighted(run, steps)();
     }
-    return await run.finish();
+    return { ...(await run.finish()), profile: profile.features };
   } finally {
     await run.close();
   }
@@ -47,7 +57,7 @@ function weighted(run: SeedRun, steps: readonly Step[]): () => Promise<void> {
   return steps[steps.length - 1]![1];
 }
 
-function choices(run: SeedRun, spend: () => void): Step[] {
+function choices(run: SeedRun, profile: SeedProfile, spend: () => void): Step[] {
   const steps: Step[] = [];
   const inject = (weight: number, kind: string | null, act: () => Promise<void>) =>
     steps.push([
@@ -66,20 +76,33 @@ function choices(run: SeedRun, spend: () => void): Step[] {
         return act();
       },
     ]);
+  const lean = (step: string) => profile.boost(`step ${step}`);
   if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
-  steps.push([1.5, () => run.advance(pick(run.random, [1000, 5000, 30_000, 300_000]))]);
-  if (run.chaos.entityFolders.length > 0) inject(1.2, null, () => localEdit(run));
-  inject(1.2, null, () => remoteEdit(run));
-  inject(0.6, null, () => serviceWorld(run));
+  steps.push([
+    1.5 * lean('time passes'),
+    () => run.advance(pick(run.random, [1000, 5000, 30_000, 300_000])),
+  ]);
+  if (run.chaos.entityFolders.length > 0)
+    inject(1.2 * lean('local edit'), null, () => localEdit(run, profile));
+  inject(1.2 * lean('remote edit'), null, () => remoteEdit(run, profile));
+  inject(0.6 * lean('service world'), null, () => serviceWorld(run));
   const { waiting, sent } = run.webhooks;
   if (waiting.length > 0)
-    counted(1.2, 'webhook late', () => run.deliver(pick(run.random, waiting), 'late'));
+    counted(1.2 * lean('webhook late'), 'webhook late', () =>
+      run.deliver(pick(run.random, waiting), 'late'),
+    );
   if (sent.length > 0)
-    counted(0.3, 'webhook again', () => run.deliver(pick(run.random, sent), 'again'));
-  if (run.world.running && decisionsWaiting(run)) inject(0.5, null, () => decide(run));
-  inject(0.5, null, async () => fault(run));
-  inject(0.3, null, async () => loseNextAnswers(run));
-  if (run.world.running) inject(0.15, 'crash', () => run.crash());
+    counted(0.3 * lean('webhook again'), 'webhook again', () =>
+      run.deliver(pick(run.random, sent), 'again'),
+    );
+  if (run.world.running && decisionsWaiting(run))
+    inject(0.5 * lean('decision'), null, () => decide(run));
+  inject(0.5 * lean('fault'), null, async () => fault(run, profile));
+  inject(0.3 * lean('answers lost'), null, async () => loseNextAnswers(run));
+  if (run.world.running) {
+    const aimed = profile.crashAimed(run.parked.map((p) => p.step));
+    inject(0.15 * Math.max(lean('crash'), aimed), 'crash', () => run.crash());
+  }
   return steps;
 }
 
@@ -92,9 +115,15 @@ const LOCAL_EDITS = [
   'unknown status typed',
   'deleted folder',
   'renamed folder',
+  '.document.json removed',
 ] as const;
 
-async function localEdit(run: SeedRun): Promise<void> {
+/** As likely as each other, but for the rarer ones. */
+const LOCAL_EDIT_WEIGHT: Partial<Record<(typeof LOCAL_EDITS)[number], number>> = {
+  '.document.json removed': 0.3,
+};
+
+async function localEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
   const world = run.chaos;
   // A folder of an entity the service no longer has is left alone (service-world.ts).
   const docs = localDocs(run.view).filter((d) => !run.service.vanishedFolder(d.folder));
@@ -102,8 +131,13 @@ async function localEdit(run: SeedRun): Promise<void> {
   // it (`--adopt-local`), never pushed on its own (daemon.md). Later, it is a new document.
   const firstSyncDone = run.world.running && run.world.life.state.settings.initialSyncDone();
   const kinds = firstSyncDone ? LOCAL_EDITS : LOCAL_EDITS.filter((k) => k !== 'new folder');
-  const kind = pick(run.random, kinds);
-  const doc = docs.length > 0 ? pick(run.random, docs) : null;
+  const kind = steeredPick(
+    run.random,
+    profile,
+    'local: ',
+    kinds.map((k) => [k, LOCAL_EDIT_WEIGHT[k] ?? 1] as const),
+  );
+  const doc = docs.length > 0 ? profile.pickDocument(run.random, docs) : null;
   if (!doc && kind !== 'new folder') {
     run.note(`local edit: ${kind} (no document folder yet)`);
     return;
@@ -138,6 +172,9 @@ async function localEdit(run: SeedRun): Promise<void> {
     case 'renamed folder':
       done = localEdits.renameFolder(world, doc!);
       break;
+    case '.document.json removed':
+      done = await removeDocumentMeta(world, doc!);
+      break;
   }
   run.note(
     `local edit: ${kind} ${doc && kind !== 'new folder' ? doc.folder : ''}${done ? '' : ' (nothing to do)'}`,
@@ -146,9 +183,9 @@ async function localEdit(run: SeedRun): Promise<void> {
   await run.settle();
 }
 
-async function remoteEdit(run: SeedRun): Promise<void> {
+async function remoteEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
   const before = run.webhooks.waiting.length;
-  const done = await randomRemoteEdit(run.chaos);
+  const done = await steeredRemoteEdit(run.chaos, profile);
   const made = run.webhooks.waiting.slice(before);
   run.note(
     `remote edit: ${made.map((h) => `${h.subType} ${h.documentId}`).join(', ') || 'nothing to do'}`,
@@ -156,8 +193,9 @@ async function remoteEdit(run: SeedRun): Promise<void> {
   if (!done) return;
   run.count(`remote: ${made[0]?.subType ?? 'edit'}`);
   // Most webhooks come at once; the others wait in the queue: late, reordered, or never sent.
+  const atOnce = profile.chance('webhooks late', 0.6, 0.2);
   for (const hook of made) {
-    if (run.random() < 0.6) {
+    if (run.random() < atOnce) {
       run.count('webhook at once');
       await run.deliver(hook, 'at once');
     }
@@ -210,6 +248,8 @@ async function decide(run: SeedRun): Promise<void> {
   else await cliResolve(run, conflict.id, choice);
 }
 
+const STATUS_TYPES_FAIL: FaultOptions = { routes: { '/documents/statusTypes': 503 } };
+
 const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
   ['healed', () => ({})],
   // A failing service fails a write after carrying it out as well as before: then the write is
@@ -231,6 +271,7 @@ const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
       },
     }),
   ],
+  ['status types answer 503', () => STATUS_TYPES_FAIL],
   [
     'uploads answer 503',
     () => ({
@@ -242,8 +283,14 @@ const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [
   ],
 ];
 
-function fault(run: SeedRun): void {
-  const [label, make] = pick(run.random, FAULTS);
+function fault(run: SeedRun, profile: SeedProfile): void {
+  const label = steeredPick(
+    run.random,
+    profile,
+    'fault: ',
+    FAULTS.map(([l]) => [l, 1] as const),
+  );
+  const make = FAULTS.find(([l]) => l === label)![1];
   run.count(`fault: ${label}`);
   run.faults(make(Math.floor(run.random() * 1e9)), label);
 }

@@ -5,6 +5,7 @@
  * timing, and windows random seeds never reach (a crash at one exact failpoint). On the code
  * before their fixes each fails (docs/simulation.md lists what each finds).
  */
+import { taggedName } from '../../src/domain/file-names.js';
 import { content } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
@@ -81,6 +82,29 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
           'remote 5.pdf, pulled before the crash, was uploaded as a new file while the details could not be read',
         );
       run.faults({}, 'healed');
+      await run.drain();
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
+    name: 'seed 547',
+    title:
+      'an attachment the service added under a name the document has is pulled as `name (2)`; a crash before its commit: after the restart the placed file reads as a new local file and is uploaded, two attachments of the same bytes',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const [name] = doc.files.keys();
+      if (!name) throw new Error('the scenario needs a document with a file');
+      serviceAdds(run, doc.id, name);
+      // Row 44: the webhook's sync places the new attachment as `name (2)` and stops before its
+      // commit; the daemon dies there.
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-attachment';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the pull placed, its commit not made');
+      run.parkAt = () => false;
+      const placed = `${doc.folder}/${taggedName(name, '2')}`;
+      if (!run.view.exists(placed)) throw new Error(`the scenario expected ${placed} placed`);
+      await run.crash();
       await run.drain();
     },
     expectInTrace: ['parked: before-commit', 'crash'],

@@ -21,6 +21,7 @@ import { AwayBook } from '../chaos/away-book.js';
 import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
 import { convergenceFindings, type RoundsPicture, roundsPicture } from './convergence.js';
+import { CoverageCounter, type SeedCoverage } from './coverage.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
@@ -73,6 +74,10 @@ export interface SeedOutcome {
   readonly steps: number;
   /** The daemon's last warnings and errors. */
   readonly log: readonly string[];
+  /** The failpoints and decision-table rows it reached (coverage.ts). */
+  readonly coverage: SeedCoverage;
+  /** The random driver's leanings, on or off, by name (seed-profile.ts). */
+  readonly profile?: Readonly<Record<string, boolean>>;
 }
 
 /** Where a chain of work starts: it must park there, before its first request or file access. */
@@ -83,7 +88,7 @@ const CHAIN_STARTS: ReadonlySet<Failpoint> = new Set([
 ]);
 
 /** How often the random driver stops a sync at the other failpoints. */
-const PARK_CHANCE: Readonly<Record<Failpoint, number>> = {
+export const PARK_CHANCE: Readonly<Record<Failpoint, number>> = {
   'round-start': 1,
   'catalogue-refresh': 1,
   'cycle-start': 1,
@@ -110,6 +115,7 @@ export class SeedRun implements WorldHarness {
   readonly decisionsHandedOver = new Map<number, DecisionRequest>();
   readonly webhooks: WebhookQueue;
   readonly random: Random;
+  readonly coverage = new CoverageCounter();
   /** Whether a sync parks at a failpoint that is not a chain's start (scenarios set their own). */
   parkAt: (step: Failpoint, site: FailpointSite) => boolean;
   /** Whether an answer of the service is held back (a late answer). */
@@ -133,9 +139,17 @@ export class SeedRun implements WorldHarness {
     this.holdAt = () => this.random() < 0.08;
   }
 
-  /** The world made and the daemon started on an empty folder; its first round waits to go. */
-  static async start(seed: number, plan: SeedPlan): Promise<SeedRun> {
+  /**
+   * The world made and the daemon started on an empty folder; its first round waits to go.
+   * `setup` may change how the run chooses (`parkAt`, `holdAt`) before anything runs.
+   */
+  static async start(
+    seed: number,
+    plan: SeedPlan,
+    setup?: (run: SeedRun) => void,
+  ): Promise<SeedRun> {
     const run = new SeedRun(seed, plan);
+    setup?.(run);
     process.on('unhandledRejection', run.#unheard);
     run.clock = new VirtualClock();
     try {
@@ -211,12 +225,14 @@ export class SeedRun implements WorldHarness {
   // ---- what the world asks of the harness (WorldHarness) ----
 
   async failpoint(life: Life, step: Failpoint, site: FailpointSite): Promise<void> {
+    this.coverage.reached(step, site);
     if (step === 'cycle-end') return;
     if (this.#stopping && (step === 'cycle-start' || step === 'round-start'))
       this.ledger.found(NOTHING_AFTER_SIGTERM, `${labelOf(step, site)} began after the signal`);
     if (CHAIN_STARTS.has(step) || this.parkAt(step, site)) {
       const label = labelOf(step, site);
       this.note(`  parked: ${label}`);
+      this.coverage.parked(step);
       await this.world.board.park('failpoint', label, life.n, step, site);
       if (life.dead) throw new CrashedError();
     }
@@ -393,6 +409,7 @@ export class SeedRun implements WorldHarness {
    */
   async crash(): Promise<void> {
     this.note('crash, and a restart a minute later');
+    this.coverage.crashed(this.parked.flatMap((p) => (p.step ? [p.step] : [])));
     await this.world.crash();
     this.clock.dropTimers();
     this.clock.pass(RESTART_AFTER_MS);
@@ -473,6 +490,7 @@ export class SeedRun implements WorldHarness {
       injected: this.injected,
       steps: this.steps,
       log: [...this.world.log],
+      coverage: this.coverage.coverage,
     };
   }
 

@@ -1,11 +1,16 @@
 /**
  * `npm run simulate -- --seeds N [--from S] [--trace] [--regressions]` (simulate-cli.mjs passes
  * the arguments as SIM_* variables): runs many seeds, one after another, and prints what they
- * injected, what they found, and the trace of the first seed that found something, which
- * replays exactly with `--from S --seeds 1 --trace`. With `--regressions`, the named scenarios
- * (regressions.ts, regressions-found.ts) instead.
+ * injected, what they found, the failpoints and decision-table rows they reached (coverage.ts),
+ * and the trace of the first seed that found something, which replays exactly with `--from S
+ * --seeds 1 --trace`. With `--regressions`, the named scenarios (regressions.ts,
+ * regressions-found.ts) instead. `--write-weights` writes the profiles' weights from the run's
+ * coverage (coverage-weights.ts); `--coverage-log` keeps each seed's coverage, and
+ * `--coverage-from` reads such logs instead of running seeds.
  */
 import { expect, it } from 'vitest';
+import { CoverageTally } from './coverage.js';
+import { logRecord, readRecords, type SeedRecord, writeWeights } from './coverage-weights.js';
 import { runRandomSeed } from './random-steps.js';
 import { runScenario, SCENARIOS } from './regressions.js';
 import { RANDOM_PLAN, type SeedOutcome } from './seed-run.js';
@@ -19,25 +24,42 @@ const seeds = env('SIM_SEEDS', 100);
 const from = env('SIM_FROM', 1);
 const showTrace = process.env.SIM_TRACE === '1';
 const regressions = process.env.SIM_REGRESSIONS === '1';
+const writingWeights = process.env.SIM_WRITE_WEIGHTS === '1';
+const coverageLog = process.env.SIM_COVERAGE_LOG || null;
+const coverageFrom = (process.env.SIM_COVERAGE_FROM ?? '').split(',').filter((f) => f !== '');
 
-it(
-  regressions ? 'the named cases, as scenarios' : `seeds ${from} to ${from + seeds - 1}`,
-  async () => {
-    const tally = new Tally();
-    if (regressions) {
-      for (const scenario of SCENARIOS) tally.add(await runScenario(scenario), scenario.name);
-    } else {
-      for (let seed = from; seed < from + seeds; seed++) {
-        tally.add(await runRandomSeed(seed, RANDOM_PLAN), `seed ${seed}`);
-        if ((seed - from + 1) % 100 === 0) console.log(tally.progress());
-      }
+/** `--coverage-from`: the coverage of seeds run before, from their logs; no seed runs. */
+function coverageOfLogs(): void {
+  const records = readRecords(coverageFrom);
+  const tally = new CoverageTally();
+  for (const record of records) tally.add(record.coverage);
+  console.log(tally.report().join('\n'));
+  if (writingWeights) console.log(writeWeights(records));
+}
+
+async function runSeeds(): Promise<void> {
+  const tally = new Tally();
+  if (regressions) {
+    for (const scenario of SCENARIOS) tally.add(await runScenario(scenario), scenario.name);
+  } else {
+    for (let seed = from; seed < from + seeds; seed++) {
+      tally.add(await runRandomSeed(seed, RANDOM_PLAN), `seed ${seed}`);
+      if ((seed - from + 1) % 100 === 0) console.log(tally.progress());
     }
-    console.log(tally.report(showTrace));
-    expect(tally.failing, 'runs that found something').toEqual([]);
-  },
-  // A run of N seeds gets the time N seeds take on a slow machine, and more.
-  Math.max(120_000, (regressions ? 20 : seeds) * 5_000),
-);
+  }
+  console.log(tally.report(showTrace));
+  if (writingWeights) console.log(writeWeights(tally.records));
+  expect(tally.failing, 'runs that found something').toEqual([]);
+}
+
+if (coverageFrom.length > 0) it('coverage of the seeds in the logs', coverageOfLogs);
+else
+  it(
+    regressions ? 'the named cases, as scenarios' : `seeds ${from} to ${from + seeds - 1}`,
+    runSeeds,
+    // A run of N seeds gets the time N seeds take on a slow machine, and more.
+    Math.max(120_000, (regressions ? 20 : seeds) * 5_000),
+  );
 
 class Tally {
   readonly #began = performance.now();
@@ -46,12 +68,23 @@ class Tally {
   /** Findings by their shape (ids, names and numbers left out): how often, and where first. */
   readonly #kinds = new Map<string, { runs: number; first: string }>();
   readonly failing: string[] = [];
+  readonly #coverage = new CoverageTally();
+  /** Each seed's coverage and profile, kept only to write the weights. */
+  readonly records: SeedRecord[] = [];
   #first: { name: string; outcome: SeedOutcome } | null = null;
   #runs = 0;
   #steps = 0;
 
   add(outcome: SeedOutcome, name: string): void {
     this.#runs++;
+    this.#coverage.add(outcome.coverage);
+    const record = {
+      seed: outcome.seed,
+      coverage: outcome.coverage,
+      profile: outcome.profile ?? {},
+    };
+    if (writingWeights) this.records.push(record);
+    if (coverageLog) logRecord(coverageLog, record);
     this.#steps += outcome.steps;
     for (const [kind, n] of Object.entries(outcome.injected))
       this.#injected.set(kind, (this.#injected.get(kind) ?? 0) + n);
@@ -84,6 +117,7 @@ class Tally {
     lines.push('found, by shape (runs, first):');
     for (const [kind, { runs, first }] of [...this.#kinds].sort((a, b) => b[1].runs - a[1].runs))
       lines.push(`  ${runs} × ${kind} (first: ${first})`);
+    lines.push(...this.#coverage.report());
     if (this.failing.length > 0) lines.push(`failing: ${this.failing.slice(0, 50).join(', ')}`);
     const first = this.#first;
     if (first && (trace || this.failing.length > 0)) {

@@ -579,6 +579,30 @@ describe('planSync decision table (docs/sync-decision-table.md)', () => {
     ]);
   });
 
+  it("row 44 names a new file at the numbered name as the pull's clash: it may be the pull, placed before a crash", () => {
+    const placed = file('minutes (2).pdf', 'same bytes?');
+    const sides = {
+      base: [d],
+      folders: [withFiles([userFile, systemFile, placed])],
+      changed: [
+        remoteOf(d, {
+          attachments: [...remoteOf(d).attachments, remoteAttachment('UA9', 'minutes.pdf')],
+        }),
+      ],
+    };
+    const plan = planSync(input(sides), policy, NOW);
+    expect(kindsAndRows(plan)).toEqual([
+      'pull-attachment:44',
+      'push-attachment:40',
+      'update-base:27',
+    ]);
+    // The executor compares the bytes (identical-clashes.ts): the same, the file is the attachment.
+    expect(plan.actions[0]).toMatchObject({
+      file: 'minutes (3).pdf',
+      clashesWith: 'minutes (2).pdf',
+    });
+  });
+
   it('row 18 also holds a deletion while a .document.json elsewhere in the store is unreadable', () => {
     const sides = { base: [d], elsewhere: { unreadable: ['Companies/Acme/Broken'] } };
     expect(kindsAndRows(planSync(input(sides), policy, NOW))).toEqual(['record-problem:18']);

@@ -1,0 +1,97 @@
+/**
+ * How a seed's profile (seed-profile.ts) bends the random driver's choices: how often syncs park
+ * and answers are held, which kind of an injection is picked, and a service edit of a kind the
+ * seed leans to. Every draw is still one of the seed's generator, in the same order, so a seed
+ * replays exactly. Two edits here aim at rows the chaos suite's never reach: an attachment added
+ * in the service under a name the document has (row 44), and a `.document.json` a person
+ * removed (row 14).
+ */
+import type { Random } from '../../src/simulator/random.js';
+import { pick } from '../../src/simulator/random.js';
+import type { ChaosWorld, LocalDoc } from '../chaos/local-edits.js';
+import { remoteEdits } from '../chaos/remote-edits.js';
+import type { SeedProfile } from './seed-profile.js';
+import { PARK_CHANCE, type SeedRun } from './seed-run.js';
+
+/** Late answers: the usual share held back, and the share in a seed that leans to them. */
+const HELD = { usual: 0.08, leaning: 0.25 } as const;
+
+/** A seed's parks and held answers, as its profile says (SeedRun.start's setup). */
+export function steerRun(run: SeedRun, profile: SeedProfile): void {
+  run.parkAt = (step) => run.random() < profile.parkChance(step, PARK_CHANCE[step]);
+  const held = profile.chance('late answers', HELD.usual, HELD.leaning);
+  run.holdAt = () => run.random() < held;
+}
+
+/** One of `kinds`, each as likely as its weight, boosted where the profile has `prefix kind` on. */
+export function steeredPick<T extends string>(
+  random: Random,
+  profile: SeedProfile,
+  prefix: string,
+  kinds: readonly (readonly [kind: T, weight: number])[],
+): T {
+  const weights = kinds.map(([kind, w]) => w * profile.boost(`${prefix}${kind}`));
+  let roll = random() * weights.reduce((sum, w) => sum + w, 0);
+  for (const [i, w] of weights.entries()) {
+    roll -= w;
+    if (roll < 0) return kinds[i]![0];
+  }
+  return kinds[kinds.length - 1]![0];
+}
+
+/** The service edits of the chaos suite (remote-edits.ts), as likely as it makes them. */
+const REMOTE_EDITS = [
+  ['new document', 0.15],
+  ['new status', 0.2],
+  ['attachment added', 0.25],
+  ['attachment replaced', 0.15],
+  ['attachment removed', 0.15],
+  ['document deleted', 0.1],
+  ['attachment added under a name it has', 0.05],
+] as const;
+
+/** One service edit of a kind the seed's profile leans to; false when the pick did not apply. */
+export async function steeredRemoteEdit(world: ChaosWorld, profile: SeedProfile): Promise<boolean> {
+  const kind = steeredPick(world.random, profile, 'remote: ', REMOTE_EDITS);
+  if (kind === 'new document') {
+    await remoteEdits.newDocument(world);
+    return true;
+  }
+  const docs = (await world.h.remote()).documents;
+  if (docs.length === 0) return false;
+  const doc = profile.pickDocument(world.random, docs);
+  switch (kind) {
+    case 'new status':
+      remoteEdits.newStatus(world, doc);
+      return true;
+    case 'attachment added':
+      remoteEdits.addAttachment(world, doc);
+      return true;
+    case 'attachment replaced':
+      return remoteEdits.replaceAttachment(world, doc);
+    case 'attachment removed':
+      return remoteEdits.removeAttachment(world, doc);
+    case 'document deleted':
+      return remoteEdits.deleteDocument(world, doc);
+    case 'attachment added under a name it has': {
+      // Two attachments of one name: the folder gets the new one as `name (2)` (row 44).
+      const names = doc.attachments.map((a) => a.name);
+      if (names.length === 0) return false;
+      remoteEdits.addAttachment(world, doc, pick(world.random, names));
+      return true;
+    }
+  }
+}
+
+/**
+ * A person removes a document's `.document.json`; docsync writes it again from the agreed state
+ * (row 14). Only while it shows the service's status: a status typed and not yet pushed would
+ * go with it, the person's own doing, which the ledger cannot tell from a status docsync lost.
+ */
+export async function removeDocumentMeta(world: ChaosWorld, doc: LocalDoc): Promise<boolean> {
+  const status = world.h.meta(doc.folder).status;
+  const remote = (await world.h.remote()).documents.find((d) => d.id === doc.id);
+  if (!remote || (remote.status?.type ?? null) !== status) return false;
+  world.h.remove(`${doc.folder}/.document.json`);
+  return true;
+}
