@@ -98,8 +98,8 @@ export async function fetchLink(
   } finally {
     // got takes its listener off `signal` (the request queue's stop, which lives as long as
     // the daemon) only when its stream is destroyed, and one that ended is not: each finished
-    // download, with its response, file stream and hash, stayed reachable from the signal,
-    // ~30 KB a file, until the daemon stopped. Its response is read whole by now.
+    // download, with its response, file stream and hash, stayed reachable from the signal
+    // until the daemon stopped. Its response is read whole by now.
     source?.destroy();
   }
   if (expected !== undefined && bytes !== expected) {
