@@ -32,11 +32,10 @@
  * 9. The round's pace: hot and hinted polls together take at most `HOT_SHARE` (a fifth) of the
  *    polls started within `SHARE_WINDOW_MS` while a round waits, however many entities are
  *    active. A round then takes at most 1 / (1 − HOT_SHARE) = 1.25 times a quiet round, and no
- *    entity goes unlisted longer than `coveragePeriodMs`. With half the polls theirs, 200
- *    entities made hot by webhooks and new folders at a firm of 5,000 made the round take
- *    twice as long, and a change only a round sees waited twice as long for it; hot entities
- *    are listed less often instead (`hotIntervalMs`), which webhooks and the firm-wide hint
- *    make up for.
+ *    entity goes unlisted longer than `coveragePeriodMs`. With half the polls theirs, a few
+ *    hundred entities made hot by webhooks and new folders made each round take twice as long,
+ *    and a change only a round sees waited twice as long for it; hot entities are listed less
+ *    often instead (`hotIntervalMs`), which webhooks and the firm-wide hint make up for.
  */
 
 /** An entity that changed within this long is hot. */

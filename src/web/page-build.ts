@@ -1,10 +1,10 @@
 /**
  * The status page (`GET /`), built in slices with the event loop free between them: the header's
  * facts with the problem lists, the page of entities, the stalest entity, the activity, then the
- * HTML. At 5,000 entities the whole page is some 20 ms of work; built at once, it held back
- * everything else the daemon does for that long at each refresh of each open page: a monitor's
- * `/healthz`, a webhook's answer, the answers of the service's requests. In slices, what
- * arrives meanwhile waits for one slice at most.
+ * HTML. At a firm of thousands of entities the page is tens of milliseconds of work; built at
+ * once, it held back everything else the daemon does for that long at each refresh of each open
+ * page: a monitor's `/healthz`, a webhook's answer, the answers of the service's requests. In
+ * slices, what arrives meanwhile waits for one slice at most.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ACTIVITY_SHOWN, type StatusPageQuery } from '../state/status-page-data.js';

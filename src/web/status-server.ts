@@ -78,8 +78,8 @@ type Handler = (ctx: StatusContext, res: ServerResponse, url: URL) => Promise<vo
 
 /**
  * `/healthz` and `/metrics` read the state's health facts (state/health-facts.ts): counts and
- * indexed lookups, a fraction of a millisecond at any firm size, so a monitor polling them every
- * second costs the daemon nothing. The page is built in slices (page-build.ts).
+ * indexed lookups whatever the firm's size, so a monitor polling them every second costs the
+ * daemon next to nothing. The page is built in slices (page-build.ts).
  */
 const ROUTES: Readonly<Record<string, Handler>> = {
   '/': async (ctx, res, url) => {
