@@ -6,7 +6,9 @@
 import { parseArgs } from 'node:util';
 import { atRate } from './at-rate.js';
 import { duringRound } from './during-round.js';
+import { firstSyncMemory } from './first-sync-memory.js';
 import { freshness } from './freshness.js';
+import { healthCost } from './health-cost.js';
 import { hintFreshness } from './hint-freshness.js';
 import { initialSync } from './initial-sync.js';
 import { lanesBurst } from './lanes-burst.js';
@@ -35,6 +37,8 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   11: { name: 'fair lanes and pacing during a burst of files', run: lanesBurst },
   12: { name: 'local work at the start, event-loop lag during scan passes', run: startAndStalls },
   13: { name: 'freshness without webhooks, with the firm-wide hint', run: hintFreshness },
+  14: { name: 'memory of the first sync at a high rate', run: firstSyncMemory },
+  15: { name: "a monitor's /healthz with the status page open", run: healthCost },
 };
 
 const { values } = parseArgs({

@@ -34,6 +34,8 @@ export async function startDaemon(
   readyTimeoutMs = 120_000,
   /** Another build's dist/cli.js: a baseline built from an older commit (lib/baseline-build.ts). */
   cli = CLI,
+  /** Whether that build knows `service.linkHosts` (bench 11's baseline is older than it). */
+  knowsLinkHosts = cli === CLI,
 ): Promise<DaemonProcess> {
   const root = path.join(dir, 'documents');
   const config = path.join(dir, 'docsync.json');
@@ -47,7 +49,7 @@ export async function startDaemon(
         clientSecret: sim.clientSecret,
         // The simulator's link host is plain http on loopback: fetched only when listed. A
         // baseline built before service.linkHosts existed refuses the key, and fetches any link.
-        ...(cli === CLI ? { linkHosts: [sim.linkUrl] } : {}),
+        ...(knowsLinkHosts ? { linkHosts: [sim.linkUrl] } : {}),
       },
       store: { root },
       state: { path: path.join(dir, 'state', 'docsync.db') },

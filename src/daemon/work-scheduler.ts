@@ -34,6 +34,7 @@ import {
   POLL_TIMES,
   type PollPick,
   type PollTimes,
+  SHARE_WINDOW_MS,
 } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { EntityLocks } from '../engine/entity-locks.js';
@@ -111,6 +112,9 @@ interface Work {
 interface Round {
   readonly full: boolean;
   readonly firstSync: boolean;
+  /** Its entities, and when it began: the status page shows its progress. */
+  readonly total: number;
+  readonly startedAt: number;
   readonly waiters: ((outcome: SyncOutcome) => void)[];
   keys: string[];
   inFlight: number;
@@ -124,9 +128,6 @@ interface Hint {
   readonly latest: number;
   readonly whole: boolean;
 }
-
-/** How long the poller remembers which kind of poll it started, to keep the hot share. */
-const RECENT_MS = 60_000;
 
 export class WorkScheduler {
   readonly #queued = new Map<string, Work>();
@@ -227,7 +228,12 @@ export class WorkScheduler {
       waiting,
       running: this.#running.size,
       round: this.#round
-        ? { full: this.#round.full, left: this.#round.keys.length + this.#round.inFlight }
+        ? {
+            full: this.#round.full,
+            left: this.#round.keys.length + this.#round.inFlight,
+            total: this.#round.total,
+            startedAt: this.#round.startedAt,
+          }
         : null,
       hot: this.#hot(this.host.now()).length,
       hinted: this.#hinted.size,
@@ -427,7 +433,16 @@ export class WorkScheduler {
     if (start === 'whole') {
       // One cycle over every entity, which takes each entity's lock as it reaches it.
       await this.host.run({ trigger: 'cron', fullReconcile: full }, 'poll').catch(this.onError);
-      this.#round = { full, firstSync: false, waiters, keys: [], inFlight: 0, reports: [] };
+      this.#round = {
+        full,
+        firstSync: false,
+        total: 0,
+        startedAt: this.host.now(),
+        waiters,
+        keys: [],
+        inFlight: 0,
+        reports: [],
+      };
       this.#endRoundIfDone(false);
       return;
     }
@@ -435,6 +450,8 @@ export class WorkScheduler {
     this.#round = {
       full,
       firstSync: start.firstSync ?? false,
+      total: start.owners.length,
+      startedAt: this.host.now(),
       waiters,
       keys: start.owners.map(ownerKey),
       inFlight: 0,
@@ -489,7 +506,7 @@ export class WorkScheduler {
   }
 
   #pick(now: number): PollPick {
-    this.#recent = this.#recent.filter((r) => now - r.at < RECENT_MS);
+    this.#recent = this.#recent.filter((r) => now - r.at < SHARE_WINDOW_MS);
     const hot = this.#hot(now);
     // Busy: in a sync, waiting for one, or its lock held (a person's decision, a whole cycle).
     const busy = {

@@ -29,14 +29,23 @@
  *    listing cannot have seen); of several, the one hinted first goes first.
  * 8. A due hinted entity goes before the hot ones and takes their turns under rule 3: hints are
  *    hot polls that cannot wait, so the round still keeps its share and its coverage period.
+ * 9. The round's pace: hot and hinted polls together take at most `HOT_SHARE` (a fifth) of the
+ *    polls started within `SHARE_WINDOW_MS` while a round waits, however many entities are
+ *    active. A round then takes at most 1 / (1 − HOT_SHARE) = 1.25 times a quiet round, and no
+ *    entity goes unlisted longer than `coveragePeriodMs`. With half the polls theirs, a few
+ *    hundred entities made hot by webhooks and new folders made each round take twice as long,
+ *    and a change only a round sees waited twice as long for it; hot entities are listed less
+ *    often instead (`hotIntervalMs`), which webhooks and the firm-wide hint make up for.
  */
 
 /** An entity that changed within this long is hot. */
 export const HOT_WINDOW_MS = 30 * 60_000;
 /** Hot polls never list an entity more often than this. */
 export const MIN_HOT_INTERVAL_MS = 10_000;
-/** The part of the polls hot entities may take while a round waits. */
-export const HOT_SHARE = 0.5;
+/** The part of the polls hot and hinted entities may take while a round waits (rule 9). */
+export const HOT_SHARE = 0.2;
+/** How far back the poller counts the polls it started, by kind, for the share (rule 9). */
+export const SHARE_WINDOW_MS = 60_000;
 
 export interface HotEntity {
   readonly key: string;
@@ -59,7 +68,7 @@ export interface PollView {
   /** The entities the firm-wide sweep saw a change in, not listed since. */
   readonly hinted: readonly HintedEntity[];
   readonly hotIntervalMs: number;
-  /** Polls started lately, by kind (the poller keeps a sliding count; hinted ones count as hot). */
+  /** Polls started within SHARE_WINDOW_MS, by kind (hinted ones count as hot). */
   readonly recent: { readonly hot: number; readonly round: number };
   /** Entities in a sync now (any lane), waiting for one, or with their lock held. */
   readonly busy: Pick<ReadonlySet<string>, 'has'>;
@@ -83,7 +92,7 @@ export function choosePoll(view: PollView): PollPick {
     : dueHot[0] && { kind: 'hot' as const, key: dueHot[0].key };
   if (hot && roundKey !== undefined) {
     const total = view.recent.hot + view.recent.round;
-    const hotsTurn = view.recent.hot < HOT_SHARE * (total + 1);
+    const hotsTurn = view.recent.hot < HOT_SHARE * (total + 1); // rule 9
     if (!hotsTurn) return { kind: 'round', key: roundKey, rule: 3 };
     return { ...hot, rule: hot.kind === 'hinted' ? 8 : 3 };
   }
@@ -110,8 +119,8 @@ export function hotIntervalMs(
 
 /**
  * The longest an entity can go unlisted: one round, which lists every entity at the rate the
- * hot polls leave it (at worst 1 − HOT_SHARE of the polling rate), or the cron interval when
- * the budget lists everyone sooner than that.
+ * hot polls leave it (at worst 1 − HOT_SHARE of the polling rate: rule 9), or the cron interval
+ * when the budget lists everyone sooner than that.
  */
 export function coveragePeriodMs(
   entities: number,

@@ -43,9 +43,10 @@ export async function fetchLink(
   let bytes = 0;
   let expected: number | undefined;
   const guarded = guard.requestOptions(url);
+  let source: ReturnType<Got['stream']> | undefined;
   try {
     const out = (await open(dest, WRITE_NOT_THROUGH_LINK)).createWriteStream({ flush: true });
-    const source = linkHttp.stream(url, {
+    source = linkHttp.stream(url, {
       ...guarded,
       // No headers of ours beyond this: the link needs no auth (api.md) and must get none.
       headers: { accept: '*/*' },
@@ -54,10 +55,11 @@ export async function fetchLink(
       timeout: { request: options.timeoutMs ?? 300_000 },
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    const request = source;
     source.once('response', (response: { statusCode: number; headers: Record<string, string> }) => {
       // Only a 2xx is the file: a redirect got did not follow (no Location) is not one either.
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        source.destroy(
+        request.destroy(
           new ApiError('HTTP_ERROR', `${LINK_ROUTE} answered ${response.statusCode}`, {
             route: LINK_ROUTE,
             status: response.statusCode,
@@ -93,6 +95,12 @@ export async function fetchLink(
       networkCode: (error as NodeJS.ErrnoException).code,
       cause: error,
     });
+  } finally {
+    // got takes its listener off `signal` (the request queue's stop, which lives as long as
+    // the daemon) only when its stream is destroyed, and one that ended is not: each finished
+    // download, with its response, file stream and hash, stayed reachable from the signal
+    // until the daemon stopped. Its response is read whole by now.
+    source?.destroy();
   }
   if (expected !== undefined && bytes !== expected) {
     throw new ApiError('TRUNCATED', `${LINK_ROUTE}: got ${bytes} of ${expected} bytes`, {

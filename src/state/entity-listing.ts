@@ -35,6 +35,13 @@ export interface EntityRow {
   readonly itemsInError: number;
 }
 
+/** The entity synced longest ago, or one never synced. */
+export interface StalestEntity {
+  readonly owner: OwnerRef;
+  readonly name: string;
+  readonly lastSuccessAt: number | null;
+}
+
 export interface EntityPage {
   /** Entities the state knows, whatever the query. */
   readonly total: number;
@@ -93,6 +100,7 @@ export class EntityListing {
   readonly #pages: Readonly<Record<EntitySort, ReturnType<typeof prepareSorted>>>;
   readonly #matched;
   readonly #total;
+  readonly #stalest;
 
   constructor(db: Database) {
     this.#pages = {
@@ -102,6 +110,23 @@ export class EntityListing {
     };
     this.#matched = db.prepare<[Params], number>(`SELECT count(*) ${FROM}`).pluck();
     this.#total = db.prepare<[], number>('SELECT count(*) FROM entities').pluck();
+    // As the `lag` sort orders them, without the items in error it need not say.
+    this.#stalest = db.prepare<[], Pick<Row, 'kind' | 'id' | 'name' | 'last_success_at'>>(
+      `SELECT e.kind, e.id, e.name, c.last_success_at
+       FROM entities AS e LEFT JOIN cursors AS c ON c.owner_kind = e.kind AND c.owner_id = e.id
+       ORDER BY ${ORDER.lag} LIMIT 1`,
+    );
+  }
+
+  stalest(): StalestEntity | null {
+    const row = this.#stalest.get();
+    return row
+      ? {
+          owner: { kind: row.kind, id: row.id },
+          name: row.name,
+          lastSuccessAt: row.last_success_at,
+        }
+      : null;
   }
 
   page(query: EntityQuery): EntityPage {

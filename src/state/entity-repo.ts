@@ -59,6 +59,7 @@ export class EntityRepo {
   readonly #clearUnmatched;
   readonly #addUnmatched;
   readonly #listUnmatched;
+  readonly #countUnmatched;
   readonly #replaceUnmatched;
 
   constructor(db: Database) {
@@ -92,6 +93,7 @@ export class EntityRepo {
     this.#listUnmatched = db.prepare<[], UnmatchedRow>(
       'SELECT * FROM unmatched_folders ORDER BY folder',
     );
+    this.#countUnmatched = db.prepare<[], number>('SELECT count(*) FROM unmatched_folders').pluck();
     this.#replaceUnmatched = db.transaction((folders: readonly UnmatchedFolder[]) => {
       this.#clearUnmatched.run();
       for (const f of folders) this.#addUnmatched.run(f.folder, f.kind, f.reason, f.seenAt);
@@ -168,6 +170,10 @@ export class EntityRepo {
   /** Replaces the whole list in one transaction: each scan of the root finds them anew. */
   replaceUnmatchedFolders(folders: readonly UnmatchedFolder[]): void {
     this.#replaceUnmatched.immediate(folders);
+  }
+
+  countUnmatchedFolders(): number {
+    return this.#countUnmatched.get()!;
   }
 
   listUnmatchedFolders(): UnmatchedFolder[] {

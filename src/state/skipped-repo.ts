@@ -8,6 +8,7 @@
  * kept under the kind of their top folder with an empty owner id, and listed with owner null.
  */
 
+import { isNoteOnly } from '../domain/folder-notes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerKind, OwnerRef, SkippedEntry } from '../domain/types.js';
 import { ENTITY_ROOTS } from '../local/local-store.js';
@@ -39,6 +40,7 @@ export class SkippedRepo {
   readonly #deleteOwner;
   readonly #insert;
   readonly #list;
+  readonly #reasons;
   readonly #replace;
   /**
    * Owners (ownerKey) that have rows, read once. A scan that skips nothing, the usual case, then
@@ -59,6 +61,7 @@ export class SkippedRepo {
     this.#list = db.prepare<[], SkippedRow>(
       'SELECT * FROM skipped_entries ORDER BY owner_kind, owner_id, path',
     );
+    this.#reasons = db.prepare<[], string>('SELECT reason FROM skipped_entries').pluck();
     this.#replace = db.transaction(
       (owner: OwnerRef, entries: readonly SkippedEntry[], now: number): SkippedEntry[] => {
         const firstSeen = new Map(
@@ -128,6 +131,11 @@ export class SkippedRepo {
   /** The entity is gone: what was kept for its folder goes too. */
   clearOwner(owner: OwnerRef): void {
     this.replaceForOwner(owner, []);
+  }
+
+  /** Entries that wait for a person: every one but the notes (domain/folder-notes.ts). */
+  countToActOn(): number {
+    return this.#reasons.all().filter((reason) => !isNoteOnly(reason)).length;
   }
 
   list(): SkippedRecord[] {

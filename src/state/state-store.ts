@@ -20,8 +20,14 @@ import { ConflictRepo } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
 import { CycleRepo } from './cycle-repo.js';
 import { type DeletedInService, DeletedInServiceRepo } from './deleted-in-service-repo.js';
-import { EntityListing } from './entity-listing.js';
+import {
+  EntityListing,
+  type EntityPage,
+  type EntityQuery,
+  type StalestEntity,
+} from './entity-listing.js';
 import { EntityRepo } from './entity-repo.js';
+import { type HealthFacts, readHealthFacts } from './health-facts.js';
 import { HeldDeleteRepo } from './held-delete-repo.js';
 import { LocalWorkRepo } from './local-work-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
@@ -33,7 +39,13 @@ import { RecordErrorRepo } from './record-errors-repo.js';
 import { SettingsRepo } from './settings-repo.js';
 import { SkippedRepo } from './skipped-repo.js';
 import { explainStateFailure } from './state-failure.js';
-import { readStatusPage, type StatusPageData, type StatusPageQuery } from './status-page-data.js';
+import {
+  type PageProblems,
+  readPageProblems,
+  readStatusPage,
+  type StatusPageData,
+  type StatusPageQuery,
+} from './status-page-data.js';
 import { buildStatusReport, type StatusReport } from './status-report.js';
 import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';
@@ -185,9 +197,29 @@ export class StateStore {
     return buildStatusReport(this, this.db, now);
   }
 
+  /** What `/healthz`, `/metrics` and the page's header read: cheap at any firm size. */
+  healthFacts(): HealthFacts {
+    return readHealthFacts(this, this.db);
+  }
+
   /** The status page's view: problems, one page of entities, the newest activity. */
   statusPage(query: StatusPageQuery): StatusPageData {
     return readStatusPage(this, this.db, this.#listing, query);
+  }
+
+  /** The status page's parts, read one at a time (web/page-build.ts): its header and problems, */
+  pageProblems(): PageProblems {
+    return readPageProblems(this, this.db);
+  }
+
+  /** one page of entities, */
+  entityPage(query: EntityQuery): EntityPage {
+    return this.#listing.page(query);
+  }
+
+  /** and the entity synced longest ago (the activity is `activity.recent`). */
+  stalestEntity(): StalestEntity | null {
+    return this.#listing.stalest();
   }
 
   get closed(): boolean {

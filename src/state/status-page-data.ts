@@ -1,16 +1,21 @@
 /**
- * What the status page shows, read in one read transaction so its numbers agree: the problems
- * first (the deletes the rails hold, open conflicts, items in error, failed pushes, folders not
- * synced),
- * one page of entities, and the newest activity. Unlike `StatusReport` (`docsync status`), it
- * never reads every entity or every problem: each list is a screenful and its total.
+ * What the status page shows: the problems first (the deletes the rails hold, open conflicts,
+ * items in error, failed pushes, folders not synced), one page of entities, the stalest entity,
+ * and the newest activity. Unlike `StatusReport` (`docsync status`), it never sends every
+ * entity or every problem: each list is a screenful and its total.
+ *
+ * It is read in parts, each in one read transaction: the header's facts with the problem lists
+ * (so the header's counts and the lists agree), the entity page, the stalest entity, the
+ * activity. The status server reads them one at a time and lets the event loop run between
+ * them (web/page-build.ts); `readStatusPage` reads them all in one transaction.
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { ActivityRecord } from './activity-repo.js';
 import type { ConflictRecord } from './conflict-repo.js';
-import type { EntityListing, EntityPage, EntityQuery, EntityRow } from './entity-listing.js';
+import type { EntityListing, EntityPage, EntityQuery, StalestEntity } from './entity-listing.js';
 import type { UnmatchedFolder } from './entity-repo.js';
+import { type HealthFacts, readHealthFacts } from './health-facts.js';
 import type { HeldTally, WaitingDelete } from './held-delete-repo.js';
 import type { Database } from './open-database.js';
 import type { Problem } from './problem-repo.js';
@@ -23,7 +28,6 @@ import {
   localWorkStatus,
   pushStatus,
   type StatusReport,
-  summariseCycle,
 } from './status-report.js';
 
 /** Rows of each problem list the page shows; the rest is counted. */
@@ -31,22 +35,16 @@ export const PROBLEMS_SHOWN = 50;
 /** Lines of activity per page of the feed. */
 export const ACTIVITY_SHOWN = 50;
 
-const STALEST: EntityQuery = {
-  search: '',
-  kind: null,
-  show: 'all',
-  sort: 'lag',
-  page: 1,
-  pageSize: 1,
-};
-
 export interface StatusPageQuery {
   readonly entities: EntityQuery;
   /** Page the feed back from this activity id. */
   readonly activityBefore?: number | undefined;
 }
 
-export interface StatusPageData {
+/** The page's header and its problem lists, read together. */
+export interface PageProblems {
+  /** What `/healthz` reads too: the header's verdict and counts (state/health-facts.ts). */
+  readonly health: HealthFacts;
   readonly initialSyncDone: boolean;
   readonly lastCycle: CycleSummary | null;
   readonly lastSuccessfulCycle: CycleSummary | null;
@@ -67,12 +65,16 @@ export interface StatusPageData {
   readonly recordsInError: readonly RecordError[];
   readonly unmatchedFolders: readonly UnmatchedFolder[];
   readonly notSynced: readonly SkippedRecord[];
+}
+
+export interface StatusPageData extends PageProblems {
   readonly entities: EntityPage;
   /** The entity synced longest ago (or never); null when there are none. */
-  readonly stalest: EntityRow | null;
+  readonly stalest: StalestEntity | null;
   readonly activity: readonly ActivityRecord[];
 }
 
+/** Every part at once, in one read transaction. */
 export function readStatusPage(
   store: StateStore,
   db: Database,
@@ -80,7 +82,22 @@ export function readStatusPage(
   query: StatusPageQuery,
 ): StatusPageData {
   return db
-    .transaction((): StatusPageData => {
+    .transaction(
+      (): StatusPageData => ({
+        ...readPageProblems(store, db),
+        entities: listing.page(query.entities),
+        stalest: listing.stalest(),
+        activity: store.activity.recent(ACTIVITY_SHOWN, query.activityBefore),
+      }),
+    )
+    .deferred();
+}
+
+/** The header's facts and the problem lists, in one read transaction. */
+export function readPageProblems(store: StateStore, db: Database): PageProblems {
+  return db
+    .transaction((): PageProblems => {
+      const health = readHealthFacts(store, db);
       const waitingRows = store.heldDeletes.waiting(PROBLEMS_SHOWN);
       const conflicts = store.conflicts.list(PROBLEMS_SHOWN, { open: true });
       const problems = store.problems.list(PROBLEMS_SHOWN);
@@ -94,22 +111,20 @@ export function readStatusPage(
         ...pushes.failedItems.map((f) => f.owner),
       ];
       return {
+        health,
         initialSyncDone: store.settings.initialSyncDone(),
-        lastCycle: summariseCycle(store.cycles.last()),
-        lastSuccessfulCycle: summariseCycle(store.cycles.lastSuccessful()),
+        lastCycle: health.lastCycle,
+        lastSuccessfulCycle: health.lastSuccessfulCycle,
         pendingWebhookEvents: store.webhookEvents.countPending(),
         names: namesOf(store, owners),
         held: { ...store.heldDeletes.tally(), waitingRows },
-        conflicts: { total: store.conflicts.count(), recent: conflicts },
-        itemsInError: { total: store.problems.count(), items: problems },
+        conflicts: { total: health.waiting.conflicts, recent: conflicts },
+        itemsInError: { total: health.waiting['items-in-error'], items: problems },
         pushes,
         localWork,
         recordsInError: store.recordErrors.list(),
         unmatchedFolders: store.entities.listUnmatchedFolders(),
         notSynced: store.skipped.list(),
-        entities: listing.page(query.entities),
-        stalest: listing.page(STALEST).rows[0] ?? null,
-        activity: store.activity.recent(ACTIVITY_SHOWN, query.activityBefore),
       };
     })
     .deferred();

@@ -1,12 +1,11 @@
 /**
- * What waits for a person, counted the same way for the status page's
- * header ("Needs attention (N)"), `/healthz`'s list and the `docsync_attention_items` metric.
+ * What waits for a person, counted once by the state
+ * (state/health-facts.ts) for the status page's header ("Needs attention (N)"), `/healthz`'s
+ * list and the `docsync_attention_items` metric, and worded here.
  * Waiting for a person is not being down: docsync syncs everything else meanwhile, so none of
  * this makes `/healthz` 503 (health.ts says what does).
  */
-import { isNoteOnly } from '../domain/folder-notes.js';
-import type { StateStore } from '../state/state-store.js';
-import type { StatusPageData } from '../state/status-page-data.js';
+import type { WaitingCounts } from '../state/health-facts.js';
 
 /** In the order the page lists them: what holds sync back first. */
 export const ATTENTION_KINDS = [
@@ -16,10 +15,10 @@ export const ATTENTION_KINDS = [
   'failed-pushes',
   'unmatched-folders',
   'not-synced',
-] as const;
+] as const satisfies readonly (keyof WaitingCounts)[];
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
-export type AttentionCounts = Readonly<Record<AttentionKind, number>>;
+export type AttentionCounts = WaitingCounts;
 
 export interface AttentionItem {
   readonly kind: AttentionKind;
@@ -72,29 +71,4 @@ export function attentionItems(counts: AttentionCounts): AttentionItem[] {
 
 export function attentionTotal(items: readonly AttentionItem[]): number {
   return items.reduce((n, item) => n + item.count, 0);
-}
-
-/** From the page's own reading of the state, so the header and the lists below agree. */
-export function pageAttention(data: StatusPageData): AttentionCounts {
-  return {
-    // Decided ones wait for their entity's sync, not for a person.
-    'held-deletes': data.held.waiting,
-    conflicts: data.conflicts.total,
-    'items-in-error': data.itemsInError.total,
-    'failed-pushes': data.pushes.failed,
-    'unmatched-folders': data.unmatchedFolders.length,
-    'not-synced': data.notSynced.filter((n) => !isNoteOnly(n.reason)).length,
-  };
-}
-
-/** The same counts read straight from the state (`/healthz`, `/metrics`). */
-export function stateAttention(state: StateStore): AttentionCounts {
-  return {
-    'held-deletes': state.heldDeletes.tally().waiting,
-    conflicts: state.conflicts.count(),
-    'items-in-error': state.problems.count(),
-    'failed-pushes': state.outbox.counts().failed,
-    'unmatched-folders': state.entities.listUnmatchedFolders().length,
-    'not-synced': state.skipped.list().filter((n) => !isNoteOnly(n.reason)).length,
-  };
 }

@@ -9,6 +9,7 @@
  * page as if docsync were down.
  */
 import { createTask } from 'node-cron';
+import { type AdviceForm, inAdviceForm } from '../domain/advice-form.js';
 import type { StatusReport } from '../state/status-report.js';
 import type { AttentionItem } from './attention.js';
 import type { RuntimeStatus } from './runtime-status.js';
@@ -66,6 +67,11 @@ export function checkHealth(
     );
   }
   return verdict(lastGood);
+}
+
+/** The reasons it cannot sync, with the commands they name in the form that runs here. */
+export function advised(health: Health, advice: AdviceForm): Health {
+  return { ...health, reasons: health.reasons.map((reason) => inAdviceForm(reason, advice)) };
 }
 
 /** The newest finished cycle that got through: ok, partial, held by a rail, or stopped. */

@@ -49,6 +49,7 @@ export class Metrics {
   readonly #coverage;
   readonly #stalest;
   readonly #roundLeft;
+  readonly #roundEntities;
   readonly #attention;
   /** Counters the scheduler keeps as totals: what was already added, per lane. */
   readonly #laneSeen = new Map<string, { started: number; waitedMs: number }>();
@@ -133,6 +134,11 @@ export class Metrics {
       help: 'Entities the poll round under way has still to list (0: no round).',
       registers,
     });
+    this.#roundEntities = new Gauge({
+      name: 'docsync_poll_round_entities',
+      help: 'Entities of the poll round under way, listed or not (0: no round).',
+      registers,
+    });
     if (options.processMetrics) registerProcessMetrics(this.registry);
   }
 
@@ -166,6 +172,7 @@ export class Metrics {
     this.#coverage.set(work.coveragePeriodMs / 1000);
     if (stalestMs !== null) this.#stalest.set(stalestMs / 1000);
     this.#roundLeft.set(work.round?.left ?? 0);
+    this.#roundEntities.set(work.round?.total ?? 0);
   }
 
   /** Every kind, zero included, so an alert can be written on any of them from the start. */

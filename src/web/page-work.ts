@@ -10,7 +10,7 @@ import { entityLabel, plural } from '../domain/words.js';
 import type { StatusPageData } from '../state/status-page-data.js';
 import { lineChart } from './charts.js';
 import { facts, formatAge, type Html, html, table, timeOf } from './html.js';
-import type { RuntimeStatus } from './runtime-status.js';
+import type { RuntimeStatus, WorkStatus } from './runtime-status.js';
 import { SAMPLE_EVERY_MS, SAMPLES_KEPT, type Sample } from './samples.js';
 
 const LANE_COLOURS: Readonly<Record<Lane, string>> = {
@@ -126,6 +126,27 @@ function localWorkText({ localWork: work, names }: StatusPageData): Html | strin
   return html`${plural(work.files, 'file')} in ${plural(work.documents, 'document')} of ${plural(work.entities, 'entity')}, found since ${timeOf(work.since === null ? null : Date.parse(work.since))}; each entity's sync sends them, in the watcher's lane${named}`;
 }
 
+/** How far the round under way has come: the entities it listed of its own, since when. */
+function roundText(work: WorkStatus, now: number): string {
+  const round = work.round;
+  if (!round) return 'none under way';
+  const how = round.full ? ' (full listings)' : '';
+  const since = `started ${formatAge(now - round.startedAt)} ago`;
+  return `${round.total - round.left} of ${round.total} entities listed${how}, ${since}`;
+}
+
+/**
+ * The entity synced longest ago, and how long: within the coverage period while polling keeps
+ * its promise (a failing entity is the usual reason it does not).
+ */
+function stalestText({ stalest }: StatusPageData, work: WorkStatus, now: number): string {
+  if (stalest === null) return 'none';
+  if (stalest.lastSuccessAt === null) return `${stalest.name}: never synced`;
+  const age = now - stalest.lastSuccessAt;
+  const over = age > work.coveragePeriodMs ? ', longer than the coverage period' : '';
+  return `${stalest.name}: last synced ${formatAge(age)} ago${over}`;
+}
+
 /** The scheduler's lanes: what waits in each, how long its requests waited. */
 function workSection({ data, runtime, now }: Omit<WorkInput, 'samples' | 'advice'>): Html {
   const work = runtime.work;
@@ -140,21 +161,10 @@ function workSection({ data, runtime, now }: Omit<WorkInput, 'samples' | 'advice
     l.requestsStarted === 0 ? '-' : `${Math.round(l.requestsWaitedMs / l.requestsStarted)} ms`,
     totalStarted === 0 ? '-' : `${Math.round((100 * l.requestsStarted) / totalStarted)} %`,
   ]);
-  const stalest = data.stalest;
-  const round = work.round
-    ? `${work.round.left} entities left${work.round.full ? ' (full listings)' : ''}`
-    : 'none under way';
   return html`<h3>Work</h3>${facts([
-    ['Poll round', round],
+    ['Poll round', roundText(work, now)],
     ['Coverage period', formatAge(work.coveragePeriodMs)],
-    [
-      'Stalest entity',
-      stalest === null
-        ? 'none'
-        : `${stalest.name}: ${
-            stalest.lastSuccessAt === null ? 'never synced' : formatAge(now - stalest.lastSuccessAt)
-          }`,
-    ],
+    ['Stalest entity', stalestText(data, work, now)],
     ['Hot entities', work.hotEntities],
     ['Syncs running', work.syncsRunning],
   ])}${table(

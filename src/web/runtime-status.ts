@@ -22,7 +22,13 @@ export interface WorkStatus {
   readonly lanes: Readonly<Record<Lane, LaneStatus>>;
   readonly syncsRunning: number;
   /** The poll round under way: entities still to list, and whether it lists them whole. */
-  readonly round: { readonly full: boolean; readonly left: number } | null;
+  readonly round: {
+    readonly full: boolean;
+    readonly left: number;
+    /** Its entities in all, and when it began (epoch ms). */
+    readonly total: number;
+    readonly startedAt: number;
+  } | null;
   /** Entities that changed lately, polled more often. */
   readonly hotEntities: number;
   /** The longest an entity goes unlisted, at the budget polling has. */

@@ -9,24 +9,24 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
-import { type AdviceForm, inAdviceForm, PLAIN_ADVICE } from '../domain/advice-form.js';
+import { type AdviceForm, PLAIN_ADVICE } from '../domain/advice-form.js';
 import type { DocumentLinkSettings } from '../domain/document-link.js';
 import type { Logger } from '../log/create-logger.js';
+import type { HealthFacts } from '../state/health-facts.js';
 import type { StateStore } from '../state/state-store.js';
-import type { StatusReport } from '../state/status-report.js';
-import { attentionItems, pageAttention, stateAttention } from './attention.js';
+import { attentionItems } from './attention.js';
 import { CsrfGuard } from './csrf.js';
 import { DOCUMENT_LINK_PREFIX, redirectToDocument } from './document-redirect.js';
-import { checkHealth, type Health, healthMaxAgeMs } from './health.js';
+import { advised, checkHealth, healthMaxAgeMs } from './health.js';
 import { listen } from './listen.js';
 import type { Metrics } from './metrics.js';
 import type { PageActions } from './page-actions.js';
+import { buildStatusPage } from './page-build.js';
 import { parsePageQuery } from './page-query.js';
 import { send } from './respond.js';
 import type { RuntimeProvider, RuntimeStatus } from './runtime-status.js';
 import { SAMPLE_EVERY_MS, SampleRing, sampleOf } from './samples.js';
 import { runAction, STATUS_ACTIONS } from './status-actions.js';
-import { renderStatusPage } from './status-page.js';
 
 export interface StatusServerOptions {
   /** With `service`, it also serves the stable document links (document-redirect.ts). */
@@ -76,36 +76,21 @@ export interface StatusContext {
 
 type Handler = (ctx: StatusContext, res: ServerResponse, url: URL) => Promise<void>;
 
+/**
+ * `/healthz` and `/metrics` read the state's health facts (state/health-facts.ts): counts and
+ * indexed lookups whatever the firm's size, so a monitor polling them every second costs the
+ * daemon next to nothing. The page is built in slices (page-build.ts).
+ */
 const ROUTES: Readonly<Record<string, Handler>> = {
   '/': async (ctx, res, url) => {
-    const { state, runtime, root, maxAgeMs, now } = ctx;
-    const query = parsePageQuery(url.searchParams);
-    const data = state.statusPage(query);
-    const facts = runtime();
-    const at = now();
-    const health = advised(
-      checkHealth(data, facts, attentionItems(pageAttention(data)), maxAgeMs, at),
-      ctx.advice,
-    );
-    const page = renderStatusPage({
-      advice: ctx.advice,
-      data,
-      query,
-      runtime: facts,
-      health,
-      root,
-      onRemoteDelete: ctx.onRemoteDelete,
-      samples: ctx.samples.list(),
-      now: at,
-      token: ctx.actions ? ctx.csrf.token : null,
-    });
+    const page = await buildStatusPage(ctx, parsePageQuery(url.searchParams));
     send(res, 200, 'text/html; charset=utf-8', page);
   },
   '/healthz': async ({ state, runtime, maxAgeMs, now, advice }, res) => {
     const facts = runtime();
-    const report = readReport(state, facts, now());
-    const attention = report === null ? [] : attentionItems(stateAttention(state));
-    const health = advised(checkHealth(report, facts, attention, maxAgeMs, now()), advice);
+    const read = readFacts(state, facts);
+    const attention = read === null ? [] : attentionItems(read.waiting);
+    const health = advised(checkHealth(read, facts, attention, maxAgeMs, now()), advice);
     // 503 only when docsync cannot sync; what waits for a person is 200, with the list.
     const status = !health.healthy ? 'unhealthy' : attention.length > 0 ? 'needs attention' : 'ok';
     send(
@@ -118,35 +103,31 @@ const ROUTES: Readonly<Record<string, Handler>> = {
   '/metrics': async ({ state, runtime, metrics, now }, res) => {
     // Gauges read at scrape time, so they are current without the engine pushing them.
     const facts = runtime();
-    metrics.setConflicts(state.conflicts.count());
-    metrics.setAttention(stateAttention(state));
+    const read = state.healthFacts();
+    metrics.setConflicts(read.waiting.conflicts);
+    metrics.setAttention(read.waiting);
     metrics.setQueueDepth(facts.queueDepth);
-    if (facts.work) metrics.setWork(facts.work, stalestMs(state, now()));
+    if (facts.work) metrics.setWork(facts.work, stalestMs(read, now()));
     if (facts.watcherMode !== 'off') metrics.setWatcherMode(facts.watcherMode);
     send(res, 200, metrics.contentType, await metrics.text());
   },
 };
 
-/** The reasons it cannot sync, with the commands they name in the form that runs here. */
-function advised(health: Health, advice: AdviceForm): Health {
-  return { ...health, reasons: health.reasons.map((reason) => inAdviceForm(reason, advice)) };
-}
-
 /** Time since the least recently synced entity was synced; null before any sync. */
-function stalestMs(state: StatusServerOptions['state'], now: number): number | null {
-  const oldest = state.cursors.oldestSuccessAt();
+function stalestMs(facts: HealthFacts, now: number): number | null {
+  const oldest = facts.oldestSuccessAt;
   return oldest === null ? null : now - Math.min(oldest, now);
 }
 
 /**
- * The state's report for `/healthz`; null when it cannot be read but the daemon already knows
+ * The state's facts for `/healthz`; null when they cannot be read but the daemon already knows
  * why (a damaged state file), so the answer is 503 with that reason rather than a bare 500.
  */
-function readReport(state: StateStore, facts: RuntimeStatus, now: number): StatusReport | null {
+function readFacts(state: StateStore, runtime: RuntimeStatus): HealthFacts | null {
   try {
-    return state.statusReport(now);
+    return state.healthFacts();
   } catch (error) {
-    if (facts.stateFailure) return null;
+    if (runtime.stateFailure) return null;
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -145,6 +146,24 @@ describe('API client against the simulator: every operation', () => {
       .deleteAttachment(doc.owner, doc.id, system.id)
       .catch((e: unknown) => e);
     expect((refused as ApiError).status).toBe(403);
+  });
+
+  it('keeps nothing of a finished download: a first sync of 15,000 files held them all', async () => {
+    const { sim, remote } = await start({ seed: 'demo' });
+    const files = (await sim.admin.dump()).documents
+      .flatMap((d) => d.attachments.map((a) => ({ doc: d, attachment: a })))
+      .slice(0, 12);
+    expect(files.length).toBe(12);
+    // What every request listens on for the daemon's stop: it lives as long as the daemon, and
+    // whatever stays listening on it stays in memory with all it holds.
+    const stop = remote.queue.cut;
+    const before = getEventListeners(stop, 'abort').length;
+    for (const [i, { doc, attachment }] of files.entries()) {
+      const dest = path.join(tempDir(), `file-${i}.pdf`);
+      const result = await remote.client.downloadAttachment(doc.owner, doc.id, attachment.id, dest);
+      expect(result.sha256).toBe(attachment.sha256);
+    }
+    expect(getEventListeners(stop, 'abort').length).toBe(before);
   });
 
   it('lists unlodged documents, unit transactions (create, delete) and reads a pension summary', async () => {

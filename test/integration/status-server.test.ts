@@ -174,6 +174,20 @@ describe('status server', () => {
 
   it('shows the lanes, the poll round and the coverage on the page and in /metrics', async () => {
     const state = stateStore.open();
+    const name = 'Acme Pty Ltd';
+    state.entities.upsert({
+      entity: {
+        kind: 'company',
+        id: COMPANY.id,
+        name,
+        number: null,
+        businessNumber: null,
+        raw: {},
+      },
+      folder: `Companies/${name}`,
+      matchedBy: 'created',
+      updatedAt: 0,
+    });
     state.cursors.markSynced(COMPANY, Date.now() - 10 * MINUTE);
     state.cursors.markSynced(TRUST, Date.now() - MINUTE);
     const lane = (waiting: number, started: number, waitedMs: number) => ({
@@ -194,7 +208,7 @@ describe('status server', () => {
               poll: lane(3, polled, 900_000),
             },
             syncsRunning: 5,
-            round: { full: true, left: 1234 },
+            round: { full: true, left: 1234, total: 5000, startedAt: Date.now() - 4 * MINUTE },
             hotEntities: 17,
             coveragePeriodMs: 1_000_000,
           };
@@ -202,8 +216,10 @@ describe('status server', () => {
       },
     });
     const page = await (await fetch(server.url)).text();
-    expect(page).toContain('1234 entities left (full listings)');
+    expect(page).toContain('3766 of 5000 entities listed (full listings), started 4 min ago');
     expect(page).toContain('17 min'); // the coverage period
+    // The company, synced 10 minutes ago, within the coverage period.
+    expect(page).toContain('<th>Stalest entity</th><td>Acme Pty Ltd: last synced 10 min ago</td>');
     expect(page).toMatch(
       /<td>poll<\/td><td>3<\/td><td>6<\/td><td>300<\/td><td>3000 ms<\/td><td>91 %<\/td>/,
     );
@@ -216,6 +232,7 @@ describe('status server', () => {
     expect(m.value('docsync_lane_wait_seconds_total', { lane: 'poll' })).toBe(900);
     expect(m.value('docsync_coverage_period_seconds')).toBe(1000);
     expect(m.value('docsync_poll_round_entities_left')).toBe(1234);
+    expect(m.value('docsync_poll_round_entities')).toBe(5000);
     // The least recently synced entity: the company, 10 minutes ago.
     expect(m.value('docsync_stalest_entity_seconds')).toBeGreaterThanOrEqual(600);
     expect(m.value('docsync_stalest_entity_seconds')).toBeLessThan(610);

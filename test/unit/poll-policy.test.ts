@@ -1,4 +1,7 @@
-/** The poll policy's rules (src/domain/poll-policy.ts), one case or more per numbered rule. */
+/**
+ * The poll policy's rules (src/domain/poll-policy.ts), one case or more per numbered rule; rule 9,
+ * the round's pace, on a virtual clock in poll-round-pace.test.ts.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   choosePoll,
@@ -41,12 +44,12 @@ describe('choosePoll', () => {
     ],
     [
       '3: hot and round both waiting, hot has had less than its share: hot',
-      { round: ['a'], hot: [{ key: 'h', listedAt: 0 }], recent: { hot: 4, round: 6 } },
+      { round: ['a'], hot: [{ key: 'h', listedAt: 0 }], recent: { hot: 1, round: 9 } },
       { kind: 'hot', key: 'h', rule: 3 },
     ],
     [
       '3: hot and round both waiting, hot has had its share: the round',
-      { round: ['a'], hot: [{ key: 'h', listedAt: 0 }], recent: { hot: 6, round: 5 } },
+      { round: ['a'], hot: [{ key: 'h', listedAt: 0 }], recent: { hot: 3, round: 9 } },
       { kind: 'round', key: 'a', rule: 3 },
     ],
     [
@@ -102,7 +105,7 @@ describe('choosePoll', () => {
         round: ['a'],
         hot: [{ key: 'h', listedAt: 0 }],
         hinted: [{ key: 'x', hintedAt: NOW }],
-        recent: { hot: 4, round: 6 },
+        recent: { hot: 1, round: 9 },
       },
       { kind: 'hinted', key: 'x', rule: 8 },
     ],
@@ -111,7 +114,7 @@ describe('choosePoll', () => {
       {
         round: ['a'],
         hinted: [{ key: 'x', hintedAt: NOW }],
-        recent: { hot: 6, round: 5 },
+        recent: { hot: 3, round: 9 },
       },
       { kind: 'round', key: 'a', rule: 3 },
     ],
@@ -151,13 +154,13 @@ describe('choosePoll', () => {
 describe('the budget', () => {
   it('gives all hot entities at most their share of the polling rate, never faster than the floor', () => {
     expect(hotIntervalMs(0, 10)).toBe(MIN_HOT_INTERVAL_MS);
-    expect(hotIntervalMs(10, 10)).toBe(MIN_HOT_INTERVAL_MS); // 10 lists in 10 s ≤ 5/s
-    expect(hotIntervalMs(250, 10)).toBe(50_000); // 250 hot at 5/s
+    expect(hotIntervalMs(10, 10)).toBe(MIN_HOT_INTERVAL_MS); // 10 lists in 10 s ≤ 2/s
+    expect(hotIntervalMs(250, 10)).toBe(125_000); // 250 hot at 2/s
   });
 
   it('covers every entity within a round at the rate the hot polls leave, or the cron interval', () => {
     expect(coveragePeriodMs(100, 10, 300_000)).toBe(300_000); // a small firm: the schedule
-    expect(coveragePeriodMs(5000, 10, 300_000)).toBe(1_000_000); // 5,000 at 5/s
+    expect(coveragePeriodMs(5000, 10, 300_000)).toBe(625_000); // 5,000 at 8/s
     expect(coveragePeriodMs(5000, Number.POSITIVE_INFINITY, 300_000)).toBe(300_000);
   });
 
