@@ -52,7 +52,7 @@ async function firmInStep(companies: number, documentsPerEntity = 1) {
   const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
   const once = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 30_000 });
   expect(once.code, once.stderr).toBe(0);
-  firm.admin.setRateLimit(SIM_LIMIT, ['sliding', 'fixed']);
+  firm.admin.setRateLimit(SIM_LIMIT, { modes: ['sliding', 'calendar'] });
   firm.admin.resetCounters();
   const root = path.join(dir, 'documents');
   const folderOf = (id: string) => {
