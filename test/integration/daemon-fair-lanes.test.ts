@@ -6,9 +6,9 @@
  *   and the burst finishes.
  * - No 429 of our making: rounds back to back over the firm, with a webhook and local changes
  *   beside them, cross round boundaries and lane changes without one 429.
- * The rules behind both (the window, the spacing, polling's pace, a turn in four) are proven to
- * the millisecond on a virtual clock in test/unit/request-queue-*.test.ts; here each behaviour
- * is proven once, by counts a busy machine does not change.
+ * The rules behind both (the governor's spacing, a turn in four) are proven to the millisecond
+ * on a virtual clock in test/unit/request-governor.test.ts and test/unit/request-queue-*.test.ts;
+ * here each behaviour is proven once, by counts a busy machine does not change.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
