@@ -59,6 +59,12 @@ export const MIN_RATE = 0.5;
 /** The span over which the rate requests went out at is counted (rule 4). */
 const MEASURE_MS = 1000;
 
+/**
+ * The most departures kept for that count: a rate above it reads as this (a ceiling of hundreds
+ * a second is a test's, and copying a longer list at each request would cost more than it says).
+ */
+const MEASURED_MOST = 256;
+
 export interface GovernorState {
   /** `queue.requestsPerSecond`: the rate never goes above it; Infinity: no limit (rule 7). */
   readonly ceiling: number;
@@ -156,7 +162,9 @@ export function wentOut(state: GovernorState, id: number, at: number, due = at):
     ...state,
     lastOutAt: Math.max(state.lastOutAt, countedAt(due, at)),
     pending: isPending(state, id) ? null : state.pending,
-    recentOuts: [...state.recentOuts.filter((t) => at - t < MEASURE_MS), at],
+    recentOuts: Number.isFinite(state.ceiling)
+      ? [...state.recentOuts.filter((t) => at - t < MEASURE_MS).slice(1 - MEASURED_MOST), at]
+      : state.recentOuts,
   };
 }
 
