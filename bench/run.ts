@@ -18,6 +18,7 @@ import { memoryIdle } from './memory-idle.js';
 import { memorySlope } from './memory-slope.js';
 import { quietCycle } from './quiet-cycle.js';
 import { rateAdherence } from './rate-adherence.js';
+import { rateModes } from './rate-modes.js';
 import { startAndStalls } from './start-and-stalls.js';
 import { webhookLatency } from './webhook-latency.js';
 
@@ -35,6 +36,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   11: { name: 'fair lanes and pacing during a burst of files', run: lanesBurst },
   12: { name: 'local work at the start, event-loop lag during scan passes', run: startAndStalls },
   13: { name: 'freshness without webhooks, with the firm-wide hint', run: hintFreshness },
+  15: { name: 'the request governor against each way of counting', run: rateModes },
 };
 
 const { values } = parseArgs({
