@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { rateWindow } from '../src/remote/request-pacing.js';
+import { spacingMs } from '../src/domain/request-governor.js';
 import { documentFolders, startDaemon } from './lib/daemon-process.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';
@@ -21,10 +21,10 @@ import { scratch } from './lib/temp.js';
 const RATE = 10;
 const SETTLE_SECONDS = 1;
 const SAMPLES = 8;
-/** The round alone is counted over whole windows of the queue's pacing (about 20 s). */
-const PACING = rateWindow(RATE);
-const ALONE_WINDOWS = Math.round(20_000 / PACING.interval);
-const POLL_ALONE_MS = ALONE_WINDOWS * PACING.interval;
+/** The round alone is counted over whole seconds' worth of the governor's spacing (about 20 s). */
+const SECOND_OF_REQUESTS = RATE * spacingMs(RATE);
+const ALONE_WINDOWS = Math.round(20_000 / SECOND_OF_REQUESTS);
+const POLL_ALONE_MS = ALONE_WINDOWS * SECOND_OF_REQUESTS;
 const FIRM = {
   companies: 900,
   trusts: 300,
@@ -199,7 +199,7 @@ export async function duringRound(): Promise<BenchResult> {
         },
         {
           bench,
-          measure: `achieved rate, the round alone (${ALONE_WINDOWS} windows of ${PACING.interval} ms from its first entity listing)`,
+          measure: `achieved rate, the round alone (${ALONE_WINDOWS} × ${SECOND_OF_REQUESTS} ms from its first entity listing)`,
           figure: `${aloneRate.toFixed(2)}/s`,
           floor: `${RATE}/s`,
           target: `≥ 95 % of ${RATE}/s`,
@@ -234,7 +234,7 @@ export async function duringRound(): Promise<BenchResult> {
       ],
       notes: [
         `A store of ${FIRM.companies + FIRM.trusts} entities (one document each) seeded as a first sync leaves it; the simulator limited to ${RATE} requests a second per token, the daemon at the same rate; its start round lists every entity (${(FIRM.companies + FIRM.trusts) / RATE} s at the least).`,
-        `${(POLL_ALONE_MS / 1000).toFixed(2)} s of the round alone (its achieved rate), from its first entity listing: the round's set-up reads the catalogue first, a few requests that wait for each other. The window that paces requests is ${PACING.interval.toLocaleString('en')} ms for ${PACING.intervalCap} (src/remote/request-queue.ts: 40 ms for the network's bunching), so ${((1000 * PACING.intervalCap) / PACING.interval).toFixed(2)}/s is the most it allows, and the round alone is counted over ${ALONE_WINDOWS} whole windows of it (poll requests start a slot's share of the window apart, ${Math.round(PACING.interval / PACING.intervalCap)} ms, never in a burst); then, while the round runs, ${SAMPLES} times: a file written into a document folder, timed until the simulator holds the attachment; then an attachment added in the simulator, timed until the file is in its folder (the webhook points at the daemon). Documents are spread over the round's order. The same after the round, as the baseline. Rate, 429s and lanes are over the busy samples. While other lanes were active in the last 10 s, polling leaves 2 of the window's 10 slots free (src/remote/request-queue.ts), so a webhook's three requests need not wait for the window: that costs polling up to a fifth of the rate while there is urgent work, and nothing when there is none; lane figures from the daemon's /metrics (docsync_lane_requests_total, docsync_lane_wait_seconds_total).`,
+        `${(POLL_ALONE_MS / 1000).toFixed(2)} s of the round alone (its achieved rate), from its first entity listing: the round's set-up reads the catalogue first, a few requests that wait for each other. Requests leave ${spacingMs(RATE)} ms apart (src/domain/request-governor.ts: a second and 50 ms per ${RATE}, for the network's jitter), so ${(1000 / spacingMs(RATE)).toFixed(2)}/s is the most it allows, and the round alone is counted over ${ALONE_WINDOWS} whole runs of ${RATE} of them; then, while the round runs, ${SAMPLES} times: a file written into a document folder, timed until the simulator holds the attachment; then an attachment added in the simulator, timed until the file is in its folder (the webhook points at the daemon). Documents are spread over the round's order. The same after the round, as the baseline. Rate, 429s and lanes are over the busy samples. Every lane's requests take the same spacing; a webhook's request takes the next turn ahead of the polls waiting (src/domain/fair-lanes.ts); lane figures from the daemon's /metrics (docsync_lane_requests_total, docsync_lane_wait_seconds_total).`,
       ],
     };
   } finally {

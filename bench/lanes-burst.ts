@@ -15,7 +15,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { rateWindow } from '../src/remote/request-pacing.js';
+import { spacingMs } from '../src/domain/request-governor.js';
 import { buildAt } from './lib/baseline-build.js';
 import { documentFolders, startDaemon } from './lib/daemon-process.js';
 import { type BenchResult, verdict } from './lib/result.js';
@@ -31,9 +31,8 @@ const RATE = 10;
 const FILES = SHORT ? 300 : 2_000;
 const BURST_FOLDERS = 40;
 const HOOK_EVERY_MS = 3_000;
-const PACING = rateWindow(RATE);
-/** The round alone is counted over whole windows of the queue's pacing (about 10 s). */
-const ALONE_MS = Math.round(10_000 / PACING.interval) * PACING.interval;
+/** The round alone is counted over whole seconds' worth of the governor's spacing (about 10 s). */
+const ALONE_MS = Math.round(10_000 / (RATE * spacingMs(RATE))) * RATE * spacingMs(RATE);
 const FIRM = {
   companies: SHORT ? 300 : 3_000,
   trusts: 0,
@@ -82,7 +81,7 @@ async function measure(cli: string | undefined, label: string): Promise<Run> {
   try {
     const seeded = await seedSyncedStore(sim, dir);
     if (cli) asBaselineSchema(path.join(dir, 'state', 'docsync.db'));
-    await sim.admin('PUT', '/rate-limit', { perSecond: RATE, windows: ['sliding', 'fixed'] });
+    await sim.admin('PUT', '/rate-limit', { perSecond: RATE, modes: ['sliding', 'calendar'] });
     await sim.resetCounters();
     const config = {
       settleSeconds: 1,

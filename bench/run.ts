@@ -20,6 +20,7 @@ import { memoryIdle } from './memory-idle.js';
 import { memorySlope } from './memory-slope.js';
 import { quietCycle } from './quiet-cycle.js';
 import { rateAdherence } from './rate-adherence.js';
+import { rateModes } from './rate-modes.js';
 import { startAndStalls } from './start-and-stalls.js';
 import { webhookLatency } from './webhook-latency.js';
 
@@ -39,6 +40,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   13: { name: 'freshness without webhooks, with the firm-wide hint', run: hintFreshness },
   14: { name: 'memory of the first sync at a high rate', run: firstSyncMemory },
   15: { name: "a monitor's /healthz with the status page open", run: healthCost },
+  16: { name: 'the request governor against each way of counting', run: rateModes },
 };
 
 const { values } = parseArgs({

@@ -217,6 +217,15 @@ function addSimulatorCommands(program: Command, commands: Commands): void {
     .option('--link-port <port>', 'port of the download-link listener (default: the API port + 1)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--rate-limit <n>', 'requests per second per access token, 0 for none (default 20)')
+    .option(
+      '--rate-mode <modes>',
+      'how the limit is counted: sliding (any one second), calendar (each clock second), bucket (a token bucket), or several joined by commas (default sliding,calendar)',
+    )
+    .option('--rate-burst <n>', "the bucket's burst in --rate-mode bucket (default 2)")
+    .option(
+      '--arrival-jitter <ms>',
+      'delay each request by up to this many ms, at random, before the limit counts it (default 0)',
+    )
     .option('--webhook-url <url>', 'send Document Change webhooks to this URL')
     .option('--webhook-secret <secret>', 'secret that signs the webhooks')
     .option('--client-code <code>', 'client code in the webhook Authorization header')

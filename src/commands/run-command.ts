@@ -284,6 +284,7 @@ export function createDaemon(
       if (info.status !== 'network' && info.status < 500) lastAnswerAt = Date.now();
     },
   });
+  metrics.watchGovernor(() => app.remote.queue.governor());
   const local = localStore(app);
   // The daemon's own state and folder: a decision's renames are its own writes, which its
   // watcher ignores, so each one names the entities to sync. They run under the entity's lock.

@@ -6,10 +6,14 @@
 import { DEFAULT_SIMULATOR_URL } from '../config/init-plan.js';
 import { DocsyncError } from '../domain/errors.js';
 import {
+  isRateMode,
   isSimProfile,
+  RATE_MODES,
+  type RateMode,
   type SeedOption,
   SIM_PROFILES,
   type SimProfile,
+  type Simulator,
   type SimulatorOptions,
   startSimulator,
 } from '../simulator/index.js';
@@ -22,6 +26,10 @@ export interface SimulatorCommandOptions {
   readonly host?: string;
   readonly seed?: string;
   readonly rateLimit?: string;
+  /** How the limit is counted: `sliding`, `calendar`, `bucket`, or several joined by commas. */
+  readonly rateMode?: string;
+  readonly rateBurst?: string;
+  readonly arrivalJitter?: string;
   readonly webhookUrl?: string;
   readonly webhookSecret?: string;
   readonly clientCode?: string;
@@ -45,6 +53,7 @@ export async function runSimulator(
     `  Client:        ${sim.clientId} / ${sim.clientSecret}`,
     `  Refresh token: ${refreshToken}`,
     `  Documents:     ${summary}`,
+    `  Rate limit:    ${rateLine(sim.admin.rateSettings())}`,
     `  Profile:       ${options.profile ?? 'api'}${options.profile === 'public-docs' ? " (the public pages' shapes and paths where they differ from docs/api-contract.md)" : ''}`,
     '',
     'Write a configuration of docsync for it (in another terminal, in the folder to keep',
@@ -89,9 +98,42 @@ export function toSimulatorOptions(options: SimulatorCommandOptions): SimulatorO
     ...(options.rateLimit !== undefined
       ? { rateLimitPerSecond: count(options.rateLimit, '--rate-limit') }
       : {}),
+    ...(options.rateMode !== undefined ? { rateModes: rateModesOf(options.rateMode) } : {}),
+    ...(options.rateBurst !== undefined
+      ? { rateBurst: positive(options.rateBurst, '--rate-burst') }
+      : {}),
+    ...(options.arrivalJitter !== undefined
+      ? { arrivalJitterMs: count(options.arrivalJitter, '--arrival-jitter') }
+      : {}),
     ...(webhook ? { webhook } : {}),
     ...(options.profile !== undefined ? { profile: profileOf(options.profile) } : {}),
   };
+}
+
+/** The limit as the printout says it: what docsync is not told, it finds from the 429s. */
+function rateLine(rate: ReturnType<Simulator['admin']['rateSettings']>): string {
+  if (!(rate.perSecond > 0) || !Number.isFinite(rate.perSecond)) return 'none';
+  const bucket = rate.modes.includes('bucket') ? `, burst ${rate.burst}` : '';
+  const jitter =
+    rate.arrivalJitterMs > 0 ? `, arrival jitter up to ${rate.arrivalJitterMs} ms` : '';
+  return `${rate.perSecond} requests/s per token, counted ${rate.modes.join(' and ')}${bucket}${jitter}`;
+}
+
+/** `sliding`, `calendar`, `bucket`, or several of them joined by commas. */
+function rateModesOf(text: string): RateMode[] {
+  const modes = text.split(',').map((m) => m.trim());
+  const wrong = modes.filter((m) => !isRateMode(m));
+  if (wrong.length > 0 || modes.length === 0)
+    throw usage(
+      `--rate-mode expects ${RATE_MODES.join(', ')}, or several joined by commas, got "${text}"`,
+    );
+  return modes as RateMode[];
+}
+
+function positive(text: string, flag: string): number {
+  const value = count(text, flag);
+  if (value === 0) throw usage(`${flag} must be 1 or more, got "${text}"`);
+  return value;
 }
 
 function profileOf(text: string): SimProfile {

@@ -63,6 +63,7 @@ export async function startListeners(
           queueDepth: app.remote.queue.depth,
           requestsPerSecond: options.requestsPerSecond(),
           requestBudgetPerSecond: config.queue.requestsPerSecond,
+          governor: app.remote.queue.governor(),
           daemon: { version: options.version, startedAt },
           watcherMode: daemon.watcherMode,
           tokenValid: Boolean(tokens?.refreshToken) && !daemon.authLost,

@@ -17,6 +17,7 @@ import { StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
+import type { GovernorView } from '../domain/request-governor.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { AgreedDocument, UnlodgedPage } from '../domain/unlodged-hints.js';
 import { plural } from '../domain/words.js';
@@ -81,6 +82,8 @@ export interface DaemonHost {
     readonly queue: {
       readonly depth: number;
       laneStats(): Readonly<Record<Lane, { waiting: number; started: number; waitedMs: number }>>;
+      /** The request governor's rate now, its ceiling and the 429s so far. */
+      governor(): GovernorView;
     };
     /** Where download links may point: the listeners' ports, once taken, never. */
     readonly links: { addOwnPort(port: number): void };

@@ -11,14 +11,13 @@
  * 2. Share: a lane passed over PATIENCE times in a row by lanes ahead of it, while it waited,
  *    takes the next turn (of several, the one highest in the order): one turn in PATIENCE + 1,
  *    whatever is ahead of it. So no lane waits for more than PATIENCE turns of the lanes ahead
- *    of it, plus one for each other lane owed a turn at the same time. A poll takes its share
- *    like any lane, past its pace (rule 4): a round goes on during a burst, at a quarter of the
- *    rate.
+ *    of it, plus one for each other lane owed a turn at the same time. Polling takes its share
+ *    like any lane: a round goes on during a burst, at a quarter of the rate.
  * 3. Order: otherwise the highest lane with a request waiting takes the turn.
- * 4. Polling takes a turn by order only when its pace allows (`pollReadyAt`: polls spaced over
- *    the window, and headroom left while the other lanes were active lately; the request queue
- *    works that out).
- * 5. Nothing may start now: wait until polling's pace allows, or until a request comes.
+ * 4. Polling keeps no pace of its own: the governor (request-governor.ts) gives every turn a
+ *    spacing, whatever its lane, so a round never sends a burst, and a webhook's request that
+ *    comes while polls wait takes the next turn by rule 3, a spacing away at most.
+ * 5. Nothing waits: no turn.
  *
  * The work scheduler's slots (syncs of webhooks and of the watcher share one pool of slots; a
  * sync holds its slot to its end, so a share there is a number of slots kept, not a turn):
@@ -52,28 +51,24 @@ export const SLOT_SHARE = 1 / 4;
 export type LaneCounts = Readonly<Record<Lane, number>>;
 
 export interface TurnView {
-  readonly now: number;
   /** Requests waiting, per lane. */
   readonly waiting: LaneCounts;
   /** Per lane, the turns lanes ahead of it took in a row while it waited (`afterTurn`). */
   readonly passed: LaneCounts;
-  /** When polling's pace lets a poll start (at or before `now`: it may start now). */
-  readonly pollReadyAt: number;
 }
 
 export type Turn =
   | { readonly kind: 'start'; readonly lane: Lane; readonly rule: 2 | 3 }
-  | { readonly kind: 'wait'; readonly untilMs: number | null; readonly rule: 5 };
+  | { readonly kind: 'wait'; readonly rule: 5 };
 
-/** The lane whose request starts next, or how long nothing may. */
+/** The lane whose request takes the turn the governor gives, or none: nothing waits. */
 export function nextTurn(view: TurnView): Turn {
   const waiting = LANES.filter((lane) => view.waiting[lane] > 0); // rule 1; highest first
   const owed = waiting.find((lane) => view.passed[lane] >= PATIENCE); // rule 2
   if (owed) return { kind: 'start', lane: owed, rule: 2 };
-  const pollReady = view.pollReadyAt <= view.now;
-  const byOrder = waiting.find((lane) => lane !== 'poll' || pollReady); // rules 3, 4
+  const byOrder = waiting[0]; // rules 3, 4
   if (byOrder) return { kind: 'start', lane: byOrder, rule: 3 };
-  return { kind: 'wait', untilMs: waiting.length > 0 ? view.pollReadyAt : null, rule: 5 };
+  return { kind: 'wait', rule: 5 };
 }
 
 /**

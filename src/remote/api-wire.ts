@@ -13,6 +13,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import type { Got } from 'got';
 import type { UploadForm } from './upload-form.js';
 
@@ -30,7 +32,10 @@ export interface ApiRequest {
   readonly form?: UploadForm;
   /** Cuts the request (docsync is stopping). */
   readonly signal?: AbortSignal;
-  /** Called as the request gets its connection and goes out (the rate counts it from then). */
+  /**
+   * Called as the request's bytes go out: at once on a connection kept alive, after the
+   * connection (and its TLS handshake) on a new one. The governor counts it from then.
+   */
   readonly onSent?: () => void;
 }
 
@@ -75,8 +80,21 @@ export function gotWire(got: Got, options: ApiWireOptions): ApiWire {
       ...(json ? { body: request.json } : request.form ? { body: request.form } : {}),
     });
     const { onSent } = request;
-    if (onSent) pending.on('request', (req) => req.once('socket', () => onSent()));
+    if (onSent) pending.on('request', (req) => req.once('socket', (s) => whenConnected(s, onSent)));
     const response = await pending;
     return { statusCode: response.statusCode, headers: response.headers, body: response.body };
   };
+}
+
+/**
+ * Calls `done` once `socket` can carry bytes: a socket handed over while still connecting
+ * (a new connection) writes the request only after its connect, and for TLS its handshake,
+ * which can take longer than the spacing between two requests; one kept alive writes at once.
+ */
+function whenConnected(socket: Socket, done: () => void): void {
+  if (!socket.connecting) {
+    done();
+    return;
+  }
+  socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', done);
 }

@@ -1,26 +1,21 @@
 /**
  * The one queue every request to the service goes through. Three things decide when a request
  * starts:
- * - the rate (request-pacing.ts): at most the window's cap in any window, counted when requests
- *   go out, and spaced evenly while more wait than the window has room for. The service counts
- *   per token, so a burst at a window's edge would earn a 429, and a 429 pauses the whole queue
- *   for its Retry-After: every request would hit it;
+ * - the governor (domain/request-governor.ts): requests leave evenly spaced at its rate, a
+ *   request counted from when its bytes go out (the wire says so, api-wire.ts), and a 429 lowers
+ *   the rate, which climbs back slowly to `queue.requestsPerSecond`. A 429 delays only its own
+ *   request (its Retry-After, in the client's retries): the queue never pauses as a whole;
  * - the connections: at most `concurrency` requests in flight;
  * - the lanes (domain/fair-lanes.ts): each request waits in its lane's line (request-lane.ts),
  *   the lanes take turns in their order, pushes first, polling last, but a lane passed over
  *   three times in a row takes the fourth turn, so a burst of 2,000 pushes leaves a webhook a
- *   turn in four and the round goes on beside it. Polling also keeps its pace (spaced over the
- *   window, headroom for the others while they are active: request-pacing.ts).
+ *   turn in four and the round goes on beside it.
  *
- * A request is counted in the window from its turn, and counted again when it goes out: between
- * the two it reads its token and, for an upload, opens its file, and a request that went out
- * late beside those whose turns came after it would crowd a window the service sees. So the
- * task calls `sending` just before it sends: a request no longer on time waits there until the
- * window allows it, and no turn is given meanwhile (those waiting there go first). And it says
- * when the request really went out (`WentOut`, as it gets its connection): a stall of the event
- * loop between the two (a burst of new files to read) would send it later than it was counted,
- * closer to the next second's requests than the window allows; counted from then, the next ones
- * keep their distance from it.
+ * A request given its turn reads its token and, for an upload, opens its file, then calls
+ * `sending` just before it goes out, and says when its bytes really went out (`wentOut`, once
+ * its connection is made). Until then it holds the next turn, up to the governor's OUT_WAIT_MS;
+ * one slower than that has lost its turn and waits at `sending` for another, ahead of every
+ * lane (no turn is given meanwhile).
  *
  * `stop` is Ctrl-C during `--once`: at the service's rate the queue can hold half a
  * minute of requests, and finishing them would make a person wait. From the stop nothing waiting
@@ -32,20 +27,25 @@ import { type Clock, waitOn } from '../domain/clock.js';
 import { RunStoppedError } from '../domain/errors.js';
 import { afterTurn, type LaneCounts, nextTurn } from '../domain/fair-lanes.js';
 import { LANES, type Lane } from '../domain/lanes.js';
-import { currentLane } from './request-lane.js';
 import {
-  nextPollDue,
-  nextTurnAt,
-  pollReadyAt,
-  type RateWindowSize,
-  rateWindow,
-  windowFreeAt,
-} from './request-pacing.js';
+  departing,
+  departureAt,
+  dueAt,
+  type GovernorState,
+  type GovernorView,
+  governorView,
+  isPending,
+  newGovernor,
+  throttled,
+  wentOut,
+} from '../domain/request-governor.js';
+import { currentLane } from './request-lane.js';
 
 export interface RequestQueueOptions {
+  /** The ceiling of the governor's rate (`queue.requestsPerSecond`); Infinity: no limit. */
   readonly requestsPerSecond: number;
   readonly concurrency: number;
-  /** The time the queue keeps the rate, the pace and the grace by (REAL_CLOCK in the client). */
+  /** The time the queue keeps the rate and the grace by (REAL_CLOCK in the client). */
   readonly clock: Clock;
 }
 
@@ -58,34 +58,44 @@ export interface LaneStats {
 
 /**
  * A request's work once it has its turn: `cut` aborts when the run stops (past the grace);
- * `sending` is called just before the request goes out, and resolves when the rate allows it.
+ * `sending` is called just before the request goes out, and resolves when the governor allows
+ * it (at once, unless the request took so long since its turn that it lost it).
  */
-export type QueuedTask<T> = (cut: AbortSignal, sending: () => Promise<WentOut>) => Promise<T>;
+export type QueuedTask<T> = (cut: AbortSignal, sending: () => Promise<Departure>) => Promise<T>;
 
-/** Called as the request really goes out: the window counts it from then, if that is later. */
-export type WentOut = () => void;
+/** What a request tells the governor once it is on its way. */
+export interface Departure {
+  /**
+   * Its bytes went out (its connection made): counted from now. A request that never says so
+   * is counted from when it called `sending` (or, if it never did, from its turn).
+   */
+  readonly wentOut: () => void;
+  /** The service answered it 429: the governor lowers the rate (request-governor.ts, rule 4). */
+  readonly throttled: () => void;
+}
 
 interface Waiter {
   readonly queuedAt: number;
-  readonly start: (sent: SentMark) => void;
+  readonly start: (ticket: Ticket) => void;
   readonly refuse: (error: unknown) => void;
 }
 
-/** When a request went out (its turn, until it says it is sending). */
-interface SentMark {
-  at: number;
+/** One request's turn, from the governor's point of view. */
+interface Ticket {
+  readonly id: number;
+  readonly turnAt: number;
+  /** When the governor had it due (at most its turn, or its second turn if it lost the first). */
+  due: number;
+  /** When it called `sending`; null before. */
+  sendingAt: number | null;
+  /** When its bytes went out; null before. */
+  outAt: number | null;
 }
 
 const NO_LANES: LaneCounts = { push: 0, webhook: 0, watcher: 0, poll: 0 };
 
-/** Requests waiting in the lanes without a pace of their own (polling keeps one). */
-function unpacedCount(waiting: LaneCounts): number {
-  return waiting.push + waiting.webhook + waiting.watcher;
-}
-
 export class RequestQueue {
   readonly #clock: Clock;
-  readonly #window: RateWindowSize;
   readonly #concurrency: number;
   readonly #lines = Object.fromEntries(LANES.map((lane) => [lane, []])) as unknown as Record<
     Lane,
@@ -93,18 +103,12 @@ export class RequestQueue {
   >;
   #passed: LaneCounts = NO_LANES;
   #inFlight = 0;
-  /** Requests that went out (or took their turn) within the last window. */
-  #sent: SentMark[] = [];
-  /** Requests held just before going out, until the window allows them. */
+  #governor: GovernorState;
+  #nextId = 1;
+  /** Requests that lost their turn, waiting at `sending` for another. */
   #holding = 0;
-  #lastUrgentAt = Number.NEGATIVE_INFINITY;
-  /** The earliest the next poll may start by its spacing. */
-  #pollDueAt = Number.NEGATIVE_INFINITY;
   /** Cancels the wake-up of `#pump` set for the next turn. */
   #cancelWake: (() => void) | undefined;
-  /** Cancels the end of a pause (`pauseFor`). */
-  #cancelResume: (() => void) | undefined;
-  #resumeAt = 0;
   readonly #lanes = Object.fromEntries(
     LANES.map((lane) => [lane, { waiting: 0, started: 0, waitedMs: 0, lastWaitedMs: 0 }]),
   ) as Record<Lane, LaneStats>;
@@ -116,30 +120,34 @@ export class RequestQueue {
   constructor(options: RequestQueueOptions) {
     // Every request in flight listens on `cut`, every wait on `stopping`: many, by design.
     setMaxListeners(0, this.#stopping.signal, this.#cut.signal);
-    const { interval, intervalCap } = rateWindow(options.requestsPerSecond);
-    this.#window = { interval, cap: intervalCap };
+    this.#governor = newGovernor(options.requestsPerSecond);
     this.#concurrency = options.concurrency;
     this.#clock = options.clock;
   }
 
   /**
-   * Runs `task` when the rate, the connections and its lane's turn allow. The task is given the
-   * signal that cuts it when the run stops (`stop`); a request still waiting then is refused.
+   * Runs `task` when the governor, the connections and its lane's turn allow. The task is given
+   * the signal that cuts it when the run stops (`stop`); a request still waiting then is refused.
    */
   async run<T>(task: QueuedTask<T>): Promise<T> {
     this.#refuseIfStopping();
     const lane = currentLane();
     const stats = this.#lanes[lane];
     const queuedAt = this.#clock.now();
-    if (lane !== 'poll') this.#lastUrgentAt = queuedAt;
     stats.waiting++;
-    const mark = await new Promise<SentMark>((start, refuse) => {
+    const ticket = await new Promise<Ticket>((start, refuse) => {
       this.#lines[lane].push({ queuedAt, start, refuse });
       this.#pump();
     });
     try {
-      return await task(this.#cut.signal, () => this.#sending(mark));
+      return await task(this.#cut.signal, () => this.#sending(ticket));
     } finally {
+      if (ticket.outAt === null) {
+        // Never said it went out: counted from when it was to go (an error before it left
+        // costs a spacing, which is safer than a burst when it did leave).
+        const at = ticket.sendingAt ?? ticket.turnAt;
+        this.#governor = wentOut(this.#governor, ticket.id, at, ticket.due);
+      }
       this.#inFlight--;
       this.#pump();
     }
@@ -176,47 +184,34 @@ export class RequestQueue {
     return this.#cut.signal;
   }
 
+  /** The governor's rate now, its ceiling and the 429s so far (the status page, /metrics). */
+  governor(): GovernorView {
+    return governorView(this.#governor, this.#clock.now());
+  }
+
   #refuseIfStopping(): void {
     if (this.#stopping.signal.aborted) throw this.#stopping.signal.reason;
   }
 
-  /** Gives turns while the rate, the connections and the lanes allow. */
+  /** Gives turns while the governor, the connections and the lanes allow. */
   #pump(): void {
     this.#cancelWake?.();
     this.#cancelWake = undefined;
     while (
       !this.#stopping.signal.aborted &&
-      this.#resumeAt === 0 &&
       this.#holding === 0 &&
       this.#inFlight < this.#concurrency
     ) {
       const waiting = this.#waitingCounts();
-      if (LANES.every((lane) => waiting[lane] === 0)) return;
+      const turn = nextTurn({ waiting, passed: this.#passed });
+      if (turn.kind === 'wait') return;
       const now = this.#clock.now();
-      const sent = this.#sentTimes(now);
-      const turnAt = nextTurnAt(sent, now, this.#window, unpacedCount(waiting));
-      if (turnAt > now) {
-        this.#wakeAt(turnAt, now);
-        return;
-      }
-      const turn = nextTurn({
-        now,
-        waiting,
-        passed: this.#passed,
-        pollReadyAt: pollReadyAt({
-          now,
-          sent,
-          window: this.#window,
-          pollDueAt: this.#pollDueAt,
-          lastUrgentAt: this.#lastUrgentAt,
-        }),
-      });
-      if (turn.kind === 'wait') {
-        if (turn.untilMs !== null) this.#wakeAt(turn.untilMs, now);
+      const at = departureAt(this.#governor, now);
+      if (at > now) {
+        this.#wakeAt(at, now);
         return;
       }
       this.#passed = afterTurn(this.#passed, waiting, turn.lane);
-      if (turn.lane === 'poll') this.#pollDueAt = nextPollDue(this.#pollDueAt, now, this.#window);
       this.#startNext(turn.lane, now);
     }
   }
@@ -228,52 +223,53 @@ export class RequestQueue {
     stats.started++;
     stats.waitedMs += now - waiter.queuedAt;
     stats.lastWaitedMs = now - waiter.queuedAt;
-    const mark = { at: now };
-    if (this.#window.interval > 0) this.#sent.push(mark);
+    const id = this.#nextId++;
+    this.#governor = departing(this.#governor, id, now);
+    const due = dueAt(this.#governor, id) ?? now;
+    const ticket: Ticket = { id, turnAt: now, due, sendingAt: null, outAt: null };
     this.#inFlight++;
-    waiter.start(mark);
+    waiter.start(ticket);
   }
 
   /**
-   * The request goes out now: counted in the window at this time. One that has waited since its
-   * turn (a token, a file to open) and would now crowd the window waits until it does not.
+   * The request goes out now. One that took so long since its turn that the governor gave the
+   * next one meanwhile (past OUT_WAIT_MS) waits for a departure of its own, ahead of every turn.
    */
-  async #sending(mark: SentMark): Promise<WentOut> {
-    const wentOut = () => {
-      mark.at = Math.max(mark.at, this.#clock.now());
-    };
-    if (this.#window.interval === 0) return wentOut;
-    const index = this.#sent.indexOf(mark);
-    if (index >= 0) this.#sent.splice(index, 1);
+  async #sending(ticket: Ticket): Promise<Departure> {
     let now = this.#clock.now();
-    let freeAt = windowFreeAt(this.#sentTimes(now), now, this.#window);
-    if (freeAt > now) {
+    if (!isPending(this.#governor, ticket.id)) {
       this.#holding++;
       try {
-        while (freeAt > now) {
+        for (let at = departureAt(this.#governor, now); at > now; ) {
           await waitOn(
             this.#clock,
-            freeAt - now,
+            at - now,
             this.#stopping.signal,
             () => new RunStoppedError('not sent: docsync is stopping', false),
           );
           now = this.#clock.now();
-          freeAt = windowFreeAt(this.#sentTimes(now), now, this.#window);
+          at = departureAt(this.#governor, now);
         }
+        this.#governor = departing(this.#governor, ticket.id, now);
+        ticket.due = dueAt(this.#governor, ticket.id) ?? now;
       } finally {
         this.#holding--;
         queueMicrotask(() => this.#pump());
       }
     }
-    mark.at = now;
-    this.#sent.push(mark);
-    return wentOut;
-  }
-
-  /** When requests went out within the last window (older ones are forgotten). */
-  #sentTimes(now: number): number[] {
-    this.#sent = this.#sent.filter((m) => now - m.at < this.#window.interval);
-    return this.#sent.map((m) => m.at);
+    ticket.sendingAt = now;
+    return {
+      wentOut: () => {
+        if (ticket.outAt !== null) return;
+        ticket.outAt = this.#clock.now();
+        this.#governor = wentOut(this.#governor, ticket.id, ticket.outAt, ticket.due);
+        this.#pump();
+      },
+      throttled: () => {
+        const outAt = ticket.outAt ?? ticket.sendingAt ?? ticket.turnAt;
+        this.#governor = throttled(this.#governor, outAt, this.#clock.now());
+      },
+    };
   }
 
   #waitingCounts(): LaneCounts {
@@ -290,22 +286,6 @@ export class RequestQueue {
   /** Per lane: requests waiting now, and requests started with the time they waited in all. */
   laneStats(): Readonly<Record<Lane, LaneStats>> {
     return structuredClone(this.#lanes);
-  }
-
-  /** Holds every queued request until `ms` from now (extends, never shortens, a pause). */
-  pauseFor(ms: number): void {
-    const until = this.#clock.now() + ms;
-    if (until <= this.#resumeAt) return;
-    this.#resumeAt = until;
-    this.#cancelResume?.();
-    this.#cancelResume = this.#clock.after(
-      ms,
-      () => {
-        this.#resumeAt = 0;
-        this.#pump();
-      },
-      false,
-    );
   }
 
   /** Requests waiting plus requests in flight. */

@@ -15,7 +15,7 @@ import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import { ApiError, serviceErrorOf } from './api-error.js';
 import { type ApiRequest, type ApiResponse, type ApiWire, gotWire } from './api-wire.js';
 import { type DocumentPrefix, DocumentPrefixes, otherPrefix } from './document-prefixes.js';
-import type { RequestQueue, WentOut } from './request-queue.js';
+import type { Departure, RequestQueue } from './request-queue.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-delay.js';
 import {
   expandPath,
@@ -200,9 +200,9 @@ export class ServiceHttp {
         const { response, token } = await this.#o.queue.run(async (cut, sending) => {
           const current = await this.#o.tokens.accessToken();
           const goes = async () => {
-            const wentOut = await sending();
+            const departure = await sending();
             sent = true;
-            return wentOut;
+            return departure;
           };
           return {
             token: current,
@@ -225,10 +225,8 @@ export class ServiceHttp {
         if (this.#o.queue.stopping.aborted) throw stopped(label, sent && route.method !== 'GET');
         // Our own errors (no grant: AuthRequiredError) are decisions, not failures to retry.
         if (caught instanceof DocsyncError && !(caught instanceof ApiError)) throw caught;
+        // A 429 waits out its Retry-After below, alone: the governor lowers the rate for the rest.
         const error = toApiError(caught, label);
-        if (error.status === 429 && error.retryAfterSeconds !== undefined) {
-          this.#o.queue.pauseFor(error.retryAfterSeconds * 1000);
-        }
         if (!idempotent && !surelyNotApplied(error)) throw outcomeUnknown(error, label);
         const delay = retryDelay(error, attempt, random(), this.#o.retry ?? DEFAULT_RETRY_POLICY);
         if (delay === 0) throw error;
@@ -246,11 +244,11 @@ export class ServiceHttp {
     token: string,
     spec: RequestSpec,
     queuedAt: number,
-    { cut, sending }: { readonly cut: AbortSignal; readonly sending: () => Promise<WentOut> },
+    { cut, sending }: { readonly cut: AbortSignal; readonly sending: () => Promise<Departure> },
   ) {
     const form = spec.body ? await buildBody(spec.body, label) : undefined;
-    // Counted by the rate when it goes out, after its token and its file (request-queue.ts).
-    const wentOut = await sending();
+    // Counted by the governor when its bytes go out, after its token and its file.
+    const departure = await sending();
     const started = Date.now();
     const authorization = `Bearer ${token}`;
     try {
@@ -259,10 +257,11 @@ export class ServiceHttp {
         url,
         headers: { authorization },
         signal: cut,
-        onSent: wentOut,
+        onSent: departure.wentOut,
         ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
         ...(form ? { form } : {}),
       });
+      if (response.statusCode === 429) departure.throttled();
       this.#o.clock.observe(response.headers.date, started, Date.now());
       this.#o.onResponse?.({
         route: label,

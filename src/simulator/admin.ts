@@ -17,7 +17,7 @@ import type { FaultOptions, Faults } from './faults.js';
 import type { LinkCounters, LinkHost, LinkSettings } from './link-host.js';
 import type { OAuthServer } from './oauth.js';
 import { seededRandom } from './random.js';
-import { RATE_WINDOWS, type RateLimiter, type RateWindow } from './rate-limit.js';
+import { DEFAULT_MODES, type RateLimiter, type RateMode } from './rate-limit.js';
 import type { OwnerKey, OwnerKind } from './records.js';
 import { type SeedOption, type SeedSummary, seedFirm } from './seed.js';
 import type { ShapeOptions, SimShapes } from './shapes.js';
@@ -43,6 +43,13 @@ export interface AdminNewAttachment {
   readonly bytes: Uint8Array | string;
   /** A system attachment (`F…`), as the service itself produces; default false (user, `UA…`). */
   readonly system?: boolean;
+}
+
+/** How the rate limit counts (`setRateLimit`); what is not given stays as it is, modes excepted. */
+export interface RateSettings {
+  readonly modes?: readonly RateMode[];
+  readonly burst?: number;
+  readonly arrivalJitterMs?: number;
 }
 
 export interface AdminCounters {
@@ -248,10 +255,22 @@ export class SimulatorAdmin {
     this.deps.holds.release();
   }
 
-  /** The rate per access token, and how it is counted (both windows when not given). */
-  setRateLimit(perSecond: number, windows: readonly RateWindow[] = RATE_WINDOWS): void {
-    this.deps.rateLimiter.perSecond = perSecond;
-    this.deps.rateLimiter.windows = windows;
+  /**
+   * The rate per access token, how it is counted (rate-limit.ts; a sliding and a calendar second
+   * when not given), the bucket's burst, and the most the network delays a request's arrival.
+   */
+  setRateLimit(perSecond: number, options: RateSettings = {}): void {
+    const limiter = this.deps.rateLimiter;
+    limiter.perSecond = perSecond;
+    limiter.modes = options.modes ?? DEFAULT_MODES;
+    if (options.burst !== undefined) limiter.burst = options.burst;
+    if (options.arrivalJitterMs !== undefined) limiter.arrivalJitterMs = options.arrivalJitterMs;
+  }
+
+  /** How the limit counts now (`setRateLimit`). */
+  rateSettings(): Required<RateSettings> & { readonly perSecond: number } {
+    const { perSecond, modes, burst, arrivalJitterMs } = this.deps.rateLimiter;
+    return { perSecond, modes, burst, arrivalJitterMs };
   }
 
   /** Requests per second per access token; 0 or Infinity when there is no limit. */

@@ -53,10 +53,15 @@ async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  // Counted by the rate as it arrives, as a service's edge would, not after the work below.
-  const arrivedAt = Date.now();
   const url = new URL(req.url ?? '/', 'http://simulator');
   const path = stripCasPrefix(url.pathname);
+  // The admin API and the stand-in web page are tools, not the contract: never faulted or counted.
+  const admin = path.startsWith('/_admin/') || path.startsWith('/web/');
+  // The network's jitter (rate-limit.ts), then counted by the rate as it arrives, as a
+  // service's edge would, not after the work below.
+  const jitter = admin ? 0 : deps.rateLimiter.arrivalDelayMs();
+  if (jitter > 0) await new Promise((resolve) => setTimeout(resolve, jitter));
+  const arrivedAt = Date.now();
   const method = req.method ?? 'GET';
   const found = matchRoute(deps.routes, method, path);
   // The public pages' reading has one prefix per route (profile.ts): the other is a 404.
@@ -66,8 +71,6 @@ async function handleRequest(
       ? null
       : found;
   const template = match && match !== 'method' ? match.route.template : '(unknown)';
-  // The admin API and the stand-in web page are tools, not the contract: never faulted or counted.
-  const admin = path.startsWith('/_admin/') || path.startsWith('/web/');
   let token: string | null = null;
   res.on('finish', () => {
     if (!admin) deps.counters.count(method, template, res.statusCode, token);

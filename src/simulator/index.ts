@@ -18,7 +18,7 @@ import { type FaultOptions, Faults } from './faults.js';
 import { LinkHost } from './link-host.js';
 import { OAuthServer } from './oauth.js';
 import type { SimProfile } from './profile.js';
-import { RateLimiter, type RateWindow } from './rate-limit.js';
+import { RateLimiter, type RateMode } from './rate-limit.js';
 import { adminRoutes } from './routes-admin.js';
 import { attachmentRoutes } from './routes-attachments.js';
 import { documentRoutes } from './routes-documents.js';
@@ -35,13 +35,14 @@ export type {
   AdminCounters,
   AdminNewAttachment,
   AdminNewDocument,
+  RateSettings,
   SimulatorAdmin,
 } from './admin.js';
 export type { HeldRoute } from './answer-holds.js';
 export type { CompanyInput, TrustInput } from './entity-factory.js';
 export type { FaultOptions } from './faults.js';
 export { isSimProfile, SIM_PROFILES, type SimProfile } from './profile.js';
-export type { RateWindow } from './rate-limit.js';
+export { isRateMode, RATE_MODES, type RateMode } from './rate-limit.js';
 export type { GeneratedSeed, SeedOption, SeedSummary } from './seed.js';
 export type { ShapeOptions } from './shapes.js';
 export type { StateDump } from './state-dump.js';
@@ -61,7 +62,11 @@ export interface SimulatorOptions {
   /** Requests per second per access token (default 20); 0 or Infinity turns the limit off. */
   readonly rateLimitPerSecond?: number;
   /** How the rate is counted (rate-limit.ts); default both a sliding and a calendar second. */
-  readonly rateLimitWindows?: readonly RateWindow[];
+  readonly rateModes?: readonly RateMode[];
+  /** The token bucket's burst, in the `bucket` mode (default 2). */
+  readonly rateBurst?: number;
+  /** The most a request's arrival is delayed by, at random, before it is counted (default 0). */
+  readonly arrivalJitterMs?: number;
   /** Lifetime of access tokens (default 3600 s). */
   readonly accessTokenTtlSeconds?: number;
   /** Lifetime of download links (default 300 s, api.md). */
@@ -155,7 +160,12 @@ function compose(
   const holds = new AnswerHolds();
   const links = new LinkHost(store, clock, faults, options.linkTtlSeconds ?? 300);
   const counters = new RequestCounters();
-  const rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 20, options.rateLimitWindows);
+  const rateLimiter = new RateLimiter(
+    options.rateLimitPerSecond ?? 20,
+    options.rateModes,
+    options.rateBurst,
+  );
+  rateLimiter.arrivalJitterMs = options.arrivalJitterMs ?? 0;
   const webhooks = new WebhookSender(clock, options.webhookDelivery, profile, shapes);
   webhooks.target = options.webhook ?? null;
   store.onChange((event) => webhooks.send(event));

@@ -5,7 +5,7 @@
  */
 import type { SimulatorAdmin } from './admin.js';
 import { type Reply, type RequestContext, type Route, readJson } from './http-kit.js';
-import { RATE_WINDOWS, type RateWindow } from './rate-limit.js';
+import { isRateMode, RATE_MODES, type RateMode } from './rate-limit.js';
 import { badRequest } from './sim-error.js';
 
 type Handler = (ctx: RequestContext, body: Record<string, unknown>) => unknown;
@@ -70,7 +70,16 @@ export function adminRoutes(admin: SimulatorAdmin): Route[] {
     route('GET', '/shapes', () => admin.shapes()),
     route('PUT', '/shapes', (_, body) => admin.setShapes(body)),
     route('PUT', '/rate-limit', (_, body) =>
-      admin.setRateLimit(number(body.perSecond, 'perSecond'), rateWindows(body.windows)),
+      admin.setRateLimit(number(body.perSecond, 'perSecond'), {
+        ...optional('modes', rateModes(body.modes)),
+        ...optional('burst', body.burst === undefined ? undefined : number(body.burst, 'burst')),
+        ...optional(
+          'arrivalJitterMs',
+          body.arrivalJitterMs === undefined
+            ? undefined
+            : number(body.arrivalJitterMs, 'arrivalJitterMs'),
+        ),
+      }),
     ),
     route('GET', '/links', () => admin.links()),
     route('PUT', '/links', (_, body) => admin.setLinks(linkSettings(body))),
@@ -129,12 +138,17 @@ function number(value: unknown, name: string): number {
   return value;
 }
 
-/** `windows`: absent for both, else a list of `sliding` and `fixed`. */
-function rateWindows(value: unknown): readonly RateWindow[] | undefined {
+/** `modes`: absent for a sliding and a calendar second, else a list of RATE_MODES. */
+function rateModes(value: unknown): readonly RateMode[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.some((w) => !RATE_WINDOWS.includes(w as RateWindow)))
-    throw badRequest(`windows must be a list of ${RATE_WINDOWS.join(', ')}`);
-  return value as RateWindow[];
+  if (!Array.isArray(value) || value.length === 0 || !value.every((m) => isRateMode(String(m))))
+    throw badRequest(`modes must be a list of ${RATE_MODES.join(', ')}`);
+  return value as RateMode[];
+}
+
+/** `{ key: value }`, or nothing when the value is absent. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [k in K]: V });
 }
 
 function requiredString(value: unknown, name: string): string {

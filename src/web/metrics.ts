@@ -5,6 +5,7 @@
  * in here; `/metrics` renders it.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
+import type { GovernorView } from '../domain/request-governor.js';
 import { ATTENTION_KINDS, type AttentionCounts } from './attention.js';
 import { registerProcessMetrics } from './process-metrics.js';
 import type { WorkStatus } from './runtime-status.js';
@@ -51,6 +52,10 @@ export class Metrics {
   readonly #roundLeft;
   readonly #roundEntities;
   readonly #attention;
+  /** Where the request governor's figures are read at each scrape (`watchGovernor`). */
+  #governor: (() => GovernorView) | null = null;
+  /** 429s already added to the counter. */
+  #throttlesSeen = 0;
   /** Counters the scheduler keeps as totals: what was already added, per lane. */
   readonly #laneSeen = new Map<string, { started: number; waitedMs: number }>();
 
@@ -139,7 +144,36 @@ export class Metrics {
       help: 'Entities of the poll round under way, listed or not (0: no round).',
       registers,
     });
+    const governor = () => this.#governor?.() ?? null;
+    new Gauge({
+      name: 'docsync_request_rate_allowed',
+      help: 'Requests per second the governor allows now: queue.requestsPerSecond, lowered by 429s until it climbs back.',
+      registers,
+      collect() {
+        const view = governor();
+        if (view) this.set(view.rate);
+      },
+    });
+    const seen = (n: number) => {
+      const added = n - this.#throttlesSeen;
+      this.#throttlesSeen = n;
+      return added;
+    };
+    new Counter({
+      name: 'docsync_rate_limited_total',
+      help: 'Requests the service answered 429 (too many requests).',
+      registers,
+      collect() {
+        const view = governor();
+        if (view) this.inc(seen(view.throttles));
+      },
+    });
     if (options.processMetrics) registerProcessMetrics(this.registry);
+  }
+
+  /** The request governor whose rate and 429s /metrics shows (read at each scrape). */
+  watchGovernor(view: () => GovernorView): void {
+    this.#governor = view;
   }
 
   /** A cycle ended; `result` as the cycle table records it (e.g. ok, failed, rail). */

@@ -97,7 +97,7 @@ export function syncSection({ data, runtime, now, advice }: WorkInput): Html {
     ['Next cycle', runtime.nextCycleAt ? timeOf(Date.parse(runtime.nextCycleAt)) : 'not scheduled'],
     ['Initial sync', data.initialSyncDone ? 'done' : 'not done yet (the first run is pull-only)'],
     ['Request queue', runtime.queueDepth],
-    ['Request rate', `${runtime.requestsPerSecond.toFixed(1)} / s`],
+    ['Request rate', rateText(runtime)],
     ['Folder watcher', runtime.watcherMode],
     ...(runtime.folderMode ? [['Folder', runtime.folderMode] as [string, string]] : []),
     [
@@ -108,6 +108,14 @@ export function syncSection({ data, runtime, now, advice }: WorkInput): Html {
     ['Local changes waiting', localWorkText(data)],
   ];
   return html`<section id="sync"><h2>Sync</h2>${facts(rows)}${workSection({ data, runtime, now })}</section>`;
+}
+
+/** What was sent, and what the governor allows: below the ceiling after 429s, until it climbs back. */
+function rateText({ requestsPerSecond, governor }: RuntimeStatus): string {
+  const sent = `${requestsPerSecond.toFixed(1)} / s`;
+  if (!governor || !Number.isFinite(governor.ceiling)) return sent;
+  const allowed = `allowed ${governor.rate.toFixed(1)} of ${governor.ceiling} (queue.requestsPerSecond)`;
+  return `${sent}; ${allowed}; ${plural(governor.throttles, 'answer')} 429 since the start`;
 }
 
 /** Entities this many or fewer are named in "Local changes waiting". */

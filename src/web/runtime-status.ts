@@ -4,6 +4,7 @@
  * daemon passes a `runtime()` function returning this; tests pass a fixed one.
  */
 import type { Lane } from '../domain/lanes.js';
+import type { GovernorView } from '../domain/request-governor.js';
 import type { WatcherMode } from './metrics.js';
 
 /** One lane of the daemon's work: what waits in it and how long its requests waited. */
@@ -44,6 +45,8 @@ export interface RuntimeStatus {
   readonly requestsPerSecond: number;
   /** The most the service allows (`queue.requestsPerSecond`); absent outside the daemon. */
   readonly requestBudgetPerSecond?: number;
+  /** The request governor: the rate it allows now (lowered by 429s), and the 429s so far. */
+  readonly governor?: GovernorView;
   /** `events` while the OS delivers change events; `scanning` after the watch limit was hit. */
   readonly watcherMode: WatcherMode | 'off';
   /** Whether docsync holds a token the service accepts; false means `docsync auth login`. */

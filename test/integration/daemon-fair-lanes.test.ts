@@ -6,9 +6,9 @@
  *   and the burst finishes.
  * - No 429 of our making: rounds back to back over the firm, with a webhook and local changes
  *   beside them, cross round boundaries and lane changes without one 429.
- * The rules behind both (the window, the spacing, polling's pace, a turn in four) are proven to
- * the millisecond on a virtual clock in test/unit/request-queue-*.test.ts; here each behaviour
- * is proven once, by counts a busy machine does not change.
+ * The rules behind both (the governor's spacing, a turn in four) are proven to the millisecond
+ * on a virtual clock in test/unit/request-governor.test.ts and test/unit/request-queue-*.test.ts;
+ * here each behaviour is proven once, by counts a busy machine does not change.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -52,7 +52,7 @@ async function firmInStep(companies: number, documentsPerEntity = 1) {
   const fast = writeCliConfig(dir, firm, { queue: { requestsPerSecond: 1000, concurrency: 8 } });
   const once = await runCli(['run', '--once', '--config', fast], { env, timeoutMs: 30_000 });
   expect(once.code, once.stderr).toBe(0);
-  firm.admin.setRateLimit(SIM_LIMIT, ['sliding', 'fixed']);
+  firm.admin.setRateLimit(SIM_LIMIT, { modes: ['sliding', 'calendar'] });
   firm.admin.resetCounters();
   const root = path.join(dir, 'documents');
   const folderOf = (id: string) => {

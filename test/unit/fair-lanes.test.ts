@@ -13,14 +13,11 @@ import {
 } from '../../src/domain/fair-lanes.js';
 import { LANES, type Lane } from '../../src/domain/lanes.js';
 
-const NOW = 1_000_000;
 const none: LaneCounts = { push: 0, webhook: 0, watcher: 0, poll: 0 };
 const counts = (over: Partial<LaneCounts>): LaneCounts => ({ ...none, ...over });
 const view = (over: Partial<TurnView>): TurnView => ({
-  now: NOW,
   waiting: none,
   passed: none,
-  pollReadyAt: NOW,
   ...over,
 });
 
@@ -45,12 +42,8 @@ describe('nextTurn', () => {
       { kind: 'start', lane: 'watcher', rule: 2 },
     ],
     [
-      '2: polling owed a turn takes it past its pace (a round goes on beside a burst)',
-      {
-        waiting: counts({ push: 40, poll: 5 }),
-        passed: counts({ poll: PATIENCE }),
-        pollReadyAt: NOW + 500,
-      },
+      '2: polling owed a turn takes it like any lane (a round goes on beside a burst)',
+      { waiting: counts({ push: 40, poll: 5 }), passed: counts({ poll: PATIENCE }) },
       { kind: 'start', lane: 'poll', rule: 2 },
     ],
     [
@@ -64,23 +57,18 @@ describe('nextTurn', () => {
       { kind: 'start', lane: 'webhook', rule: 3 },
     ],
     [
-      '4: polling whose pace allows it takes a turn nobody else wants',
-      { waiting: counts({ poll: 2 }), pollReadyAt: NOW },
+      '4: polling, alone, takes every turn the governor gives: no pace of its own',
+      { waiting: counts({ poll: 2 }) },
       { kind: 'start', lane: 'poll', rule: 3 },
     ],
-    [
-      '4: polling not yet allowed by its pace leaves the turn to a lane behind... none: it waits',
-      { waiting: counts({ poll: 2 }), pollReadyAt: NOW + 104 },
-      { kind: 'wait', untilMs: NOW + 104, rule: 5 },
-    ],
-    ['5: nothing waits: no time to wake', {}, { kind: 'wait', untilMs: null, rule: 5 }],
+    ['5: nothing waits: no turn', {}, { kind: 'wait', rule: 5 }],
   ];
   it.each(cases)('%s', (_, over, expected) => {
     expect(nextTurn(view(over))).toEqual(expected);
   });
 
-  it('4: a poll not allowed by its pace does not hold back a lane ahead of it', () => {
-    const turn = nextTurn(view({ waiting: counts({ watcher: 1, poll: 9 }), pollReadyAt: NOW + 1 }));
+  it('4: a lane ahead that comes while polls wait takes the next turn', () => {
+    const turn = nextTurn(view({ waiting: counts({ watcher: 1, poll: 9 }) }));
     expect(turn).toEqual({ kind: 'start', lane: 'watcher', rule: 3 });
   });
 });

@@ -1,11 +1,13 @@
 /**
- * The request queue's fair turns and its pacing by when requests go out (issue 28), with tasks
- * that take as long as the test says, on a virtual clock (test/helpers/virtual-queue-clock.ts):
- * turns and windows are counted exactly, whatever the machine is doing. The policy itself is
- * test/unit/fair-lanes.test.ts; the pure pacing functions, test/unit/request-pacing.test.ts.
+ * The request queue's fair turns and its governor, with tasks that take as long as the test
+ * says, on a virtual clock (test/helpers/virtual-queue-clock.ts): turns and spacings are counted
+ * exactly, whatever the machine is doing. The policies themselves are
+ * test/unit/fair-lanes.test.ts and test/unit/request-governor.test.ts; the governor's rules
+ * through the queue, test/unit/request-queue-governor.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { Lane } from '../../src/domain/lanes.js';
+import { ARRIVAL_MARGIN_MS, OUT_SLACK_MS, spacingMs } from '../../src/domain/request-governor.js';
 import { inLane } from '../../src/remote/request-lane.js';
 import { RequestQueue } from '../../src/remote/request-queue.js';
 import { VirtualQueueClock } from '../helpers/virtual-queue-clock.js';
@@ -51,8 +53,8 @@ describe('RequestQueue: fair turns', () => {
     })();
     await clock.run(sync);
     expect(passedOver).toEqual([3, 3, 3]);
-    // Three pushes' turns and its own, a slot of the 1,040 ms window (50 a window) apart.
-    for (const ms of waited) expect(ms).toBeLessThanOrEqual(4 * (1040 / 50));
+    // Three pushes' turns and its own, a spacing apart.
+    for (const ms of waited) expect(ms).toBeLessThanOrEqual(4 * spacingMs(50));
     await clock.run(Promise.all(burst));
     expect(started.filter((s) => s.lane === 'webhook')).toHaveLength(3);
     expect(started).toHaveLength(123);
@@ -77,75 +79,69 @@ describe('RequestQueue: fair turns', () => {
 });
 
 describe('RequestQueue: the rate', () => {
-  it('spaces a backlog a slot of the window apart once it is half full, never a burst that fills it', async () => {
-    // 10/s: 10 starts per 1,040 ms window, a slot every 104 ms.
+  it('sends a backlog evenly spaced from its first request, never two at once', async () => {
     const { clock, started, request } = queueAt(10);
     const backlog = Array.from({ length: 30 }, () => request('push'));
     await clock.run(Promise.all(backlog));
     const at = started.map((s) => s.at);
-    // Half the window at once (as many as the connections allow), then a slot apart.
-    expect(at.slice(0, 5).map((t) => t - at[0]!)).toEqual([0, 0, 0, 0, 5]);
-    const gaps = at.slice(5).map((t, i) => t - at[i + 4]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(104);
-    expect(busiest(at, 1040)).toBeLessThanOrEqual(10);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(spacingMs(10));
+    expect(Math.max(...gaps)).toBeLessThan(spacingMs(10) + 1);
+    expect(busiest(at)).toBeLessThanOrEqual(10);
   });
 
-  it('lets a few requests that fit in the window go at once, however full it is', async () => {
+  it('spaces a few requests after a quiet spell too: the first at once, the next a spacing later', async () => {
     const { clock, started, request } = queueAt(10);
-    // Seven requests fill most of the window.
     await clock.run(Promise.all(Array.from({ length: 7 }, () => request('poll', 1))));
+    await clock.advance(5_000);
     const before = clock.now();
     await clock.run(Promise.all([request('webhook', 1), request('webhook', 1)]));
-    expect(started.slice(-2).map((s) => s.at - before)).toEqual([0, 0]);
-  });
-  it("holds every request through a 429's pause, which a shorter pause does not shorten", async () => {
-    const { clock, queue, started, request } = queueAt(10);
-    const start = clock.now();
-    queue.pauseFor(2_000);
-    queue.pauseFor(500);
-    await clock.run(Promise.all([request('push'), request('poll')]));
-    expect(started.map((s) => s.at - start)).toEqual([2_000, 2_000]);
+    expect(started.slice(-2).map((s) => s.at - before)).toEqual([0, spacingMs(10)]);
   });
 });
 
 describe('RequestQueue: counted when requests go out', () => {
-  it('holds a request that goes out late, so no second sees more than the rate', async () => {
-    // 2/s: 2 a window of 1,040 ms.
+  it('gives a request that took too long to go out a turn of its own, so no second sees more than the rate', async () => {
     const { clock, queue } = queueAt(2);
     const sentAt: Record<string, number> = {};
     const send = (name: string, lateMs: number) =>
       queue.run(async (_cut, sending) => {
         await clock.sleep(lateMs); // its token, its file: the request goes out this much later
-        await sending();
+        (await sending()).wentOut();
         sentAt[name] = clock.now();
       });
     const start = clock.now();
-    // The late one's turn leaves the window (at 1,040 ms) before it goes out (at 1,200 ms); two
-    // more have taken their turns then and gone out, so it waits for them to leave in turn.
-    const all = [send('late', 1_200), send('b', 0), send('c', 0), send('d', 0)];
+    // The late one holds the next turn for OUT_WAIT_MS only (then it is taken to have gone
+    // out, a slack early); the others go meanwhile, and when it is ready at last it waits a
+    // spacing after the last of them.
+    const all = [send('late', 3_000), send('b', 0), send('c', 0), send('d', 0)];
     await clock.run(Promise.all(all));
-    const times = Object.values(sentAt);
-    expect(busiest(times)).toBeLessThanOrEqual(2);
-    expect(busiest(times, 1040)).toBeLessThanOrEqual(2);
-    expect(sentAt.late! - start).toBe(2 * 1040);
+    const times = Object.values(sentAt).sort((a, b) => a - b);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(spacingMs(2));
+    expect(sentAt.late! - start).toBe(1_000 - OUT_SLACK_MS + 4 * spacingMs(2));
   });
 
-  it('counts a request from when it really went out, if that is later than it said', async () => {
+  it('counts a request from when its bytes went out, and holds the next until then', async () => {
     const { clock, queue } = queueAt(10);
     const sentAt: number[] = [];
-    // Each says it is sending; every fourth (a stall of the event loop) really goes out 300 ms
-    // after that, beside those that said so after it.
-    const send = (stallMs: number) =>
+    // Each says it is sending; every fourth (a new connection, its handshake) really goes out
+    // 300 ms after that.
+    const send = (connectMs: number) =>
       queue.run(async (_cut, sending) => {
-        const wentOut = await sending();
-        await clock.sleep(stallMs);
-        wentOut();
+        const departure = await sending();
+        await clock.sleep(connectMs);
+        departure.wentOut();
         sentAt.push(clock.now());
         await clock.sleep(5);
       });
     await clock.run(Promise.all(Array.from({ length: 36 }, (_, i) => send(i % 4 === 0 ? 300 : 0))));
     expect(sentAt).toHaveLength(36);
-    expect(busiest(sentAt, 1040)).toBeLessThanOrEqual(10);
+    // A spacing after each went out, less the slack a request late by a timer keeps (once,
+    // never added up): eleven never fit in a second and the margin less that slack.
+    const gaps = sentAt.slice(1).map((t, i) => t - sentAt[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(spacingMs(10) - OUT_SLACK_MS);
+    expect(busiest(sentAt, 1000 + ARRIVAL_MARGIN_MS - OUT_SLACK_MS)).toBeLessThanOrEqual(10);
   });
 
   it('lets no second see more than the rate, whatever the lanes and however late requests go out', async () => {
@@ -158,14 +154,14 @@ describe('RequestQueue: counted when requests go out', () => {
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
     const wentOutAt: number[] = [];
     // Waves of requests in changing lanes; each reads its token or file for a while before
-    // saying it is sending, may stall before it really goes out, then waits for its answer.
+    // saying it is sending, may take a while to connect, then waits for its answer.
     const request = () =>
       inLane(pick(['push', 'webhook', 'watcher', 'poll'] as const), () =>
         queue.run(async (_cut, sending) => {
           await clock.sleep(pick([0, 0, 0, 50, 400, 1_100]));
-          const wentOut = await sending();
+          const departure = await sending();
           await clock.sleep(pick([0, 0, 0, 30, 300]));
-          wentOut();
+          departure.wentOut();
           wentOutAt.push(clock.now());
           await clock.sleep(pick([5, 40, 200]));
         }),
@@ -183,9 +179,10 @@ describe('RequestQueue: counted when requests go out', () => {
 
   it('refuses a request held before going out when the run stops, as not sent', async () => {
     const { clock, queue } = queueAt(2);
+    const start0 = clock.now();
     let late = 'waiting';
     const lateRequest = queue.run(async (_cut, sending) => {
-      await clock.sleep(1_200); // its turn has left the window by then
+      await clock.sleep(3_000); // the others have taken their turns by then
       await sending();
       return 'sent';
     });
@@ -193,8 +190,6 @@ describe('RequestQueue: counted when requests go out', () => {
       (outcome) => (late = outcome),
       () => (late = 'refused'),
     );
-    // One more fits in the window and goes at once; two more take their turns when those two
-    // leave the window (at 1,040 ms), and go out at once.
     const others = [0, 1, 2].map(() =>
       queue.run(async (_cut, sending) => {
         await sending();
@@ -202,7 +197,8 @@ describe('RequestQueue: counted when requests go out', () => {
       }),
     );
     expect(await clock.run(Promise.all(others))).toEqual(['sent', 'sent', 'sent']);
-    await clock.advance(1_300 - 1_040); // at 1,200 ms the late one is held: the window has the last two
+    // At 3,000 ms the late one is held: the last of the others went out less than a spacing ago.
+    await clock.advance(3_000 - (clock.now() - start0) + 10);
     expect(late).toBe('waiting');
     queue.stop(0);
     await expect(lateRequest).rejects.toMatchObject({ mayHaveApplied: false });

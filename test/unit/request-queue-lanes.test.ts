@@ -1,11 +1,12 @@
 /**
  * The one request queue orders by lane: a push or a webhook overtakes every waiting poll, and
- * polling keeps its pace (spaced over the window, headroom for the others while they are active).
+ * polls, like every request, leave a spacing apart.
  * On a virtual clock (test/helpers/virtual-queue-clock.ts): requests in flight take the time the
  * test says, and every wait is measured to the millisecond.
  */
 import { describe, expect, it } from 'vitest';
 import type { Lane } from '../../src/domain/lanes.js';
+import { spacingMs } from '../../src/domain/request-governor.js';
 import { inLane } from '../../src/remote/request-lane.js';
 import { RequestQueue } from '../../src/remote/request-queue.js';
 import { VirtualQueueClock } from '../helpers/virtual-queue-clock.js';
@@ -87,12 +88,10 @@ describe('RequestQueue lanes', () => {
     return startedAt - asked;
   };
 
-  // 8/s: 8 starts per 1,040 ms window, a slot of it every 130 ms.
   const RATE = { requestsPerSecond: 8, concurrency: 4 };
-  const WINDOW = 1040;
-  const SLOT = WINDOW / 8;
+  const SPACING = spacingMs(8);
 
-  it('spaces polls over the window, so a webhook after a quiet spell waits for one slot, not the window', async () => {
+  it('spaces polls evenly, so a webhook that comes while they take every turn waits one spacing at most', async () => {
     const clock = new VirtualQueueClock();
     const queue = new RequestQueue({ ...RATE, clock });
     const pollStarts: number[] = [];
@@ -106,37 +105,35 @@ describe('RequestQueue lanes', () => {
     );
     const first = clock.now();
     await clock.advance(300);
-    // A burst would have started the whole window's 8 by now: two (one slot in hand), then one
-    // a slot apart.
-    expect(pollStarts.map((t) => t - first)).toEqual([0, 0, SLOT, 2 * SLOT]);
-    await clock.advance(900); // polling alone, at the full rate: the window full
-    // Bursting, the window would hold the webhook until its oldest start left: up to 0.9 s.
-    expect(await urgentWait(queue, clock)).toBeLessThanOrEqual(SLOT);
+    // A burst would have started as many as the connections allow by now; each a spacing
+    // after the last (timers fire on the whole millisecond).
+    expect(pollStarts.map((t) => t - first)).toEqual([0, SPACING, 2 * SPACING].map(Math.ceil));
+    await clock.advance(900); // polling alone, at the full rate
+    expect(await urgentWait(queue, clock)).toBeLessThanOrEqual(SPACING);
     await clock.run(Promise.all(polls));
-    // Alone (before the webhook), polling still had the whole rate: the window's 8 starts.
-    expect(pollStarts.filter((t) => t - first < WINDOW)).toHaveLength(8);
+    // Alone (before the webhook), polling had the whole rate: a request a spacing.
+    expect(pollStarts.filter((t) => t - first < 1_000)).toHaveLength(Math.ceil(1_000 / SPACING));
   });
 
-  it('keeps window slots free for other lanes while they are active, so they need not wait for one', async () => {
+  it('gives a webhook the next turn ahead of every waiting poll, and the polls the rest', async () => {
     const clock = new VirtualQueueClock();
     const queue = new RequestQueue({ ...RATE, clock });
-    const pollStarts: number[] = [];
-    const polls = Array.from({ length: 40 }, () =>
-      inLane('poll', () =>
+    const starts: { lane: Lane; at: number }[] = [];
+    const request = (lane: Lane) =>
+      inLane(lane, () =>
         queue.run(async () => {
-          pollStarts.push(clock.now());
+          starts.push({ lane, at: clock.now() });
           await clock.sleep(5);
         }),
-      ),
-    );
-    await clock.advance(1200); // polling alone fills the window
-    expect(pollStarts.filter((t) => t > clock.now() - WINDOW)).toHaveLength(8);
-    await urgentWait(queue, clock); // may wait for a slot this once: polling had filled the window
-    await clock.advance(1200); // a new window, with headroom kept since the webhook
-    // Two slots of the eight left free.
-    expect(pollStarts.filter((t) => t > clock.now() - WINDOW)).toHaveLength(6);
-    expect(await urgentWait(queue, clock)).toBe(0);
-    await clock.run(Promise.all(polls));
-    expect(pollStarts.length).toBe(40);
+      );
+    const polls = Array.from({ length: 20 }, () => request('poll'));
+    await clock.advance(1_000);
+    const hooks = [request('webhook'), request('webhook')];
+    await clock.run(Promise.all([...polls, ...hooks]));
+    const lanes = starts.map((s) => s.lane);
+    const firstHook = lanes.indexOf('webhook');
+    expect(lanes.slice(firstHook, firstHook + 2)).toEqual(['webhook', 'webhook']);
+    const gaps = starts.slice(1).map((s, i) => s.at - starts[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(SPACING));
   });
 });

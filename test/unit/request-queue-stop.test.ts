@@ -28,7 +28,7 @@ describe('RequestQueue.stop', () => {
     const settled = Promise.allSettled(waiting).finally(() => (refusedAll = true));
     await clock.advance(20);
     const before = started;
-    expect(before).toBe(2); // the window's two; the rest wait for seconds
+    expect(before).toBe(1); // the first; the rest wait a spacing each, for seconds
     queue.stop(1_000);
     await clock.advance(0); // no time passes: refused at once
     expect(refusedAll).toBe(true);

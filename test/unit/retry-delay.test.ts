@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/remote/api-error.js';
-import { rateWindow } from '../../src/remote/request-pacing.js';
 import { retryDelay } from '../../src/remote/retry-delay.js';
 import { parseRetryAfter } from '../../src/remote/service-http.js';
 
@@ -64,16 +63,5 @@ describe('parseRetryAfter', () => {
     [undefined, undefined],
   ])('%s → %s', (header, expected) => {
     expect(parseRetryAfter(header, Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(expected);
-  });
-});
-
-describe('rateWindow', () => {
-  it.each([
-    [10, { interval: 1040, intervalCap: 10 }],
-    [2.5, { interval: 840, intervalCap: 2 }],
-    [0.5, { interval: 2040, intervalCap: 1 }],
-    [Number.POSITIVE_INFINITY, { interval: 0, intervalCap: Number.POSITIVE_INFINITY }],
-  ])('%s requests per second → %o', (rate, expected) => {
-    expect(rateWindow(rate)).toEqual(expected);
   });
 });
