@@ -9,7 +9,9 @@
  * Excused, as only a whole listing can see them: a document the service deleted (an incremental
  * listing does not show what is gone; a `deleteDocument` webhook never sent is the daemon's to
  * find in its daily full round), what docsync then does to it, the document it makes again in
- * its folder (rows 12, 19, 54), and the cursor of its entity.
+ * its folder (rows 12, 19, 54), and the cursor of its entity; and a document the service left
+ * out of a listing (`missed`): once a cursor moved past it, only the daily whole listing sees it
+ * (docsync cannot tell a page that skipped it from one that had nothing).
  */
 import path from 'node:path';
 import type { CursorRecord } from '../../src/state/cursor-repo.js';
@@ -77,7 +79,11 @@ export function roundsPicture(o: Observed, cursors: readonly CursorRecord[]): Ro
 }
 
 /** What the full rounds changed of what the poll rounds left at rest, less what is excused. */
-export function convergenceFindings(polled: RoundsPicture, full: RoundsPicture): Finding[] {
+export function convergenceFindings(
+  polled: RoundsPicture,
+  full: RoundsPicture,
+  missed: ReadonlySet<string> = new Set(),
+): Finding[] {
   const findings: Finding[] = [];
   const changed = (detail: string) => findings.push({ invariant: POLLS_CONVERGE, detail });
   // Documents the service had deleted when the poll rounds came to rest, and their folders.
@@ -98,7 +104,7 @@ export function convergenceFindings(polled: RoundsPicture, full: RoundsPicture):
     if (parts.length === 0) continue;
     // Made again in a deleted document's folder (modify beats delete).
     const remade = !before && after?.folder !== null && goneFolders.has(after?.folder ?? '');
-    if (gone.has(id) || remade) {
+    if (gone.has(id) || remade || missed.has(id)) {
       excusedOwners.add(before?.owner || after?.owner || '');
       continue;
     }

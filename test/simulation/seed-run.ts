@@ -475,7 +475,9 @@ export class SeedRun implements WorldHarness {
       if (await this.#toRest(true)) {
         const o = await observe(this.world.root, this.world.life.state, await this.view.remote());
         const full = roundsPicture(o, this.world.life.state.cursors.list());
-        this.ledger.findings.push(...convergenceFindings(polled, full));
+        this.ledger.findings.push(
+          ...convergenceFindings(polled, full, this.service.missedByAListing()),
+        );
         this.ledger.findings.push(...finalFindings(o, this.ledger, this.world.root));
         this.ledger.findings.push(
           ...serviceWorldFindings(o, this.ledger, this.service, this.world.root),

@@ -26,6 +26,8 @@ export const ENTITY_FOLDER_KEPT = 'an entity gone from the service keeps its fol
 export const NOT_DELETED_ON_A_WORD = 'a document the service still has is not deleted';
 export const NOT_A_REFUSAL = 'a 429 is not a refusal';
 
+const MISSING_FROM_A_LISTING = 'missing from one listing';
+
 /** An entity the service no longer has under its id, and its folder as it was then. */
 interface Vanished {
   readonly owner: OwnerRef;
@@ -66,6 +68,14 @@ export class ServiceBook {
 
   watch(doc: DumpDocument, why: string): void {
     this.watched.push({ id: doc.id, why, names: new Set([doc.name]) });
+  }
+
+  /**
+   * Documents left out of a listing: only a whole listing finds one again once a cursor moved
+   * past it, so the full rounds may (convergence.ts).
+   */
+  missedByAListing(): Set<string> {
+    return new Set(this.watched.filter((w) => w.why === MISSING_FROM_A_LISTING).map((w) => w.id));
   }
 
   renamed(id: string, name: string): void {
@@ -165,7 +175,7 @@ export async function serviceWorldEdit(
     }
     case 'document missing from a listing': {
       if (!doc) return none('(no document)');
-      run.service.watch(doc, 'missing from one listing');
+      run.service.watch(doc, MISSING_FROM_A_LISTING);
       run.world.sim.admin.skipInNextListing(doc.id);
       return { done: true, what: doc.id, hooks: [] };
     }
