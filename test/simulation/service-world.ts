@@ -56,6 +56,8 @@ interface Watched {
 export class ServiceBook {
   readonly vanished: Vanished[] = [];
   readonly watched: Watched[] = [];
+  /** Entities the service entered anew (a renumbered one's new id), as `kind:id`. */
+  readonly entered = new Set<string>();
   /** A write docsync sent was answered 429 since the last look at its pushes. */
   rateLimitedWrite = false;
 
@@ -202,6 +204,7 @@ export async function entityGone(
     return { what: ownerKeyOf(owner), hooks: [] };
   }
   const next = admin.renumberEntity(owner);
+  run.service.entered.add(ownerKeyOf(next.owner));
   await bookRenumbered(run, before, next.documentIds);
   // Its documents were made again in the same order: a document no one deletes stays one.
   const keepers = run.chaos.keepers as Set<string>;
