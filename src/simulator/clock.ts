@@ -3,10 +3,17 @@
  * service a skewed clock (its `Date` header, timestamps, link expiry and webhook dates all move
  * together) and check the daemon's clock-offset correction.
  */
+import { type Random, seededRandom } from './random.js';
 
 export class SimClock {
   offsetMs: number;
   private lastMicros = 0;
+  /**
+   * The microseconds below the millisecond: seeded, so that under a fake `Date` (the
+   * deterministic simulation) the same run hands out the same change times, and so the same
+   * cursors.
+   */
+  private readonly fraction: Random = seededRandom(0x5eed);
 
   constructor(offsetMs = 0) {
     this.offsetMs = offsetMs;
@@ -22,7 +29,7 @@ export class SimClock {
    */
   nextChangeMicros(): number {
     const micros = Math.max(
-      this.nowMs() * 1000 + Math.floor(Math.random() * 1000),
+      this.nowMs() * 1000 + Math.floor(this.fraction() * 1000),
       this.lastMicros + 1,
     );
     this.lastMicros = micros;

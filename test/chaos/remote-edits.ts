@@ -41,9 +41,11 @@ export const remoteEdits = {
   },
 
   /** One of the firm's usual types that its catalogue still has (a type may be taken out). */
-  newStatus(world: ChaosWorld, doc: DumpDocument, catalogue?: readonly number[]): void {
+  newStatus(world: ChaosWorld, doc: DumpDocument, catalogue?: readonly number[]): boolean {
     const types = [2, 3, 10, 11, 20, 21].filter((id) => !catalogue || catalogue.includes(id));
+    if (types.length === 0) return false;
     world.h.sim.admin.assignStatus(doc.id, { typeId: pick(world.random, types) });
+    return true;
   },
 
   addAttachment(world: ChaosWorld, doc: DumpDocument, name?: string): void {
@@ -88,12 +90,12 @@ export async function randomRemoteEdit(world: ChaosWorld, targetId?: string): Pr
       : undefined;
   if (!doc) return false;
   if (roll < 0.35)
-    remoteEdits.newStatus(
+    return remoteEdits.newStatus(
       world,
       doc,
       dump.statusTypes.map((t) => t.id),
     );
-  else if (roll < 0.6) remoteEdits.addAttachment(world, doc);
+  if (roll < 0.6) remoteEdits.addAttachment(world, doc);
   else if (roll < 0.75) return remoteEdits.replaceAttachment(world, doc);
   else if (roll < 0.9) return remoteEdits.removeAttachment(world, doc);
   else return remoteEdits.deleteDocument(world, doc);

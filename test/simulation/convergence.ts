@@ -9,7 +9,12 @@
  * Excused, as only a whole listing can see them: a document the service deleted (an incremental
  * listing does not show what is gone; a `deleteDocument` webhook never sent is the daemon's to
  * find in its daily full round), what docsync then does to it, the document it makes again in
- * its folder (rows 12, 19, 54), and the cursor of its entity.
+ * its folder (rows 12, 19, 54), and the cursor of its entity; and a document the service left
+ * out of a listing (`missed`): once a cursor moved past it, only the daily whole listing sees it
+ * (docsync cannot tell a page that skipped it from one that had nothing); and the documents of an
+ * entity the service entered anew (`entered`, a renumbered one) while no poll round knew it
+ * (no cursor): the catalogue is read by the full round, or on a webhook the daemon took; and a
+ * status push that waited for the status types, never read, which only a full round asks for.
  */
 import path from 'node:path';
 import type { CursorRecord } from '../../src/state/cursor-repo.js';
@@ -25,6 +30,11 @@ export interface RoundsPicture {
   readonly loose: ReadonlyMap<string, string>;
   /** Cursor by entity (`kind:id`). */
   readonly cursors: ReadonlyMap<string, string | null>;
+  /**
+   * The status types were never read: status pushes wait for the next full round, the only one
+   * that asks for the list again (engine/catalogue.ts).
+   */
+  readonly statusPushesWait: boolean;
 }
 
 interface DocumentPicture {
@@ -37,7 +47,11 @@ interface DocumentPicture {
 
 const ownerKey = (owner: { kind: string; id: string }) => `${owner.kind}:${owner.id}`;
 
-export function roundsPicture(o: Observed, cursors: readonly CursorRecord[]): RoundsPicture {
+export function roundsPicture(
+  o: Observed,
+  cursors: readonly CursorRecord[],
+  statusPushesWait = false,
+): RoundsPicture {
   const documents = new Map<string, DocumentPicture>();
   const folderIds = new Map<string, string>();
   for (const [id, folders] of o.folders) for (const f of folders) folderIds.set(f, id);
@@ -73,11 +87,16 @@ export function roundsPicture(o: Observed, cursors: readonly CursorRecord[]): Ro
     });
   }
   const byOwner = new Map(cursors.map((c) => [ownerKey(c.owner), c.cursor]));
-  return { documents, loose, cursors: byOwner };
+  return { documents, loose, cursors: byOwner, statusPushesWait };
 }
 
 /** What the full rounds changed of what the poll rounds left at rest, less what is excused. */
-export function convergenceFindings(polled: RoundsPicture, full: RoundsPicture): Finding[] {
+export function convergenceFindings(
+  polled: RoundsPicture,
+  full: RoundsPicture,
+  missed: ReadonlySet<string> = new Set(),
+  entered: ReadonlySet<string> = new Set(),
+): Finding[] {
   const findings: Finding[] = [];
   const changed = (detail: string) => findings.push({ invariant: POLLS_CONVERGE, detail });
   // Documents the service had deleted when the poll rounds came to rest, and their folders.
@@ -98,8 +117,16 @@ export function convergenceFindings(polled: RoundsPicture, full: RoundsPicture):
     if (parts.length === 0) continue;
     // Made again in a deleted document's folder (modify beats delete).
     const remade = !before && after?.folder !== null && goneFolders.has(after?.folder ?? '');
-    if (gone.has(id) || remade) {
-      excusedOwners.add(before?.owner || after?.owner || '');
+    const owner = before?.owner || after?.owner || '';
+    const unknownEntity = entered.has(owner) && (polled.cursors.get(owner) ?? null) === null;
+    const waitedPush = polled.statusPushesWait && onlyStatus(before, after);
+    if (gone.has(id) || remade || missed.has(id) || unknownEntity || waitedPush) {
+      excusedOwners.add(owner);
+      continue;
+    }
+    const precision = onlyPrecision(before, after);
+    if (precision) {
+      changed(`the full round changed document ${id} only in ${precision}`);
       continue;
     }
     changed(
@@ -124,3 +151,39 @@ const PART_WORDS = {
   folder: 'where its folder is',
   files: 'the files in its folder',
 } as const;
+
+/**
+ * A change of the agreed change time from the details' whole seconds to the list's microseconds
+ * of the same instant (and the `.document.json` that shows it): named apart, as it loses nothing
+ * and would mask any other change of the same document. Null when anything else changed.
+ */
+function onlyPrecision(
+  before: DocumentPicture | undefined,
+  after: DocumentPicture | undefined,
+): string | null {
+  if (!before?.agreed || !after?.agreed || before.service !== after.service) return null;
+  if (before.folder !== after.folder) return null;
+  const a = JSON.parse(before.agreed) as Record<string, unknown>;
+  const b = JSON.parse(after.agreed) as Record<string, unknown>;
+  const ta = String(a.lastUpdatedTimestamp);
+  const tb = String(b.lastUpdatedTimestamp);
+  if (ta === tb || ta.slice(0, 19) !== tb.slice(0, 19)) return null;
+  if (
+    JSON.stringify({ ...a, lastUpdatedTimestamp: '' }) !==
+    JSON.stringify({ ...b, lastUpdatedTimestamp: '' })
+  )
+    return null;
+  const files = (p: DocumentPicture) =>
+    JSON.stringify(
+      (JSON.parse(p.files ?? '[]') as [string, string][]).filter(([n]) => n !== '.document.json'),
+    );
+  if (files(before) !== files(after)) return null;
+  return `its agreed change time, ${ta} to ${tb} (the same second)`;
+}
+
+/** The service's copy changed in its status alone (what a status push changes). */
+function onlyStatus(before: DocumentPicture | undefined, after: DocumentPicture | undefined) {
+  if (!before?.service || !after?.service || before.folder !== after.folder) return false;
+  const strip = (service: string) => JSON.stringify({ ...JSON.parse(service), status: null });
+  return strip(before.service) === strip(after.service);
+}

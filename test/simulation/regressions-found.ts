@@ -237,7 +237,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       const { doc } = await synced(run);
       const { owner } = await serviceDoc(run, doc.id);
       serviceAdds(run, doc.id, 'added.pdf');
-      const gone = entityGone(run, await run.view.remote(), owner, 'deleted');
+      const gone = await entityGone(run, await run.view.remote(), owner, 'deleted');
       run.note(`service: entity deleted ${gone.what}`);
       await deliverAll(run);
     },

@@ -475,7 +475,14 @@ export class SeedRun implements WorldHarness {
       if (await this.#toRest(true)) {
         const o = await observe(this.world.root, this.world.life.state, await this.view.remote());
         const full = roundsPicture(o, this.world.life.state.cursors.list());
-        this.ledger.findings.push(...convergenceFindings(polled, full));
+        this.ledger.findings.push(
+          ...convergenceFindings(
+            polled,
+            full,
+            this.service.missedByAListing(),
+            this.service.entered,
+          ),
+        );
         this.ledger.findings.push(...finalFindings(o, this.ledger, this.world.root));
         this.ledger.findings.push(
           ...serviceWorldFindings(o, this.ledger, this.service, this.world.root),
@@ -517,7 +524,7 @@ export class SeedRun implements WorldHarness {
   async #roundsPicture(): Promise<RoundsPicture> {
     const { state } = this.world.life;
     const o = await observe(this.world.root, state, await this.view.remote());
-    return roundsPicture(o, state.cursors.list());
+    return roundsPicture(o, state.cursors.list(), state.statusTypes.fetchedAt() === null);
   }
 
   /** Both sides and the agreed state, as one string: equal pictures, nothing changed. */

@@ -16,6 +16,7 @@ import type { StateStore } from '../../src/state/state-store.js';
 import { localDocs } from '../chaos/local-edits.js';
 import type { DumpDocument } from '../helpers/sync-harness.js';
 import type { SeedRun } from './seed-run.js';
+import { fileKey } from './sim-book.js';
 import type { Observed } from './sim-invariants.js';
 import type { Finding, SimLedger } from './sim-ledger.js';
 import type { QueuedWebhook } from './sim-webhooks.js';
@@ -24,6 +25,8 @@ import { ownerKeyOf } from './sim-world.js';
 export const ENTITY_FOLDER_KEPT = 'an entity gone from the service keeps its folder';
 export const NOT_DELETED_ON_A_WORD = 'a document the service still has is not deleted';
 export const NOT_A_REFUSAL = 'a 429 is not a refusal';
+
+const MISSING_FROM_A_LISTING = 'missing from one listing';
 
 /** An entity the service no longer has under its id, and its folder as it was then. */
 interface Vanished {
@@ -53,6 +56,8 @@ interface Watched {
 export class ServiceBook {
   readonly vanished: Vanished[] = [];
   readonly watched: Watched[] = [];
+  /** Entities the service entered anew (a renumbered one's new id), as `kind:id`. */
+  readonly entered = new Set<string>();
   /** A write docsync sent was answered 429 since the last look at its pushes. */
   rateLimitedWrite = false;
 
@@ -65,6 +70,14 @@ export class ServiceBook {
 
   watch(doc: DumpDocument, why: string): void {
     this.watched.push({ id: doc.id, why, names: new Set([doc.name]) });
+  }
+
+  /**
+   * Documents left out of a listing: only a whole listing finds one again once a cursor moved
+   * past it, so the full rounds may (convergence.ts).
+   */
+  missedByAListing(): Set<string> {
+    return new Set(this.watched.filter((w) => w.why === MISSING_FROM_A_LISTING).map((w) => w.id));
   }
 
   renamed(id: string, name: string): void {
@@ -125,7 +138,7 @@ export async function serviceWorldEdit(
         return none('(one is gone already)');
       const { owner } = pick(run.random, owners);
       const how = kind === 'entity deleted' ? 'deleted' : 'renumbered';
-      return { done: true, ...entityGone(run, dump, owner, how) };
+      return { done: true, ...(await entityGone(run, dump, owner, how)) };
     }
     case 'status type removed': {
       const types = dump.statusTypes.filter((t) => t.name !== DEFAULT_STATUS);
@@ -138,6 +151,8 @@ export async function serviceWorldEdit(
       if (!doc) return none('(no document)');
       const to = `Renamed ${run.ledger.serial()} ${doc.name}`;
       run.world.sim.admin.editDocument(doc.id, { name: to });
+      // A service user's change: the book holds the service and the folder to it.
+      run.ledger.book.detailsChanged(doc.id, { name: to });
       // A document a user made is looked for by its name (sim-invariants.ts): its name now.
       if (run.ledger.madeNames.delete(doc.name)) run.ledger.madeNames.add(to);
       run.service.renamed(doc.id, to);
@@ -150,6 +165,7 @@ export async function serviceWorldEdit(
       const date = `20${20 + (n % 9)}-0${1 + (n % 9)}-1${n % 10}`;
       if (date === doc.documentDate) return none('(the same date)');
       run.world.sim.admin.editDocument(doc.id, { documentDate: date });
+      run.ledger.book.detailsChanged(doc.id, { documentDate: date });
       const hook = run.webhooks.queue(doc.owner, doc.id, 'statusChange');
       return { done: true, what: `${doc.id} to ${date}`, hooks: [hook] };
     }
@@ -161,7 +177,7 @@ export async function serviceWorldEdit(
     }
     case 'document missing from a listing': {
       if (!doc) return none('(no document)');
-      run.service.watch(doc, 'missing from one listing');
+      run.service.watch(doc, MISSING_FROM_A_LISTING);
       run.world.sim.admin.skipInNextListing(doc.id);
       return { done: true, what: doc.id, hooks: [] };
     }
@@ -172,20 +188,24 @@ export async function serviceWorldEdit(
  * The entity deleted in the service, or entered again under a new id (its documents made again,
  * their webhooks queued), after its folder is noted as it is now (`vanish`).
  */
-export function entityGone(
+export async function entityGone(
   run: SeedRun,
   dump: StateDump,
   owner: OwnerRef,
   how: Vanished['how'],
-): { what: string; hooks: QueuedWebhook[] } {
+): Promise<{ what: string; hooks: QueuedWebhook[] }> {
   vanish(run, dump, owner, how);
   const admin = run.world.sim.admin;
+  const before = dump.documents.filter((d) => ownerKeyOf(d.owner) === ownerKeyOf(owner));
+  // A service user took its documents away under their ids: deleted, as far as the book knows.
+  for (const d of before) run.ledger.book.serviceDeleted.add(d.id);
   if (how === 'deleted') {
     admin.deleteEntity(owner);
     return { what: ownerKeyOf(owner), hooks: [] };
   }
-  const before = dump.documents.filter((d) => ownerKeyOf(d.owner) === ownerKeyOf(owner));
   const next = admin.renumberEntity(owner);
+  run.service.entered.add(ownerKeyOf(next.owner));
+  await bookRenumbered(run, before, next.documentIds);
   // Its documents were made again in the same order: a document no one deletes stays one.
   const keepers = run.chaos.keepers as Set<string>;
   before.forEach((d, i) => {
@@ -193,6 +213,29 @@ export function entityGone(
   });
   const hooks = next.documentIds.map((id) => run.webhooks.queue(next.owner, id, 'newDocument'));
   return { what: `${ownerKeyOf(owner)} is now ${ownerKeyOf(next.owner)}`, hooks };
+}
+
+/**
+ * The documents made again under new ids are a service user's: their contents (their old
+ * documents' ones, there now) are held to the new documents, and so are their names, dates,
+ * statuses and attachment ids (a service user may delete one of those later).
+ */
+async function bookRenumbered(run: SeedRun, before: readonly DumpDocument[], ids: string[]) {
+  const book = run.ledger.book;
+  const now = new Map((await run.world.sim.admin.dump()).documents.map((d) => [d.id, d]));
+  before.forEach((d, i) => {
+    for (const a of d.attachments) book.deleted.add(fileKey(d.id, a.sha256));
+    const doc = now.get(ids[i]!);
+    if (!doc) return;
+    book.document(doc, 'service user');
+    for (const a of doc.attachments)
+      book.file(
+        { sha: a.sha256, documentId: doc.id, name: a.name, kind: a.kind },
+        'service user',
+        a.id,
+      );
+    run.ledger.statusEdit(doc.id, doc.status?.type ?? null, 'remote');
+  });
 }
 
 /**

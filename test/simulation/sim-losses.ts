@@ -172,10 +172,22 @@ function statusesKept(o: Observed, ledger: SimLedger): Finding[] {
   const findings: Finding[] = [];
   const known = (v: string | null) => v === null || o.dump.statusTypes.some((t) => same(t.name, v));
   const last = new Map<string, (typeof ledger.statusEdits)[number]>();
+  // docsync carried this status to the service after it was typed.
+  const pushed = (edit: (typeof ledger.statusEdits)[number]) =>
+    ledger.serviceWrites.some(
+      (w) =>
+        w.ok &&
+        w.seq > edit.seq &&
+        w.write.kind === 'assign-status' &&
+        w.write.documentId === edit.documentId &&
+        same(w.statusName, edit.value),
+    );
   for (const edit of ledger.statusEdits) {
-    // A status typed in a folder the person deleted since went with the folder.
+    // A status typed in a folder the person deleted since went with the folder, unless docsync
+    // had already carried it to the service (a sync planned before the delete).
     const folderGone = ledger.book.folderDeletedAt.get(edit.documentId) ?? 0;
-    if ((edit.side === 'local' || edit.side === 'operator') && edit.seq < folderGone) continue;
+    const byPerson = edit.side === 'local' || edit.side === 'operator';
+    if (byPerson && edit.seq < folderGone && !pushed(edit)) continue;
     last.set(edit.documentId, edit);
   }
   for (const doc of o.dump.documents) {

@@ -57,13 +57,18 @@ export async function steeredRemoteEdit(world: ChaosWorld, profile: SeedProfile)
     await remoteEdits.newDocument(world);
     return true;
   }
-  const docs = (await world.h.remote()).documents;
+  const dump = await world.h.remote();
+  const docs = dump.documents;
   if (docs.length === 0) return false;
   const doc = profile.pickDocument(world.random, docs);
   switch (kind) {
     case 'new status':
-      remoteEdits.newStatus(world, doc);
-      return true;
+      // A type the catalogue still has: a service user cannot pick one taken out of it.
+      return remoteEdits.newStatus(
+        world,
+        doc,
+        dump.statusTypes.map((t) => t.id),
+      );
     case 'attachment added':
       remoteEdits.addAttachment(world, doc);
       return true;
