@@ -30,10 +30,10 @@ describe('every file docsync removes is in the trash with its bytes', () => {
     write('Doc/a.pdf', 'a');
     write('Doc/b.pdf', 'b');
     const found: string[] = [];
-    const after = watchRemoval(root, 'trash', ['Doc'], (d) => found.push(d))!;
+    const check = watchRemoval(root, 'trash', ['Doc'], (d) => found.push(d))!;
     mkdirSync(path.join(root, '.docsync/trash/day'), { recursive: true });
     renameSync(path.join(root, 'Doc'), path.join(root, '.docsync/trash/day/Doc'));
-    after('.docsync/trash/day/Doc');
+    check('.docsync/trash/day/Doc');
     expect(found).toEqual([]);
     write('Doc/a.pdf', 'a2');
     const again = watchRemoval(root, 'trash', ['Doc/a.pdf'], (d) => found.push(d))!;
@@ -51,11 +51,11 @@ describe('every file docsync removes is in the trash with its bytes', () => {
     const { root, write } = folder();
     write('Doc/form.pdf', 'edited');
     const found: string[] = [];
-    const after = watchRemoval(root, 'restoreSystemAttachment', ['Doc', 'form.pdf'], (d) =>
+    const check = watchRemoval(root, 'restoreSystemAttachment', ['Doc', 'form.pdf'], (d) =>
       found.push(d),
     )!;
     write('Doc/form.pdf', 'original');
-    after({ file: {}, editedCopy: null });
+    check({ file: {}, editedCopy: null });
     expect(found).toEqual([expect.stringContaining('Doc/form.pdf')]);
   });
 });
