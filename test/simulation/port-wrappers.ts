@@ -40,6 +40,8 @@ export type ServiceWrite =
       readonly documentId: string;
       readonly fileName: string;
       readonly filePath: string;
+      /** What was sent, once the upload returned. */
+      readonly sha256?: string | null;
     }
   | {
       readonly kind: 'delete-attachment';
@@ -146,8 +148,10 @@ export class TrackedRemote implements RemoteStore {
       fileName,
       filePath: source.label,
     } as const;
-    return this.#write(write, () =>
-      this.remote.uploadAttachment(owner, documentId, source, fileName),
+    return this.#write(
+      write,
+      () => this.remote.uploadAttachment(owner, documentId, source, fileName),
+      () => ({ ...write, sha256: source.sent()?.sha256 ?? null }),
     );
   }
 
@@ -164,7 +168,12 @@ export class TrackedRemote implements RemoteStore {
     return result;
   }
 
-  async #write<T>(write: ServiceWrite, call: () => Promise<T>): Promise<T> {
+  /** `answered`: the write as the ledger records it once answered (an upload: what it sent). */
+  async #write<T>(
+    write: ServiceWrite,
+    call: () => Promise<T>,
+    answered: () => ServiceWrite = () => write,
+  ): Promise<T> {
     this.hooks.alive();
     await this.hooks.beforeWrite(write);
     this.hooks.alive();
@@ -173,11 +182,11 @@ export class TrackedRemote implements RemoteStore {
     try {
       result = await this.board.track(label, call);
     } catch (error) {
-      this.hooks.afterWrite(write, error);
+      this.hooks.afterWrite(answered(), error);
       await this.#maybeHold(label);
       throw error;
     }
-    this.hooks.afterWrite(write, result);
+    this.hooks.afterWrite(answered(), result);
     await this.#maybeHold(label);
     return result;
   }
