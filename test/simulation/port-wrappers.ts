@@ -46,6 +46,8 @@ export type ServiceWrite =
       readonly documentId: string;
       readonly fileName: string;
       readonly filePath: string;
+      /** What was sent, once the upload returned. */
+      readonly sha256?: string | null;
     }
   | {
       readonly kind: 'delete-attachment';
@@ -155,8 +157,10 @@ export class TrackedRemote implements RemoteStore {
       fileName,
       filePath: source.label,
     } as const;
-    return this.#write(write, () =>
-      this.remote.uploadAttachment(owner, documentId, source, fileName),
+    return this.#write(
+      write,
+      () => this.remote.uploadAttachment(owner, documentId, source, fileName),
+      () => ({ ...write, sha256: source.sent()?.sha256 ?? null }),
     );
   }
 
@@ -173,7 +177,12 @@ export class TrackedRemote implements RemoteStore {
     return result;
   }
 
-  async #write<T>(write: ServiceWrite, call: () => Promise<T>): Promise<T> {
+  /** `answered`: the write as the ledger records it once answered (an upload: what it sent). */
+  async #write<T>(
+    write: ServiceWrite,
+    call: () => Promise<T>,
+    answered: () => ServiceWrite = () => write,
+  ): Promise<T> {
     this.hooks.alive();
     await this.hooks.beforeWrite(write);
     this.hooks.alive();
@@ -183,11 +192,11 @@ export class TrackedRemote implements RemoteStore {
     try {
       result = await this.board.track(label, call);
     } catch (error) {
-      this.hooks.afterWrite(write, error, this.hooks.answersLost() > lostBefore);
+      this.hooks.afterWrite(answered(), error, this.hooks.answersLost() > lostBefore);
       await this.#maybeHold(label);
       throw error;
     }
-    this.hooks.afterWrite(write, result, false);
+    this.hooks.afterWrite(answered(), result, false);
     await this.#maybeHold(label);
     return result;
   }

@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { OwnerRef, RemoteDocument } from '../../src/domain/types.js';
+import type { OwnerRef, RemoteAttachment, RemoteDocument } from '../../src/domain/types.js';
 import type { LockViolation } from '../../src/engine/entity-locks.js';
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
 import type { DecisionRequest } from '../../src/operator/decisions.js';
@@ -285,6 +285,12 @@ export class SeedRun implements WorldHarness {
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
+    // An attachment docsync made: a service user who deletes it later deletes these bytes.
+    if (ok && write.kind === 'upload-attachment' && write.sha256)
+      this.ledger.book.attachmentIds.set(
+        (result as RemoteAttachment).id,
+        fileKey(write.documentId, write.sha256),
+      );
     if (ok && write.kind === 'create-document') {
       const doc = result as RemoteDocument;
       this.ledger.book.document({ ...doc, owner: write.owner }, 'docsync');
