@@ -22,16 +22,16 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
   const profile = new SeedProfile(seed);
   const run = await SeedRun.start(seed, plan, (r) => steerRun(r, profile));
   try {
-    let injections = plan.injections;
+    const budget = { injections: plan.injections };
     // The status types unread when the first round asks for them: a status a person types
     // waits until they are read (row 55).
     if (profile.on('status types unread at the start')) {
       run.count('fault: status types answer 503');
       run.faults(STATUS_TYPES_FAIL, 'status types answer 503, from the start');
     }
-    while (injections > 0 && run.steps < plan.maxSteps) {
+    while (budget.injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
-      const steps = choices(run, profile, () => injections--);
+      const steps = choices(run, profile, budget);
       await weighted(run, steps)();
     }
     return { ...(await run.finish()), profile: profile.features };
@@ -50,15 +50,19 @@ function weighted(run: SeedRun, steps: readonly Step[]): () => Promise<void> {
   return steps[steps.length - 1]![1];
 }
 
-function choices(run: SeedRun, profile: SeedProfile, spend: () => void): Step[] {
+/**
+ * The steps open now. An injection spends one of the seed's; a local edit with no document folder
+ * to edit yet (the first sync has placed none) gives it back: it changed nothing.
+ */
+function choices(run: SeedRun, profile: SeedProfile, budget: { injections: number }): Step[] {
   const steps: Step[] = [];
-  const inject = (weight: number, kind: string | null, act: () => Promise<void>) =>
+  const inject = (weight: number, kind: string | null, act: () => Promise<unknown>) =>
     steps.push([
       weight,
-      () => {
-        spend();
+      async () => {
+        budget.injections--;
         if (kind) run.count(kind);
-        return act();
+        if ((await act()) === NOTHING) budget.injections++;
       },
     ]);
   const counted = (weight: number, kind: string, act: () => Promise<void>) =>
@@ -114,7 +118,10 @@ const LOCAL_EDIT_WEIGHT: Partial<Record<(typeof LOCAL_EDITS)[number], number>> =
   '.document.json removed': 0.3,
 };
 
-async function localEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
+/** What an injection returns when it found nothing to change: its injection is given back. */
+const NOTHING = Symbol('nothing to change yet');
+
+async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOTHING | undefined> {
   const world = run.chaos;
   const docs = localDocs(run.view);
   // A folder made before the first sync ended is one the firm had: held until a person adopts
@@ -130,7 +137,7 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
   const doc = docs.length > 0 ? profile.pickDocument(run.random, docs) : null;
   if (!doc && kind !== 'new folder') {
     run.note(`local edit: ${kind} (no document folder yet)`);
-    return;
+    return NOTHING;
   }
   let done = true;
   switch (kind) {

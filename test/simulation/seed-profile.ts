@@ -51,7 +51,7 @@ function readWeights(): CoverageWeights {
 }
 
 /** Read once: every seed of a run (and of a replay, with the same code) sees the same table. */
-const WEIGHTS = readWeights();
+export const WEIGHTS = readWeights();
 
 export class SeedProfile {
   readonly #on = new Map<string, boolean>();
