@@ -74,7 +74,10 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
       },
     ]);
   const lean = (step: string) => profile.boost(`step ${step}`);
-  if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
+  // A seed on `edits pile up` lets parked work go four times less often: edits of both sides
+  // meet in one sync (rows 9-12, 22-24, 33, 34, 42, 43).
+  const release = 6 / profile.boost('edits pile up');
+  if (run.parked.length > 0) steps.push([release, () => run.release(pick(run.random, run.parked))]);
   steps.push([
     1.5 * lean('time passes'),
     () => run.advance(pick(run.random, [1000, 5000, 30_000, 300_000])),
