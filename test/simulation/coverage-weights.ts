@@ -2,15 +2,20 @@
  * The weights of the seeds' profiles (seed-profile.ts), made from a run's coverage
  * (`npm run simulate -- --seeds 1000 --write-weights`; docs/simulation.md, "Seeds aimed where
  * bugs hide"). A target (a row, a failpoint reached or parked at, a crash at a failpoint) is
- * worth the inverse of the seeds that reached it: rare ones count most. A feature's lift is how
- * much likelier it was on in the seeds that reached each target than in all seeds asked about
- * it, averaged over the targets by their worth; the weight is DEFAULT_ON times the lift, so
- * features that went with rare targets are on in more seeds, and features that went with none
- * in fewer.
+ * rare when fewer than a tenth of the seeds reached it. For each rare target and each feature,
+ * the seeds that reached the target had the feature on more often, or less often, than all
+ * seeds asked about it; where the difference is beyond chance (three standard deviations of a
+ * binomial draw), the feature leads to the target, or keeps seeds from it. A feature's lift
+ * adds up the excess share (the share among the target's seeds over the share among all,
+ * less one) of each such target, weighted by the square root of the target's rarity (a tenth
+ * of the seeds over the seeds that reached it). The new weight is the one the run used times
+ * one plus the lift, between 0.05 and 0.8: what led to rare targets is on in more seeds, what
+ * kept seeds from them in fewer, and a feature with no such link stays as it was. Written again
+ * from a run on the new weights, a weight moves only as far as its links still reach.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { type SeedCoverage, targetsOf } from './coverage.js';
-import { type CoverageWeights, DEFAULT_ON, WEIGHTS_FILE } from './seed-profile.js';
+import { type CoverageWeights, DEFAULT_ON, WEIGHTS, WEIGHTS_FILE } from './seed-profile.js';
 
 /** What a run keeps of each seed to weigh the features. */
 export interface SeedRecord {
@@ -19,16 +24,23 @@ export interface SeedRecord {
   readonly profile: Readonly<Record<string, boolean>>;
 }
 
-/** Seeds a target's share of a feature is drawn towards the feature's share in all (smoothing). */
-const PRIOR_SEEDS = 5;
+/** A target reached by fewer than this share of the seeds is rare. */
+const RARE = 0.1;
+/** Standard deviations beyond which a feature's share among a target's seeds is no chance. */
+const BEYOND_CHANCE = 3;
 /** No feature is on in fewer seeds than this share, nor in more than the other. */
 const LEAST_ON = 0.05;
 const MOST_ON = 0.8;
 
-export function weightsFrom(records: readonly SeedRecord[]): CoverageWeights {
+export function weightsFrom(
+  records: readonly SeedRecord[],
+  used: CoverageWeights = WEIGHTS,
+): CoverageWeights {
   const reached = records.map((r) => new Set(targetsOf(r.coverage).keys()));
   const seedsOf = new Map<string, number>();
   for (const targets of reached) for (const t of targets) seedsOf.set(t, (seedsOf.get(t) ?? 0) + 1);
+  const rareBelow = RARE * records.length;
+  const rare = [...seedsOf].filter(([, seeds]) => seeds < rareBelow);
   const features = [...new Set(records.flatMap((r) => Object.keys(r.profile)))].sort();
   const on: Record<string, number> = {};
   for (const feature of features) {
@@ -38,19 +50,21 @@ export function weightsFrom(records: readonly SeedRecord[]): CoverageWeights {
     const share = asked.filter((a) => a.on).length / asked.length;
     if (share === 0 || share === 1) continue;
     let lift = 0;
-    let worth = 0;
-    for (const [target, seeds] of seedsOf) {
-      const with_ = asked.filter((a) => a.targets.has(target));
-      if (with_.length === 0) continue;
-      const onShare =
-        (with_.filter((a) => a.on).length + share * PRIOR_SEEDS) / (with_.length + PRIOR_SEEDS);
-      lift += onShare / share / seeds;
-      worth += 1 / seeds;
+    for (const [target, seeds] of rare) {
+      const withIt = asked.filter((a) => a.targets.has(target));
+      if (withIt.length === 0) continue;
+      const onWith = withIt.filter((a) => a.on).length;
+      const expected = withIt.length * share;
+      const sd = Math.sqrt(withIt.length * share * (1 - share));
+      if (Math.abs(onWith - expected) < BEYOND_CHANCE * sd) continue;
+      const excess = onWith / withIt.length / share - 1;
+      lift += excess * Math.sqrt(rareBelow / seeds);
     }
-    if (worth > 0) on[feature] = round(clamp(DEFAULT_ON * (lift / worth)));
+    on[feature] = round(clamp((used.on[feature] ?? DEFAULT_ON) * (1 + lift)));
   }
+  const seeds = records.map((r) => r.seed);
   return {
-    about: `written by \`npm run simulate -- --write-weights\` from ${records.length} seeds (docs/simulation.md)`,
+    about: `written by \`npm run simulate -- --write-weights\` from the coverage of ${records.length} seeds, ${Math.min(...seeds)} to ${Math.max(...seeds)} (docs/simulation.md)`,
     on,
   };
 }

@@ -29,16 +29,16 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
   const run = await SeedRun.start(seed, plan, (r) => steerRun(r, profile));
   try {
     skewServiceClock(run);
-    let injections = plan.injections;
+    const budget = { injections: plan.injections };
     // The status types unread when the first round asks for them: a status a person types
     // waits until they are read (row 55).
     if (profile.on('status types unread at the start')) {
       run.count('fault: status types answer 503');
       run.faults(STATUS_TYPES_FAIL, 'status types answer 503, from the start');
     }
-    while (injections > 0 && run.steps < plan.maxSteps) {
+    while (budget.injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
-      const steps = choices(run, profile, () => injections--);
+      const steps = choices(run, profile, budget);
       await weighted(run, steps)();
     }
     return { ...(await run.finish()), profile: profile.features };
@@ -57,15 +57,19 @@ function weighted(run: SeedRun, steps: readonly Step[]): () => Promise<void> {
   return steps[steps.length - 1]![1];
 }
 
-function choices(run: SeedRun, profile: SeedProfile, spend: () => void): Step[] {
+/**
+ * The steps open now. An injection spends one of the seed's; a local edit with no document folder
+ * to edit yet (the first sync has placed none) gives it back: it changed nothing.
+ */
+function choices(run: SeedRun, profile: SeedProfile, budget: { injections: number }): Step[] {
   const steps: Step[] = [];
-  const inject = (weight: number, kind: string | null, act: () => Promise<void>) =>
+  const inject = (weight: number, kind: string | null, act: () => Promise<unknown>) =>
     steps.push([
       weight,
-      () => {
-        spend();
+      async () => {
+        budget.injections--;
         if (kind) run.count(kind);
-        return act();
+        if ((await act()) === NOTHING) budget.injections++;
       },
     ]);
   const counted = (weight: number, kind: string, act: () => Promise<void>) =>
@@ -77,7 +81,10 @@ function choices(run: SeedRun, profile: SeedProfile, spend: () => void): Step[] 
       },
     ]);
   const lean = (step: string) => profile.boost(`step ${step}`);
-  if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
+  // A seed on `edits pile up` lets parked work go four times less often: edits of both sides
+  // meet in one sync (rows 9-12, 22-24, 33, 34, 42, 43).
+  const release = 6 / profile.boost('edits pile up');
+  if (run.parked.length > 0) steps.push([release, () => run.release(pick(run.random, run.parked))]);
   steps.push([
     1.5 * lean('time passes'),
     () => run.advance(pick(run.random, [1000, 5000, 30_000, 300_000])),
@@ -123,7 +130,10 @@ const LOCAL_EDIT_WEIGHT: Partial<Record<(typeof LOCAL_EDITS)[number], number>> =
   '.document.json removed': 0.3,
 };
 
-async function localEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
+/** What an injection returns when it found nothing to change: its injection is given back. */
+const NOTHING = Symbol('nothing to change yet');
+
+async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOTHING | undefined> {
   const world = run.chaos;
   // A folder of an entity the service no longer has is left alone (service-world.ts).
   const docs = localDocs(run.view).filter((d) => !run.service.vanishedFolder(d.folder));
@@ -140,7 +150,7 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<void> {
   const doc = docs.length > 0 ? profile.pickDocument(run.random, docs) : null;
   if (!doc && kind !== 'new folder') {
     run.note(`local edit: ${kind} (no document folder yet)`);
-    return;
+    return NOTHING;
   }
   let done = true;
   switch (kind) {

@@ -5,7 +5,8 @@
  * before-commit`), a kind of step or injection four times as likely (`step crash`, `local:
  * renamed folder`, `fault: uploads answer 503`), crashes aimed at syncs parked at a failpoint
  * (`crash at before-commit`), answers held back often (`late answers`), edits of both sides
- * on one document (`one document`: where conflicts are). So one seed is heavy in crashes
+ * on one document (`one document`: where conflicts are), parked work let go less often (`edits
+ * pile up`: both sides' edits meet in one sync). So one seed is heavy in crashes
  * before commits, another in renames during uploads.
  *
  * Whether a feature is on is a function of the seed's number and the feature's name alone
@@ -24,7 +25,7 @@ export const DEFAULT_ON = 0.25;
 /** A step or an injection kind that is on is this many times as likely. */
 const BOOST = 4;
 /** A crash with a sync parked at a failpoint its seed aims crashes at: this many times. */
-const CRASH_AIMED = 8;
+const CRASH_AIMED = 20;
 /** A failpoint that is on parks a sync this often (unless it always parks). */
 const PARK_WHEN_ON = 0.9;
 /** Where a chain of work starts: a crash there finds nothing in flight, so none is aimed there. */
@@ -51,7 +52,7 @@ function readWeights(): CoverageWeights {
 }
 
 /** Read once: every seed of a run (and of a replay, with the same code) sees the same table. */
-const WEIGHTS = readWeights();
+export const WEIGHTS = readWeights();
 
 export class SeedProfile {
   readonly #on = new Map<string, boolean>();
