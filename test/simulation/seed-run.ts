@@ -285,7 +285,9 @@ export class SeedRun implements WorldHarness {
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
-    if (ok && write.kind === 'create-document') {
+    // A create whose answer was lost has no document to read here: docsync finds it by reading
+    // the service (resolve-in-doubt.ts), and the book knows it no further.
+    if (ok && write.kind === 'create-document' && !(result instanceof Error)) {
       const doc = result as RemoteDocument;
       this.ledger.book.document({ ...doc, owner: write.owner }, 'docsync');
       this.ledger.statusEdit(doc.id, doc.status?.type ?? null, 'docsync');
