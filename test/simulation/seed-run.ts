@@ -285,13 +285,16 @@ export class SeedRun implements WorldHarness {
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
-    // An attachment docsync made: a service user who deletes it later deletes these bytes.
-    if (ok && write.kind === 'upload-attachment' && write.sha256)
+    // An attachment docsync made: a service user who deletes it later deletes these bytes. A
+    // write whose answer was lost has no answer to read here: docsync finds it by reading the
+    // service (resolve-in-doubt.ts), and the book knows it no further.
+    const answered = ok && !(result instanceof Error);
+    if (answered && write.kind === 'upload-attachment' && write.sha256)
       this.ledger.book.attachmentIds.set(
         (result as RemoteAttachment).id,
         fileKey(write.documentId, write.sha256),
       );
-    if (ok && write.kind === 'create-document') {
+    if (answered && write.kind === 'create-document') {
       const doc = result as RemoteDocument;
       this.ledger.book.document({ ...doc, owner: write.owner }, 'docsync');
       this.ledger.statusEdit(doc.id, doc.status?.type ?? null, 'docsync');
