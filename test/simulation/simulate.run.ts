@@ -3,9 +3,12 @@
  * the arguments as SIM_* variables): runs many seeds, one after another, and prints what they
  * injected, what they found, and the trace of the first seed that found something, which
  * replays exactly with `--from S --seeds 1 --trace`. With `--regressions`, the named scenarios
- * (regressions.ts, regressions-found.ts) instead.
+ * (regressions.ts, regressions-found.ts) instead. `npm run mutants` also sets the variables
+ * mutant-watch.ts reads (stop at the first finding, a baseline, a result file).
  */
 import { expect, it } from 'vitest';
+import { shapeOf } from './finding-shape.js';
+import { MutantWatch } from './mutant-watch.js';
 import { runRandomSeed } from './random-steps.js';
 import { runScenario, SCENARIOS } from './regressions.js';
 import { RANDOM_PLAN, type SeedOutcome } from './seed-run.js';
@@ -24,14 +27,19 @@ it(
   regressions ? 'the named cases, as scenarios' : `seeds ${from} to ${from + seeds - 1}`,
   async () => {
     const tally = new Tally();
+    const watch = new MutantWatch();
     if (regressions) {
       for (const scenario of SCENARIOS) tally.add(await runScenario(scenario), scenario.name);
     } else {
       for (let seed = from; seed < from + seeds; seed++) {
-        tally.add(await runRandomSeed(seed, RANDOM_PLAN), `seed ${seed}`);
+        watch.starting(seed);
+        const outcome = await runRandomSeed(seed, RANDOM_PLAN);
+        tally.add(outcome, `seed ${seed}`);
         if ((seed - from + 1) % 100 === 0) console.log(tally.progress());
+        if (watch.add(outcome)) break;
       }
     }
+    watch.finish();
     console.log(tally.report(showTrace));
     expect(tally.failing, 'runs that found something').toEqual([]);
   },
@@ -92,14 +100,4 @@ class Tally {
     }
     return lines.join('\n');
   }
-}
-
-/** A finding's words without what differs from seed to seed: ids, names, numbers, contents. */
-function shapeOf(detail: string): string {
-  return detail
-    .replace(/"[^"]*"/g, '"…"')
-    .replace(/\([^)]*\)/g, '(…)')
-    .replace(/(Companies|Trusts)\/[^ ]*( [^ ]*)*?\/?[^ ]*/g, '<path>')
-    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>')
-    .replace(/\d+/g, 'N');
 }
