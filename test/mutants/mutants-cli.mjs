@@ -112,12 +112,17 @@ console.log(
 
 const baseline = values['no-baseline'] ? null : await baselineRun();
 const results = [];
-for (const mutant of chosen) results.push(await runMutant(mutant));
+for (const mutant of chosen) {
+  results.push(await runMutant(mutant));
+  // Written after each mutant, so a long run cut short still leaves its table.
+  if (values.out && results.length < chosen.length)
+    writeFileSync(path.resolve(values.out), markdown(results, summarise(results), chosen.length));
+}
 const summary = summarise(results);
 console.log(`\n${summary}`);
 if (values.out) {
   const out = path.resolve(values.out);
-  writeFileSync(out, markdown(results, summary));
+  writeFileSync(out, markdown(results, summary, chosen.length));
   console.log(`the table is in ${out}`);
 }
 cleanUp();
@@ -429,10 +434,17 @@ function summarise(all) {
   if (stale > 0) lines.push(`  stale (their code changed; mend the catalogue): ${stale}`);
   const failed = count((r) => verdictOf(r) === 'run failed');
   if (failed > 0) lines.push(`  the simulation failed to run: ${failed}`);
+  const sims = all.filter((r) => r.sim?.result);
+  const runs = sims.reduce((n, r) => n + r.sim.result.runs, 0);
+  const minutes = sims.reduce((n, r) => n + r.sim.minutes, 0);
+  if (minutes > 0)
+    lines.push(
+      `  seeds run: ${runs} in ${Math.round(minutes)} min (${Math.round(runs / minutes)} a minute, each run's start included)`,
+    );
   return lines.join('\n');
 }
 
-function markdown(all, summary) {
+function markdown(all, summary, planned) {
   const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = all.map((r) => {
     const m = r.mutant;
@@ -451,7 +463,9 @@ function markdown(all, summary) {
     return `| ${m.id} | ${cell(m.bugClass)} | ${seedsCell} | ${testsCell} | ${verdictOf(r)} |`;
   });
   return [
-    `Mutants on ${commit}, ${new Date().toISOString().slice(0, 10)}, seeds ${from} to ${from + seeds - 1}:`,
+    `Mutants on ${commit}, ${new Date().toISOString().slice(0, 10)}, seeds ${from} to ${from + seeds - 1}${
+      all.length < planned ? ` (${all.length} of ${planned} so far)` : ''
+    }:`,
     '',
     '| Mutant | Class | Random seeds (first, seeds needed, invariant) | Related tests | Caught by |',
     '|---|---|---|---|---|',
