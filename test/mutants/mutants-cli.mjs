@@ -296,11 +296,13 @@ function caughtBySeeds(sim) {
   return sim.result?.first ?? null;
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function describeSim(sim) {
   const caught = caughtBySeeds(sim);
   const rate = sim.result ? `, ${Math.round(sim.result.runs / sim.minutes)} a minute` : '';
   if (caught)
-    return `CAUGHT at seed ${caught.seed} (${caught.seed - from + 1} seeds${rate}): ${caught.invariant}${
+    return `CAUGHT at seed ${caught.seed} (${plural(caught.seed - from + 1, 'seed')}${rate}): ${caught.invariant}${
       caught.detail ? ` — ${caught.detail.slice(0, 300)}` : ''
     }`;
   if (!sim.result?.done)
@@ -451,7 +453,7 @@ function markdown(all, summary, planned) {
     if (r.stale) return `| ${m.id} | ${cell(m.bugClass)} | stale | | stale |`;
     const caught = caughtBySeeds(r.sim);
     const seedsCell = caught
-      ? `seed ${caught.seed} (${caught.seed - from + 1} seeds): ${cell(caught.invariant)}`
+      ? `seed ${caught.seed} (${plural(caught.seed - from + 1, 'seed')}): ${cell(caught.invariant)}`
       : r.sim.result?.done
         ? `none of ${r.sim.result.runs}`
         : 'the run failed';
