@@ -371,16 +371,23 @@ async function relatedTests(mutant) {
   const files = mutant.relatedTests.filter((f) => existsSync(path.join(scratch, f)));
   const missing = mutant.relatedTests.filter((f) => !files.includes(f));
   if (files.length === 0) return { files, failing: [], missing, flaky: [] };
-  const built = files.some((f) => needsBuild(path.join(scratch, f)));
+  let built = files.some((f) => needsBuild(path.join(scratch, f)));
   if (built && (await build(`${mutant.id}.mutant`)) !== 0)
     return { files, failing: [], missing, flaky: [], error: 'the build failed' };
-  const mutated = await vitest(`${mutant.id}.tests`, files);
+  let mutated = await vitest(`${mutant.id}.tests`, files);
+  // A test that starts the built CLI in a way needsBuild did not see: built, and run again.
+  if (mutated.failing.length > 0 && !built) {
+    built = true;
+    if ((await build(`${mutant.id}.mutant`)) !== 0)
+      return { files, failing: [], missing, flaky: [], error: 'the build failed' };
+    mutated = await vitest(`${mutant.id}.tests-built`, mutated.failing);
+  }
   if (mutated.failing.length === 0) return { files, failing: [], missing, flaky: [] };
   const target = path.join(scratch, mutant.file);
   const current = readFileSync(target, 'utf8');
   writeFileSync(target, readFileSync(path.join(ROOT, mutant.file), 'utf8'));
   try {
-    if (built || existsSync(path.join(scratch, 'dist'))) await build(`${mutant.id}.clean`);
+    if (built) await build(`${mutant.id}.clean`);
     const clean = await vitest(`${mutant.id}.clean-tests`, mutated.failing);
     const flaky = mutated.failing.filter((f) => clean.failing.includes(f));
     return {
