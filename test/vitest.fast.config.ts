@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * `npm run test:fast`, between edits: the pure tables, the simulator, the sync scenarios run
  * in-process against it, the fuzzing of webhook bodies and a few seeds of the deterministic
- * simulation; no build, no child process, no browser. `npm test` runs all of these and the rest
+ * simulation, the mutants catalogue's check; no build, no child process, no browser. `npm test` runs all of these and the rest
  * (docs/development.md says which to run when).
  */
 export default defineConfig({
@@ -19,6 +19,7 @@ export default defineConfig({
       'test/scenarios/**/*.test.ts',
       'test/fuzz/webhook-bodies.test.ts',
       'test/simulation/simulation.test.ts',
+      'test/mutants/catalogue.test.ts',
     ],
     exclude: [
       // A child process of the built CLI: killed mid-run, or run as another user.

@@ -6,11 +6,14 @@
  * --seeds 1 --trace`. With `--regressions`, the named scenarios (regressions.ts,
  * regressions-found.ts) instead. `--write-weights` writes the profiles' weights from the run's
  * coverage (coverage-weights.ts); `--coverage-log` keeps each seed's coverage, and
- * `--coverage-from` reads such logs instead of running seeds.
+ * `--coverage-from` reads such logs instead of running seeds. `npm run mutants` also sets the
+ * variables mutant-watch.ts reads (stop at the first finding, a baseline, a result file).
  */
 import { expect, it } from 'vitest';
 import { CoverageTally } from './coverage.js';
 import { logRecord, readRecords, type SeedRecord, writeWeights } from './coverage-weights.js';
+import { shapeOf } from './finding-shape.js';
+import { MutantWatch } from './mutant-watch.js';
 import { runRandomSeed } from './random-steps.js';
 import { runScenario, SCENARIOS } from './regressions.js';
 import { RANDOM_PLAN, type SeedOutcome } from './seed-run.js';
@@ -39,14 +42,19 @@ function coverageOfLogs(): void {
 
 async function runSeeds(): Promise<void> {
   const tally = new Tally();
+  const watch = new MutantWatch();
   if (regressions) {
     for (const scenario of SCENARIOS) tally.add(await runScenario(scenario), scenario.name);
   } else {
     for (let seed = from; seed < from + seeds; seed++) {
-      tally.add(await runRandomSeed(seed, RANDOM_PLAN), `seed ${seed}`);
+      watch.starting(seed);
+      const outcome = await runRandomSeed(seed, RANDOM_PLAN);
+      tally.add(outcome, `seed ${seed}`);
       if ((seed - from + 1) % 100 === 0) console.log(tally.progress());
+      if (watch.add(outcome)) break;
     }
   }
+  watch.finish();
   console.log(tally.report(showTrace));
   if (writingWeights) console.log(writeWeights(tally.records));
   expect(tally.failing, 'runs that found something').toEqual([]);
@@ -126,14 +134,4 @@ class Tally {
     }
     return lines.join('\n');
   }
-}
-
-/** A finding's words without what differs from seed to seed: ids, names, numbers, contents. */
-function shapeOf(detail: string): string {
-  return detail
-    .replace(/"[^"]*"/g, '"…"')
-    .replace(/\([^)]*\)/g, '(…)')
-    .replace(/(Companies|Trusts)\/[^ ]*( [^ ]*)*?\/?[^ ]*/g, '<path>')
-    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>')
-    .replace(/\d+/g, 'N');
 }

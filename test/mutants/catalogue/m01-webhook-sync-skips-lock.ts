@@ -1,0 +1,19 @@
+import type { Mutant } from '../mutant.js';
+
+export default {
+  id: 'm01-webhook-sync-skips-lock',
+  file: 'src/engine/cycle-leases.ts',
+  bugClass: 'a skipped lock (webhook path)',
+  what: "a webhook's sync does not take its entity's lock (urgent work does not wait for it)",
+  relatedTests: [
+    'test/unit/entity-locks.test.ts',
+    'test/scenarios/entity-locks.test.ts',
+    'test/integration/daemon-entity-locks.test.ts',
+  ],
+  find: `  hold(owner: OwnerRef): Promise<EntityLease> {
+    const key = ownerKey(owner);`,
+  replace: `  hold(owner: OwnerRef): Promise<EntityLease> {
+    const key = ownerKey(owner);
+    if (this.holder === 'sync (webhook)')
+      return Promise.resolve({ owner, holder: this.holder, held: true, release: () => undefined });`,
+} satisfies Mutant;
