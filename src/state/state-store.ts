@@ -42,7 +42,6 @@ import { explainStateFailure } from './state-failure.js';
 import {
   type PageProblems,
   readPageProblems,
-  readStatusPage,
   type StatusPageData,
   type StatusPageQuery,
 } from './status-page-data.js';
@@ -200,11 +199,6 @@ export class StateStore {
   /** What `/healthz`, `/metrics` and the page's header read: cheap at any firm size. */
   healthFacts(): HealthFacts {
     return readHealthFacts(this, this.db);
-  }
-
-  /** The status page's view: problems, one page of entities, the newest activity. */
-  statusPage(query: StatusPageQuery): StatusPageData {
-    return readStatusPage(this, this.db, this.#listing, query);
   }
 
   /** The status page's parts, read one at a time (web/page-build.ts): its header and problems, */

@@ -7,7 +7,7 @@
  * It is read in parts, each in one read transaction: the header's facts with the problem lists
  * (so the header's counts and the lists agree), the entity page, the stalest entity, the
  * activity. The status server reads them one at a time and lets the event loop run between
- * them (web/page-build.ts); `readStatusPage` reads them all in one transaction.
+ * them (web/page-build.ts).
  */
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
@@ -75,24 +75,6 @@ export interface StatusPageData extends PageProblems {
 }
 
 /** Every part at once, in one read transaction. */
-export function readStatusPage(
-  store: StateStore,
-  db: Database,
-  listing: EntityListing,
-  query: StatusPageQuery,
-): StatusPageData {
-  return db
-    .transaction(
-      (): StatusPageData => ({
-        ...readPageProblems(store, db),
-        entities: listing.page(query.entities),
-        stalest: listing.stalest(),
-        activity: store.activity.recent(ACTIVITY_SHOWN, query.activityBefore),
-      }),
-    )
-    .deferred();
-}
-
 /** The header's facts and the problem lists, in one read transaction. */
 export function readPageProblems(store: StateStore, db: Database): PageProblems {
   return db

@@ -29,7 +29,7 @@ const all: EntityQuery = {
   pageSize: 10,
 };
 const namesOf = (state: StateStore, query: Partial<EntityQuery>) =>
-  state.statusPage({ entities: { ...all, ...query } }).entities.rows.map((r) => r.name);
+  state.entityPage({ ...all, ...query }).rows.map((r) => r.name);
 
 describe('the activity feed', () => {
   it('pages back from the newest, with the entity names as the state knows them now', () => {
@@ -104,7 +104,7 @@ describe('the entity listing', () => {
     expect(namesOf(state, { sort: 'name', pageSize: 3, page: 2 })).toEqual(['Delta']);
     expect(namesOf(state, { show: 'never-synced' })).toEqual(['Alpha']);
     expect(namesOf(state, { show: 'errors' })).toEqual(['Bravo', 'Delta']);
-    const page = state.statusPage({ entities: { ...all, show: 'errors' } }).entities;
+    const page = state.entityPage({ ...all, show: 'errors' });
     expect([page.total, page.matched]).toEqual([4, 2]);
     expect(page.rows.map((r) => [r.itemsInError, r.lastError])).toEqual([
       [0, 'the service answered 503'],
@@ -133,7 +133,7 @@ describe('what the status page shows of held deletes and conflicts', () => {
     state.heldDeletes.hold([hold(b, '22')], 3000);
     state.heldDeletes.decide([{ documentId: '11', side: 'local' }], 'approve', 4000);
 
-    const { held } = state.statusPage({ entities: all });
+    const { held } = state.pageProblems();
 
     expect(held.waitingRows.map((h) => [h.documentId, h.entityWaiting, h.entityNewest])).toEqual([
       ['20', 3, 3000],
@@ -159,7 +159,7 @@ describe('what the status page shows of held deletes and conflicts', () => {
     });
     state.heldDeletes.wait([removed('11', 61_000), removed('12', 62_000)], 2000);
 
-    const { held } = state.statusPage({ entities: all });
+    const { held } = state.pageProblems();
     expect(held.waitingRows.map((h) => h.documentId)).toEqual(['10']);
     expect(held).toMatchObject({ waiting: 1, entities: 1, decided: 0, inHold: 2 });
     expect(held.inHoldUntil).toBe(62_000);
@@ -186,7 +186,7 @@ describe('what the status page shows of held deletes and conflicts', () => {
     const resolved = conflict('b (conflict).pdf');
     state.conflicts.markResolved(resolved, 'keep-both', 2000);
 
-    const { conflicts } = state.statusPage({ entities: all });
+    const { conflicts } = state.pageProblems();
 
     expect(conflicts.total).toBe(1);
     expect(conflicts.recent.map((c) => c.copyPath)).toEqual(['a (conflict).pdf']);
