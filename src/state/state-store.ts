@@ -39,12 +39,7 @@ import { RecordErrorRepo } from './record-errors-repo.js';
 import { SettingsRepo } from './settings-repo.js';
 import { SkippedRepo } from './skipped-repo.js';
 import { explainStateFailure } from './state-failure.js';
-import {
-  type PageProblems,
-  readPageProblems,
-  type StatusPageData,
-  type StatusPageQuery,
-} from './status-page-data.js';
+import { type PageProblems, readPageProblems } from './status-page-data.js';
 import { buildStatusReport, type StatusReport } from './status-report.js';
 import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';

@@ -13,7 +13,7 @@ import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { ActivityRecord } from './activity-repo.js';
 import type { ConflictRecord } from './conflict-repo.js';
-import type { EntityListing, EntityPage, EntityQuery, StalestEntity } from './entity-listing.js';
+import type { EntityPage, EntityQuery, StalestEntity } from './entity-listing.js';
 import type { UnmatchedFolder } from './entity-repo.js';
 import { type HealthFacts, readHealthFacts } from './health-facts.js';
 import type { HeldTally, WaitingDelete } from './held-delete-repo.js';
