@@ -173,7 +173,7 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOT
       done = localEdits.renameFolder(world, doc!);
       break;
     case '.document.json removed':
-      done = await removeDocumentMeta(world, doc!);
+      done = await removeDocumentMeta(world, doc!, agreedFolder(run, firstSyncDone, doc!.id));
       break;
   }
   run.note(
@@ -181,6 +181,11 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOT
   );
   if (done) run.count(`local: ${kind}`);
   await run.settle();
+}
+
+/** The folder the agreed state names for a document, once the first sync is done. */
+function agreedFolder(run: SeedRun, firstSyncDone: boolean, id: string): string | null {
+  return firstSyncDone ? (run.world.life.state.base.get(id)?.folder ?? null) : null;
 }
 
 async function remoteEdit(run: SeedRun, profile: SeedProfile): Promise<void> {

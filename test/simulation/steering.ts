@@ -85,10 +85,18 @@ export async function steeredRemoteEdit(world: ChaosWorld, profile: SeedProfile)
 
 /**
  * A person removes a document's `.document.json`; docsync writes it again from the agreed state
- * (row 14). Only while it shows the service's status: a status typed and not yet pushed would
- * go with it, the person's own doing, which the ledger cannot tell from a status docsync lost.
+ * (row 14). Only in a folder docsync knows by its path (`agreedFolder`, the base's), once the
+ * first sync is done: elsewhere, without it, the folder is one docsync cannot tell from a new
+ * one (rows 2 and 3, and the agreed one deleted, row 8), as the decision table means. And only
+ * while it shows the service's status: a status typed and not yet pushed would go with it, the
+ * person's own doing, which the ledger cannot tell from a status docsync lost.
  */
-export async function removeDocumentMeta(world: ChaosWorld, doc: LocalDoc): Promise<boolean> {
+export async function removeDocumentMeta(
+  world: ChaosWorld,
+  doc: LocalDoc,
+  agreedFolder: string | null,
+): Promise<boolean> {
+  if (agreedFolder !== doc.folder) return false;
   const status = world.h.meta(doc.folder).status;
   const remote = (await world.h.remote()).documents.find((d) => d.id === doc.id);
   if (!remote || (remote.status?.type ?? null) !== status) return false;
