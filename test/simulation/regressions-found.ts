@@ -107,6 +107,27 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: before-commit', 'crash'],
   },
   {
+    name: 'seed 337',
+    title:
+      "a status typed in the folder loses to a later one set in the service (row 24); the daemon crashes after the folder shows the service's status and before the conflict is recorded: the person's status is nowhere",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      run.clock.pass(60_000);
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[1]!.id });
+      // The webhook's sync pulls the service's status over the folder's, and stops before its
+      // commit; the daemon dies there.
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-status';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the status pulled, its commit not made');
+      run.parkAt = () => false;
+      await run.crash();
+      await settleWatcher(run);
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
     name: 'row 56, a held delete',
     title:
       'a folder\'s delete waiting its hold time is forgotten ("back in the store") by a sync that could not read the document\'s details',
