@@ -14,7 +14,7 @@ import { localDocs, localEdits } from '../chaos/local-edits.js';
 import { approveAll, cliResolve, pageResolve } from './operator-steps.js';
 import { SeedProfile } from './seed-profile.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
-import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun } from './steering.js';
+import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun, wake } from './steering.js';
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
@@ -25,12 +25,14 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
     const budget = { injections: plan.injections };
     // The status types unread when the first round asks for them: a status a person types
     // waits until they are read (row 55).
-    if (profile.on('status types unread at the start')) {
+    const statusTypesFail = { on: profile.on('status types unread at the start') };
+    if (statusTypesFail.on) {
       run.count('fault: status types answer 503');
       run.faults(STATUS_TYPES_FAIL, 'status types answer 503, from the start');
     }
     while (budget.injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
+      wake(run, profile, statusTypesFail);
       const steps = choices(run, profile, budget);
       await weighted(run, steps)();
     }

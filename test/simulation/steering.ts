@@ -19,9 +19,33 @@ const HELD = { usual: 0.08, leaning: 0.25 } as const;
 /** A seed's parks and held answers, as its profile says (SeedRun.start's setup). */
 export function steerRun(run: SeedRun, profile: SeedProfile): void {
   run.parkAt = (step) => run.random() < profile.parkChance(step, PARK_CHANCE[step]);
-  const held = profile.chance('late answers', HELD.usual, HELD.leaning);
-  run.holdAt = () => run.random() < held;
+  run.holdAt = () => run.random() < profile.chance('late answers', HELD.usual, HELD.leaning);
 }
+
+/**
+ * Before each step: the leanings wake once the first sync is done; and the status types' route,
+ * failing from the start in a seed that leans so, answers again once docsync has marked the
+ * list unreadable (status pushes then wait until a full cycle reads it: row 55), so the first
+ * sync is not held for the whole seed.
+ */
+export function wake(run: SeedRun, profile: SeedProfile, statusTypesFail: { on: boolean }): void {
+  if (!run.world.running) return;
+  const { state } = run.world.life;
+  profile.awake ||= state.settings.initialSyncDone();
+  if (!statusTypesFail.on) return;
+  // Another fault since replaced it: nothing of it is left to heal.
+  if (faultsInjected(run) > 1) statusTypesFail.on = false;
+  else if (state.statusTypes.unreadable() !== null) {
+    statusTypesFail.on = false;
+    run.faults({}, 'healed: the status types answer again');
+  }
+}
+
+const faultsInjected = (run: SeedRun) =>
+  Object.entries(run.injected).reduce(
+    (n, [kind, k]) => n + (kind.startsWith('fault: ') ? k : 0),
+    0,
+  );
 
 /** One of `kinds`, each as likely as its weight, boosted where the profile has `prefix kind` on. */
 export function steeredPick<T extends string>(
