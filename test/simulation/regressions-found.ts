@@ -19,6 +19,7 @@ import {
   releaseUntil,
   type Scenario,
   SMALL,
+  serviceDoc,
   settleWatcher,
   statusConflict,
   synced,
@@ -103,6 +104,32 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       if (!run.view.exists(placed)) throw new Error(`the scenario expected ${placed} placed`);
       await run.crash();
       await run.drain();
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
+    name: 'seed 996',
+    title:
+      'the same as seed 547, and the service removes the attachment that held the name before the restart: the name is free, so the placed `name (2)` is uploaded as new',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const [name] = doc.files.keys();
+      if (!name) throw new Error('the scenario needs a document with a file');
+      const added = serviceAdds(run, doc.id, name);
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-attachment';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the pull placed, its commit not made');
+      run.parkAt = () => false;
+      await run.crash();
+      // A service user removes the attachment that held the name: the new one's name is free.
+      const held = (await serviceDoc(run, doc.id)).attachments.find(
+        (a) => a.name === name && a.sha256 !== added,
+      );
+      if (!held) throw new Error('the scenario expected the first attachment in the service');
+      run.view.sim.admin.deleteAttachment(doc.id, held.id);
+      run.ledger.deleted(held.sha256);
+      await deliverAll(run);
     },
     expectInTrace: ['parked: before-commit', 'crash'],
   },
