@@ -117,7 +117,7 @@ function planRemoteAdded(
   if (occupant === undefined) {
     // row 41 when the name is free; row 44 when a kept attachment holds it: ` (2)`.
     const row = p.taken.has(wanted.toLowerCase()) ? 44 : 41;
-    const placed = row === 44 ? placedBefore(wanted, p) : undefined;
+    const placed = placedBefore(wanted, p);
     const file = claimName(wanted, p.taken);
     const clash = placed ? { clashesWith: placed.file.name } : {};
     p.pulls.push({ kind: 'pull-attachment', row, folder, attachment, file, ...clash });
@@ -174,9 +174,10 @@ function planRemoteAdded(
 /**
  * Row 44 places the attachment under a numbered name. A crash after it was placed and before its
  * commit leaves a new local file there that its name alone does not tie to the attachment, so it
- * would be uploaded as new: the same bytes twice in the service. Like rows 42 and 43, the new
- * file at a numbered name is the pull's clash, and the executor compares their bytes
- * (engine/identical-clashes.ts): the same, it is the attachment; else both go on as planned.
+ * would be uploaded as new: the same bytes twice in the service. By the next plan the name may
+ * have come free (the service removed the attachment that held it: row 41 now). Like rows 42
+ * and 43, a new file at a numbered name is the pull's clash, and the executor compares their
+ * bytes (engine/identical-clashes.ts): the same, it is the attachment; else both go on as planned.
  */
 function placedBefore(wanted: string, p: Phases): LocalOnly | undefined {
   for (let n = 2; ; n += 1) {

@@ -100,7 +100,7 @@ export type SyncAction =
       readonly file: string;
       /**
        * A new local file of the attachment's name that the service does not have yet (rows 42,
-       * 43), or at the numbered name row 44 gives it. The executor compares their bytes first:
+       * 43), or at a numbered name (rows 41, 44: a pull placed before a crash). The executor compares their bytes first:
        * identical, they are no conflict at all, and the file is the attachment.
        */
       readonly clashesWith?: string;

@@ -182,11 +182,16 @@ class DocumentRun {
 
   async #act(action: SyncAction): Promise<void> {
     const { ctx, remote } = this.work;
+    // Rows 24 and 55: the person's status loses to the service's, and the conflict is where it
+    // is kept. Recorded before the file shows the service's: a crash between the two would leave
+    // the person's status nowhere, and the next plan would read the folder as agreeing (row 22).
+    const localStatusLost =
+      action.conflict?.subject.kind === 'status' && action.conflict.winner === 'remote';
+    const recordedFirst = localStatusLost && metaWriteOf(action) === 'before';
     if (metaWriteOf(action) === 'before') {
       const next = applyActionResult(this.#base, action, { kind: 'done' });
-      // Row 24: the person's status lost to the service's, and the conflict records it.
-      const localStatusLost =
-        action.conflict?.subject.kind === 'status' && action.conflict.winner === 'remote';
+      if (next && recordedFirst)
+        recordConflict(ctx, action, { folder: next.folder, documentId: next.id });
       if (next) await ctx.writeMeta(next.folder, next, remote, { localStatusLost });
     }
     const before = this.#base;
@@ -204,7 +209,9 @@ class DocumentRun {
     // The action is done: what must be kept of it first (a conflict is a person's to-do), then
     // the activity feed, which is only a view and never fails an action that happened.
     // Conflicts settled with a copy are logged where the copy got its real name.
-    if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
+    const recordedHere =
+      action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && !recordedFirst;
+    if (recordedHere && base)
       recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
     this.#recordActivity(action, base);
     this.#report(action, before, base);

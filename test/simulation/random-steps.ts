@@ -20,7 +20,7 @@ import {
   serviceWorldEdit,
   skewServiceClock,
 } from './service-world.js';
-import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun } from './steering.js';
+import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun, wake } from './steering.js';
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
@@ -32,12 +32,14 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
     const budget = { injections: plan.injections };
     // The status types unread when the first round asks for them: a status a person types
     // waits until they are read (row 55).
-    if (profile.on('status types unread at the start')) {
+    const statusTypesFail = { on: profile.on('status types unread at the start') };
+    if (statusTypesFail.on) {
       run.count('fault: status types answer 503');
       run.faults(STATUS_TYPES_FAIL, 'status types answer 503, from the start');
     }
     while (budget.injections > 0 && run.steps < plan.maxSteps) {
       run.steps++;
+      wake(run, profile, statusTypesFail);
       const steps = choices(run, profile, budget);
       await weighted(run, steps)();
     }
@@ -183,7 +185,7 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOT
       done = localEdits.renameFolder(world, doc!);
       break;
     case '.document.json removed':
-      done = await removeDocumentMeta(world, doc!);
+      done = await removeDocumentMeta(world, doc!, agreedFolder(run, firstSyncDone, doc!.id));
       break;
   }
   run.note(
@@ -191,6 +193,11 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOT
   );
   if (done) run.count(`local: ${kind}`);
   await run.settle();
+}
+
+/** The folder the agreed state names for a document, once the first sync is done. */
+function agreedFolder(run: SeedRun, firstSyncDone: boolean, id: string): string | null {
+  return firstSyncDone ? (run.world.life.state.base.get(id)?.folder ?? null) : null;
 }
 
 async function remoteEdit(run: SeedRun, profile: SeedProfile): Promise<void> {

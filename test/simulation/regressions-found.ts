@@ -110,6 +110,53 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: before-commit', 'crash'],
   },
   {
+    name: 'seed 996',
+    title:
+      'the same as seed 547, and the service removes the attachment that held the name before the restart: the name is free, so the placed `name (2)` is uploaded as new',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const [name] = doc.files.keys();
+      if (!name) throw new Error('the scenario needs a document with a file');
+      const added = serviceAdds(run, doc.id, name);
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-attachment';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the pull placed, its commit not made');
+      run.parkAt = () => false;
+      await run.crash();
+      // A service user removes the attachment that held the name: the new one's name is free.
+      const held = (await serviceDoc(run, doc.id)).attachments.find(
+        (a) => a.name === name && a.sha256 !== added,
+      );
+      if (!held) throw new Error('the scenario expected the first attachment in the service');
+      run.view.sim.admin.deleteAttachment(doc.id, held.id);
+      run.ledger.deleted(held.sha256);
+      await deliverAll(run);
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
+    name: 'seed 337',
+    title:
+      "a status typed in the folder loses to a later one set in the service (row 24); the daemon crashes after the folder shows the service's status and before the conflict is recorded: the person's status is nowhere",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      run.clock.pass(60_000);
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[1]!.id });
+      // The webhook's sync pulls the service's status over the folder's, and stops before its
+      // commit; the daemon dies there.
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-status';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the status pulled, its commit not made');
+      run.parkAt = () => false;
+      await run.crash();
+      await settleWatcher(run);
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
     name: 'row 56, a held delete',
     title:
       'a folder\'s delete waiting its hold time is forgotten ("back in the store") by a sync that could not read the document\'s details',

@@ -9,6 +9,10 @@
  * pile up`: both sides' edits meet in one sync). So one seed is heavy in crashes
  * before commits, another in renames during uploads.
  *
+ * The leanings wake once the first sync is done: until then the seed chooses as an unsteered
+ * one, so the firm's folders are there to edit (a seed that crashed at every commit of the
+ * first sync, or let its parks wait, made few of them, and reached few rows).
+ *
  * Whether a feature is on is a function of the seed's number and the feature's name alone
  * (hashed to a number of the seed's own generator), drawn when first asked: a seed replays from
  * its number, whatever else the driver asks in between, and a new kind of injection takes part
@@ -58,6 +62,8 @@ export class SeedProfile {
   readonly #on = new Map<string, boolean>();
   /** The document an edit of either side picked last. */
   #focus: string | null = null;
+  /** Whether the leanings act yet: once the first sync is done (the driver says so). */
+  awake = false;
 
   constructor(
     readonly seed: number,
@@ -77,18 +83,18 @@ export class SeedProfile {
 
   /** A weight's factor: BOOST when `feature` is on. */
   boost(feature: string): number {
-    return this.on(feature) ? BOOST : 1;
+    return this.#acts(feature) ? BOOST : 1;
   }
 
   /** How often a sync parks at `step` in this seed. */
   parkChance(step: Failpoint, usual: number): number {
-    return this.on(`park ${step}`) ? Math.max(usual, PARK_WHEN_ON) : usual;
+    return this.#acts(`park ${step}`) ? Math.max(usual, PARK_WHEN_ON) : usual;
   }
 
   /** A crash's factor, with syncs parked at these failpoints. */
   crashAimed(parkedAt: readonly (Failpoint | null)[]): number {
     const aimed = parkedAt.some(
-      (step) => step !== null && !CHAIN_STARTS.has(step) && this.on(`crash at ${step}`),
+      (step) => step !== null && !CHAIN_STARTS.has(step) && this.#acts(`crash at ${step}`),
     );
     return aimed ? CRASH_AIMED : 1;
   }
@@ -96,7 +102,7 @@ export class SeedProfile {
   /** The document an edit works on: in a seed on `one document`, mostly the last one edited. */
   pickDocument<T extends { readonly id: string }>(random: Random, docs: readonly T[]): T {
     const last = this.#focus === null ? undefined : docs.find((d) => d.id === this.#focus);
-    if (last && this.on('one document') && random() < SAME_DOCUMENT) return last;
+    if (last && this.#acts('one document') && random() < SAME_DOCUMENT) return last;
     const doc = pick(random, docs);
     this.#focus = doc.id;
     return doc;
@@ -104,7 +110,12 @@ export class SeedProfile {
 
   /** `usual`, or `boosted` when `feature` is on. */
   chance(feature: string, usual: number, boosted: number): number {
-    return this.on(feature) ? boosted : usual;
+    return this.#acts(feature) ? boosted : usual;
+  }
+
+  /** On, and awake. */
+  #acts(feature: string): boolean {
+    return this.awake && this.on(feature);
   }
 
   /** Every feature asked about, on or off, by name. */

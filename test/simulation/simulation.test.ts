@@ -8,9 +8,10 @@ import { runRandomSeed } from './random-steps.js';
 import { RANDOM_PLAN } from './seed-run.js';
 
 /**
- * Seeds that inject crashes, faults, late and repeated webhooks, and keep every invariant. 55:
- * a status typed into a folder docsync made but had not yet committed when it crashed was lost
- * when the restart adopted the folder (row 5); it is now recorded as a conflict it lost.
+ * Seeds that inject crashes, faults, late and repeated webhooks, and keep every invariant. 55,
+ * as the driver chose before the seeds' leanings (seed-profile.ts): a status typed into a folder
+ * docsync made but had not yet committed when it crashed was lost when the restart adopted the
+ * folder (row 5); it is now recorded as a conflict it lost.
  */
 const SEEDS = [1, 6, 7, 55];
 

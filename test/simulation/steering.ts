@@ -19,9 +19,33 @@ const HELD = { usual: 0.08, leaning: 0.25 } as const;
 /** A seed's parks and held answers, as its profile says (SeedRun.start's setup). */
 export function steerRun(run: SeedRun, profile: SeedProfile): void {
   run.parkAt = (step) => run.random() < profile.parkChance(step, PARK_CHANCE[step]);
-  const held = profile.chance('late answers', HELD.usual, HELD.leaning);
-  run.holdAt = () => run.random() < held;
+  run.holdAt = () => run.random() < profile.chance('late answers', HELD.usual, HELD.leaning);
 }
+
+/**
+ * Before each step: the leanings wake once the first sync is done; and the status types' route,
+ * failing from the start in a seed that leans so, answers again once docsync has marked the
+ * list unreadable (status pushes then wait until a full cycle reads it: row 55), so the first
+ * sync is not held for the whole seed.
+ */
+export function wake(run: SeedRun, profile: SeedProfile, statusTypesFail: { on: boolean }): void {
+  if (!run.world.running) return;
+  const { state } = run.world.life;
+  profile.awake ||= state.settings.initialSyncDone();
+  if (!statusTypesFail.on) return;
+  // Another fault since replaced it: nothing of it is left to heal.
+  if (faultsInjected(run) > 1) statusTypesFail.on = false;
+  else if (state.statusTypes.unreadable() !== null) {
+    statusTypesFail.on = false;
+    run.faults({}, 'healed: the status types answer again');
+  }
+}
+
+const faultsInjected = (run: SeedRun) =>
+  Object.entries(run.injected).reduce(
+    (n, [kind, k]) => n + (kind.startsWith('fault: ') ? k : 0),
+    0,
+  );
 
 /** One of `kinds`, each as likely as its weight, boosted where the profile has `prefix kind` on. */
 export function steeredPick<T extends string>(
@@ -90,10 +114,18 @@ export async function steeredRemoteEdit(world: ChaosWorld, profile: SeedProfile)
 
 /**
  * A person removes a document's `.document.json`; docsync writes it again from the agreed state
- * (row 14). Only while it shows the service's status: a status typed and not yet pushed would
- * go with it, the person's own doing, which the ledger cannot tell from a status docsync lost.
+ * (row 14). Only in a folder docsync knows by its path (`agreedFolder`, the base's), once the
+ * first sync is done: elsewhere, without it, the folder is one docsync cannot tell from a new
+ * one (rows 2 and 3, and the agreed one deleted, row 8), as the decision table means. And only
+ * while it shows the service's status: a status typed and not yet pushed would go with it, the
+ * person's own doing, which the ledger cannot tell from a status docsync lost.
  */
-export async function removeDocumentMeta(world: ChaosWorld, doc: LocalDoc): Promise<boolean> {
+export async function removeDocumentMeta(
+  world: ChaosWorld,
+  doc: LocalDoc,
+  agreedFolder: string | null,
+): Promise<boolean> {
+  if (agreedFolder !== doc.folder) return false;
   const status = world.h.meta(doc.folder).status;
   const remote = (await world.h.remote()).documents.find((d) => d.id === doc.id);
   if (!remote || (remote.status?.type ?? null) !== status) return false;
