@@ -103,30 +103,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
     process.exit(130);
   });
 
-makeScratch();
-const commit = gitCommit();
-console.log(
-  `mutants: ${chosen.length} of ${catalogue.length}, seeds ${from} to ${from + seeds - 1}, ` +
-    `${values['no-tests'] ? 'no tests' : 'with related tests'}, on ${commit}; logs in ${logs}`,
-);
-
-const baseline = values['no-baseline'] ? null : await baselineRun();
-const results = [];
-for (const mutant of chosen) {
-  results.push(await runMutant(mutant));
-  // Written after each mutant, so a long run cut short still leaves its table.
-  if (values.out && results.length < chosen.length)
-    writeFileSync(path.resolve(values.out), markdown(results, summarise(results), chosen.length));
-}
-const summary = summarise(results);
-console.log(`\n${summary}`);
-if (values.out) {
-  const out = path.resolve(values.out);
-  writeFileSync(out, markdown(results, summary, chosen.length));
-  console.log(`the table is in ${out}`);
-}
-cleanUp();
-
 /** The mutants `--only` names (ids, or their numbers), in catalogue order. */
 function pick(all, only) {
   if (!only) return all;
@@ -453,6 +429,9 @@ function summarise(all) {
   return lines.join('\n');
 }
 
+/** `test/scenarios/delete-hold.test.ts` as `scenarios/delete-hold`: unit and scenario share names. */
+const shortTest = (file) => path.relative('test', file).replace(/\.test\.ts$/, '');
+
 function markdown(all, summary, planned) {
   const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = all.map((r) => {
@@ -467,7 +446,7 @@ function markdown(all, summary, planned) {
     const testsCell = !r.tests
       ? 'not run'
       : r.tests.failing.length > 0
-        ? `${r.tests.failing.length} of ${r.tests.files.length} fail: ${r.tests.failing.map((f) => path.basename(f, '.test.ts')).join(', ')}`
+        ? `${r.tests.failing.length} of ${r.tests.files.length} fail: ${r.tests.failing.map(shortTest).join(', ')}`
         : `all ${r.tests.files.length} pass`;
     return `| ${m.id} | ${cell(m.bugClass)} | ${seedsCell} | ${testsCell} | ${verdictOf(r)} |`;
   });
@@ -486,3 +465,28 @@ function markdown(all, summary, planned) {
     '',
   ].join('\n');
 }
+
+// The run itself, after every function and constant above is defined.
+makeScratch();
+const commit = gitCommit();
+console.log(
+  `mutants: ${chosen.length} of ${catalogue.length}, seeds ${from} to ${from + seeds - 1}, ` +
+    `${values['no-tests'] ? 'no tests' : 'with related tests'}, on ${commit}; logs in ${logs}`,
+);
+
+const baseline = values['no-baseline'] ? null : await baselineRun();
+const results = [];
+for (const mutant of chosen) {
+  results.push(await runMutant(mutant));
+  // Written after each mutant, so a long run cut short still leaves its table.
+  if (values.out && results.length < chosen.length)
+    writeFileSync(path.resolve(values.out), markdown(results, summarise(results), chosen.length));
+}
+const summary = summarise(results);
+console.log(`\n${summary}`);
+if (values.out) {
+  const out = path.resolve(values.out);
+  writeFileSync(out, markdown(results, summary, chosen.length));
+  console.log(`the table is in ${out}`);
+}
+cleanUp();
