@@ -56,6 +56,8 @@ export interface PortHooks {
   parkAnswer(label: string): Promise<void>;
   beforeWrite(write: ServiceWrite): Promise<void>;
   afterWrite(write: ServiceWrite, result: unknown): void;
+  /** Runs a folder call in its turn, or fails it as the disk's fault says (disk-faults.ts). */
+  diskCall<T>(method: string, args: readonly unknown[], call: () => Promise<T>): Promise<T>;
 }
 
 const key = (owner: OwnerRef) => `${owner.kind}:${owner.id}`;
@@ -94,8 +96,14 @@ export class TrackedRemote implements RemoteStore {
     return this.#iterate(label, () => this.remote.documentVersions(owner, options));
   }
 
-  document(owner: OwnerRef, documentId: string): Promise<RemoteDocument> {
-    return this.#read(`details of ${documentId}`, () => this.remote.document(owner, documentId));
+  document(
+    owner: OwnerRef,
+    documentId: string,
+    options?: { listedAt?: string | undefined },
+  ): Promise<RemoteDocument> {
+    return this.#read(`details of ${documentId}`, () =>
+      this.remote.document(owner, documentId, options),
+    );
   }
 
   downloadAttachment(owner: OwnerRef, documentId: string, attachmentId: string, dest: string) {
@@ -153,7 +161,7 @@ export class TrackedRemote implements RemoteStore {
 
   async #read<T>(label: string, call: () => Promise<T>): Promise<T> {
     this.hooks.alive();
-    const result = await this.board.track(label, call);
+    const result = await this.board.track(label, this.#inTurn(call));
     await this.#maybeHold(label);
     return result;
   }
@@ -165,7 +173,7 @@ export class TrackedRemote implements RemoteStore {
     const label = `${write.kind} ${'documentId' in write ? write.documentId : write.name}`;
     let result: T;
     try {
-      result = await this.board.track(label, call);
+      result = await this.board.track(label, this.#inTurn(call));
     } catch (error) {
       this.hooks.afterWrite(write, error);
       await this.#maybeHold(label);
@@ -187,7 +195,10 @@ export class TrackedRemote implements RemoteStore {
         return {
           async next() {
             self.hooks.alive();
-            const item = await self.board.track(label, () => inner.next());
+            const item = await self.board.track(
+              label,
+              self.#inTurn(() => inner.next()),
+            );
             if (first) {
               first = false;
               await self.#maybeHold(label);
@@ -203,15 +214,29 @@ export class TrackedRemote implements RemoteStore {
     };
   }
 
+  /** A call waits for its turn (port-turns.ts); a life that ended meanwhile makes none. */
+  #inTurn<T>(call: () => Promise<T>): () => Promise<T> {
+    return () => {
+      this.hooks.alive();
+      return call();
+    };
+  }
+
   /** An answer inside a folder call (a download into place) is never held: that call waits. */
   async #maybeHold(label: string): Promise<void> {
-    if (this.board.inFlight > 0 || !this.hooks.holdAnswer(label)) return;
+    if (this.board.turns.nested || !this.hooks.holdAnswer(label)) return;
     await this.hooks.parkAnswer(label);
     this.hooks.alive();
   }
 }
 
-/** The folder adapter with every call counted in flight, refused after a crash. */
+/** The folder's calls that answer at once, with nothing to wait for: they take no turn. */
+const AT_ONCE: ReadonlySet<string> = new Set(['absolutePath', 'readAhead', 'uploadSource']);
+
+/**
+ * The folder adapter with every call counted in flight and made in its turn (port-turns.ts),
+ * failed as the disk's fault says (disk-faults.ts), refused after a crash.
+ */
 export function trackedLocal<T extends LocalStore>(
   local: T,
   board: ParkBoard,
@@ -221,11 +246,20 @@ export function trackedLocal<T extends LocalStore>(
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
+      const method = String(prop);
+      const apply = (args: unknown[]) =>
+        (value as (...a: unknown[]) => unknown).apply(target, args);
+      if (AT_ONCE.has(method))
+        return (...args: unknown[]) => {
+          hooks.alive();
+          return apply(args);
+        };
       return (...args: unknown[]) => {
         hooks.alive();
-        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (result instanceof Promise) return board.track(`local ${String(prop)}`, () => result);
-        return result;
+        return board.track(`local ${method}`, () => {
+          hooks.alive();
+          return hooks.diskCall(method, args, async () => apply(args));
+        });
       };
     },
   });

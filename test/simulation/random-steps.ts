@@ -2,21 +2,23 @@
  * The random driver of a seed: at each step, with everything else parked or done, the seed
  * picks one thing to happen, weighted: a parked sync goes on, time passes, or (while the seed
  * has injections left) the world changes under the daemon: a local edit, a service user's edit
- * (its webhook sent at once, later, twice or never), an operator's decision, a fault, a crash.
+ * (its webhook sent at once, later, twice or never), an operator's decision, a fault of the
+ * service or of the folder's disk (local-world-steps.ts), a crash. Each seed's daemon is set up
+ * as seed-settings.ts draws it.
  * The edits are the chaos suite's generators (test/chaos/local-edits.ts, remote-edits.ts).
  */
-import { CONFLICT_CHOICES } from '../../src/domain/plan-resolution.js';
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
 import { localDocs, localEdits } from '../chaos/local-edits.js';
 import { randomRemoteEdit } from '../chaos/remote-edits.js';
-import { approveAll, cliResolve, pageResolve } from './operator-steps.js';
+import { localWorldSteps } from './local-world-steps.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
+import { withSeedSettings } from './seed-settings.js';
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
 export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedOutcome> {
-  const run = await SeedRun.start(seed, plan);
+  const run = await SeedRun.start(seed, withSeedSettings(seed, plan));
   try {
     let injections = plan.injections;
     while (injections > 0 && run.steps < plan.maxSteps) {
@@ -68,7 +70,7 @@ function choices(run: SeedRun, spend: () => void): Step[] {
     counted(1.2, 'webhook late', () => run.deliver(pick(run.random, waiting), 'late'));
   if (sent.length > 0)
     counted(0.3, 'webhook again', () => run.deliver(pick(run.random, sent), 'again'));
-  if (run.world.running && decisionsWaiting(run)) inject(0.5, null, () => decide(run));
+  localWorldSteps(run, inject);
   inject(0.4, null, async () => fault(run));
   if (run.world.running) inject(0.15, 'crash', () => run.crash());
   return steps;
@@ -153,32 +155,6 @@ async function remoteEdit(run: SeedRun): Promise<void> {
     }
   }
   await run.settle();
-}
-
-function decisionsWaiting(run: SeedRun): boolean {
-  const { state } = run.world.life;
-  return (
-    state.conflicts.list(1, { open: true }).length > 0 ||
-    state.heldDeletes.list().some((h) => h.decision === null)
-  );
-}
-
-/** A person resolves a conflict (on the page, or with the CLI beside the daemon), or approves. */
-async function decide(run: SeedRun): Promise<void> {
-  const { state } = run.world.life;
-  const open = state.conflicts.list(100, { open: true });
-  const held = state.heldDeletes.list().filter((h) => h.decision === null);
-  if (open.length === 0 || (held.length > 0 && run.random() < 0.3)) {
-    run.count('operator: approve held deletes');
-    await approveAll(run);
-    return;
-  }
-  const conflict = pick(run.random, open);
-  const choice = pick(run.random, CONFLICT_CHOICES);
-  const via = run.random() < 0.5 ? 'cli' : 'page';
-  run.count(`operator: ${via} ${choice}`);
-  if (via === 'page') await pageResolve(run, conflict.id, choice);
-  else await cliResolve(run, conflict.id, choice);
 }
 
 const FAULTS: readonly (readonly [string, (seed: number) => FaultOptions])[] = [

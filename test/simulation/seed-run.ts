@@ -20,6 +20,7 @@ import { pick, type Random, seededRandom } from '../../src/simulator/random.js';
 import { AwayBook } from '../chaos/away-book.js';
 import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
+import { DiskFaults, isDiskFault } from './disk-faults.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
@@ -51,6 +52,10 @@ export interface SeedPlan {
   readonly injections: number;
   /** Steps in all before the world is brought to rest, whatever is left. */
   readonly maxSteps: number;
+  /** `queue.concurrency` (1 unless told). */
+  readonly concurrency?: number;
+  /** Each seed draws its own concurrency and rails (seed-settings.ts). */
+  readonly drawSettings?: boolean;
 }
 
 export const RANDOM_PLAN: SeedPlan = {
@@ -58,6 +63,7 @@ export const RANDOM_PLAN: SeedPlan = {
   safety: { maxDeletePercent: 100, maxDeleteCount: 1000 },
   injections: 10,
   maxSteps: 250,
+  drawSettings: true,
 };
 
 export interface SeedOutcome {
@@ -108,6 +114,10 @@ export class SeedRun implements WorldHarness {
   parkAt: (step: Failpoint, site: FailpointSite) => boolean;
   /** Whether an answer of the service is held back (a late answer). */
   holdAt: (label: string) => boolean;
+  /** Which of the port calls waiting for their turn goes next (port-turns.ts). */
+  turnAt: (waiting: readonly string[]) => number;
+  /** The folder's disk, failing as a seed turns its faults on (disk-faults.ts). */
+  readonly disk: DiskFaults;
   steps = 0;
   readonly #injected = new Map<string, number>();
   #stopping = false;
@@ -125,6 +135,16 @@ export class SeedRun implements WorldHarness {
     this.webhooks = new WebhookQueue(seed);
     this.parkAt = (step) => this.random() < PARK_CHANCE[step];
     this.holdAt = () => this.random() < 0.08;
+    this.turnAt = (waiting) => {
+      const index = Math.floor(this.random() * waiting.length);
+      this.note(`  turn: ${waiting[index]} (of ${waiting.length} waiting)`);
+      return index;
+    };
+    this.disk = new DiskFaults(
+      this.random,
+      (kind) => this.count(kind),
+      (line) => this.note(line),
+    );
   }
 
   /** The world made and the daemon started on an empty folder; its first round waits to go. */
@@ -132,13 +152,19 @@ export class SeedRun implements WorldHarness {
     const run = new SeedRun(seed, plan);
     process.on('unhandledRejection', run.#unheard);
     run.clock = new VirtualClock();
+    run.note(worldLine(plan));
     try {
       run.world = await SimWorld.create(
-        { firm: { ...plan.firm, seed }, ...(plan.safety ? { safety: plan.safety } : {}) },
+        {
+          firm: { ...plan.firm, seed },
+          ...(plan.safety ? { safety: plan.safety } : {}),
+          ...(plan.concurrency ? { concurrency: plan.concurrency } : {}),
+        },
         run,
       );
+      run.world.board.turns.choose = (waiting) => run.turnAt(waiting);
       await run.#prepare();
-      await run.world.startDaemon();
+      await run.#startDaemon();
       await run.settle();
       return run;
     } catch (error) {
@@ -245,6 +271,10 @@ export class SeedRun implements WorldHarness {
     }
   }
 
+  diskCall<T>(method: string, args: readonly unknown[], call: () => Promise<T>): Promise<T> {
+    return this.disk.call(method, args, call);
+  }
+
   afterWrite(write: ServiceWrite, result: unknown): void {
     const ok = !(result instanceof Error);
     const status =
@@ -316,7 +346,7 @@ export class SeedRun implements WorldHarness {
   async restart(): Promise<void> {
     this.#stopping = false;
     this.note('the daemon starts again');
-    await this.world.startDaemon();
+    await this.#startDaemon();
     await this.settle();
   }
 
@@ -360,8 +390,32 @@ export class SeedRun implements WorldHarness {
     await this.world.crash();
     this.clock.dropTimers();
     this.clock.pass(RESTART_AFTER_MS);
-    await this.world.startDaemon();
+    await this.#startDaemon();
     await this.settle();
+  }
+
+  /**
+   * Starts a daemon. One that cannot start because the disk fails under it (disk-faults.ts)
+   * exits, and systemd starts it again a minute later; after a few tries a person mends the disk.
+   */
+  async #startDaemon(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.world.startDaemon();
+        return;
+      } catch (error) {
+        if (!isDiskFault(error)) throw error;
+        this.note(`  the daemon did not start: ${(error as Error).message}`);
+        await this.world.crash();
+        this.clock.dropTimers();
+        this.clock.pass(RESTART_AFTER_MS);
+        if (attempt >= 3) {
+          this.note('disk: healed (a person mends it, the daemon cannot start)');
+          this.count('disk: healed so the daemon can start');
+          this.disk.set(null);
+        }
+      }
+    }
   }
 
   /** A round of polls (every entity listed since its cursor), or a full one. */
@@ -408,6 +462,8 @@ export class SeedRun implements WorldHarness {
   async finish(): Promise<SeedOutcome> {
     this.note('--- the world comes to rest');
     this.faults({}, 'healed');
+    if (this.disk.on) this.note('disk: healed');
+    this.disk.set(null);
     for (const hook of [...this.webhooks.waiting]) {
       if (this.random() < 0.5) await this.deliver(hook, 'late');
       else {
@@ -539,6 +595,14 @@ function entityFoldersIn(root: string): string[] {
       .map((e) => `${top}/${e.name}`)
       .sort();
   });
+}
+
+/** The first line of a trace: how the daemon is configured. */
+function worldLine(plan: SeedPlan): string {
+  const rails = plan.safety
+    ? `raised to ${plan.safety.maxDeletePercent} % and ${plan.safety.maxDeleteCount}`
+    : 'at their defaults';
+  return `world: queue.concurrency ${plan.concurrency ?? 1}, delete rails ${rails}`;
 }
 
 function labelOf(step: Failpoint, site: FailpointSite): string {
