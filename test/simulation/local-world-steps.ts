@@ -1,11 +1,12 @@
 /**
  * The random steps of the local side and the operator (docs/simulation.md, "What a seed may
- * do"): the folder's disk failing or healed (disk-faults.ts), and a person's decisions: whatever
+ * do"): the folder's disk failing or healed (disk-faults.ts), several document folders deleted
+ * at once (what the delete rails are for), and a person's decisions: whatever
  * waits for them is likely decided soon (operator-steps.ts), and now and then an item of the
  * trash is put back. Each spends one of the seed's injections.
  */
 import { pick } from '../../src/simulator/random.js';
-import { localDocs } from '../chaos/local-edits.js';
+import { localDocs, localEdits } from '../chaos/local-edits.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { decide, decisionsWaiting, restoreFromTrash, trashHasItems } from './operator-steps.js';
 import type { SeedRun } from './seed-run.js';
@@ -14,10 +15,41 @@ type Inject = (weight: number, kind: string | null, act: () => Promise<void>) =>
 
 export function localWorldSteps(run: SeedRun, inject: Inject): void {
   inject(0.3, null, async () => diskFault(run));
+  if (run.chaos.entityFolders.length > 0) inject(0.3, null, () => severalFoldersDeleted(run));
   if (!run.world.running) return;
   // A decision waiting is one a person is likely to take soon, whatever else happens.
   if (decisionsWaiting(run)) inject(3, null, () => decide(run));
   if (trashHasItems(run)) inject(0.1, null, () => restoreFromTrash(run));
+}
+
+/**
+ * Once the world is at rest, a person looks at the page once more and, more often than not,
+ * decides something that waits for them (a delete a rail held in the last rounds, a conflict).
+ */
+export async function lastLook(run: SeedRun): Promise<boolean> {
+  if (!run.world.running || !decisionsWaiting(run) || run.random() >= 0.7) return false;
+  run.note('operator: a last look at what waits');
+  await decide(run);
+  return true;
+}
+
+/**
+ * A person deletes several document folders at once (a clean-up, or a folder dragged away): at
+ * the rails' defaults a burst over half the store is held for a person.
+ */
+async function severalFoldersDeleted(run: SeedRun): Promise<void> {
+  const docs = localDocs(run.view).filter((doc) => !run.chaos.keepers.has(doc.id));
+  // Half the time every folder that may go (over half the store), else some of them.
+  const share = run.random() < 0.5 ? 1 : 0.6;
+  const chosen = docs.filter(() => run.random() < share);
+  if (chosen.length < 2) {
+    run.note('local edit: several folders deleted (fewer than two to delete)');
+    return;
+  }
+  for (const doc of chosen) localEdits.deleteFolder(run.chaos, doc);
+  run.note(`local edit: ${chosen.length} folders deleted: ${chosen.map((d) => d.id).join(', ')}`);
+  run.count('local: several folders deleted');
+  await run.settle();
 }
 
 /** The disk starts failing as one of DISK_FAULTS says, or heals. */

@@ -11,7 +11,7 @@ import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
 import { localDocs, localEdits } from '../chaos/local-edits.js';
 import { randomRemoteEdit } from '../chaos/remote-edits.js';
-import { localWorldSteps } from './local-world-steps.js';
+import { lastLook, localWorldSteps } from './local-world-steps.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
 import { withSeedSettings } from './seed-settings.js';
 
@@ -19,6 +19,7 @@ type Step = readonly [weight: number, run: () => Promise<void>];
 
 export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedOutcome> {
   const run = await SeedRun.start(seed, withSeedSettings(seed, plan));
+  run.lastLook = () => lastLook(run);
   try {
     let injections = plan.injections;
     while (injections > 0 && run.steps < plan.maxSteps) {

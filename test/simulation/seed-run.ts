@@ -118,6 +118,8 @@ export class SeedRun implements WorldHarness {
   turnAt: (waiting: readonly string[]) => number;
   /** The folder's disk, failing as a seed turns its faults on (disk-faults.ts). */
   readonly disk: DiskFaults;
+  /** Once at rest, before it is judged: a person decides one thing that waits; true if so. */
+  lastLook: (() => Promise<boolean>) | null = null;
   steps = 0;
   readonly #injected = new Map<string, number>();
   #stopping = false;
@@ -471,7 +473,11 @@ export class SeedRun implements WorldHarness {
         this.count('webhook never sent');
       }
     }
-    if (await this.#toRest(false)) {
+    let rested = await this.#toRest(false);
+    // A person's last looks at what waits for them (random runs); what they decide comes to rest.
+    for (let look = 0; rested && look < 3 && (await this.lastLook?.()); look++)
+      rested = await this.#toRest(false);
+    if (rested) {
       this.ledger.findings.push(...webhookFindings(this.world.life.state, this.webhooks.sent));
       if (await this.#toRest(true)) {
         const o = await observe(this.world.root, this.world.life.state, await this.view.remote());

@@ -3,8 +3,9 @@
  * so these draws move none of the seed's steps): in a share of seeds a sync runs several
  * documents and entities at once (`queue.concurrency` 2 to 4; their calls take turns the seed
  * chooses, port-turns.ts), and in a share the delete rails are at their defaults (50 %, 100), so
- * deletes are held for a person and the person's approval or refusal matters. The others keep
- * one document at a time and the rails raised (a few random deletes pass 50 % of an entity).
+ * deletes are held for a person and the person's approval or refusal matters (those firms have
+ * three documents an entity, so a burst of deletes can pass 50 %). The others keep one document
+ * at a time and the rails raised (a few random deletes pass 50 % of an entity).
  */
 import { hashString, seededRandom } from '../../src/simulator/random.js';
 import type { SeedPlan } from './seed-run.js';
@@ -20,6 +21,10 @@ export function withSeedSettings(seed: number, plan: SeedPlan): SeedPlan {
   const random = seededRandom(hashString(`settings of seed ${seed}`));
   const concurrency = random() < CONCURRENT_SHARE ? 2 + Math.floor(random() * 3) : 1;
   const { safety, ...rest } = plan;
-  const railsAtDefaults = random() < DEFAULT_RAILS_SHARE;
-  return { ...rest, concurrency, ...(railsAtDefaults || !safety ? {} : { safety }) };
+  if (random() >= DEFAULT_RAILS_SHARE)
+    return { ...rest, concurrency, ...(safety ? { safety } : {}) };
+  // One document of each entity is never deleted (the chaos suite's keepers): with two, no
+  // burst of folder deletes could pass the 50 % rail.
+  const documentsPerEntity = Math.max(plan.firm.documentsPerEntity ?? 2, 3);
+  return { ...rest, concurrency, firm: { ...plan.firm, documentsPerEntity } };
 }
