@@ -85,6 +85,10 @@ export const DISK_FAULTS: readonly (readonly [string, DiskFault | null])[] = [
     'EIO on 20 % of folder calls, half after the change',
     { code: 'EIO', areas: ALL, share: 0.2, after: 0.5 },
   ],
+  [
+    'the flush after a change fails (EIO after 30 % of changes)',
+    { code: 'EIO', areas: CHANGES, share: 0.3, after: 1 },
+  ],
   ['a file locked (EBUSY)', { code: 'EBUSY', areas: CHANGES, share: 1, locked: '' }],
 ];
 

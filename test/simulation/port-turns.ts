@@ -20,8 +20,13 @@ interface Waiting {
 // Taken when this module loads, before the run fakes the timers: the turns are given in real time.
 const realSetImmediate = globalThis.setImmediate;
 
+/**
+ * The turns a call runs in. One for the process: every storage ever made is visited at each new
+ * promise, so one per seed would slow every later seed.
+ */
+const INSIDE = new AsyncLocalStorage<PortTurns>();
+
 export class PortTurns {
-  readonly #inside = new AsyncLocalStorage<boolean>();
   #running = false;
   #giving = false;
   #waiting: Waiting[] = [];
@@ -30,7 +35,7 @@ export class PortTurns {
 
   /** Whether the caller runs inside a port call's turn. */
   get nested(): boolean {
-    return this.#inside.getStore() === true;
+    return INSIDE.getStore() === this;
   }
 
   async run<T>(label: string, call: () => Promise<T>): Promise<T> {
@@ -40,7 +45,7 @@ export class PortTurns {
       this.#giveSoon();
     });
     try {
-      return await this.#inside.run(true, call);
+      return await INSIDE.run(this, call);
     } finally {
       this.#running = false;
       this.#giveSoon();
