@@ -127,6 +127,11 @@ async function pageAction(
   const life = run.world.life;
   void act(life.page).then(
     (outcome) => {
+      // A process that died with the request in hand answers nothing, whatever it had made of it.
+      if (life.dead) {
+        run.note('  page: no answer, the daemon crashed');
+        return;
+      }
       run.note(`  page: ${outcome.kind}`);
       if (outcome.kind === 'done' && outcome.syncAfter && !life.dead)
         void life.daemon.request({ trigger: 'manual', owner: outcome.syncAfter });

@@ -8,6 +8,7 @@
 import { content } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
+import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
 import {
   at,
@@ -180,4 +181,27 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['page: no answer, the daemon crashed'],
   },
+  {
+    name: 'page decision on a failing disk',
+    title:
+      "a conflict resolved on the status page while the folder refuses changes (EACCES): the page's action rejects, the status server answers a bare 500, and the page's script, reading JSON, tells the person the daemon did not answer",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      const conflict = await statusConflict(run, doc, types);
+      run.disk.set(READ_ONLY);
+      run.note('disk: the folder read-only');
+      await pageResolve(run, conflict, 'keep-mine');
+      await run.drain();
+      // Mended, the person tries again, and the status they kept reaches the service.
+      run.disk.set(null);
+      run.note('disk: healed');
+      await pageResolve(run, conflict, 'keep-mine');
+      await run.drain();
+    },
+    expectInTrace: ['page: failed', 'page: done'],
+  },
 ];
+
+/** The folder read-only: every change refused with EACCES (disk-faults.ts). */
+const READ_ONLY = DISK_FAULTS.find(([label]) => label.startsWith('the folder read-only'))![1];
