@@ -1,12 +1,14 @@
 /**
  * The random steps of the local side and the operator (docs/simulation.md, "What a seed may
  * do"): the folder's disk failing or healed (disk-faults.ts), several document folders deleted
- * at once (what the delete rails are for), and a person's decisions: whatever
- * waits for them is likely decided soon (operator-steps.ts), and now and then an item of the
- * trash is put back. Each spends one of the seed's injections.
+ * at once (what the delete rails are for), one file changed on both sides (a conflict, its copy
+ * made by a rename), and a person's decisions: whatever waits for them is likely decided soon
+ * (operator-steps.ts), and now and then an item of the trash is put back. Each spends one of
+ * the seed's injections.
  */
 import { pick } from '../../src/simulator/random.js';
-import { localDocs, localEdits } from '../chaos/local-edits.js';
+import { content, localDocs, localEdits } from '../chaos/local-edits.js';
+import { sha256 } from '../helpers/sync-harness.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { decide, decisionsWaiting, restoreFromTrash, trashHasItems } from './operator-steps.js';
 import type { SeedRun } from './seed-run.js';
@@ -15,7 +17,10 @@ type Inject = (weight: number, kind: string | null, act: () => Promise<void>) =>
 
 export function localWorldSteps(run: SeedRun, inject: Inject): void {
   inject(0.3, null, async () => diskFault(run));
-  if (run.chaos.entityFolders.length > 0) inject(0.3, null, () => severalFoldersDeleted(run));
+  if (run.chaos.entityFolders.length > 0) {
+    inject(0.3, null, () => severalFoldersDeleted(run));
+    inject(0.3, null, () => oneFileChangedOnBothSides(run));
+  }
   if (!run.world.running) return;
   // A decision waiting is one a person is likely to take soon, whatever else happens.
   if (decisionsWaiting(run)) inject(3, null, () => decide(run));
@@ -49,6 +54,36 @@ async function severalFoldersDeleted(run: SeedRun): Promise<void> {
   for (const doc of chosen) localEdits.deleteFolder(run.chaos, doc);
   run.note(`local edit: ${chosen.length} folders deleted: ${chosen.map((d) => d.id).join(', ')}`);
   run.count('local: several folders deleted');
+  await run.settle();
+}
+
+/**
+ * A person replaces a file of a synced document, and a service user replaces the same
+ * attachment, before docsync hears of either: a conflict, whose copy is made by a rename and
+ * which waits for a person's decision. The service's webhooks wait in the queue.
+ */
+async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
+  const service = new Map((await run.view.remote()).documents.map((d) => [d.id, d]));
+  const both = localDocs(run.view).flatMap((doc) =>
+    (service.get(doc.id)?.attachments ?? [])
+      .filter((a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256)
+      .map((a) => ({ doc, a })),
+  );
+  if (both.length === 0) {
+    run.note('both sides: one file changed (no file agreed on both sides)');
+    return;
+  }
+  const { doc, a } = pick(run.random, both);
+  const ours = content(run.chaos, 'local both');
+  const theirs = content(run.chaos, 'remote both');
+  run.ledger.deleted(a.sha256);
+  run.view.write(`${doc.folder}/${a.name}`, ours);
+  run.ledger.wrote(sha256(ours), `local ${doc.folder}/${a.name}`);
+  run.view.sim.admin.deleteAttachment(doc.id, a.id);
+  run.view.sim.admin.addAttachment(doc.id, { name: a.name, bytes: theirs, system: false });
+  run.ledger.wrote(sha256(theirs), `remote ${doc.id}/${a.name}`);
+  run.note(`both sides: ${doc.folder}/${a.name} changed in the folder and in the service`);
+  run.count('both sides: one file changed');
   await run.settle();
 }
 

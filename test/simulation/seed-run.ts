@@ -100,6 +100,8 @@ const PARK_CHANCE: Readonly<Record<Failpoint, number>> = {
 const ROUNDS_TO_REST = 6;
 /** Every backoff of an item in error has run out after this (domain/next-attempt-delay.ts). */
 const PAST_EVERY_BACKOFF_MS = 6 * 3_600_000 + 60_000;
+/** How long a disk fault outlasts the seed's last step, at most (disk-faults.ts). */
+const MENDED_AFTER_MS = 10 * 60_000;
 /** A restarted daemon starts after the dead one's instance lock expired. */
 const RESTART_AFTER_MS = 61_000;
 
@@ -464,14 +466,19 @@ export class SeedRun implements WorldHarness {
   async finish(): Promise<SeedOutcome> {
     this.note('--- the world comes to rest');
     this.faults({}, 'healed');
-    if (this.disk.on) this.note('disk: healed');
-    this.disk.set(null);
     for (const hook of [...this.webhooks.waiting]) {
       if (this.random() < 0.5) await this.deliver(hook, 'late');
       else {
         this.note(`webhook never sent: ${hook.subType} ${hook.documentId}`);
         this.count('webhook never sent');
       }
+    }
+    // The disk is mended a while after the seed's last step: the work that waited until now (the
+    // deletes, moves and renames of the syncs parked) meets its fault first.
+    if (this.disk.on) {
+      await this.drain(MENDED_AFTER_MS);
+      this.note('disk: healed');
+      this.disk.set(null);
     }
     let rested = await this.#toRest(false);
     // A person's last looks at what waits for them (random runs); what they decide comes to rest.
