@@ -7,14 +7,25 @@
  * attachment is downloaded to a temp file and its sha256 compared with the local file's; when
  * they agree, the file simply becomes the agreed attachment (no copy, no upload, no download
  * into the folder). Costs one download per name clash, which is rare.
+ *
+ * Row 43 downloads the service's attachment to a conflict name. A copy an earlier try placed and
+ * could not record (a crash before its commit, a flush that failed after the rename) is in the
+ * folder as a new file, which the plan would upload, while the download placed a second copy
+ * beside it: the same bytes twice in the folder and three times in the service. A new file with
+ * a conflict name of the clashing file and the attachment's bytes is that copy: the pull takes
+ * it, and its conflict is recorded then.
  */
+import { isConflictCopyOf } from '../domain/file-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import type { LocalFile } from '../domain/types.js';
 import { attachmentSha256 } from './attachment-digest.js';
 import type { EngineDeps } from './engine-deps.js';
 
 export interface IdenticalClashes {
-  /** The local file that already holds this pull's bytes: commit it instead of downloading. */
+  /**
+   * The local file that already holds this pull's bytes: commit it instead of downloading. The
+   * clashing file itself (no conflict after all), or a copy left by an earlier try of row 43.
+   */
   agreed(action: SyncAction): LocalFile | undefined;
   /** The conflict copy (row 42) or upload (row 43) of a file that is no conflict after all. */
   skips(action: SyncAction): boolean;
@@ -47,15 +58,34 @@ async function sameBytes(
   const same = new Map<string, LocalFile>();
   for (const action of plan.actions) {
     if (action.kind !== 'pull-attachment' || action.clashesWith === undefined) continue;
-    const local = filesOf(action.folder).find((f) => f.name === action.clashesWith);
-    if (!local || !action.documentId) continue;
+    const clashing = filesOf(action.folder).find((f) => f.name === action.clashesWith);
+    const candidates = [...(clashing ? [clashing] : []), ...leftCopies(plan, action)];
+    if (candidates.length === 0 || !action.documentId) continue;
     const remote = await attachmentSha256(
       deps,
       action.owner,
       action.documentId,
       action.attachment.id,
     );
-    if (remote === local.sha256) same.set(action.attachment.id, local);
+    const local = candidates.find((f) => f.sha256 === remote);
+    if (local) same.set(action.attachment.id, local);
   }
   return same;
+}
+
+/** New files (row 40) a row 43 pull could have placed before: conflict copies of its clash. */
+function leftCopies(
+  plan: DocumentPlan,
+  pull: Extract<SyncAction, { kind: 'pull-attachment' }>,
+): LocalFile[] {
+  if (pull.row !== 43 || pull.clashesWith === undefined) return [];
+  const clash = pull.clashesWith;
+  return plan.actions.flatMap((a) =>
+    a.kind === 'push-attachment' &&
+    a.row === 40 &&
+    a.folder === pull.folder &&
+    isConflictCopyOf(a.file.name, clash)
+      ? [a.file]
+      : [],
+  );
 }

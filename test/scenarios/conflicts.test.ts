@@ -138,6 +138,25 @@ describe('conflicts', () => {
     await settled(h);
   });
 
+  it("a conflict copy an earlier try placed and did not record (a crash before its commit) is taken as the service's file: not placed twice, not uploaded again, the conflict recorded", async () => {
+    const { h, id, folder } = await synced();
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() + HOUR);
+    // What the try that was cut left: the service's version under a conflict name, no record.
+    const left = 'minutes (conflict 2030-01-07 0900).pdf';
+    h.write(`${folder}/${left}`, 'their minutes', Date.now() + HOUR);
+
+    await h.sync();
+
+    const theirs = [...h.tree()].filter(([, sha]) => sha === sha256('their minutes'));
+    expect(theirs.map(([rel]) => rel)).toEqual([`${folder}/${left}`]);
+    const hashes = (await h.remoteDoc(id))!.attachments.map((a) => a.sha256);
+    expect(hashes.filter((sha) => sha === sha256('their minutes'))).toHaveLength(1);
+    expect(hashes).toContain(sha256('our minutes'));
+    expect(h.state.conflicts.list().map((c) => c.copyPath)).toEqual([`${folder}/${left}`]);
+    await settled(h);
+  });
+
   it('a user attachment replaced locally while the service replaced it too: both versions survive', async () => {
     const { h, id, folder } = await synced();
     const old = (await h.remoteDoc(id))!.attachments[0]!;

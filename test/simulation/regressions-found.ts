@@ -19,6 +19,7 @@ import {
   releaseUntil,
   type Scenario,
   SMALL,
+  serviceDoc,
   settleWatcher,
   statusConflict,
   synced,
@@ -200,6 +201,39 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       await run.drain();
     },
     expectInTrace: ['page: failed', 'page: done'],
+  },
+  {
+    name: 'seed 179',
+    title:
+      "a file changed on both sides, the folder's newer (row 43): the service's version is placed as the conflict copy and the daemon dies before the commit; the next sync places a second copy and uploads the first",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const service = await serviceDoc(run, doc.id);
+      const old = service.attachments.find((a) => doc.files.get(a.name) === a.sha256);
+      if (!old) throw new Error('the scenario needs a file agreed on both sides');
+      // A service user replaces the attachment, then the person replaces the file: theirs is older.
+      run.ledger.deleted(old.sha256);
+      run.view.sim.admin.deleteAttachment(doc.id, old.id);
+      serviceAdds(run, doc.id, old.name);
+      run.clock.pass(1000);
+      const ours = content(run.chaos, 'local both');
+      run.view.write(`${doc.folder}/${old.name}`, ours);
+      run.ledger.wrote(sha256(ours), `local ${doc.folder}/${old.name}`);
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-attachment';
+      await run.advance(5_000);
+      await releaseUntil(run, at('before-commit'), 'the copy placed, its commit not made');
+      run.parkAt = () => false;
+      await run.crash();
+      await deliverAll(run);
+      await settleWatcher(run);
+      if (!run.world.life.state.conflicts.list(10).some((c) => c.documentId === doc.id))
+        run.ledger.found(
+          'every conflict is recorded',
+          `the conflict over ${old.name} is not recorded once its copy is settled`,
+        );
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
   },
 ];
 
