@@ -77,12 +77,24 @@ async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
   const ours = content(run.chaos, 'local both');
   const theirs = content(run.chaos, 'remote both');
   run.ledger.deleted(a.sha256);
-  run.view.write(`${doc.folder}/${a.name}`, ours);
-  run.ledger.wrote(sha256(ours), `local ${doc.folder}/${a.name}`);
-  run.view.sim.admin.deleteAttachment(doc.id, a.id);
-  run.view.sim.admin.addAttachment(doc.id, { name: a.name, bytes: theirs, system: false });
-  run.ledger.wrote(sha256(theirs), `remote ${doc.id}/${a.name}`);
-  run.note(`both sides: ${doc.folder}/${a.name} changed in the folder and in the service`);
+  const local = () => {
+    run.view.write(`${doc.folder}/${a.name}`, ours);
+    run.ledger.wrote(sha256(ours), `local ${doc.folder}/${a.name}`);
+  };
+  const remote = () => {
+    run.view.sim.admin.deleteAttachment(doc.id, a.id);
+    run.view.sim.admin.addAttachment(doc.id, { name: a.name, bytes: theirs, system: false });
+    run.ledger.wrote(sha256(theirs), `remote ${doc.id}/${a.name}`);
+  };
+  // The later change wins: the folder's keeps the name and the service's becomes the copy (row
+  // 43), or the folder's file is renamed to the copy (row 42).
+  const serviceLater = run.random() < 0.5;
+  const [first, second] = serviceLater ? [local, remote] : [remote, local];
+  first();
+  run.clock.pass(1000);
+  second();
+  const later = serviceLater ? 'the service' : 'the folder';
+  run.note(`both sides: ${doc.folder}/${a.name} changed, ${later} a second later`);
   run.count('both sides: one file changed');
   await run.settle();
 }
