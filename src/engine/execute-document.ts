@@ -167,7 +167,8 @@ class DocumentRun {
             what: 'the same file on both sides',
           },
         );
-        // A copy an earlier try of row 43 left: the conflict is real, and recorded now.
+        // A copy an earlier try of row 43 left: the conflict is real, and recorded now (under
+        // row 42 the folder's copy records it).
         if (agreed.name !== action.clashesWith)
           recordConflict(this.work.ctx, action, {
             folder: this.#base.folder,

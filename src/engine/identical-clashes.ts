@@ -8,14 +8,17 @@
  * they agree, the file simply becomes the agreed attachment (no copy, no upload, no download
  * into the folder). Costs one download per name clash, which is rare.
  *
- * Row 43 downloads the service's attachment to a conflict name. A copy an earlier try placed and
- * could not record (a crash before its commit, a flush that failed after the rename) is in the
- * folder as a new file, which the plan would upload, while the download placed a second copy
- * beside it: the same bytes twice in the folder and three times in the service. A new file with
- * a conflict name of the clashing file and the attachment's bytes is that copy: the pull takes
- * it, and its conflict is recorded then.
+ * A file an earlier try placed and could not record (a crash before its commit, a flush that
+ * failed after the rename) is in the folder as a new file, which the plan would upload, while the
+ * pull places the attachment a second time: the same bytes twice in the folder and three times
+ * in the service. Row 43's conflict copy is such a file (and when the service's side has turned
+ * newer since, row 42 pulls the attachment under its own name beside it), and so is a ` (2)` a
+ * restored folder gave one of two attachments of one name. A new file with one of the names
+ * docsync gives beside the pulled file (file-names.ts, `isCopyNameOf`) and the attachment's bytes
+ * is that file: the pull takes it (under row 42 the folder's file still goes to a copy of its
+ * own), and a conflict the pull carries is recorded then.
  */
-import { isConflictCopyOf } from '../domain/file-names.js';
+import { isCopyNameOf } from '../domain/file-names.js';
 import type { DocumentPlan, SyncAction } from '../domain/sync-actions.js';
 import type { LocalFile } from '../domain/types.js';
 import { attachmentSha256 } from './attachment-digest.js';
@@ -57,9 +60,9 @@ async function sameBytes(
 ): Promise<Map<string, LocalFile>> {
   const same = new Map<string, LocalFile>();
   for (const action of plan.actions) {
-    if (action.kind !== 'pull-attachment' || action.clashesWith === undefined) continue;
+    if (action.kind !== 'pull-attachment') continue;
     const clashing = filesOf(action.folder).find((f) => f.name === action.clashesWith);
-    const candidates = [...(clashing ? [clashing] : []), ...leftCopies(plan, action)];
+    const candidates = [...(clashing ? [clashing] : []), ...leftPlaced(plan, action)];
     if (candidates.length === 0 || !action.documentId) continue;
     const remote = await attachmentSha256(
       deps,
@@ -73,18 +76,17 @@ async function sameBytes(
   return same;
 }
 
-/** New files (row 40) a row 43 pull could have placed before: conflict copies of its clash. */
-function leftCopies(
+/** New files (row 40) an earlier try of this pull could have placed, by their names. */
+function leftPlaced(
   plan: DocumentPlan,
   pull: Extract<SyncAction, { kind: 'pull-attachment' }>,
 ): LocalFile[] {
-  if (pull.row !== 43 || pull.clashesWith === undefined) return [];
-  const clash = pull.clashesWith;
+  const names = [pull.attachment.name, ...(pull.clashesWith ? [pull.clashesWith] : [])];
   return plan.actions.flatMap((a) =>
     a.kind === 'push-attachment' &&
     a.row === 40 &&
     a.folder === pull.folder &&
-    isConflictCopyOf(a.file.name, clash)
+    names.some((name) => isCopyNameOf(a.file.name, name))
       ? [a.file]
       : [],
   );
