@@ -47,6 +47,19 @@ export function conflictName(file: string, stamp: string): string {
   return taggedName(file, `conflict ${stamp}`);
 }
 
+/**
+ * Whether `file` is a name docsync gives a file of `original`'s name beside it: its conflict copy
+ * (`<name> (conflict yyyy-mm-dd hhmm).<ext>`), or ` (2)` when the name was taken, or both;
+ * compared case-insensitively, as names in a folder are.
+ */
+export function isCopyNameOf(file: string, original: string): boolean {
+  const { stem, ext } = splitExtension(original.toLowerCase());
+  const name = file.toLowerCase();
+  if (!name.startsWith(stem) || !name.endsWith(ext)) return false;
+  const tag = name.slice(stem.length, name.length - ext.length);
+  return tag !== '' && /^( \(conflict \d{4}-\d{2}-\d{2} \d{4}\))?( \(\d+\))?$/.test(tag);
+}
+
 /** `<name> (local edit).<ext>`: a user's edit of a read-only system attachment (rows 35, 37). */
 export function localEditName(file: string): string {
   return taggedName(file, 'local edit');

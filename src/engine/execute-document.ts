@@ -157,7 +157,7 @@ class DocumentRun {
     if (agreed && action.kind === 'pull-attachment') {
       const files = new Map([[action.attachment.id, agreed]]);
       this.#base = applyActionResult(this.#base, action, { kind: 'files-written', files });
-      if (this.#base)
+      if (this.#base) {
         await commitAgreed(
           this.work.ctx.deps,
           { put: [this.#base] },
@@ -167,6 +167,15 @@ class DocumentRun {
             what: 'the same file on both sides',
           },
         );
+        // A copy an earlier try of row 43 left: the conflict is real, and recorded now (under
+        // row 42 the folder's copy records it).
+        if (agreed.name !== action.clashesWith)
+          recordConflict(this.work.ctx, action, {
+            folder: this.#base.folder,
+            documentId: this.#base.id,
+            keptAs: agreed.name,
+          });
+      }
       this.#metaStale = true;
       this.#done++;
     } else if (action.kind === 'record-problem') {

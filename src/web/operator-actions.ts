@@ -6,7 +6,8 @@
  * folder watcher does not hear a resolution's renames; each answer names the entity to sync at
  * once instead (`syncAfter`). The operator's refusals become the page's: what names nothing (any
  * more) is `not-found`, anything else it refuses (already resolved, a file gone) `refused`, with
- * its sentence in the page's words (`OperatorError.onPage`: buttons, not commands).
+ * its sentence in the page's words (`OperatorError.onPage`: buttons, not commands); a step that
+ * failed (the folder refused a move) is `failed`, with what failed.
  */
 import { OperatorError } from '../domain/errors.js';
 import type { HeldDelete } from '../domain/held-deletes.js';
@@ -15,6 +16,7 @@ import type { OwnerRef } from '../domain/types.js';
 import { resolveConflict } from '../operator/conflicts.js';
 import { decideEachEntity, whatApprovingKeeps } from '../operator/held-deletes.js';
 import { type ExclusiveRunner, type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
+import { isStateFailure } from '../state/state-failure.js';
 import type { ActionOutcome, HeldSeen, OperatorActions } from './page-actions.js';
 
 export function operatorActions(
@@ -101,9 +103,16 @@ async function answering(act: () => Promise<ActionOutcome> | ActionOutcome) {
   try {
     return await act();
   } catch (error) {
-    if (!(error instanceof OperatorError)) throw error;
-    const kind = error.notFound ? 'not-found' : 'refused';
-    return { kind, message: error.onPage } satisfies ActionOutcome;
+    if (error instanceof OperatorError) {
+      const kind = error.notFound ? 'not-found' : 'refused';
+      return { kind, message: error.onPage } satisfies ActionOutcome;
+    }
+    // A state failure stops the daemon. Any other (the disk refused a move) is the page's answer
+    // in words, as the command line's is (daemon/decision-watch.ts): a bare 500 is no JSON, and
+    // the page's script would say the daemon did not answer.
+    if (isStateFailure(error)) throw error;
+    const message = `Carrying it out failed: ${(error as Error).message}. Look at the folder before trying again.`;
+    return { kind: 'failed', message } satisfies ActionOutcome;
   }
 }
 

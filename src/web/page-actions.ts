@@ -17,7 +17,9 @@ export type ActionOutcome =
   /** Nothing to act on: no such entity, conflict or held delete. */
   | { readonly kind: 'not-found'; readonly message: string }
   /** The request makes no sense now (e.g. the conflict copy is gone); the message says why. */
-  | { readonly kind: 'refused'; readonly message: string };
+  | { readonly kind: 'refused'; readonly message: string }
+  /** Carrying it out failed (the folder refused a change); the message says what failed. */
+  | { readonly kind: 'failed'; readonly message: string };
 
 /**
  * What the page showed beside its Approve button: how many deletes waited for a decision, and

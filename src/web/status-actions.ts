@@ -95,7 +95,8 @@ export async function runAction(
   }
   const outcome = await route(actions, form);
   if (outcome.kind === 'done' && outcome.syncAfter) actions.syncEntity(outcome.syncAfter);
-  ctx.logger.info({ url: req.url, outcome: outcome.kind }, outcome.message);
+  const level = outcome.kind === 'failed' ? 'warn' : 'info';
+  ctx.logger[level]({ url: req.url, outcome: outcome.kind }, outcome.message);
   answer(req, res, outcome);
 }
 
@@ -109,6 +110,8 @@ function statusOf(answer: Answer): number {
       return 404;
     case 'refused':
       return 409;
+    case 'failed':
+      return 500;
     default:
       return assertNever(answer);
   }

@@ -594,6 +594,60 @@ describe("the page's approve and resolve, as the command line does them", () => 
     expect(names).toContainEqual(['minutes.pdf', sha256('our minutes')]);
   });
 
+  it('says what failed when the folder refuses a step of a resolution (500, in JSON the page reads), and the conflict can be resolved again', async () => {
+    const { h, folder, conflict } = await minutesConflict();
+    const disk = { refuses: true };
+    const store = new FsLocalStore({
+      root: h.root,
+      settleSeconds: 0,
+      metaCache: h.state.metaFiles,
+    });
+    // The folder refuses renames, as a share whose permissions changed would.
+    const local = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'renameFile' && disk.refuses)
+          return () =>
+            Promise.reject(
+              Object.assign(new Error(`EACCES: permission denied, rename '${folder}'`), {
+                code: 'EACCES',
+              }),
+            );
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const operator = operatorActions({
+      state: h.state,
+      local,
+      webUrl: h.sim.webUrl,
+      onRemoteDelete: 'trash',
+      now: Date.now,
+    });
+    const server = await start(h.state, recordingActions(operator).actions);
+    const token = await tokenOf(server);
+    const resolve = () =>
+      post(
+        server,
+        '/actions/resolve-conflict',
+        { conflict: String(conflict!.id), resolution: 'keep-mine', csrf: token },
+        { accept: 'application/json' },
+      );
+
+    const failed = await resolve();
+
+    expect(failed.status).toBe(500);
+    expect(JSON.parse(failed.body)).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^Carrying it out failed: EACCES: permission denied/),
+    });
+    expect(h.state.conflicts.get(conflict!.id)?.resolution).toBeNull();
+    expect([...h.tree().values()]).toContain(sha256('our minutes'));
+    disk.refuses = false;
+    const done = await resolve();
+    expect(done.status).toBe(200);
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('our minutes');
+  });
+
   it('approves only what the page showed: deletes held after it was drawn make it 409, and nothing is approved', async () => {
     const h = await harness({
       seed: { ...FOUR_EACH, seed: 7 },

@@ -138,6 +138,47 @@ describe('conflicts', () => {
     await settled(h);
   });
 
+  it.each([
+    ['newer', 1],
+    ['older (the service changed since)', -1],
+  ])(
+    "a conflict copy an earlier try placed and did not record (a crash before its commit) is taken as the service's file, the folder's %s: not placed twice, not uploaded again, the conflict recorded",
+    async (_, sign) => {
+      const { h, id, folder } = await synced();
+      h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+      h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() + sign * HOUR);
+      // What the try that was cut left: the service's version under a conflict name, no record.
+      const left = 'minutes (conflict 2030-01-07 0900).pdf';
+      h.write(`${folder}/${left}`, 'their minutes', Date.now() + sign * HOUR);
+
+      await h.sync();
+      await h.sync();
+
+      const theirs = [...h.tree()].filter(([, sha]) => sha === sha256('their minutes'));
+      expect(theirs.map(([rel]) => rel)).toEqual([`${folder}/${left}`]);
+      const hashes = (await h.remoteDoc(id))!.attachments.map((a) => a.sha256);
+      expect(hashes.filter((sha) => sha === sha256('their minutes'))).toHaveLength(1);
+      expect(hashes.filter((sha) => sha === sha256('our minutes'))).toHaveLength(1);
+      expect([...h.tree().values()]).toContain(sha256('our minutes'));
+      expect(h.state.conflicts.list()).toHaveLength(1);
+      await settled(h);
+    },
+  );
+
+  it("a ` (2)` an earlier try placed and did not record (a restored folder's second file of one name) is taken as the service's file: not pulled again, not uploaded", async () => {
+    const { h, id, folder } = await synced();
+    h.sim.admin.addAttachment(id, { name: 'resolution.pdf', bytes: 'resolution signed' });
+    h.write(`${folder}/resolution (2).pdf`, 'resolution signed', Date.now() - HOUR);
+
+    await h.sync();
+
+    const signed = [...h.tree()].filter(([, sha]) => sha === sha256('resolution signed'));
+    expect(signed.map(([rel]) => rel)).toEqual([`${folder}/resolution (2).pdf`]);
+    const hashes = (await h.remoteDoc(id))!.attachments.map((a) => a.sha256);
+    expect(hashes.filter((sha) => sha === sha256('resolution signed'))).toHaveLength(1);
+    await settled(h);
+  });
+
   it('a user attachment replaced locally while the service replaced it too: both versions survive', async () => {
     const { h, id, folder } = await synced();
     const old = (await h.remoteDoc(id))!.attachments[0]!;

@@ -11,6 +11,7 @@
  * one), so nothing starts behind the harness's back.
  */
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
+import { PortTurns } from './port-turns.js';
 
 /** The world was crashed while this waited: the chain ends here, as the process did. */
 export class CrashedError extends Error {
@@ -55,6 +56,8 @@ export class ParkBoard {
   #activity = 0;
   #idle: (() => void) | null = null;
   readonly #realNow = performance.now.bind(performance);
+  /** Port calls take turns (port-turns.ts): a call waiting for its turn counts as in flight. */
+  readonly turns = new PortTurns();
 
   get parked(): readonly Parked[] {
     return this.#parked;
@@ -100,13 +103,13 @@ export class ParkBoard {
     this.#activity++;
   }
 
-  /** Counts a call into a port as in flight until it settles. */
+  /** Counts a call into a port as in flight until it settles; it runs in its turn. */
   async track<T>(label: string, call: () => Promise<T>): Promise<T> {
     const id = ++this.#callSerial;
     this.#inFlight.set(id, label);
     this.#activity++;
     try {
-      return await call();
+      return await this.turns.run(label, call);
     } finally {
       this.#inFlight.delete(id);
       this.#activity++;

@@ -73,6 +73,8 @@ export interface PortHooks {
   localCall(method: string, args: readonly unknown[]): ((result: unknown) => void) | null;
   /** Writes the service carried out and lost the answer of, so far. */
   answersLost(): number;
+  /** Runs a folder call in its turn, or fails it as the disk's fault says (disk-faults.ts). */
+  diskCall<T>(method: string, args: readonly unknown[], call: () => Promise<T>): Promise<T>;
 }
 
 const key = (owner: OwnerRef) => `${owner.kind}:${owner.id}`;
@@ -111,8 +113,14 @@ export class TrackedRemote implements RemoteStore {
     return this.#iterate(label, () => this.remote.documentVersions(owner, options));
   }
 
-  document(owner: OwnerRef, documentId: string): Promise<RemoteDocument> {
-    return this.#read(`details of ${documentId}`, () => this.remote.document(owner, documentId));
+  document(
+    owner: OwnerRef,
+    documentId: string,
+    options?: { listedAt?: string | undefined },
+  ): Promise<RemoteDocument> {
+    return this.#read(`details of ${documentId}`, () =>
+      this.remote.document(owner, documentId, options),
+    );
   }
 
   downloadAttachment(owner: OwnerRef, documentId: string, attachmentId: string, dest: string) {
@@ -172,7 +180,7 @@ export class TrackedRemote implements RemoteStore {
 
   async #read<T>(label: string, call: () => Promise<T>): Promise<T> {
     this.hooks.alive();
-    const result = await this.board.track(label, call);
+    const result = await this.board.track(label, this.#inTurn(call));
     await this.#maybeHold(label);
     return result;
   }
@@ -190,7 +198,7 @@ export class TrackedRemote implements RemoteStore {
     const lostBefore = this.hooks.answersLost();
     let result: T;
     try {
-      result = await this.board.track(label, call);
+      result = await this.board.track(label, this.#inTurn(call));
     } catch (error) {
       this.hooks.afterWrite(answered(), error, this.hooks.answersLost() > lostBefore);
       await this.#maybeHold(label);
@@ -212,7 +220,10 @@ export class TrackedRemote implements RemoteStore {
         return {
           async next() {
             self.hooks.alive();
-            const item = await self.board.track(label, () => inner.next());
+            const item = await self.board.track(
+              label,
+              self.#inTurn(() => inner.next()),
+            );
             if (first) {
               first = false;
               await self.#maybeHold(label);
@@ -228,15 +239,29 @@ export class TrackedRemote implements RemoteStore {
     };
   }
 
+  /** A call waits for its turn (port-turns.ts); a life that ended meanwhile makes none. */
+  #inTurn<T>(call: () => Promise<T>): () => Promise<T> {
+    return () => {
+      this.hooks.alive();
+      return call();
+    };
+  }
+
   /** An answer inside a folder call (a download into place) is never held: that call waits. */
   async #maybeHold(label: string): Promise<void> {
-    if (this.board.inFlight > 0 || !this.hooks.holdAnswer(label)) return;
+    if (this.board.turns.nested || !this.hooks.holdAnswer(label)) return;
     await this.hooks.parkAnswer(label);
     this.hooks.alive();
   }
 }
 
-/** The folder adapter with every call counted in flight, refused after a crash. */
+/** The folder's calls that answer at once, with nothing to wait for: they take no turn. */
+const AT_ONCE: ReadonlySet<string> = new Set(['absolutePath', 'readAhead', 'uploadSource']);
+
+/**
+ * The folder adapter with every call counted in flight and made in its turn (port-turns.ts),
+ * failed as the disk's fault says (disk-faults.ts), refused after a crash.
+ */
 export function trackedLocal<T extends LocalStore>(
   local: T,
   board: ParkBoard,
@@ -246,18 +271,25 @@ export function trackedLocal<T extends LocalStore>(
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
+      const method = String(prop);
+      const apply = (args: unknown[]) =>
+        (value as (...a: unknown[]) => unknown).apply(target, args);
+      if (AT_ONCE.has(method))
+        return (...args: unknown[]) => {
+          hooks.alive();
+          return apply(args);
+        };
       return (...args: unknown[]) => {
         hooks.alive();
-        const after = hooks.localCall(String(prop), args);
-        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (!(result instanceof Promise)) return result;
-        const done = after
-          ? result.then((r: unknown) => {
-              after(r);
-              return r;
-            })
-          : result;
-        return board.track(`local ${String(prop)}`, () => done);
+        return board.track(`local ${method}`, () => {
+          hooks.alive();
+          return hooks.diskCall(method, args, async () => {
+            const after = hooks.localCall(method, args);
+            const result = await apply(args);
+            after?.(result);
+            return result;
+          });
+        });
       };
     },
   });

@@ -2,18 +2,20 @@
  * The random driver of a seed: at each step, with everything else parked or done, the seed
  * picks one thing to happen, weighted: a parked sync goes on, time passes, or (while the seed
  * has injections left) the world changes under the daemon: a local edit, a service user's edit
- * (its webhook sent at once, later, twice or never), an operator's decision, a fault, a crash.
+ * (its webhook sent at once, later, twice or never), an operator's decision, a fault of the
+ * service or of the folder's disk (local-world-steps.ts), a crash. Each seed's daemon is set up
+ * as seed-settings.ts draws it.
  * The edits are the chaos suite's generators (test/chaos/local-edits.ts, remote-edits.ts).
  * Each seed leans its own way (seed-profile.ts, steering.ts): some kinds of step and injection,
  * some failpoints, much likelier than in another seed.
  */
-import { CONFLICT_CHOICES } from '../../src/domain/plan-resolution.js';
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
 import { localDocs, localEdits } from '../chaos/local-edits.js';
-import { approveAll, cliResolve, pageResolve } from './operator-steps.js';
+import { lastLook, localWorldSteps } from './local-world-steps.js';
 import { SeedProfile } from './seed-profile.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
+import { withSeedSettings } from './seed-settings.js';
 import {
   loseNextAnswers,
   SERVICE_WORLD_EDITS,
@@ -26,7 +28,8 @@ type Step = readonly [weight: number, run: () => Promise<void>];
 
 export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedOutcome> {
   const profile = new SeedProfile(seed);
-  const run = await SeedRun.start(seed, plan, (r) => steerRun(r, profile));
+  const run = await SeedRun.start(seed, withSeedSettings(seed, plan), (r) => steerRun(r, profile));
+  run.lastLook = () => lastLook(run);
   try {
     skewServiceClock(run);
     const budget = { injections: plan.injections };
@@ -104,8 +107,7 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
     counted(0.3 * lean('webhook again'), 'webhook again', () =>
       run.deliver(pick(run.random, sent), 'again'),
     );
-  if (run.world.running && decisionsWaiting(run))
-    inject(0.5 * lean('decision'), null, () => decide(run));
+  localWorldSteps(run, inject, lean);
   inject(0.5 * lean('fault'), null, async () => fault(run, profile));
   inject(0.3 * lean('answers lost'), null, async () => loseNextAnswers(run));
   if (run.world.running) {
@@ -237,32 +239,6 @@ async function serviceWorld(run: SeedRun): Promise<void> {
     }
   }
   await run.settle();
-}
-
-function decisionsWaiting(run: SeedRun): boolean {
-  const { state } = run.world.life;
-  return (
-    state.conflicts.list(1, { open: true }).length > 0 ||
-    state.heldDeletes.list().some((h) => h.decision === null)
-  );
-}
-
-/** A person resolves a conflict (on the page, or with the CLI beside the daemon), or approves. */
-async function decide(run: SeedRun): Promise<void> {
-  const { state } = run.world.life;
-  const open = state.conflicts.list(100, { open: true });
-  const held = state.heldDeletes.list().filter((h) => h.decision === null);
-  if (open.length === 0 || (held.length > 0 && run.random() < 0.3)) {
-    run.count('operator: approve held deletes');
-    await approveAll(run);
-    return;
-  }
-  const conflict = pick(run.random, open);
-  const choice = pick(run.random, CONFLICT_CHOICES);
-  const via = run.random() < 0.5 ? 'cli' : 'page';
-  run.count(`operator: ${via} ${choice}`);
-  if (via === 'page') await pageResolve(run, conflict.id, choice);
-  else await cliResolve(run, conflict.id, choice);
 }
 
 const STATUS_TYPES_FAIL: FaultOptions = { routes: { '/documents/statusTypes': 503 } };

@@ -9,6 +9,7 @@ import { taggedName } from '../../src/domain/file-names.js';
 import { content } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
+import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
 import {
   at,
@@ -290,4 +291,60 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['service: entity deleted', 'webhook at once: newAttachment'],
   },
+  {
+    name: 'page decision on a failing disk',
+    title:
+      "a conflict resolved on the status page while the folder refuses changes (EACCES): the page's action rejects, the status server answers a bare 500, and the page's script, reading JSON, tells the person the daemon did not answer",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      const conflict = await statusConflict(run, doc, types);
+      run.disk.set(READ_ONLY);
+      run.note('disk: the folder read-only');
+      await pageResolve(run, conflict, 'keep-mine');
+      await run.drain();
+      // Mended, the person tries again, and the status they kept reaches the service.
+      run.disk.set(null);
+      run.note('disk: healed');
+      await pageResolve(run, conflict, 'keep-mine');
+      await run.drain();
+    },
+    expectInTrace: ['page: failed', 'page: done'],
+  },
+  {
+    name: 'seed 179',
+    title:
+      "a file changed on both sides, the folder's newer (row 43): the service's version is placed as the conflict copy and the daemon dies before the commit; the next sync places a second copy and uploads the first",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const service = await serviceDoc(run, doc.id);
+      const old = service.attachments.find((a) => doc.files.get(a.name) === a.sha256);
+      if (!old) throw new Error('the scenario needs a file agreed on both sides');
+      // A service user replaces the attachment, then the person replaces the file: theirs is older.
+      run.ledger.deleted(old.sha256);
+      run.view.sim.admin.deleteAttachment(doc.id, old.id);
+      serviceAdds(run, doc.id, old.name);
+      run.clock.pass(1000);
+      const ours = content(run.chaos, 'local both');
+      run.view.write(`${doc.folder}/${old.name}`, ours);
+      run.ledger.wrote(sha256(ours), `local ${doc.folder}/${old.name}`);
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-attachment';
+      await run.advance(5_000);
+      await releaseUntil(run, at('before-commit'), 'the copy placed, its commit not made');
+      run.parkAt = () => false;
+      await run.crash();
+      await deliverAll(run);
+      await settleWatcher(run);
+      if (!run.world.life.state.conflicts.list(10).some((c) => c.documentId === doc.id))
+        run.ledger.found(
+          'every conflict is recorded',
+          `the conflict over ${old.name} is not recorded once its copy is settled`,
+        );
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
 ];
+
+/** The folder read-only: every change refused with EACCES (disk-faults.ts). */
+const READ_ONLY = DISK_FAULTS.find(([label]) => label.startsWith('the folder read-only'))![1];

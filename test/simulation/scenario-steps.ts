@@ -45,6 +45,7 @@ export async function runScenario(scenario: Scenario, seed = 1): Promise<SeedOut
     // Only a chain's start parks, and no answer is late, unless the scenario says otherwise.
     run.parkAt = () => false;
     run.holdAt = () => false;
+    run.turnAt = () => 0;
     run.note(`scenario ${scenario.name}: ${scenario.title}`);
     await scenario.play(run);
     return await run.finish();

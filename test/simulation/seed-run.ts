@@ -22,6 +22,7 @@ import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
 import { convergenceFindings, type RoundsPicture, roundsPicture } from './convergence.js';
 import { CoverageCounter, type SeedCoverage } from './coverage.js';
+import { DiskFaults, isDiskFault } from './disk-faults.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
@@ -56,6 +57,10 @@ export interface SeedPlan {
   readonly injections: number;
   /** Steps in all before the world is brought to rest, whatever is left. */
   readonly maxSteps: number;
+  /** `queue.concurrency` (1 unless told). */
+  readonly concurrency?: number;
+  /** Each seed draws its own concurrency and rails (seed-settings.ts). */
+  readonly drawSettings?: boolean;
 }
 
 export const RANDOM_PLAN: SeedPlan = {
@@ -63,6 +68,7 @@ export const RANDOM_PLAN: SeedPlan = {
   safety: { maxDeletePercent: 100, maxDeleteCount: 1000 },
   injections: 10,
   maxSteps: 250,
+  drawSettings: true,
 };
 
 export interface SeedOutcome {
@@ -103,6 +109,8 @@ export const PARK_CHANCE: Readonly<Record<Failpoint, number>> = {
 const ROUNDS_TO_REST = 6;
 /** Every backoff of an item in error has run out after this (domain/next-attempt-delay.ts). */
 const PAST_EVERY_BACKOFF_MS = 6 * 3_600_000 + 60_000;
+/** How long a disk fault outlasts the seed's last step, at most (disk-faults.ts). */
+const MENDED_AFTER_MS = 10 * 60_000;
 /** A restarted daemon starts after the dead one's instance lock expired. */
 const RESTART_AFTER_MS = 61_000;
 
@@ -120,6 +128,12 @@ export class SeedRun implements WorldHarness {
   parkAt: (step: Failpoint, site: FailpointSite) => boolean;
   /** Whether an answer of the service is held back (a late answer). */
   holdAt: (label: string) => boolean;
+  /** Which of the port calls waiting for their turn goes next (port-turns.ts). */
+  turnAt: (waiting: readonly string[]) => number;
+  /** The folder's disk, failing as a seed turns its faults on (disk-faults.ts). */
+  readonly disk: DiskFaults;
+  /** Once at rest, before it is judged: a person decides one thing that waits; true if so. */
+  lastLook: (() => Promise<boolean>) | null = null;
   steps = 0;
   readonly #injected = new Map<string, number>();
   #stopping = false;
@@ -137,6 +151,16 @@ export class SeedRun implements WorldHarness {
     this.webhooks = new WebhookQueue(seed);
     this.parkAt = (step) => this.random() < PARK_CHANCE[step];
     this.holdAt = () => this.random() < 0.08;
+    this.turnAt = (waiting) => {
+      const index = Math.floor(this.random() * waiting.length);
+      this.note(`  turn: ${waiting[index]} (of ${waiting.length} waiting)`);
+      return index;
+    };
+    this.disk = new DiskFaults(
+      this.random,
+      (kind) => this.count(kind),
+      (line) => this.note(line),
+    );
   }
 
   /**
@@ -152,13 +176,19 @@ export class SeedRun implements WorldHarness {
     setup?.(run);
     process.on('unhandledRejection', run.#unheard);
     run.clock = new VirtualClock();
+    run.note(worldLine(plan));
     try {
       run.world = await SimWorld.create(
-        { firm: { ...plan.firm, seed }, ...(plan.safety ? { safety: plan.safety } : {}) },
+        {
+          firm: { ...plan.firm, seed },
+          ...(plan.safety ? { safety: plan.safety } : {}),
+          ...(plan.concurrency ? { concurrency: plan.concurrency } : {}),
+        },
         run,
       );
+      run.world.board.turns.choose = (waiting) => run.turnAt(waiting);
       await run.#prepare();
-      await run.world.startDaemon();
+      await run.#startDaemon();
       await run.settle();
       return run;
     } catch (error) {
@@ -271,6 +301,10 @@ export class SeedRun implements WorldHarness {
     }
   }
 
+  diskCall<T>(method: string, args: readonly unknown[], call: () => Promise<T>): Promise<T> {
+    return this.disk.call(method, args, call);
+  }
+
   afterWrite(write: ServiceWrite, result: unknown, answerLost: boolean): void {
     // Carried out, though docsync saw it fail: the service lost the answer (its in-doubt push).
     const ok = !(result instanceof Error) || answerLost;
@@ -377,7 +411,7 @@ export class SeedRun implements WorldHarness {
   async restart(): Promise<void> {
     this.#stopping = false;
     this.note('the daemon starts again');
-    await this.world.startDaemon();
+    await this.#startDaemon();
     await this.settle();
   }
 
@@ -422,8 +456,32 @@ export class SeedRun implements WorldHarness {
     await this.world.crash();
     this.clock.dropTimers();
     this.clock.pass(RESTART_AFTER_MS);
-    await this.world.startDaemon();
+    await this.#startDaemon();
     await this.settle();
+  }
+
+  /**
+   * Starts a daemon. One that cannot start because the disk fails under it (disk-faults.ts)
+   * exits, and systemd starts it again a minute later; after a few tries a person mends the disk.
+   */
+  async #startDaemon(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.world.startDaemon();
+        return;
+      } catch (error) {
+        if (!isDiskFault(error)) throw error;
+        this.note(`  the daemon did not start: ${(error as Error).message}`);
+        await this.world.crash();
+        this.clock.dropTimers();
+        this.clock.pass(RESTART_AFTER_MS);
+        if (attempt >= 3) {
+          this.note('disk: healed (a person mends it, the daemon cannot start)');
+          this.count('disk: healed so the daemon can start');
+          this.disk.set(null);
+        }
+      }
+    }
   }
 
   /** A round of polls (every entity listed since its cursor), or a full one. */
@@ -478,7 +536,18 @@ export class SeedRun implements WorldHarness {
         this.count('webhook never sent');
       }
     }
-    if (await this.#toRest(false)) {
+    // The disk is mended a while after the seed's last step: the work that waited until now (the
+    // deletes, moves and renames of the syncs parked) meets its fault first.
+    if (this.disk.on) {
+      await this.drain(MENDED_AFTER_MS);
+      this.note('disk: healed');
+      this.disk.set(null);
+    }
+    let rested = await this.#toRest(false);
+    // A person's last looks at what waits for them (random runs); what they decide comes to rest.
+    for (let look = 0; rested && look < 3 && (await this.lastLook?.()); look++)
+      rested = await this.#toRest(false);
+    if (rested) {
       this.ledger.findings.push(...webhookFindings(this.world.life.state, this.webhooks.sent));
       const polled = await this.#roundsPicture();
       if (await this.#toRest(true)) {
@@ -631,6 +700,14 @@ function entityFoldersIn(root: string): string[] {
       .map((e) => `${top}/${e.name}`)
       .sort();
   });
+}
+
+/** The first line of a trace: how the daemon is configured. */
+function worldLine(plan: SeedPlan): string {
+  const rails = plan.safety
+    ? `raised to ${plan.safety.maxDeletePercent} % and ${plan.safety.maxDeleteCount}`
+    : 'at their defaults';
+  return `world: queue.concurrency ${plan.concurrency ?? 1}, delete rails ${rails}`;
 }
 
 function labelOf(step: Failpoint, site: FailpointSite): string {

@@ -65,6 +65,12 @@ export interface Observed {
   readonly held: ReadonlySet<string>;
   /** What each document folder's `.document.json` shows, by folder. */
   readonly metas: ReadonlyMap<string, FolderMeta>;
+  /**
+   * Documents made from a folder that was moved out of its entity folder or removed before the
+   * service answered, and is nowhere in the store: recorded as created until it is back
+   * (docs/syncing.md), the service has them and no row does.
+   */
+  readonly awaitingFolder: ReadonlySet<string>;
 }
 
 export async function observe(root: string, state: StateStore, dump: StateDump): Promise<Observed> {
@@ -83,8 +89,20 @@ export async function observe(root: string, state: StateStore, dump: StateDump):
     state.problems.list().flatMap((p) => (p.documentId ? [p.documentId] : [])),
   );
   const held = new Set(state.heldDeletes.list().map((h) => h.documentId));
+  const awaitingFolder = new Set(
+    state.outbox
+      .inDoubt()
+      .flatMap((i) =>
+        i.kind === 'create-document' &&
+        i.payload.createdId &&
+        !folders.has(i.payload.createdId) &&
+        ![...tree.keys()].some((rel) => rel.startsWith(`${i.payload.folder}/`))
+          ? [i.payload.createdId]
+          : [],
+      ),
+  );
   const conflicts = state.conflicts.list(10_000);
-  return { dump, tree, folders, base, conflicts, inError, held, metas };
+  return { dump, tree, folders, base, conflicts, inError, held, metas, awaitingFolder };
 }
 
 /** The shas of every file under `.docsync/trash/`. */
@@ -206,7 +224,7 @@ function tablesAgree(o: Observed, root: string): Finding[] {
       off(`${b.id}: the folder says status "${typed}", the service "${doc.status?.type ?? null}"`);
   }
   for (const doc of o.dump.documents)
-    if (!rows.has(doc.id) && !o.held.has(doc.id))
+    if (!rows.has(doc.id) && !o.held.has(doc.id) && !o.awaitingFolder.has(doc.id))
       off(`the service's document ${doc.id} (${doc.name}) has no row`);
   for (const [id, folders] of o.folders)
     if (!rows.has(id) && !inEntityGone(root, folders[0]!, o.dump))

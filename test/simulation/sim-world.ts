@@ -52,6 +52,8 @@ export interface WorldOptions {
   readonly firm: SeedOption;
   /** `safety`: the rails (the random runs raise them: random deletes pass 50 % easily). */
   readonly safety?: { readonly maxDeletePercent: number; readonly maxDeleteCount: number };
+  /** `queue.concurrency`: documents and entities a sync runs at once (1 unless told). */
+  readonly concurrency?: number;
 }
 
 /** What the world asks of the harness that drives it. */
@@ -176,6 +178,7 @@ export class SimWorld {
       afterWrite: (write, result, lost) => this.harness.afterWrite(write, result, lost),
       localCall: (method, args) => this.harness.localCall(method, args),
       answersLost: () => this.sim.admin.lostAnswers(),
+      diskCall: (method, args, call) => this.harness.diskCall(method, args, call),
     };
     const wrappedLocal = trackedLocal(local, this.board, hooks);
     const deps: EngineDeps = {
@@ -323,7 +326,7 @@ export class SimWorld {
       },
       store: { root: this.root },
       state: { path: this.stateFile },
-      queue: { requestsPerSecond: 1000, concurrency: 1 },
+      queue: { requestsPerSecond: 1000, concurrency: this.options.concurrency ?? 1 },
       webhook: {
         listen: '127.0.0.1:0',
         clientCode: WEBHOOK_CLIENT_CODE,

@@ -1,0 +1,127 @@
+/**
+ * The random steps of the local side and the operator (docs/simulation.md, "What a seed may
+ * do"): the folder's disk failing or healed (disk-faults.ts), several document folders deleted
+ * at once (what the delete rails are for), one file changed on both sides (a conflict, its copy
+ * made by a rename), and a person's decisions: whatever waits for them is likely decided soon
+ * (operator-steps.ts), and now and then an item of the trash is put back. Each spends one of
+ * the seed's injections.
+ */
+import { pick } from '../../src/simulator/random.js';
+import { content, localDocs, localEdits } from '../chaos/local-edits.js';
+import { sha256 } from '../helpers/sync-harness.js';
+import { DISK_FAULTS } from './disk-faults.js';
+import { decide, decisionsWaiting, restoreFromTrash, trashHasItems } from './operator-steps.js';
+import type { SeedRun } from './seed-run.js';
+
+type Inject = (weight: number, kind: string | null, act: () => Promise<void>) => void;
+
+/** `lean(step)`: the seed's factor for a kind of step (seed-profile.ts). */
+export function localWorldSteps(
+  run: SeedRun,
+  inject: Inject,
+  lean: (step: string) => number,
+): void {
+  inject(0.3 * lean('disk fault'), null, async () => diskFault(run));
+  if (run.chaos.entityFolders.length > 0) {
+    inject(0.3 * lean('several folders deleted'), null, () => severalFoldersDeleted(run));
+    inject(0.3 * lean('both sides'), null, () => oneFileChangedOnBothSides(run));
+  }
+  if (!run.world.running) return;
+  // A decision waiting is one a person is likely to take soon, whatever else happens.
+  if (decisionsWaiting(run)) inject(3 * lean('decision'), null, () => decide(run));
+  if (trashHasItems(run)) inject(0.1 * lean('trash restore'), null, () => restoreFromTrash(run));
+}
+
+/**
+ * Once the world is at rest, a person looks at the page once more and, more often than not,
+ * decides something that waits for them (a delete a rail held in the last rounds, a conflict).
+ */
+export async function lastLook(run: SeedRun): Promise<boolean> {
+  if (!run.world.running || !decisionsWaiting(run) || run.random() >= 0.7) return false;
+  run.note('operator: a last look at what waits');
+  await decide(run);
+  return true;
+}
+
+/**
+ * A person deletes several document folders at once (a clean-up, or a folder dragged away): at
+ * the rails' defaults a burst over half the store is held for a person.
+ */
+async function severalFoldersDeleted(run: SeedRun): Promise<void> {
+  const docs = localDocs(run.view).filter((doc) => !run.chaos.keepers.has(doc.id));
+  // Half the time every folder that may go (over half the store), else some of them.
+  const share = run.random() < 0.5 ? 1 : 0.6;
+  const chosen = docs.filter(() => run.random() < share);
+  if (chosen.length < 2) {
+    run.note('local edit: several folders deleted (fewer than two to delete)');
+    return;
+  }
+  for (const doc of chosen) localEdits.deleteFolder(run.chaos, doc);
+  run.note(`local edit: ${chosen.length} folders deleted: ${chosen.map((d) => d.id).join(', ')}`);
+  run.count('local: several folders deleted');
+  await run.settle();
+}
+
+/**
+ * A person replaces a file of a synced document, and a service user replaces the same
+ * attachment, before docsync hears of either: a conflict, whose copy is made by a rename and
+ * which waits for a person's decision. The service's webhooks wait in the queue.
+ */
+async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
+  const service = new Map((await run.view.remote()).documents.map((d) => [d.id, d]));
+  const both = localDocs(run.view).flatMap((doc) =>
+    (service.get(doc.id)?.attachments ?? [])
+      .filter((a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256)
+      .map((a) => ({ doc, a })),
+  );
+  if (both.length === 0) {
+    run.note('both sides: one file changed (no file agreed on both sides)');
+    return;
+  }
+  const { doc, a } = pick(run.random, both);
+  const ours = content(run.chaos, 'local both');
+  const theirs = content(run.chaos, 'remote both');
+  run.ledger.deleted(a.sha256);
+  const local = () => {
+    run.view.write(`${doc.folder}/${a.name}`, ours);
+    run.ledger.wrote(sha256(ours), `local ${doc.folder}/${a.name}`);
+  };
+  const remote = () => {
+    run.view.sim.admin.deleteAttachment(doc.id, a.id);
+    run.view.sim.admin.addAttachment(doc.id, { name: a.name, bytes: theirs, system: false });
+    run.ledger.wrote(sha256(theirs), `remote ${doc.id}/${a.name}`);
+  };
+  // The later change wins: the folder's keeps the name and the service's becomes the copy (row
+  // 43), or the folder's file is renamed to the copy (row 42).
+  const serviceLater = run.random() < 0.5;
+  const [first, second] = serviceLater ? [local, remote] : [remote, local];
+  first();
+  run.clock.pass(1000);
+  second();
+  const later = serviceLater ? 'the service' : 'the folder';
+  run.note(`both sides: ${doc.folder}/${a.name} changed, ${later} a second later`);
+  run.count('both sides: one file changed');
+  await run.settle();
+}
+
+/** The disk starts failing as one of DISK_FAULTS says, or heals. */
+function diskFault(run: SeedRun): void {
+  const [label, fault] = pick(run.random, DISK_FAULTS);
+  if (fault?.locked === undefined) {
+    run.count(`disk: ${label}`);
+    run.note(`disk: ${label}`);
+    run.disk.set(fault);
+    return;
+  }
+  const files = localDocs(run.view).flatMap((doc) =>
+    [...doc.files.keys()].map((file) => `${doc.folder}/${file}`),
+  );
+  if (files.length === 0) {
+    run.note(`disk: ${label} (no file to lock)`);
+    return;
+  }
+  const locked = pick(run.random, files);
+  run.count(`disk: ${label}`);
+  run.note(`disk: ${label}: ${locked}`);
+  run.disk.set({ ...fault, locked });
+}
