@@ -217,3 +217,20 @@ export function isIsoDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   return localDateOf(Date.parse(`${text}T00:00:00Z`), 0) === text;
 }
+
+/**
+ * Details carry whole seconds, the list microseconds, for the same instant (api.md). The base
+ * keeps the list's precision, so the next listing compares equal and costs no details.
+ */
+export function withListTimestamp<T extends { readonly lastUpdatedTimestamp: string }>(
+  doc: T,
+  listedAt: string | null | undefined,
+): T {
+  if (!listedAt || listedAt.slice(0, 19) !== doc.lastUpdatedTimestamp.slice(0, 19)) return doc;
+  return { ...doc, lastUpdatedTimestamp: listedAt };
+}
+
+/** Whether a change time carries a fraction of a second (a list's does, details' may not). */
+export function hasFraction(timestamp: string): boolean {
+  return /^\.\d/.test(timestamp.slice(19));
+}

@@ -14,7 +14,11 @@ import { ownerKey } from '../domain/owner-key.js';
 import { planSync } from '../domain/plan-sync.js';
 import { renamedFolders } from '../domain/renamed-folders.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
-import { compareServiceTimestamps, updatedAfterFor } from '../domain/timestamps.js';
+import {
+  compareServiceTimestamps,
+  updatedAfterFor,
+  withListTimestamp,
+} from '../domain/timestamps.js';
 import type { LocalEntitySnapshot, OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import { isProofDocument, recordedProofIds } from '../domain/write-proofs.js';
 import type { MalformedEntry } from '../remote/remote-store.js';
@@ -115,8 +119,7 @@ export async function planEntity(
     listing.stale.filter((id) => !alive.has(id)),
     listed,
   );
-  for (const doc of alive.values())
-    remoteDocs.set(doc.id, withListTimestamp(doc, listed.get(doc.id)));
+  for (const doc of alive.values()) remoteDocs.set(doc.id, doc);
   leaveProofDocuments(deps, owner, base, remoteDocs);
   // A list that gave no change time: the details' is the one the cursor and the base keep.
   for (const [id, doc] of remoteDocs)
@@ -365,16 +368,4 @@ async function readDetails(
   );
   if (stopped) throw stopped;
   return { remoteDocs, detailFailures };
-}
-
-/**
- * Details carry whole seconds, the list microseconds, for the same instant (api.md). The base
- * keeps the list's precision, so the next listing compares equal and costs no details.
- */
-function withListTimestamp(
-  doc: RemoteDocument,
-  listedAt: string | null | undefined,
-): RemoteDocument {
-  if (!listedAt || listedAt.slice(0, 19) !== doc.lastUpdatedTimestamp.slice(0, 19)) return doc;
-  return { ...doc, lastUpdatedTimestamp: listedAt };
 }

@@ -5,6 +5,8 @@
  * candidate settles it: 404 is a deletion; an answer means the document lives (its details are
  * then planned like any other change); anything else proves nothing, so nothing is deleted.
  */
+import { RunStoppedError } from '../domain/errors.js';
+import { hasFraction, withListTimestamp } from '../domain/timestamps.js';
 import type { OwnerRef, RemoteDocument } from '../domain/types.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isGone } from './push.js';
@@ -47,5 +49,42 @@ export async function verifyDeletions(
       }
     }),
   );
-  return { deleted, alive, unsure };
+  return { deleted, alive: await withListedTimes(deps, owner, alive, claims.listed), unsure };
+}
+
+/**
+ * The details of a document found alive carry whole seconds (api.md); the base keeps the list's
+ * microseconds, or the next full round finds the base a fraction of a second off and records it
+ * then, a change no poll round could make (the list shows the document only once it changes
+ * again). This sync's listing gives the fraction when it showed the document; one a webhook
+ * named, or an incremental listing left out, is looked up in one listing of the owner, read
+ * until each is seen. The lookup is a nicety: when it fails, the seconds stand.
+ */
+async function withListedTimes(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  alive: readonly RemoteDocument[],
+  listed: ReadonlyMap<string, string | null> | undefined,
+): Promise<RemoteDocument[]> {
+  const times = new Map<string, string>();
+  for (const doc of alive) {
+    const listedAt = listed?.get(doc.id);
+    if (listedAt) times.set(doc.id, listedAt);
+  }
+  const unseen = new Set(
+    alive.filter((d) => !times.has(d.id) && !hasFraction(d.lastUpdatedTimestamp)).map((d) => d.id),
+  );
+  if (unseen.size > 0) {
+    try {
+      for await (const entry of deps.remote.documentVersions(owner)) {
+        if ('malformed' in entry || entry.lastUpdatedTimestamp === null) continue;
+        if (!unseen.delete(entry.id)) continue;
+        times.set(entry.id, entry.lastUpdatedTimestamp);
+        if (unseen.size === 0) break;
+      }
+    } catch (error) {
+      if (error instanceof RunStoppedError) throw error;
+    }
+  }
+  return alive.map((doc) => withListTimestamp(doc, times.get(doc.id)));
 }

@@ -292,6 +292,21 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['service: entity deleted', 'webhook at once: newAttachment'],
   },
   {
+    name: 'seed 188',
+    title:
+      "a signed but wrong deleteDocument webhook names a document the service still has and the listing since the cursor does not show: the sync finds it alive and keeps the details' whole-second change time, which only the next full round put right (the list's microseconds), a change no poll round could make",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const alive = await serviceDoc(run, doc.id);
+      run.service.watch(alive, 'named by a wrong deleteDocument');
+      run.webhooks.queue(alive.owner, alive.id, 'deleteDocument', true);
+      run.note(`service: wrong deleteDocument webhook ${alive.id}`);
+      await deliverAll(run);
+    },
+    expectInTrace: ['webhook at once: deleteDocument'],
+  },
+  {
     name: 'page decision on a failing disk',
     title:
       "a conflict resolved on the status page while the folder refuses changes (EACCES): the page's action rejects, the status server answers a bare 500, and the page's script, reading JSON, tells the person the daemon did not answer",

@@ -6,10 +6,12 @@ import {
   conflictStampOf,
   cursorFor,
   formatUpdatedAfter,
+  hasFraction,
   parseServiceTimestamp,
   readServiceTimestamp,
   serviceTimeToLocalMs,
   updatedAfterFor,
+  withListTimestamp,
 } from '../../src/domain/timestamps.js';
 
 const SECOND = Date.UTC(2020, 6, 3, 4, 31, 46) * 1000;
@@ -158,5 +160,26 @@ describe('clock offset', () => {
 
   it('stamps conflict copies in the local zone', () => {
     expect(conflictStampOf(Date.UTC(2020, 6, 10, 23, 5), 600)).toBe('2020-07-11 0905');
+  });
+});
+
+describe("the list's precision kept", () => {
+  const details = { id: '7', lastUpdatedTimestamp: '2029-01-07T09:00:00' };
+
+  it("takes the list's microseconds for the details' second", () => {
+    expect(withListTimestamp(details, '2029-01-07T09:00:00.576341').lastUpdatedTimestamp).toBe(
+      '2029-01-07T09:00:00.576341',
+    );
+  });
+
+  it('keeps the details when the list shows another second (a change since), or nothing', () => {
+    expect(withListTimestamp(details, '2029-01-07T09:00:01.000001')).toBe(details);
+    expect(withListTimestamp(details, null)).toBe(details);
+  });
+
+  it('tells a fraction of a second from whole seconds and a zone', () => {
+    expect(hasFraction('2029-01-07T09:00:00.576341')).toBe(true);
+    expect(hasFraction('2029-01-07T09:00:00')).toBe(false);
+    expect(hasFraction('2029-01-07T09:00:00Z')).toBe(false);
   });
 });
