@@ -185,6 +185,23 @@ export class SimulatorAdmin {
     this.entities.removeStatusType(typeId);
   }
 
+  /** Each document's id, owner, name, date and status type, read at once (`dump` hashes bytes). */
+  documents(): {
+    id: string;
+    owner: OwnerKey;
+    name: string;
+    documentDate: string;
+    status: string;
+  }[] {
+    return [...this.deps.store.documents.values()].map((d) => ({
+      id: String(d.id),
+      owner: { ...d.owner },
+      name: d.name,
+      documentDate: d.documentDate,
+      status: d.status.type,
+    }));
+  }
+
   dump(): Promise<StateDump> {
     return dumpState(this.deps.store);
   }

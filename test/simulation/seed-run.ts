@@ -333,6 +333,27 @@ export class SeedRun implements WorldHarness {
       this.ledger.book.document({ ...doc, owner: write.owner }, 'docsync');
       this.ledger.statusEdit(doc.id, doc.status?.type ?? null, 'docsync');
     }
+    if (answerLost && write.kind === 'create-document') this.#madeUnanswered(write.owner);
+  }
+
+  /**
+   * A create the service carried out and lost the answer of: the document docsync made is the
+   * owner's newest one the book does not know (ids grow), or the person's files that docsync
+   * puts in it would read as lost from the folder's own document.
+   */
+  #madeUnanswered(owner: OwnerRef): void {
+    const made = this.view.sim.admin
+      .documents()
+      .filter(
+        (d) =>
+          d.owner.kind === owner.kind &&
+          d.owner.id === owner.id &&
+          !this.ledger.book.documents.has(d.id),
+      )
+      .at(-1);
+    if (!made) return;
+    this.ledger.book.document({ ...made, owner }, 'docsync');
+    this.ledger.statusEdit(made.id, made.status, 'docsync');
   }
 
   localCall(method: string, args: readonly unknown[]): ((result: unknown) => void) | null {
