@@ -53,11 +53,26 @@ export function conflictName(file: string, stamp: string): string {
  * compared case-insensitively, as names in a folder are.
  */
 export function isCopyNameOf(file: string, original: string): boolean {
+  const tag = tagOf(file, original);
+  return tag !== null && tag !== '' && COPY_TAG.test(tag);
+}
+
+/** Whether `file` is a conflict copy of `original`: `isCopyNameOf` with the conflict's tag. */
+export function isConflictCopyOf(file: string, original: string): boolean {
+  const tag = tagOf(file, original);
+  return tag !== null && CONFLICT_TAG.test(tag);
+}
+
+const COPY_TAG = /^( \(conflict \d{4}-\d{2}-\d{2} \d{4}\))?( \(\d+\))?$/;
+const CONFLICT_TAG = /^ \(conflict \d{4}-\d{2}-\d{2} \d{4}\)( \(\d+\))?$/;
+
+/** What `file` adds between `original`'s stem and extension; null when it is not of that name. */
+function tagOf(file: string, original: string): string | null {
   const { stem, ext } = splitExtension(original.toLowerCase());
   const name = file.toLowerCase();
-  if (!name.startsWith(stem) || !name.endsWith(ext)) return false;
-  const tag = name.slice(stem.length, name.length - ext.length);
-  return tag !== '' && /^( \(conflict \d{4}-\d{2}-\d{2} \d{4}\))?( \(\d+\))?$/.test(tag);
+  if (name.length < stem.length + ext.length) return null;
+  if (!name.startsWith(stem) || !name.endsWith(ext)) return null;
+  return name.slice(stem.length, name.length - ext.length);
 }
 
 /** `<name> (local edit).<ext>`: a user's edit of a read-only system attachment (rows 35, 37). */

@@ -50,7 +50,7 @@ export interface EngineState {
   readonly problems: Pick<ProblemRepo, 'record' | 'clear' | 'clearKeys' | 'list'>;
   /** The companies and trusts the service sent that could not be read whole. */
   readonly recordErrors: Pick<RecordErrorRepo, 'replace' | 'list'>;
-  readonly conflicts: Pick<ConflictRepo, 'record'>;
+  readonly conflicts: Pick<ConflictRepo, 'record' | 'copiesOf'>;
   readonly cycles: Pick<CycleRepo, 'start' | 'finish'>;
   readonly settings: Pick<SettingsRepo, 'initialSyncDone' | 'markInitialSyncDone'>;
   readonly statusTypes: Pick<

@@ -185,6 +185,14 @@ class DocumentRun {
     } else if (action.kind === 'write-document-meta') {
       this.#metaStale = true;
     } else {
+      // Row 42's copy an earlier try made and could not record: recorded before the pull, as
+      // the rename of an uncut try is.
+      const left = clashes.unrecorded(action);
+      if (left)
+        recordConflict(this.work.ctx, left, {
+          folder: this.#base?.folder ?? left.folder,
+          documentId: left.documentId ?? '',
+        });
       await this.#act(action);
     }
   }

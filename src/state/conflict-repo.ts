@@ -53,6 +53,7 @@ export class ConflictRepo {
   readonly #recent;
   readonly #recentOpen;
   readonly #get;
+  readonly #copiesOf;
   readonly #countOpen;
   readonly #resolve;
   readonly #reopen;
@@ -72,6 +73,9 @@ export class ConflictRepo {
       'SELECT * FROM conflicts WHERE resolved_at IS NULL ORDER BY occurred_at DESC, id DESC LIMIT ?',
     );
     this.#get = db.prepare<[number], ConflictRow>('SELECT * FROM conflicts WHERE id = ?');
+    this.#copiesOf = db
+      .prepare<[string], string>('SELECT copy_path FROM conflicts WHERE document_id = ?')
+      .pluck();
     this.#countOpen = db
       .prepare<[], number>('SELECT count(*) FROM conflicts WHERE resolved_at IS NULL')
       .pluck();
@@ -113,6 +117,11 @@ export class ConflictRepo {
   get(id: number): ConflictRecord | null {
     const row = this.#get.get(id);
     return row ? toRecord(row) : null;
+  }
+
+  /** The copy paths of every conflict of the document recorded, open or resolved. */
+  copiesOf(documentId: string): string[] {
+    return this.#copiesOf.all(documentId);
   }
 
   /** Open conflicts: those nobody has resolved yet. */

@@ -165,6 +165,55 @@ describe('conflicts', () => {
     },
   );
 
+  it("row 42's copy an earlier try made and did not record (the flush after the rename failed) has its conflict recorded by the next sync: the service's file under the name, the copy uploaded once", async () => {
+    const { h, id, folder } = await synced();
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+    // What the try that was cut left: the folder's version under its conflict name, no record.
+    const left = 'minutes (conflict 2030-01-07 0900).pdf';
+    h.write(`${folder}/${left}`, 'our minutes', Date.now() - HOUR);
+
+    await h.sync();
+    await h.sync();
+
+    expect(filesIn(h, folder)).toEqual([left, 'minutes.pdf', 'resolution.pdf']);
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('their minutes');
+    const names = (await h.remoteDoc(id))!.attachments.map((a) => [a.name, a.sha256]);
+    expect(names).toContainEqual([left, sha256('our minutes')]);
+    expect(names.filter(([, sha]) => sha === sha256('our minutes'))).toHaveLength(1);
+    const conflicts = h.state.conflicts.list();
+    expect(conflicts.map((c) => [c.copyPath, c.winner, c.subject])).toEqual([
+      [`${folder}/${left}`, 'remote', { kind: 'file', file: 'minutes.pdf' }],
+    ]);
+    await settled(h);
+  });
+
+  it('a conflict copy recorded by its rename, whose pull then failed, is not recorded again by the try after', async () => {
+    const { h, id, folder } = await synced();
+    h.write(`${folder}/minutes.pdf`, 'our minutes', Date.now() - HOUR);
+    h.sim.admin.addAttachment(id, { name: 'minutes.pdf', bytes: 'their minutes' });
+    // The first download compares the two files' bytes (they differ); the pull's then fails.
+    const inner = h.deps.remote;
+    let downloads = 0;
+    const remote = new Proxy(inner, {
+      get: (target, prop) => {
+        if (prop === 'downloadAttachment' && ++downloads > 1)
+          return () => Promise.reject(new Error('connection reset'));
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+
+    await runCycle({ ...h.deps, remote }, { trigger: 'once', fullReconcile: true });
+    expect(h.state.conflicts.list()).toHaveLength(1);
+    expect(h.exists(`${folder}/minutes.pdf`)).toBe(false);
+    await h.sync({ fullReconcile: true });
+    await h.sync();
+
+    expect(h.read(`${folder}/minutes.pdf`).toString()).toBe('their minutes');
+    expect(h.state.conflicts.list()).toHaveLength(1);
+    await settled(h);
+  });
+
   it("a ` (2)` an earlier try placed and did not record (a restored folder's second file of one name) is taken as the service's file: not pulled again, not uploaded", async () => {
     const { h, id, folder } = await synced();
     h.sim.admin.addAttachment(id, { name: 'resolution.pdf', bytes: 'resolution signed' });

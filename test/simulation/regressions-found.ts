@@ -359,6 +359,43 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['parked: before-commit', 'crash'],
   },
+  {
+    name: 'seed 52',
+    title:
+      "a file changed on both sides, the service's newer (row 42): the folder's is renamed to its conflict copy and the flush after the rename fails; the next sync uploads the copy as a new file and the conflict is never recorded",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const service = await serviceDoc(run, doc.id);
+      const old = service.attachments.find((a) => doc.files.get(a.name) === a.sha256);
+      if (!old) throw new Error('the scenario needs a file agreed on both sides');
+      // The person replaces the file, then a service user replaces the attachment: theirs is
+      // newer, and the folder's goes to its conflict copy.
+      const file = `${doc.folder}/${old.name}`;
+      const ours = content(run.chaos, 'local both');
+      run.view.write(file, ours);
+      run.ledger.wrote(sha256(ours), `local ${file}`);
+      run.clock.pass(60_000);
+      run.ledger.deleted(old.sha256);
+      run.view.sim.admin.deleteAttachment(doc.id, old.id);
+      serviceAdds(run, doc.id, old.name);
+      // The rename to the copy is made, and the flush of the folder after it fails.
+      run.disk.set({ code: 'EIO', areas: new Set(['rename']), share: 1, after: 1, locked: file });
+      run.note(`disk: EIO after every rename of ${file}`);
+      await deliverAll(run);
+      run.disk.set(null);
+      run.note('disk: healed');
+      await run.advance(65_000);
+      run.requestRound(true);
+      await run.drain();
+      if (!run.world.life.state.conflicts.list(10).some((c) => c.documentId === doc.id))
+        run.ledger.found(
+          'every conflict is recorded',
+          `the conflict over ${old.name} is not recorded, though its copy is in the folder`,
+        );
+    },
+    expectInTrace: ['(after the change)'],
+  },
 ];
 
 /** The folder read-only: every change refused with EACCES (disk-faults.ts). */
