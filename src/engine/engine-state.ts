@@ -17,6 +17,7 @@ import type { HeldDeleteRepo } from '../state/held-delete-repo.js';
 import type { MetaFileRepo } from '../state/meta-file-repo.js';
 import type { OutboxRepo } from '../state/outbox-repo.js';
 import type { ProblemRepo } from '../state/problem-repo.js';
+import type { PullInDoubtRepo } from '../state/pull-in-doubt-repo.js';
 import type { RecordErrorRepo } from '../state/record-errors-repo.js';
 import type { SettingsRepo } from '../state/settings-repo.js';
 import type { SkippedRepo } from '../state/skipped-repo.js';
@@ -72,6 +73,11 @@ export interface EngineState {
   readonly announcedDeletions: Pick<AnnouncedDeletionRepo, 'forOwner' | 'remove'>;
   /** Read only: a delete is recorded by `commitAgreed`, with its base row's removal. */
   readonly deletedInService: Pick<DeletedInServiceRepo, 'among'>;
+  /**
+   * New documents whose folder a pull is building: recorded before it is made, gone in the
+   * commit that agrees on the document (`commitAgreed`) or when the next sync settles it.
+   */
+  readonly pullsInDoubt: Pick<PullInDoubtRepo, 'add' | 'forget' | 'forOwner'>;
   /**
    * The test documents of `check --write`: a sync never pulls one, and removes those an
    * interrupted proof left (domain/write-proofs.ts).

@@ -119,6 +119,9 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
     // A new folder is built whole, files and final `.document.json` inside, and appears in one
     // rename: no half-pulled document is ever visible, and half the flushes.
     await beforeLocalWrite(ctx, doc.id, 'new document folder');
+    // A document the base does not know yet: recorded before its folder appears, so a crash
+    // before the commit leaves a folder docsync knows it made (settle-pulls.ts).
+    if (action.kind === 'pull-new-document') ctx.deps.state.pullsInDoubt.add(doc, ctx.deps.now());
     const created = await ctx.deps.local.createDocumentFolderWithFiles(
       ctx.entityFolder,
       doc,

@@ -26,6 +26,7 @@ import type { EntityRecord } from '../state/entity-repo.js';
 import type { ProblemItem } from '../state/problem-repo.js';
 import type { EngineDeps } from './engine-deps.js';
 import { readStoredState, type StoredEntityState } from './read-ahead.js';
+import { settlePulls } from './settle-pulls.js';
 import { verifyDeletions } from './verify-deletions.js';
 
 /**
@@ -80,6 +81,8 @@ export interface PlanEntityOptions {
   readonly discardedDeletes?: ReadonlySet<string>;
   /** The entity's base and cursor, when read ahead with others' (read here when absent). */
   readonly stored?: StoredEntityState;
+  /** `--dry-run`: a pull a crash left in doubt is planned as settled, and nothing committed. */
+  readonly dryRun?: boolean;
 }
 
 const toOwner = (record: EntityRecord): OwnerRef => ({
@@ -93,10 +96,13 @@ export async function planEntity(
   options: PlanEntityOptions,
 ): Promise<EntityJob> {
   const owner = toOwner(record);
-  const { base, cursor } = options.stored ?? readStoredState(deps, owner);
+  const stored = options.stored ?? readStoredState(deps, owner);
+  const { cursor } = stored;
   // The folder first: a missing entity folder holds the whole entity (row 50), and then there is
   // nothing to ask the service.
-  const snapshot = await deps.local.scanEntity(owner, [...base.values()], record.folder);
+  const snapshot = await deps.local.scanEntity(owner, [...stored.base.values()], record.folder);
+  // A new document's folder a crash left without its base gets it before anything is judged.
+  const base = await settlePulls(deps, owner, stored.base, snapshot, !options.dryRun);
   const listing =
     snapshot.folder === null && base.size > 0
       ? NOTHING_LISTED

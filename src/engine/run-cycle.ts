@@ -289,6 +289,7 @@ async function planAndStart(
       statusPushesWait: statuses.pushesWait !== null,
       heldFolders: held,
       ...heldDeletePlanning(decisions, record.entity, webhookIds),
+      ...(options.dryRun ? { dryRun: true } : {}),
     }).catch((error: unknown) => {
       // Stopped while it was being read: left whole for the next run, like one not reached.
       if (error instanceof RunStoppedError) return null;

@@ -309,4 +309,19 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX deleted_in_service_by_owner ON deleted_in_service (owner_kind, owner_id);
       `),
   },
+  {
+    version: 15,
+    name: 'new documents whose folder a pull is building, so a crash before its commit leaves a folder docsync knows as its own',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE pulls_in_doubt (
+          document_id   TEXT    NOT NULL PRIMARY KEY,
+          owner_kind    TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id      TEXT    NOT NULL,
+          document_json TEXT    NOT NULL,
+          started_at    INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX pulls_in_doubt_by_owner ON pulls_in_doubt (owner_kind, owner_id);
+      `),
+  },
 ];

@@ -35,6 +35,7 @@ import { type Database, type OpenDatabaseOptions, openDatabase } from './open-da
 import { OperatorDecisionRepo } from './operator-decision-repo.js';
 import { OutboxRepo } from './outbox-repo.js';
 import { ProblemRepo } from './problem-repo.js';
+import { PullInDoubtRepo } from './pull-in-doubt-repo.js';
 import { RecordErrorRepo } from './record-errors-repo.js';
 import { SettingsRepo } from './settings-repo.js';
 import { SkippedRepo } from './skipped-repo.js';
@@ -95,6 +96,8 @@ export class StateStore {
   readonly operatorDecisions: OperatorDecisionRepo;
   /** Documents docsync deleted in the service (row 19). */
   readonly deletedInService: DeletedInServiceRepo;
+  /** New documents whose folder a pull is building, until their commit (settle-pulls.ts). */
+  readonly pullsInDoubt: PullInDoubtRepo;
   /** What entity folders hold for a sync, until it ends (`docsync status`). */
   readonly localWork: LocalWorkRepo;
   /** The test documents of `check --write` not yet deleted in the service. */
@@ -134,6 +137,7 @@ export class StateStore {
     this.announcedDeletions = new AnnouncedDeletionRepo(db);
     this.operatorDecisions = new OperatorDecisionRepo(db);
     this.deletedInService = new DeletedInServiceRepo(db);
+    this.pullsInDoubt = new PullInDoubtRepo(db);
     this.localWork = new LocalWorkRepo(db);
     this.writeProofs = new WriteProofRepo(this.settings, (fn) => this.transaction(fn));
   }
@@ -162,10 +166,14 @@ export class StateStore {
         const outcome = { result: push.result, documentId: push.documentId };
         this.outbox.markDone(push.id, outcome, now);
       }
-      for (const doc of change.put ?? []) this.base.put(doc);
+      for (const doc of change.put ?? []) {
+        this.base.put(doc);
+        this.pullsInDoubt.forget(doc.id);
+      }
       for (const id of change.remove ?? []) {
         this.base.remove(id);
         this.deletedInService.forget(id);
+        this.pullsInDoubt.forget(id);
       }
       if (change.deletedInService) this.deletedInService.add(change.deletedInService, now);
       if (cursor) this.cursors.advance(cursor.owner, cursor.to);
@@ -183,6 +191,7 @@ export class StateStore {
       this.heldDeletes.clearOwner(owner);
       this.announcedDeletions.clearOwner(owner);
       this.deletedInService.clearOwner(owner);
+      this.pullsInDoubt.clearOwner(owner);
       this.localWork.clear(owner);
     });
   }

@@ -6,7 +6,7 @@
  * before their fixes each fails (docs/simulation.md lists what each finds).
  */
 import { taggedName } from '../../src/domain/file-names.js';
-import { content } from '../chaos/local-edits.js';
+import { content, localDocs } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
 import { DISK_FAULTS } from './disk-faults.js';
@@ -395,6 +395,45 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
         );
     },
     expectInTrace: ['(after the change)'],
+  },
+  {
+    name: 'seed 1',
+    title:
+      'a new document pulled just before a crash (its folder made, its commit not), which a service user then deletes, its webhook never sent: the folder names a document nobody knows, left unsynced for ever',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const owner = run.view.meta(doc.folder).owner;
+      const made = run.view.sim.admin.createDocument({ owner, name: 'Pulled before a crash' });
+      const id = String(made.id);
+      serviceAdds(run, id, 'remote 1.pdf');
+      // The webhook's sync builds the new folder whole and stops before its commit; the daemon
+      // dies there.
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-new-document';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-commit'), 'the pull placed, its commit not made');
+      run.parkAt = () => false;
+      if (!localDocs(run.view).some((d) => d.id === id))
+        throw new Error('the scenario expected the pulled folder in place');
+      await run.crash();
+      // Before the restart, a service user deletes the new document; the service never sends
+      // its webhook: only a full listing tells.
+      await deleteInService(run, id);
+      run.webhooks.waiting.length = 0;
+      run.note(`webhook never sent: deleteDocument ${id}`);
+      await run.drain();
+      // A full round's listing shows the document gone: its folder goes to the trash (row 11),
+      // as it would have had the pull been committed.
+      run.requestRound(true);
+      await run.drain();
+      const left = localDocs(run.view).find((d) => d.id === id);
+      if (left)
+        run.ledger.found(
+          'a document a service user deleted leaves the folder',
+          `${left.folder} still names ${id} after a full round`,
+        );
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
   },
 ];
 
