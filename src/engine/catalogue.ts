@@ -3,8 +3,9 @@
  * the state and read from the service again when a cycle over every entity asks, and the
  * entities it syncs.
  */
+import { learntStatusTypes } from '../domain/learnt-status-types.js';
 import { ownerKey } from '../domain/owner-key.js';
-import type { OwnerRef, StatusType } from '../domain/types.js';
+import type { OwnerRef, RemoteDocument, StatusType } from '../domain/types.js';
 import { ApiError } from '../remote/api-error.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -34,9 +35,9 @@ export interface StatusCatalogue {
  * The status types: the state's copy, read from the service again on `refresh` or when there
  * is none. A list that cannot be read (a 404, another shape: the route is [ours], api.md) stops
  * nothing: a list read before is used as it is; with none, statuses keep the names the
- * documents carry (learnt as they are read, plan-entity.ts) and status pushes wait, said in one
- * line. Only a full cycle asks again, so a firm whose service has no such route is not asked on
- * every entity's sync.
+ * documents carry (learnt as they are read or made, `withLearntTypes`) and status pushes wait,
+ * said in one line. Only a full cycle asks again, so a firm whose service has no such route is
+ * not asked on every entity's sync.
  */
 export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise<StatusCatalogue> {
   const repo = deps.state.statusTypes;
@@ -66,6 +67,27 @@ export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise
     deps.logger.warn({ error: error.message }, `status pushes wait: ${pushesWait}`);
     return { types: cached, pushesWait };
   }
+}
+
+/**
+ * `known`, with the status types `docs` carry that it lacks, kept in the state so a status keeps
+ * its name in `.document.json` while the service's list cannot be read. The documents are those
+ * a sync reads, and those it makes: a create's answer carries the status the service gave the
+ * new document, and a folder written without its name would read back as a blank status typed
+ * there (row 25), never to be put right.
+ */
+export function withLearntTypes(
+  deps: EngineDeps,
+  known: readonly StatusType[],
+  docs: Iterable<RemoteDocument>,
+): readonly StatusType[] {
+  const learnt = learntStatusTypes(
+    known,
+    [...docs].map((d) => d.status),
+  );
+  if (learnt.length === 0) return known;
+  deps.state.statusTypes.learn(learnt);
+  return [...known, ...learnt];
 }
 
 /** The service answered, but not with a list docsync reads: a 404, a 5xx, another shape. */

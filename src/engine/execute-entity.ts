@@ -12,6 +12,7 @@ import { cursorFor } from '../domain/timestamps.js';
 import type { BaseDocument, DocumentMeta, RemoteDocument, StatusType } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Problem, ProblemItem } from '../state/problem-repo.js';
+import { withLearntTypes } from './catalogue.js';
 import { commitAgreed } from './commit-agreed.js';
 import type { CycleTally } from './cycle-tally.js';
 import { extrasOf, metaFromBase, statusNameOf } from './document-meta.js';
@@ -100,7 +101,13 @@ export class EntityExecution {
     private readonly job: EntityJob,
     options: ExecutionOptions,
   ) {
-    const { deps, statusTypes } = options;
+    const { deps } = options;
+    // The plan's types, and those of the documents this sync makes (withLearntTypes): the
+    // folder of a new document shows the status the service gave it, list read or not.
+    let statusTypes = options.statusTypes;
+    const learn = (doc: RemoteDocument | null | undefined) => {
+      if (doc) statusTypes = withLearntTypes(deps, statusTypes, [doc]);
+    };
     this.cycleLog = options.log;
     this.#inDoubt = options.inDoubt ?? new Set();
     this.#tally = options.tally;
@@ -135,7 +142,10 @@ export class EntityExecution {
       entityName: job.record.entity.name,
       entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
       link,
-      metaFor,
+      metaFor: (base, doc) => {
+        learn(doc);
+        return metaFor(base, doc);
+      },
       local: writes,
       refused: (relPath, error) => {
         this.#problems.found({ owner: job.owner, path: relPath }, error.message);
@@ -145,8 +155,10 @@ export class EntityExecution {
           `${job.record.entity.name} / ${relPath}: not pushed, ${error.message}`,
         );
       },
-      writeMeta: (folder, base, doc, options) =>
-        writes.writeMeta(folder, metaFor(base, doc ?? writes.metaOf(folder)), options),
+      writeMeta: (folder, base, doc, options) => {
+        learn(doc);
+        return writes.writeMeta(folder, metaFor(base, doc ?? writes.metaOf(folder)), options);
+      },
     };
   }
 

@@ -7,7 +7,6 @@
 import { RunStoppedError } from '../domain/errors.js';
 import { isRenameNote } from '../domain/folder-notes.js';
 import { idKey } from '../domain/ids.js';
-import { learntStatusTypes } from '../domain/learnt-status-types.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -24,6 +23,7 @@ import { isProofDocument, recordedProofIds } from '../domain/write-proofs.js';
 import type { MalformedEntry } from '../remote/remote-store.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { ProblemItem } from '../state/problem-repo.js';
+import { withLearntTypes } from './catalogue.js';
 import type { EngineDeps } from './engine-deps.js';
 import { readStoredState, type StoredEntityState } from './read-ahead.js';
 import { settlePulls } from './settle-pulls.js';
@@ -223,24 +223,6 @@ function leaveProofDocuments(
       `not pulled: document ${doc.id} "${doc.name}" is a test document of docsync check --write`,
     );
   }
-}
-
-/**
- * The cycle's status types, and those the documents just read carry that it lacks, kept in the
- * state so a status keeps its name in `.document.json` while the service's list cannot be read.
- */
-function withLearntTypes(
-  deps: EngineDeps,
-  known: readonly StatusType[],
-  docs: Iterable<RemoteDocument>,
-): readonly StatusType[] {
-  const learnt = learntStatusTypes(
-    known,
-    [...docs].map((d) => d.status),
-  );
-  if (learnt.length === 0) return known;
-  deps.state.statusTypes.learn(learnt);
-  return [...known, ...learnt];
 }
 
 /** Where a list item the service sent broken is recorded: its document, else its entity. */

@@ -16,7 +16,7 @@ import type { CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
 import { announcedFor, settleAnnounced } from './announced-deletions.js';
-import { entitiesFor, type StatusCatalogue, statusTypesOf } from './catalogue.js';
+import { entitiesFor, type StatusCatalogue, statusTypesOf, withLearntTypes } from './catalogue.js';
 import { CycleLeases } from './cycle-leases.js';
 import {
   judgeRails,
@@ -242,7 +242,7 @@ async function settlePushesInDoubt(
       metaFromBase(
         base,
         extrasOf(doc),
-        (await statusTypesOf(deps, false)).types,
+        withLearntTypes(deps, (await statusTypesOf(deps, false)).types, [doc]),
         entityDeepLink(deps.settings.webUrl, base.owner),
       ),
       { folderIdentity },

@@ -6,7 +6,8 @@
  * before their fixes each fails (docs/simulation.md lists what each finds).
  */
 import { taggedName } from '../../src/domain/file-names.js';
-import { content, localDocs } from '../chaos/local-edits.js';
+import { DEFAULT_STATUS_NAME } from '../../src/simulator/document-ops.js';
+import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
 import { DISK_FAULTS } from './disk-faults.js';
@@ -435,7 +436,44 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['parked: before-commit', 'crash'],
   },
+  {
+    name: 'seed 45',
+    title:
+      "a folder made while the service's status types cannot be read: the document docsync makes for it gets the service's default status, its `.document.json` shows none, and every later sync reads that blank as a status the person typed, never shown and never pushed",
+    plan: SMALL,
+    play: newFolderWhileTypesUnread,
+    expectInTrace: ['the status types answer 503', 'the status types answer again'],
+  },
 ];
+
+/**
+ * The status types answer 503 from the start, and no document of the firm carries the status a
+ * new document gets (so no sync learns its name from them); once the first sync is done, a
+ * person makes a folder; then the list is read again.
+ */
+async function newFolderWhileTypesUnread(run: SeedRun): Promise<void> {
+  run.faults(
+    { routes: { '/documents/statusTypes': 503 } },
+    'the status types answer 503, from the start',
+  );
+  const start = await run.view.remote();
+  const other = start.statusTypes.find((t) => t.name !== DEFAULT_STATUS_NAME);
+  if (!other) throw new Error('the scenario needs a status type besides the default');
+  for (const d of start.documents)
+    if (d.status?.type === DEFAULT_STATUS_NAME)
+      run.view.sim.admin.assignStatus(d.id, { typeId: other.id });
+  await synced(run);
+  localEdits.newFolder(run.chaos);
+  run.note('local edit: new folder');
+  await settleWatcher(run);
+  const made = run.ledger.serviceWrites.some((w) => w.ok && w.write.kind === 'create-document');
+  if (!made) throw new Error('the scenario expected the new folder made a document');
+  // The list is read again: the folder must show the default status, not a blank in error.
+  run.faults({}, 'healed: the status types answer again');
+  await run.advance(300_000);
+  run.requestRound(true);
+  await run.drain();
+}
 
 /** The folder read-only: every change refused with EACCES (disk-faults.ts). */
 const READ_ONLY = DISK_FAULTS.find(([label]) => label.startsWith('the folder read-only'))![1];
