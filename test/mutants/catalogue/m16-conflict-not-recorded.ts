@@ -10,7 +10,7 @@ export default {
     'test/scenarios/operator-conflicts.test.ts',
     'test/scenarios/edits-during-sync.test.ts',
   ],
-  find: `    if (action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && base)
+  find: `    if (recordedHere && base)
       recordConflict(ctx, action, { folder: base.folder, documentId: base.id });`,
   replace: ``,
 } satisfies Mutant;
