@@ -18,7 +18,7 @@ import type { LinkCounters, LinkHost, LinkSettings } from './link-host.js';
 import type { OAuthServer } from './oauth.js';
 import { seededRandom } from './random.js';
 import { DEFAULT_MODES, type RateLimiter, type RateMode } from './rate-limit.js';
-import type { OwnerKey, OwnerKind } from './records.js';
+import { attachmentId, type OwnerKey, type OwnerKind } from './records.js';
 import { type SeedOption, type SeedSummary, seedFirm } from './seed.js';
 import type { ShapeOptions, SimShapes } from './shapes.js';
 import { dumpState, type StateDump } from './state-dump.js';
@@ -199,6 +199,19 @@ export class SimulatorAdmin {
       name: d.name,
       documentDate: d.documentDate,
       status: d.status.type,
+    }));
+  }
+
+  /**
+   * A document's attachments in the order they were added (ids, names, kinds), read at once;
+   * none once it is deleted.
+   */
+  attachments(documentId: string | number): { id: string; name: string; system: boolean }[] {
+    const doc = this.deps.store.documents.get(Number(documentId));
+    return (doc?.attachments ?? []).map((a) => ({
+      id: attachmentId(a),
+      name: a.name,
+      system: a.system,
     }));
   }
 

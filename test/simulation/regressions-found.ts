@@ -444,7 +444,41 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     play: newFolderWhileTypesUnread,
     expectInTrace: ['the status types answer 503', 'the status types answer again'],
   },
+  {
+    name: 'seed 1698',
+    title:
+      "a false alarm of the book: a file a person added, uploaded with the service's answer lost, then deleted by a service user, looked lost once docsync moved it to the trash (row 30)",
+    plan: SMALL,
+    play: uploadUnansweredThenDeleted,
+    expectInTrace: ['the service carried out upload-attachment and lost its answer'],
+  },
 ];
+
+/**
+ * A person adds a file; its upload is carried out and its answer lost (docsync settles it by
+ * reading the service); then a service user deletes the attachment. The folder's copy goes to
+ * the trash, as a service user's delete should: the book must know the attachment was docsync's
+ * upload of that file, though no answer named its id.
+ */
+async function uploadUnansweredThenDeleted(run: SeedRun): Promise<void> {
+  const { doc } = await synced(run);
+  const name = 'added by hand.txt';
+  run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/attachments');
+  localEdits.newFile(run.chaos, doc, name);
+  run.note(`local edit: new file ${doc.folder}/${name}`);
+  await settleWatcher(run);
+  await run.advance(300_000);
+  run.requestRound(true);
+  await run.drain();
+  const uploaded = (await serviceDoc(run, doc.id)).attachments.find((a) => a.name === name);
+  if (!uploaded) throw new Error('the scenario expected the upload carried out');
+  run.ledger.deleted(uploaded.sha256);
+  run.view.sim.admin.deleteAttachment(doc.id, uploaded.id);
+  run.note(`remote edit: ${doc.id}/${name} deleted`);
+  await deliverAll(run);
+  if (run.view.exists(`${doc.folder}/${name}`))
+    throw new Error("the scenario expected the folder's copy moved to the trash");
+}
 
 /**
  * The status types answer 503 from the start, and no document of the firm carries the status a

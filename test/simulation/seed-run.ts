@@ -321,13 +321,15 @@ export class SeedRun implements WorldHarness {
     this.ledger.wroteToService(write, ok, status);
     // An attachment docsync made: a service user who deletes it later deletes these bytes. A
     // write whose answer was lost has no answer to read here: docsync finds it by reading the
-    // service (resolve-in-doubt.ts), and the book knows it no further.
+    // service (resolve-in-doubt.ts), and the book reads the service for it too.
     const answered = ok && !(result instanceof Error);
     if (answered && write.kind === 'upload-attachment' && write.sha256)
       this.ledger.book.attachmentIds.set(
         (result as RemoteAttachment).id,
         fileKey(write.documentId, write.sha256),
       );
+    if (answerLost && write.kind === 'upload-attachment' && write.sha256)
+      this.#uploadedUnanswered(write.documentId, write.sha256);
     if (answered && write.kind === 'create-document') {
       const doc = result as RemoteDocument;
       this.ledger.book.document({ ...doc, owner: write.owner }, 'docsync');
@@ -354,6 +356,21 @@ export class SeedRun implements WorldHarness {
     if (!made) return;
     this.ledger.book.document({ ...made, owner }, 'docsync');
     this.ledger.statusEdit(made.id, made.status, 'docsync');
+  }
+
+  /**
+   * An upload the service carried out and lost the answer of: the attachment docsync made is the
+   * document's newest user attachment the book does not know (added last). Unknown, a service
+   * user's later delete of it would not count as theirs, and the person's file that docsync then
+   * moves to the trash (row 30) would read as lost.
+   */
+  #uploadedUnanswered(documentId: string, sha: string): void {
+    const book = this.ledger.book;
+    const made = this.view.sim.admin
+      .attachments(documentId)
+      .filter((a) => !a.system && !book.attachmentIds.has(a.id))
+      .at(-1);
+    if (made) book.attachmentIds.set(made.id, fileKey(documentId, sha));
   }
 
   localCall(method: string, args: readonly unknown[]): ((result: unknown) => void) | null {
