@@ -452,6 +452,14 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     play: uploadUnansweredThenDeleted,
     expectInTrace: ['the service carried out upload-attachment and lost its answer'],
   },
+  {
+    name: 'seed 826',
+    title:
+      "a new document pulled, and the flush after its folder's rename fails (EIO), so the pull is not committed; a person deletes one of its files and replaces the other before the next sync: the delete is never sent, and the replaced file goes up beside the attachment it replaced",
+    plan: SMALL,
+    play: pulledThenEdited,
+    expectInTrace: ['(after the change)'],
+  },
 ];
 
 /**
@@ -510,4 +518,45 @@ async function newFolderWhileTypesUnread(run: SeedRun): Promise<void> {
 }
 
 /** The folder read-only: every change refused with EACCES (disk-faults.ts). */
+/**
+ * Seed 826: a pull of a new document places its folder whole and fails after the rename (the
+ * flush), so its base is not committed and the pull stays in doubt; before the next sync a
+ * person deletes one of its files and replaces the other. That sync reads the pull's base back
+ * from the folder: the person's edits must be judged against what the pull placed (row 32, a
+ * delete; row 31, a replace), as they would had the commit been made.
+ */
+async function pulledThenEdited(run: SeedRun): Promise<void> {
+  const { doc } = await synced(run);
+  const owner = run.view.meta(doc.folder).owner;
+  const id = String(
+    run.view.sim.admin.createDocument({ owner, name: 'Pulled on a failing disk' }).id,
+  );
+  const deleted = serviceAdds(run, id, 'remote 1.pdf');
+  const replaced = serviceAdds(run, id, 'remote 2.pdf');
+  run.disk.set({ code: 'EIO', areas: new Set(['folder made']), share: 1, after: 1 });
+  run.note('disk: EIO after every folder made');
+  await deliverAll(run);
+  run.disk.set(null);
+  run.note('disk: healed');
+  const pulled = localDocs(run.view).find((d) => d.id === id);
+  if (!pulled) throw new Error('the scenario expected the pulled folder in place');
+  if (run.world.life.state.base.get(id)) throw new Error('the scenario expected no commit');
+  run.ledger.deleted(deleted);
+  run.view.remove(`${pulled.folder}/remote 1.pdf`);
+  const ours = content(run.chaos, 'local replaced');
+  run.ledger.deleted(replaced);
+  run.view.write(`${pulled.folder}/remote 2.pdf`, ours);
+  run.ledger.wrote(sha256(ours), `local ${pulled.folder}/remote 2.pdf`);
+  run.note(`local edit: remote 1.pdf deleted, remote 2.pdf replaced in ${pulled.folder}`);
+  await settleWatcher(run);
+  run.requestRound(true);
+  await run.drain();
+  const left = (await serviceDoc(run, id)).attachments.map((a) => `${a.name} ${a.sha256}`);
+  if (left.join() !== `remote 2.pdf ${sha256(ours)}`)
+    run.ledger.found(
+      "a person's edits of a pulled folder reach the service",
+      `the service holds ${left.join(', ')}; the folder holds remote 2.pdf as the person replaced it, and no remote 1.pdf`,
+    );
+}
+
 const READ_ONLY = DISK_FAULTS.find(([label]) => label.startsWith('the folder read-only'))![1];

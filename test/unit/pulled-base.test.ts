@@ -44,16 +44,24 @@ describe('pulledBase', () => {
     expect(plan.actions.map((a) => a.kind)).toContain('push-status');
   });
 
-  it('leaves out an attachment whose file a person changed since, and one whose file is gone', () => {
+  it('keeps an attachment whose file a person changed since, with the bytes the pull placed: the replace is pushed (row 31)', () => {
     const [user] = built.files;
     const changed = folderOf(d, { files: [file(user!.name, 'edited'), ...built.files.slice(1)] });
-    expect(pulledBase(pulled, changed)!.attachments.map((a) => a.file)).toEqual([
-      'Trustee Minutes.pdf',
+    const base = pulledBase(pulled, changed)!;
+    expect(base.attachments.map((a) => [a.file, a.sha256])).toEqual([
+      ['minutes.pdf', 'u1'],
+      ['Trustee Minutes.pdf', 's1'],
     ]);
+    const plan = planSync(input({ base: [base], folders: [changed] }), policy, NOW);
+    expect(kindsAndRows(plan)).toEqual(['push-replaced-attachment:31']);
+  });
+
+  it('keeps an attachment whose file a person removed since: its delete is pushed (row 32), not forgotten', () => {
     const gone = folderOf(d, { files: built.files.slice(1) });
-    expect(pulledBase(pulled, gone)!.attachments.map((a) => a.file)).toEqual([
-      'Trustee Minutes.pdf',
-    ]);
+    const base = pulledBase(pulled, gone)!;
+    expect(base.attachments.map((a) => a.file)).toEqual(['minutes.pdf', 'Trustee Minutes.pdf']);
+    const plan = planSync(input({ base: [base], folders: [gone] }), policy, NOW);
+    expect(kindsAndRows(plan)).toEqual(['push-delete-attachment:32']);
   });
 
   it('is nothing for a folder naming another document', () => {
