@@ -6,6 +6,7 @@
  * "before a commit": the simulation's `before-commit` failpoint (failpoints.ts) is here.
  */
 import type { BaseDocument } from '../domain/types.js';
+import type { NewConflict } from '../state/conflict-repo.js';
 import type { AgreedChange } from '../state/state-store.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { FailpointSite } from './failpoints.js';
@@ -24,6 +25,8 @@ export interface PushCompletion {
   readonly removeBaseId?: string;
   /** A document delete the service accepted, recorded with it (row 19). */
   readonly deletedInService?: AgreedChange['deletedInService'];
+  /** The conflict the push settled (row 23), recorded with it. */
+  readonly conflict?: NewConflict;
 }
 
 /**
@@ -58,7 +61,7 @@ export function documentAgreed(documentId: string | null, next: BaseDocument | n
 
 /** Push `id` is done, with what its success changes. */
 export function pushCompleted(id: number, completion: PushCompletion): AgreedChange {
-  const { result, documentId, base, removeBaseId, deletedInService } = completion;
+  const { result, documentId, base, removeBaseId, deletedInService, conflict } = completion;
   return {
     push: {
       id,
@@ -68,5 +71,6 @@ export function pushCompleted(id: number, completion: PushCompletion): AgreedCha
     ...(base ? { put: [base] } : {}),
     ...(removeBaseId !== undefined ? { remove: [removeBaseId] } : {}),
     ...(deletedInService ? { deletedInService } : {}),
+    ...(conflict ? { conflict } : {}),
   };
 }

@@ -26,7 +26,7 @@ import { fileNameNow, identityForPush, linkCreatedFolder } from './follow-identi
 import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
 import { pushReplace } from './push-replace.js';
-import { recordConflict } from './record-conflict.js';
+import { pushedStatusConflict, recordConflict, statusPushConflict } from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 import { checkStatusStillAgreed } from './status-still-agreed.js';
 import { checkFileStillRemoved, checkFolderStillRemoved } from './still-removed.js';
@@ -326,15 +326,22 @@ const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
   if (!base) return base;
   await checkStatusStillAgreed(ctx, base.id, action.replacesStatusId ?? base.statusId);
   let next: BaseDocument | null = base;
+  const conflict = statusPushConflict(action);
   await push(deps, {
     kind: 'assign-status',
     owner,
     documentId: base.id,
-    payload: { typeId: action.statusTypeId, effectiveDate: action.effectiveDate },
+    payload: {
+      typeId: action.statusTypeId,
+      effectiveDate: action.effectiveDate,
+      ...(conflict ? { conflict } : {}),
+    },
     send: () => deps.remote.assignStatus(owner, base.id, action.statusTypeId, action.effectiveDate),
     complete: (status) => {
       next = applyActionResult(base, action, { kind: 'status-created', status });
-      return next ? { base: next, result: { id: status.id } } : {};
+      if (!next) return {};
+      const recorded = conflict && pushedStatusConflict(owner, next, conflict, deps.now());
+      return { base: next, result: { id: status.id }, ...(recorded ? { conflict: recorded } : {}) };
     },
   });
   return next;

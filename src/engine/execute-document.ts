@@ -226,8 +226,12 @@ class DocumentRun {
     // The action is done: what must be kept of it first (a conflict is a person's to-do), then
     // the activity feed, which is only a view and never fails an action that happened.
     // Conflicts settled with a copy are logged where the copy got its real name.
+    // A status push's conflict went with its push's commit (record-conflict.ts).
     const recordedHere =
-      action.kind !== 'keep-conflict-copy' && action.kind !== 'pull-attachment' && !recordedFirst;
+      action.kind !== 'keep-conflict-copy' &&
+      action.kind !== 'pull-attachment' &&
+      action.kind !== 'push-status' &&
+      !recordedFirst;
     if (recordedHere && base)
       recordConflict(ctx, action, { folder: base.folder, documentId: base.id });
     this.#recordActivity(action, base);

@@ -3,6 +3,9 @@
  * side won, with where the losing version went, for `docsync status` and the status page.
  */
 import type { SyncAction } from '../domain/sync-actions.js';
+import type { BaseDocument, OwnerRef } from '../domain/types.js';
+import type { NewConflict } from '../state/conflict-repo.js';
+import type { PushPayload } from '../state/outbox-payloads.js';
 import type { ActionContext } from './execute-action.js';
 
 export interface ConflictOutcome {
@@ -32,4 +35,39 @@ export function recordConflict(
     subject: conflict.subject,
     occurredAt: ctx.deps.now(),
   });
+}
+
+/**
+ * A status push that wins a conflict (row 23) replaces the service user's status as it lands,
+ * so its conflict is kept with the push (its outbox payload) and recorded in the commit that
+ * completes it: on the service's answer, or when a push whose answer was lost is found carried
+ * out (resolve-in-doubt.ts). Recorded after the action instead, a lost answer would leave the
+ * service user's status overwritten with nothing to say so.
+ */
+export type StatusPushConflict = NonNullable<PushPayload<'assign-status'>['conflict']>;
+
+/** What a `push-status` keeps of its conflict in the outbox; none without one. */
+export function statusPushConflict(action: SyncAction): StatusPushConflict | undefined {
+  const { conflict } = action;
+  if (action.kind !== 'push-status' || conflict?.subject.kind !== 'status') return undefined;
+  return { detail: `row ${action.row}: ${conflict.detail}`, lost: conflict.subject.lost };
+}
+
+/** The conflict log's record of a status push's conflict, for the commit that completes it. */
+export function pushedStatusConflict(
+  owner: OwnerRef,
+  base: BaseDocument,
+  kept: StatusPushConflict,
+  now: number,
+): NewConflict {
+  return {
+    owner,
+    documentId: base.id,
+    attachmentId: null,
+    copyPath: base.folder,
+    winner: 'local',
+    detail: kept.detail,
+    subject: { kind: 'status', lost: kept.lost },
+    occurredAt: now,
+  };
 }

@@ -28,6 +28,7 @@ import { fileNameNow, linkCreatedFolder } from './follow-identity.js';
 import { isGone } from './push.js';
 import { actionOfPush } from './push-actions.js';
 import { finishReplace } from './push-replace.js';
+import { pushedStatusConflict } from './record-conflict.js';
 
 type Verdict =
   | { readonly happened: true; readonly completion: PushCompletion }
@@ -137,9 +138,19 @@ async function check(
     }
     case 'assign-status': {
       const { status } = doc;
-      const { typeId, effectiveDate } = item.payload;
+      const { typeId, effectiveDate, conflict } = item.payload;
       if (status?.typeId !== typeId || status.effectiveDate !== effectiveDate) return notYet;
-      return done({ kind: 'status-created', status });
+      const next = applyActionResult(base, actionOfPush(item, base), {
+        kind: 'status-created',
+        status,
+      });
+      if (!next) return { happened: true, completion: {} };
+      // Carried out, so the status it won over is replaced: its conflict is recorded with it.
+      const recorded = conflict && pushedStatusConflict(item.owner, next, conflict, deps.now());
+      return {
+        happened: true,
+        completion: { base: next, ...(recorded ? { conflict: recorded } : {}) },
+      };
     }
     case 'upload-attachment': {
       const uploaded = await ourUpload(deps, doc, base, item.payload);

@@ -59,7 +59,16 @@ export const PUSH_PAYLOADS = {
     uploaded: attachment.optional(),
   }),
   'delete-attachment': z.object({ attachmentId: z.string() }),
-  'assign-status': z.object({ typeId: z.string(), effectiveDate: z.string() }),
+  'assign-status': z.object({
+    typeId: z.string(),
+    effectiveDate: z.string(),
+    /**
+     * A status set on both sides whose folder's side wins (row 23): the conflict the push
+     * settles, recorded with the push's completion (its answer, or a settlement that finds it
+     * carried out). Recorded only once the service's status is replaced, never before.
+     */
+    conflict: z.object({ detail: z.string(), lost: z.string().nullable() }).optional(),
+  }),
   'delete-document': z.object({ folder: z.string() }),
 } as const;
 

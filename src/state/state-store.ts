@@ -16,7 +16,7 @@ import type { BaseDocument, OwnerRef } from '../domain/types.js';
 import { ActivityRepo } from './activity-repo.js';
 import { AnnouncedDeletionRepo } from './announced-deletion-repo.js';
 import { BaseRepo } from './base-repo.js';
-import { ConflictRepo } from './conflict-repo.js';
+import { ConflictRepo, type NewConflict } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
 import { CycleRepo } from './cycle-repo.js';
 import { type DeletedInService, DeletedInServiceRepo } from './deleted-in-service-repo.js';
@@ -71,6 +71,11 @@ export interface AgreedChange {
   };
   /** The entity's cursor, moved (forward only) over the changes it covers. */
   readonly cursor?: { readonly owner: OwnerRef; readonly to: string };
+  /**
+   * A conflict the push settled (row 23): recorded with its completion, so a push done is never
+   * left without the record of what it replaced.
+   */
+  readonly conflict?: NewConflict;
 }
 
 export class StateStore {
@@ -176,6 +181,7 @@ export class StateStore {
         this.pullsInDoubt.forget(id);
       }
       if (change.deletedInService) this.deletedInService.add(change.deletedInService, now);
+      if (change.conflict) this.conflicts.record(change.conflict);
       if (cursor) this.cursors.advance(cursor.owner, cursor.to);
     });
   }

@@ -43,6 +43,35 @@ describe('a status push settled after a crash', () => {
     await expectQuiet(h);
   });
 
+  it("records the conflict of a status that won over a service user's (row 23) once found carried out", async () => {
+    const h = await start();
+    await h.sync();
+    const doc = (await h.remote()).documents[0]!;
+    const folder = h.documentFolder(doc.id)!;
+    // A service user set LODGED; the folder's newer "Received" was pushed over it, and the push's
+    // answer was lost: no answer came back to record the conflict with.
+    h.sim.admin.assignStatus(doc.id, { typeId: 21 });
+    h.editMeta(folder, (m) => ({ ...m, status: 'Received' }), Date.now() + 60_000);
+    const status = h.sim.admin.assignStatus(doc.id, { typeId: 10 });
+    const lost = { detail: 'row 23: status set on both sides (folder newer)', lost: 'LODGED' };
+    const id = h.state.outbox.record({
+      owner: doc.owner,
+      documentId: doc.id,
+      kind: 'assign-status',
+      payload: { typeId: '10', effectiveDate: status.effectiveDate, conflict: lost },
+    });
+    h.state.outbox.markSent(id);
+
+    await h.sync();
+
+    expect(h.state.outbox.inDoubt()).toEqual([]);
+    expect(h.state.conflicts.list()).toMatchObject([
+      { documentId: doc.id, winner: 'local', subject: { kind: 'status', lost: 'LODGED' } },
+    ]);
+    await expectInSync(h);
+    await expectQuiet(h);
+  });
+
   it('leaves a newer edit of the user alone, and pushes it', async () => {
     const h = await start();
     await h.sync();

@@ -262,6 +262,24 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: entity-planned'],
   },
   {
+    name: 'seed 934',
+    title:
+      "a status typed in the folder and one a service user sets in the same instant: the folder's reads as newer (row 23) and is pushed, and the push's answer is lost; the push, settled as carried out, records no conflict, so the service user's status is overwritten unsaid",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      run.clock.pass(60_000);
+      // The person first, the service user just after, in one millisecond: the folder's edit
+      // (its mtime a millisecond on) reads as the newer change, and the service's is overwritten.
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[1]!.id });
+      run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/statuses');
+      run.note('service: the answer of the next status push will be lost');
+      await deliverAll(run);
+    },
+    expectInTrace: ['the service carried out assign-status and lost its answer'],
+  },
+  {
     name: 'unheard crash',
     title:
       'a decision on the status page, waiting for its entity, is cut by a crash: its promise rejects with nobody to hear it, and the run fails without naming a seed',
