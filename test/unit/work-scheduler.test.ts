@@ -2,7 +2,7 @@
  * The work scheduler with an in-memory host: entity syncs that take as long as a test says,
  * so the order, the exclusion and the rounds can be watched without a service.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type SchedulerHost, WorkScheduler } from '../../src/daemon/work-scheduler.js';
 import { ECHO_MS } from '../../src/domain/fair-lanes.js';
 import type { Lane } from '../../src/domain/lanes.js';
@@ -319,13 +319,20 @@ describe('WorkScheduler', () => {
   });
 
   it('spaces polls to schedule.maxPollShare of the rate when it caps them', async () => {
-    const h = harness(8, { syncMs: 1, pollsPerSecond: 20 });
-    await h.scheduler.request({ trigger: 'cron' });
-    // When the scheduler let each poll go, not when it took its lock: a busy machine may delay
-    // one sync's start after the scheduler's decision, which is not the rule under test.
-    const starts = h.runs.map((r) => r.calledAt);
-    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
-    expect(gaps.every((gap) => gap >= 49)).toBe(true); // 20 a second: one every 50 ms
+    // On a virtual clock: a busy machine must not stretch or squeeze the gaps under test.
+    vi.useFakeTimers();
+    try {
+      const h = harness(8, { syncMs: 1, pollsPerSecond: 20 });
+      const round = h.scheduler.request({ trigger: 'cron' });
+      await vi.advanceTimersByTimeAsync(2_000);
+      await round;
+      const starts = h.runs.map((r) => r.calledAt);
+      expect(starts).toHaveLength(8);
+      const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+      expect(gaps.every((gap) => gap >= 50)).toBe(true); // 20 a second: one every 50 ms
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lists a company the firm-wide sweep points at next, whole when asked, not at its turn in the round', async () => {
