@@ -5,7 +5,6 @@
  * candidate settles it: 404 is a deletion; an answer means the document lives (its details are
  * then planned like any other change); anything else proves nothing, so nothing is deleted.
  */
-import { RunStoppedError } from '../domain/errors.js';
 import { hasFraction, withListTimestamp } from '../domain/timestamps.js';
 import type { OwnerRef, RemoteDocument } from '../domain/types.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -58,7 +57,8 @@ export async function verifyDeletions(
  * then, a change no poll round could make (the list shows the document only once it changes
  * again). This sync's listing gives the fraction when it showed the document; one a webhook
  * named, or an incremental listing left out, is looked up in one listing of the owner, read
- * until each is seen. The lookup is a nicety: when it fails, the seconds stand.
+ * until each is seen. A listing that fails fails the sync, as the sync's own listing would: it
+ * is tried again, rather than the seconds kept for good.
  */
 async function withListedTimes(
   deps: EngineDeps,
@@ -75,15 +75,11 @@ async function withListedTimes(
     alive.filter((d) => !times.has(d.id) && !hasFraction(d.lastUpdatedTimestamp)).map((d) => d.id),
   );
   if (unseen.size > 0) {
-    try {
-      for await (const entry of deps.remote.documentVersions(owner)) {
-        if ('malformed' in entry || entry.lastUpdatedTimestamp === null) continue;
-        if (!unseen.delete(entry.id)) continue;
-        times.set(entry.id, entry.lastUpdatedTimestamp);
-        if (unseen.size === 0) break;
-      }
-    } catch (error) {
-      if (error instanceof RunStoppedError) throw error;
+    for await (const entry of deps.remote.documentVersions(owner)) {
+      if ('malformed' in entry || entry.lastUpdatedTimestamp === null) continue;
+      if (!unseen.delete(entry.id)) continue;
+      times.set(entry.id, entry.lastUpdatedTimestamp);
+      if (unseen.size === 0) break;
     }
   }
   return alive.map((doc) => withListTimestamp(doc, times.get(doc.id)));
