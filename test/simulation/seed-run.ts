@@ -405,7 +405,11 @@ export class SeedRun implements WorldHarness {
     for (const [id, status] of after.statuses)
       if (before.statuses.has(id) && before.statuses.get(id) !== status)
         this.ledger.statusEdit(id, status, 'operator');
-    for (const sha of before.shas) if (!after.shas.has(sha)) this.ledger.deleted(sha);
+    for (const sha of before.shas)
+      if (!after.shas.has(sha)) {
+        this.ledger.deleted(sha);
+        this.ledger.operatorLetGo.add(sha);
+      }
     for (const key of before.files) if (!after.files.has(key)) this.ledger.book.deleted.add(key);
   }
 

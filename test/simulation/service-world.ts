@@ -353,6 +353,9 @@ export function serviceWorldFindings(
         detail: `${ownerKeyOf(v.owner)} (${v.how}): ${detail}`,
       });
     if (v.folder === null) continue;
+    // Deleted by a user before the entity went, or let go since by a person's decision (one
+    // they may have taken before it went, carried out after).
+    const letGo = (sha: string) => v.deletedBefore.has(sha) || ledger.operatorLetGo.has(sha);
     if (!existsSync(path.join(root, ...v.folder.split('/')))) {
       lost(`its folder ${v.folder} is gone`);
       continue;
@@ -360,8 +363,7 @@ export function serviceWorldFindings(
     const under = [...o.tree].filter(([rel]) => rel.startsWith(`${v.folder}/`));
     const anywhere = new Set(under.map(([, sha]) => sha));
     for (const [rel, sha] of v.loose)
-      if (!o.tree.has(rel) && !anywhere.has(sha) && !v.deletedBefore.has(sha))
-        lost(`${rel} is gone`);
+      if (!o.tree.has(rel) && !anywhere.has(sha) && !letGo(sha)) lost(`${rel} is gone`);
     for (const [id, files] of v.documents) {
       // Only what the service still had: a document deleted there just before may still go to
       // the trash by a sync under way, and so may one a later message calls deleted, which the
@@ -378,8 +380,7 @@ export function serviceWorldFindings(
         if (rel.startsWith(`${folder}/`)) now.set(rel.slice(folder.length + 1), sha);
       const shas = new Set(now.values());
       for (const [file, sha] of files)
-        if (!now.has(file) && !shas.has(sha) && !v.deletedBefore.has(sha))
-          lost(`${folder}/${file} is gone`);
+        if (!now.has(file) && !shas.has(sha) && !letGo(sha)) lost(`${folder}/${file} is gone`);
     }
   }
   const inService = new Map(o.dump.documents.map((d) => [d.id, d]));

@@ -47,6 +47,8 @@ export class SimLedger extends ChaosLedger {
   readonly statusEdits: StatusEdit[] = [];
   readonly serviceWrites: RecordedWrite[] = [];
   readonly findings: Finding[] = [];
+  /** Bytes an operator's decision took out of the folder (a conflict resolved, a delete approved). */
+  readonly operatorLetGo = new Set<string>();
   #seq = 0;
 
   /** A number that orders the ledger's records. */
