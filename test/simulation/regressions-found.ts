@@ -213,6 +213,30 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    name: 'seed 3598',
+    title:
+      "a person edits a system form (kept beside it as its `(local edit)` copy), then edits that copy: the copy stays the person's, in the folder only, yet the end held its new bytes to both sides, as an ordinary file's",
+    plan: SMALL,
+    play: async (run) => {
+      const { kept } = await keptEditOfSystemForm(run);
+      // The copy's bytes are the person's own earlier edit: overwritten, theirs to lose.
+      const old = run.view.tree().get(kept);
+      if (old) run.ledger.deleted(old);
+      const edit = content(run.chaos, 'edited copy');
+      run.view.write(kept, edit);
+      run.ledger.wrote(sha256(edit), `local ${kept}`);
+      run.note(`local edit: replaced file ${kept}`);
+      await settleWatcher(run);
+      await run.advance(300_000);
+      run.requestRound(true);
+      await run.drain();
+      const uploaded = (await run.view.remote()).documents.some((d) =>
+        d.attachments.some((a) => a.sha256 === sha256(edit)),
+      );
+      if (uploaded) throw new Error("the scenario expected the copy's edit kept in the folder");
+    },
+  },
+  {
     name: 'crash in a re-create',
     title:
       "a document re-created from its folder (the service deleted it, the folder changed): a crash after the folder names the new document and before its commit, and the service deletes that one too: the folder names a document nobody knows, and the person's new file is never synced",

@@ -27,7 +27,10 @@ export interface BookFile {
   readonly name: string;
   readonly kind: AttachmentKind;
   readonly origin: FileOrigin;
-  /** A person's bytes over a system form: kept beside it as `(local edit)`, local by design. */
+  /**
+   * A person's bytes over a system form, or over the `(local edit)` copy kept of one: beside the
+   * form as that copy, local by design.
+   */
   readonly overSystem: boolean;
 }
 

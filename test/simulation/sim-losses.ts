@@ -8,7 +8,7 @@
  * - Every attachment's bytes a user did not delete are in their document (or in the document
  *   docsync made again in its place), in the service under their name and kind, and in the
  *   document's folder; a recorded conflict's copy may carry another name, and a person's edit
- *   of a system form stays in the folder as its `(local edit)` copy.
+ *   of a system form (or of its kept copy) stays in the folder as its `(local edit)` copy.
  * - The last status set on a document, by anyone (a service user, a person in the folder or by
  *   a decision, the service as the seed found it), is in the service and in the folder, unless a
  *   status conflict was recorded after it; a status the service does not know stays in the
@@ -137,7 +137,8 @@ function attachmentsKept(o: Observed, ledger: SimLedger): Finding[] {
       const named = s.name === file.name || copyNames.get(s.documentId)?.has(s.name) === true;
       return named && s.kind === file.kind;
     });
-    // A person's edit of a system form stays beside it, in the folder only (row 35, 37).
+    // A person's edit of a system form, or of the copy kept of it, stays beside it, in the
+    // folder only (rows 35, 37).
     const keptAside =
       file.overSystem &&
       w.folder.some((f) => home(f.documentId) && isLocalEditCopy(f.name)) &&

@@ -20,6 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { keptEditOf } from '../../src/domain/local-folder-names.js';
 import type { DocumentMeta, OwnerRef } from '../../src/domain/types.js';
 import type { AdminNewAttachment, AdminNewDocument, Simulator } from '../../src/simulator/index.js';
 import { type SyncHarness, sha256 } from '../helpers/sync-harness.js';
@@ -52,7 +53,8 @@ export function simView(parts: ViewParts): SyncHarness {
   const meta = (folder: string) =>
     JSON.parse(readFileSync(abs(`${folder}/.document.json`), 'utf8')) as DocumentMeta;
   // The book learns whose document a person's file went into, as `.document.json` says now (a
-  // folder a person made has none yet), and whether it was written over a system form.
+  // folder a person made has none yet), and whether it was written over a system form or over
+  // the `(local edit)` copy kept of one: docsync keeps either in the folder alone (rows 35, 37).
   const personWrote = (rel: string, data: string | Uint8Array) => {
     const folder = path.posix.dirname(rel);
     const name = path.posix.basename(rel);
@@ -62,7 +64,8 @@ export function simView(parts: ViewParts): SyncHarness {
     } catch {
       // No `.document.json` (yet), or one a person broke: no document to name.
     }
-    const overSystem = found?.attachments.some((a) => a.file === name && a.kind === 'system');
+    const forms = (found?.attachments ?? []).filter((a) => a.kind === 'system').map((a) => a.file);
+    const overSystem = forms.includes(name) || keptEditOf(name, forms) !== null;
     // Bytes written over are the person's to lose when the chaos ledger says so (not the
     // original of a system form, which comes back).
     const old = fileSha(abs(rel));
