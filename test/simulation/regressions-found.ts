@@ -14,6 +14,7 @@ import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
 import {
   at,
+  DELETE_DUE_MS,
   deletedLocally,
   deleteInService,
   deliverAll,
@@ -502,7 +503,44 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     play: pulledThenEdited,
     expectInTrace: ['(after the change)'],
   },
+  {
+    name: 'seed 3350',
+    title:
+      "a false alarm of the book: a service user deletes a document a person changed, docsync makes it again from the folder (row 12), and the person keeps the service's side of the conflict: the folder goes to the trash and docsync deletes the document it made, which read as gone with nobody deleting it",
+    plan: SMALL,
+    play: restoredThenLetGo,
+    expectInTrace: ['operator: page resolves conflict', 'page: done'],
+  },
 ];
+
+/**
+ * A service user deletes a document while a person adds a file to its folder: modify beats
+ * delete (row 12), the document is made again under a new id and a conflict recorded. The person
+ * keeps the service's side: the folder goes to the trash, and, its hold time past, the document
+ * docsync made is deleted in the service, by the person's decision.
+ */
+async function restoredThenLetGo(run: SeedRun): Promise<void> {
+  const { doc } = await synced(run);
+  await deleteInService(run, doc.id);
+  const text = content(run.chaos, 'new local');
+  run.view.write(`${doc.folder}/new.txt`, text);
+  run.ledger.wrote(sha256(text), `local ${doc.folder}/new.txt`);
+  await deliverAll(run);
+  await settleWatcher(run);
+  const made = run.view.meta(doc.folder).id;
+  if (made === doc.id) throw new Error('the scenario expected the document made again');
+  const conflict = run.world.life.state.conflicts
+    .list(10, { open: true })
+    .find((c) => c.subject?.kind === 'document');
+  if (!conflict) throw new Error('the scenario expected the restore recorded as a conflict');
+  await pageResolve(run, conflict.id, 'keep-theirs');
+  await run.drain();
+  await run.advance(DELETE_DUE_MS);
+  run.requestRound(true);
+  await run.drain();
+  if ((await run.view.remote()).documents.some((d) => d.id === made))
+    throw new Error('the scenario expected the document made again deleted in the service');
+}
 
 /**
  * A person adds a file; its upload is carried out and its answer lost (docsync settles it by

@@ -383,7 +383,9 @@ export class SeedRun implements WorldHarness {
    * An operator's decision on one entity's folder, run by the daemon under the entity's lock:
    * from the status page (parked until the seed lets it go) or handed over by a command. What it
    * changes in the folder is the person's doing: a status it writes is a status they typed,
-   * bytes it moves to the trash are bytes they let go.
+   * bytes it moves to the trash are bytes they let go, and a document folder of the entity it
+   * moves to the trash (keep-theirs of a restored document) is a folder they deleted, so the
+   * delete in the service that follows is theirs.
    */
   async operatorJob<T>(life: Life, owner: OwnerRef, job: () => Promise<T>, via: 'page' | 'cli') {
     if (life.dead) throw new CrashedError();
@@ -397,11 +399,16 @@ export class SeedRun implements WorldHarness {
     try {
       return await job();
     } finally {
-      if (!life.dead) this.#operatorDid(before, folderPicture(this.view));
+      if (!life.dead) this.#operatorDid(owner, before, folderPicture(this.view));
     }
   }
 
-  #operatorDid(before: FolderPicture, after: FolderPicture): void {
+  #operatorDid(owner: OwnerRef, before: FolderPicture, after: FolderPicture): void {
+    for (const [id, of] of before.owners)
+      if (of === ownerKeyOf(owner) && !after.owners.has(id)) {
+        this.ledger.removedFromStore.add(id);
+        this.ledger.book.folderDeletedAt.set(id, this.ledger.nextSeq());
+      }
     for (const [id, status] of after.statuses)
       if (before.statuses.has(id) && before.statuses.get(id) !== status)
         this.ledger.statusEdit(id, status, 'operator');
@@ -707,6 +714,8 @@ export class SeedRun implements WorldHarness {
 /** Document statuses and file contents of the folder, before and after an operator's job. */
 interface FolderPicture {
   readonly statuses: Map<string, string | null>;
+  /** The entity (`kind:id`) of each document with a folder. */
+  readonly owners: Map<string, string>;
   readonly shas: Set<string>;
   /** Each content in its document (`fileKey`). */
   readonly files: Set<string>;
@@ -715,6 +724,7 @@ interface FolderPicture {
 function folderPicture(view: SyncHarness): FolderPicture {
   const tree = view.tree();
   const statuses = new Map<string, string | null>();
+  const owners = new Map<string, string>();
   const ids = new Map<string, string>();
   for (const rel of tree.keys()) {
     if (!rel.endsWith('/.document.json')) continue;
@@ -722,6 +732,7 @@ function folderPicture(view: SyncHarness): FolderPicture {
     try {
       const meta = view.meta(folder);
       statuses.set(meta.id, meta.status);
+      owners.set(meta.id, ownerKeyOf(meta.owner));
       ids.set(folder, meta.id);
     } catch {
       // A broken .document.json names no document.
@@ -730,7 +741,7 @@ function folderPicture(view: SyncHarness): FolderPicture {
   const files = new Set(
     [...tree].map(([rel, sha]) => fileKey(ids.get(path.posix.dirname(rel)) ?? null, sha)),
   );
-  return { statuses, shas: new Set(tree.values()), files };
+  return { statuses, owners, shas: new Set(tree.values()), files };
 }
 
 function entityFoldersIn(root: string): string[] {
