@@ -511,6 +511,28 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     play: restoredThenLetGo,
     expectInTrace: ['operator: page resolves conflict', 'page: done'],
   },
+  {
+    name: 'seed 4199',
+    title:
+      "a false alarm of the ledger: a person types a status the service does not know, then types back the agreed one (in lower case) after a service user set another; the service's status wins, with nothing to record",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      const agreed = run.view.meta(doc.folder).status;
+      // Before docsync hears of anything, the person's own edit is taken back by hand.
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: 'Awaiting Partner 1' }));
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[0]!.id });
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: agreed?.toLowerCase() ?? null }));
+      await settleWatcher(run);
+      await deliverAll(run);
+      const pushed = run.ledger.serviceWrites.some((w) => w.write.kind === 'assign-status');
+      const shown = run.view.meta(doc.folder).status;
+      if (pushed || shown !== types[0]!.name)
+        throw new Error(
+          `the scenario expected the service's status pulled and nothing pushed; the folder shows ${shown}`,
+        );
+    },
+  },
 ];
 
 /**

@@ -26,6 +26,8 @@ export interface StatusEdit {
   readonly seq: number;
   /** Virtual time of the edit. */
   readonly at: number;
+  /** For a status typed in the folder: the status `.document.json` showed as the person typed. */
+  readonly before?: string | null;
 }
 
 export interface RecordedWrite {
@@ -56,8 +58,14 @@ export class SimLedger extends ChaosLedger {
     return ++this.#seq;
   }
 
-  statusEdit(documentId: string, value: string | null, side: StatusEdit['side']): void {
-    this.statusEdits.push({ documentId, value, side, seq: this.nextSeq(), at: Date.now() });
+  statusEdit(
+    documentId: string,
+    value: string | null,
+    side: StatusEdit['side'],
+    before?: string | null,
+  ): void {
+    const edit = { documentId, value, side, seq: this.nextSeq(), at: Date.now() };
+    this.statusEdits.push(before === undefined ? edit : { ...edit, before });
   }
 
   wroteToService(write: ServiceWrite, ok: boolean, statusName: string | null = null): void {

@@ -119,6 +119,26 @@ describe('the end held against the world as the seed found it', () => {
     expect(details(ledger, o)).toEqual([]);
   });
 
+  it("takes a status a person typed back to the agreed one as no edit over a service user's since (seed 4199)", () => {
+    const signed = () => [
+      doc('1', [form, letter], 'SIGNED'),
+      doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }]),
+    ];
+    const ledger = start();
+    ledger.statusEdit('1', 'Not A Type', 'local', 'LODGED');
+    ledger.statusEdit('1', 'SIGNED', 'remote');
+    ledger.statusEdit('1', 'lodged', 'local', 'Not A Type');
+    expect(details(ledger, observed(signed()))).toEqual([]);
+    // Typed back over a status the service user gave too, it is a change: it must hold.
+    const agreed = start();
+    agreed.statusEdit('1', 'SIGNED', 'local', 'LODGED');
+    agreed.statusEdit('1', 'SIGNED', 'remote');
+    agreed.statusEdit('1', 'lodged', 'local', 'SIGNED');
+    expect(details(agreed, observed(signed()))).toEqual([
+      'status "lodged" typed (local) on document 1 is its last, yet the service shows "SIGNED" and the folder shows "SIGNED", and no conflict was recorded',
+    ]);
+  });
+
   it('sees a document renamed in the service that nobody renamed', () => {
     const o = observed([
       { ...doc('1'), name: 'Other' },

@@ -13,13 +13,13 @@
  *   a decision, the service as the seed found it), is in the service and in the folder, unless a
  *   status conflict was recorded after it; a status the service does not know stays in the
  *   folder alone, its item in error; a status typed in a folder the person then deleted went
- *   with it.
+ *   with it, and statuses a person typed back, before docsync pushed them, are no edit.
  */
 import path from 'node:path';
 import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
 import { type BookFile, fileKey } from './sim-book.js';
 import type { Observed } from './sim-invariants.js';
-import type { Finding, SimLedger } from './sim-ledger.js';
+import type { Finding, SimLedger, StatusEdit } from './sim-ledger.js';
 
 export const EDITS_KEPT =
   'every edit by either side is on both sides or in a recorded conflict copy';
@@ -183,12 +183,14 @@ function statusesKept(o: Observed, ledger: SimLedger): Finding[] {
         w.write.documentId === edit.documentId &&
         same(w.statusName, edit.value),
     );
+  const takenBack = takenBackEdits(ledger.statusEdits, pushed);
   for (const edit of ledger.statusEdits) {
     // A status typed in a folder the person deleted since went with the folder, unless docsync
     // had already carried it to the service (a sync planned before the delete).
     const folderGone = ledger.book.folderDeletedAt.get(edit.documentId) ?? 0;
     const byPerson = edit.side === 'local' || edit.side === 'operator';
     if (byPerson && edit.seq < folderGone && !pushed(edit)) continue;
+    if (takenBack.has(edit.seq)) continue;
     last.set(edit.documentId, edit);
   }
   for (const doc of o.dump.documents) {
@@ -221,4 +223,52 @@ function statusesKept(o: Observed, ledger: SimLedger): Finding[] {
       });
   }
   return findings;
+}
+
+/**
+ * Statuses a person typed and took back before docsync carried them anywhere: typing the status
+ * the folder showed before their own edits (any letter case) leaves the folder as docsync last
+ * agreed it, which asks for nothing (rows 7, 28), so a service user's status set meanwhile is
+ * the last, and the typing back is no edit to keep over it. Each edit of the run is taken back
+ * only if the folder showed it when the next was typed, docsync never pushed it, and no service
+ * user set its status since (then it was agreed, row 22, and typing back is a change).
+ */
+function takenBackEdits(
+  edits: readonly StatusEdit[],
+  pushed: (e: StatusEdit) => boolean,
+): Set<number> {
+  const taken = new Set<number>();
+  edits.forEach((typedBack, i) => {
+    if (typedBack.side !== 'local' || typedBack.before === undefined) return;
+    const run: StatusEdit[] = [];
+    let shown: string | null = typedBack.before;
+    for (let j = i - 1; j >= 0; j--) {
+      const e = edits[j]!;
+      if (e.documentId !== typedBack.documentId || e.side === 'remote' || e.side === 'docsync')
+        continue;
+      if (
+        e.side !== 'local' ||
+        e.value !== shown ||
+        e.before === undefined ||
+        pushed(e) ||
+        serviceHad(edits, e)
+      )
+        return;
+      run.push(e);
+      shown = e.before;
+      if (same(shown, typedBack.value)) {
+        for (const t of [...run, typedBack]) taken.add(t.seq);
+        return;
+      }
+    }
+  });
+  return taken;
+}
+
+/** The service showed this typed status while the folder did (a service user set it too). */
+function serviceHad(edits: readonly StatusEdit[], typed: StatusEdit): boolean {
+  const theirs = edits.filter((r) => r.documentId === typed.documentId && r.side === 'remote');
+  const then = theirs.filter((r) => r.seq < typed.seq).at(-1);
+  const since = theirs.filter((r) => r.seq > typed.seq);
+  return [...(then ? [then] : []), ...since].some((r) => same(r.value, typed.value));
 }

@@ -111,7 +111,8 @@ export function simView(parts: ViewParts): SyncHarness {
       const before = meta(folder);
       const after = change(before);
       write(`${folder}/.document.json`, JSON.stringify(after, null, 2));
-      if (after.status !== before.status) ledger.statusEdit(after.id, after.status, 'local');
+      if (after.status !== before.status)
+        ledger.statusEdit(after.id, after.status, 'local', before.status);
     },
     write,
     read: (rel: string) => readFileSync(abs(rel)),
