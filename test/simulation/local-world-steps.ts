@@ -9,6 +9,7 @@
 import { pick } from '../../src/simulator/random.js';
 import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { sha256 } from '../helpers/sync-harness.js';
+import { editableDocs } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { decide, decisionsWaiting, restoreFromTrash, trashHasItems } from './operator-steps.js';
 import type { SeedRun } from './seed-run.js';
@@ -48,7 +49,7 @@ export async function lastLook(run: SeedRun): Promise<boolean> {
  * the rails' defaults a burst over half the store is held for a person.
  */
 async function severalFoldersDeleted(run: SeedRun): Promise<void> {
-  const docs = localDocs(run.view).filter((doc) => !run.chaos.keepers.has(doc.id));
+  const docs = editableDocs(run).filter((doc) => !run.chaos.keepers.has(doc.id));
   // Half the time every folder that may go (over half the store), else some of them.
   const share = run.random() < 0.5 ? 1 : 0.6;
   const chosen = docs.filter(() => run.random() < share);
@@ -69,7 +70,7 @@ async function severalFoldersDeleted(run: SeedRun): Promise<void> {
  */
 async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
   const service = new Map((await run.view.remote()).documents.map((d) => [d.id, d]));
-  const both = localDocs(run.view).flatMap((doc) =>
+  const both = editableDocs(run).flatMap((doc) =>
     (service.get(doc.id)?.attachments ?? [])
       .filter((a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256)
       .map((a) => ({ doc, a })),
