@@ -169,6 +169,19 @@ export function moveEntity(
   return true;
 }
 
+/**
+ * Before the end, what is still away is left a while for the daemon to see (the watcher's wait,
+ * a sync of each entity it heard of), and then everything is put back.
+ */
+export async function putBackAtTheEnd(run: SeedRun): Promise<void> {
+  if (!somethingAway(run)) return;
+  await run.advance(30_000);
+  // Parked work goes on, but no webhook waits out its retries: the service may still fail, and
+  // heals only as the world comes to rest.
+  await run.drain(0);
+  await undo(run, true);
+}
+
 /** A person undoes one thing they did (a random step), or everything (before the end). */
 export async function undo(run: SeedRun, everything: boolean): Promise<boolean> {
   const u = undoingsOf(run);

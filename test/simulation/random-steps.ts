@@ -17,6 +17,7 @@ import {
   type AwayEdit,
   awayEdit,
   editableDocs,
+  putBackAtTheEnd,
   somethingAway,
   undo,
 } from './away-steps.js';
@@ -54,8 +55,8 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
       const steps = choices(run, profile, budget);
       await weighted(run, steps)();
     }
-    // What a person moved, copied or broke is put back before the world comes to rest.
-    await undo(run, true);
+    // What a person moved, copied or broke is seen, then put back before the world comes to rest.
+    await putBackAtTheEnd(run);
     return { ...(await run.finish()), profile: profile.features };
   } finally {
     await run.close();
@@ -120,7 +121,7 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
   localWorldSteps(run, inject, lean);
   // A person puts back, now and then, something they moved, copied or broke.
   if (somethingAway(run))
-    steps.push([0.4 * lean('person undoes'), async () => void (await undo(run, false))]);
+    steps.push([0.25 * lean('person undoes'), async () => void (await undo(run, false))]);
   inject(0.5 * lean('fault'), null, async () => fault(run, profile));
   inject(0.3 * lean('answers lost'), null, async () => loseNextAnswers(run));
   if (run.world.running) {
@@ -146,10 +147,10 @@ const LOCAL_EDITS = [
 /** As likely as each other, but for the rarer ones. */
 const LOCAL_EDIT_WEIGHT: Partial<Record<(typeof LOCAL_EDITS)[number], number>> = {
   '.document.json removed': 0.3,
-  '.document.json broken': 0.5,
-  'folder copied': 0.4,
-  'folder moved': 0.5,
-  'entity folder moved': 0.5,
+  '.document.json broken': 0.9,
+  'folder copied': 0.8,
+  'folder moved': 0.9,
+  'entity folder moved': 0.9,
 };
 
 /** What an injection returns when it found nothing to change: its injection is given back. */
