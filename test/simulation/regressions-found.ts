@@ -462,6 +462,29 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: before-local-write', 'moved to', 'person: put back'],
   },
   {
+    name: 'seed 286',
+    title:
+      'in the first sync, an entity folder renamed outside Companies/ once its first document is placed and before its commit, and a catalogue refresh (here, a restart after a crash): no folder and no agreed document, so it makes the entity folder again',
+    plan: SMALL,
+    play: async (run) => {
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-new-document';
+      await releaseUntil(
+        run,
+        at('before-commit'),
+        "the first document's pull placed, not committed",
+      );
+      run.parkAt = () => false;
+      const [doc] = localDocs(run.view);
+      if (!doc) throw new Error('the scenario expected the first document placed');
+      moveEntity(run, doc.folder.slice(0, doc.folder.lastIndexOf('/')), 'renamed');
+      // The restart's first sync reads the catalogue again, the pull still in doubt.
+      await run.crash();
+      await run.drain();
+      await undo(run, true);
+    },
+    expectInTrace: ['parked: before-commit', 'moved to', 'crash', 'person: put back'],
+  },
+  {
     name: 'seed 45',
     title:
       "a folder made while the service's status types cannot be read: the document docsync makes for it gets the service's default status, its `.document.json` shows none, and every later sync reads that blank as a status the person typed, never shown and never pushed",
