@@ -232,7 +232,7 @@ export class FsLocalStore implements LocalStore {
       }
       const text = formatDocumentMeta(meta(written));
       await writeStaged(staging, DOCUMENT_META, text);
-      const folder = await commitStaged(this.#stage, staging, entityFolder, name);
+      const folder = await commitStaged(this.#stage, staging, entityFolder, name, 'must exist');
       await this.#rememberMeta(folder, text);
       const placed = new Map(
         [...written].map(([key, f]) => [key, { ...f, path: `${folder}/${f.name}` }] as const),

@@ -168,7 +168,8 @@ export interface LocalStore {
    * Creates `<date> <name> [<id>]` in the entity folder (` (2)` on a clash) with its files and
    * its `.document.json` inside, for a document pulled whole: built in `.docsync/tmp/` and
    * renamed into place in one step, so it appears complete or not at all. `meta` is given what
-   * was written, keyed like `files`.
+   * was written, keyed like `files`. The entity folder is not made: gone since the plan (a person
+   * moved it), LocalChangedError.
    */
   createDocumentFolderWithFiles(
     entityFolder: string,

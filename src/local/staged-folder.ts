@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { LocalChangedError } from '../domain/errors.js';
 import { pickFreeName } from '../domain/local-names.js';
 import { fsyncDir } from './atomic-write.js';
 import { isIgnored } from './ignore.js';
@@ -64,16 +65,29 @@ export async function writeStaged(staging: string, name: string, content: string
 
 /**
  * Makes the staging folder's entries durable, then renames it into `parent` under a free name
- * (fsync of `parent` after). Returns the folder's relative path.
+ * (fsync of `parent` after). Returns the folder's relative path. `parent` is made when missing,
+ * unless it `must exist`: a document's entity folder a person moved out or renamed meanwhile is
+ * not made again (a folder without its `.entity.json`, holding one document, while the others
+ * are elsewhere): the write did not happen, and the document is planned again (row 50).
  */
 export async function commitStaged(
   options: StageOptions,
   staging: string,
   parent: string,
   desiredName: string,
+  parentMissing: 'make' | 'must exist' = 'make',
 ): Promise<string> {
   await fsyncDir(staging);
-  await mkdir(resolveInside(options.root, parent), { recursive: true });
+  const parentDir = resolveInside(options.root, parent);
+  if (parentMissing === 'make') await mkdir(parentDir, { recursive: true });
+  else
+    await stat(parentDir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      throw new LocalChangedError(
+        parent,
+        `${parent} is not in the store (moved out or renamed meanwhile): no document folder is placed in it; the document is planned again`,
+      );
+    });
   return renameIntoPlace(options, staging, parent, desiredName);
 }
 

@@ -129,7 +129,8 @@ export function bringBack(world: ChaosWorld, everything: boolean): void {
   }
 }
 
-function bringDocumentBack(world: ChaosWorld, doc: { home: string; at: string }): void {
+/** A document folder a user moved goes home (beside a folder docsync made there meanwhile). */
+export function bringDocumentBack(world: ChaosWorld, doc: { home: string; at: string }): void {
   const { h } = world;
   // A folder in its old place means docsync made one while it was away; coming back beside it
   // leaves two folders for one document, which the invariants then report.

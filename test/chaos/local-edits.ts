@@ -33,14 +33,20 @@ export interface LocalDoc {
   readonly system: ReadonlySet<string>;
 }
 
-/** Document folders with a readable `.document.json`, as the folder is now. */
+/** Document folders with a readable `.document.json`, as the folder is now (others are skipped). */
 export function localDocs(h: SyncHarness): LocalDoc[] {
   const tree = h.tree();
   const docs: LocalDoc[] = [];
   for (const rel of tree.keys()) {
     if (!rel.endsWith('/.document.json')) continue;
     const folder = rel.slice(0, -'/.document.json'.length);
-    const meta = h.meta(folder);
+    let meta: ReturnType<SyncHarness['meta']>;
+    try {
+      meta = h.meta(folder);
+    } catch {
+      // A `.document.json` a person broke names no document to edit.
+      continue;
+    }
     const system = new Set(meta.attachments.filter((a) => a.kind === 'system').map((a) => a.file));
     docs.push({ folder, id: meta.id, name: meta.name, files: folderFiles(tree, folder), system });
   }

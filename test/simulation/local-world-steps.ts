@@ -9,6 +9,7 @@
 import { pick } from '../../src/simulator/random.js';
 import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { sha256 } from '../helpers/sync-harness.js';
+import { editableDocs } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { decide, decisionsWaiting, restoreFromTrash, trashHasItems } from './operator-steps.js';
 import type { SeedRun } from './seed-run.js';
@@ -25,6 +26,7 @@ export function localWorldSteps(
   if (run.chaos.entityFolders.length > 0) {
     inject(0.3 * lean('several folders deleted'), null, () => severalFoldersDeleted(run));
     inject(0.3 * lean('both sides'), null, () => oneFileChangedOnBothSides(run));
+    inject(0.2 * lean('both sides status'), null, () => oneStatusChangedOnBothSides(run));
   }
   if (!run.world.running) return;
   // A decision waiting is one a person is likely to take soon, whatever else happens.
@@ -48,7 +50,7 @@ export async function lastLook(run: SeedRun): Promise<boolean> {
  * the rails' defaults a burst over half the store is held for a person.
  */
 async function severalFoldersDeleted(run: SeedRun): Promise<void> {
-  const docs = localDocs(run.view).filter((doc) => !run.chaos.keepers.has(doc.id));
+  const docs = editableDocs(run).filter((doc) => !run.chaos.keepers.has(doc.id));
   // Half the time every folder that may go (over half the store), else some of them.
   const share = run.random() < 0.5 ? 1 : 0.6;
   const chosen = docs.filter(() => run.random() < share);
@@ -69,7 +71,7 @@ async function severalFoldersDeleted(run: SeedRun): Promise<void> {
  */
 async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
   const service = new Map((await run.view.remote()).documents.map((d) => [d.id, d]));
-  const both = localDocs(run.view).flatMap((doc) =>
+  const both = editableDocs(run).flatMap((doc) =>
     (service.get(doc.id)?.attachments ?? [])
       .filter((a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256)
       .map((a) => ({ doc, a })),
@@ -101,6 +103,45 @@ async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
   const later = serviceLater ? 'the service' : 'the folder';
   run.note(`both sides: ${doc.folder}/${a.name} changed, ${later} a second later`);
   run.count('both sides: one file changed');
+  await run.settle();
+}
+
+/**
+ * A person types a status in a synced document's `.document.json`, and a service user sets
+ * another, before docsync hears of either: the later one wins (row 23 or 24), the other is
+ * recorded as the conflict it lost. The service's webhook waits in the queue.
+ */
+async function oneStatusChangedOnBothSides(run: SeedRun): Promise<void> {
+  const dump = await run.view.remote();
+  const service = new Map(dump.documents.map((d) => [d.id, d]));
+  const docs = editableDocs(run).filter((doc) => {
+    const typed = run.view.meta(doc.folder).status ?? '';
+    return typed.toLowerCase() === (service.get(doc.id)?.status?.type ?? '').toLowerCase();
+  });
+  if (docs.length === 0 || dump.statusTypes.length < 3) {
+    run.note('both sides: one status changed (no status agreed on both sides)');
+    return;
+  }
+  const doc = pick(run.random, docs);
+  const current = (run.view.meta(doc.folder).status ?? '').toLowerCase();
+  const others = dump.statusTypes.filter((t) => t.name.toLowerCase() !== current);
+  const ours = pick(run.random, others);
+  const theirs = pick(
+    run.random,
+    others.filter((t) => t.id !== ours.id),
+  );
+  const local = () => run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: ours.name }));
+  const remote = () => run.view.sim.admin.assignStatus(doc.id, { typeId: theirs.id });
+  const serviceLater = run.random() < 0.5;
+  const [first, second] = serviceLater ? [local, remote] : [remote, local];
+  first();
+  run.clock.pass(1000);
+  second();
+  const later = serviceLater ? 'the service' : 'the folder';
+  run.note(
+    `both sides: ${doc.folder} status ${ours.name} here, ${theirs.name} there, ${later} a second later`,
+  );
+  run.count('both sides: one status changed');
   await run.settle();
 }
 

@@ -11,7 +11,16 @@
  */
 import type { FaultOptions } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
-import { localDocs, localEdits } from '../chaos/local-edits.js';
+import { localEdits } from '../chaos/local-edits.js';
+import {
+  AWAY_EDITS,
+  type AwayEdit,
+  awayEdit,
+  editableDocs,
+  putBackAtTheEnd,
+  somethingAway,
+  undo,
+} from './away-steps.js';
 import { lastLook, localWorldSteps } from './local-world-steps.js';
 import { SeedProfile } from './seed-profile.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
@@ -54,6 +63,8 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
       const steps = choices(run, profile, budget);
       await weighted(run, steps)();
     }
+    // What a person moved, copied or broke is seen, then put back before the world comes to rest.
+    await putBackAtTheEnd(run);
     return { ...(await run.finish()), profile: profile.features };
   } finally {
     await run.close();
@@ -116,6 +127,9 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
       run.deliver(pick(run.random, sent), 'again'),
     );
   localWorldSteps(run, inject, lean);
+  // A person puts back, now and then, something they moved, copied or broke.
+  if (somethingAway(run))
+    steps.push([0.25 * lean('person undoes'), async () => void (await undo(run, false))]);
   inject(0.5 * lean('fault'), null, async () => fault(run, profile));
   inject(0.3 * lean('answers lost'), null, async () => loseNextAnswers(run));
   if (run.world.running) {
@@ -135,11 +149,16 @@ const LOCAL_EDITS = [
   'deleted folder',
   'renamed folder',
   '.document.json removed',
+  ...AWAY_EDITS,
 ] as const;
 
 /** As likely as each other, but for the rarer ones. */
 const LOCAL_EDIT_WEIGHT: Partial<Record<(typeof LOCAL_EDITS)[number], number>> = {
   '.document.json removed': 0.3,
+  '.document.json broken': 0.9,
+  'folder copied': 0.8,
+  'folder moved': 0.9,
+  'entity folder moved': 0.9,
 };
 
 /** What an injection returns when it found nothing to change: its injection is given back. */
@@ -147,8 +166,9 @@ const NOTHING = Symbol('nothing to change yet');
 
 async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOTHING | undefined> {
   const world = run.chaos;
-  // A folder of an entity the service no longer has is left alone (service-world.ts).
-  const docs = localDocs(run.view).filter((d) => !run.service.vanishedFolder(d.folder));
+  // A folder of an entity the service no longer has is left alone (service-world.ts), and so is
+  // one a person moved, copied or broke (away-steps.ts).
+  const docs = editableDocs(run);
   // A folder made before the first sync ended is one the firm had: held until a person adopts
   // it (`--adopt-local`), never pushed on its own (daemon.md). Later, it is a new document.
   const firstSyncDone = run.world.running && run.world.life.state.settings.initialSyncDone();
@@ -197,6 +217,8 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOT
     case '.document.json removed':
       done = await removeDocumentMeta(world, doc!, agreedFolder(run, firstSyncDone, doc!.id));
       break;
+    default:
+      done = awayEdit(run, kind as AwayEdit, doc!);
   }
   run.note(
     `local edit: ${kind} ${doc && kind !== 'new folder' ? doc.folder : ''}${done ? '' : ' (nothing to do)'}`,

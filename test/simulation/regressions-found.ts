@@ -10,6 +10,7 @@ import { DEFAULT_STATUS_NAME } from '../../src/simulator/document-ops.js';
 import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
+import { moveEntity, undo } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
 import {
@@ -478,6 +479,53 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
         );
     },
     expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
+    name: 'seed 68',
+    title:
+      'an entity folder renamed outside Companies/ while a sync pulls a new document into it: the pull makes the entity folder again, without its `.entity.json`, and the person cannot put theirs back',
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const owner = run.view.meta(doc.folder).owner;
+      const made = run.view.sim.admin.createDocument({ owner, name: 'Pulled while away' });
+      serviceAdds(run, String(made.id), 'remote 1.pdf');
+      // The webhook's sync plans the pull and stops before it places the folder; meanwhile the
+      // person renames the entity folder.
+      run.parkAt = (step, site) =>
+        step === 'before-local-write' && site.what === 'new document folder';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-local-write'), 'the pull planned, its folder not placed');
+      run.parkAt = () => false;
+      moveEntity(run, doc.folder.slice(0, doc.folder.lastIndexOf('/')), 'renamed');
+      await run.drain();
+      // The person puts the folder back: the sync goes on (row 50), the new document with it.
+      await undo(run, true);
+    },
+    expectInTrace: ['parked: before-local-write', 'moved to', 'person: put back'],
+  },
+  {
+    name: 'seed 286',
+    title:
+      'in the first sync, an entity folder renamed outside Companies/ once its first document is placed and before its commit, and a catalogue refresh (here, a restart after a crash): no folder and no agreed document, so it makes the entity folder again',
+    plan: SMALL,
+    play: async (run) => {
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-new-document';
+      await releaseUntil(
+        run,
+        at('before-commit'),
+        "the first document's pull placed, not committed",
+      );
+      run.parkAt = () => false;
+      const [doc] = localDocs(run.view);
+      if (!doc) throw new Error('the scenario expected the first document placed');
+      moveEntity(run, doc.folder.slice(0, doc.folder.lastIndexOf('/')), 'renamed');
+      // The restart's first sync reads the catalogue again, the pull still in doubt.
+      await run.crash();
+      await run.drain();
+      await undo(run, true);
+    },
+    expectInTrace: ['parked: before-commit', 'moved to', 'crash', 'person: put back'],
   },
   {
     name: 'seed 45',
