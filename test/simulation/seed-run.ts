@@ -597,7 +597,13 @@ export class SeedRun implements WorldHarness {
     for (let look = 0; rested && look < 3 && (await this.lastLook?.()); look++)
       rested = await this.#toRest(false);
     if (rested) {
-      this.ledger.findings.push(...webhookFindings(this.world.life.state, this.webhooks.sent));
+      this.ledger.findings.push(
+        ...webhookFindings(
+          this.world.life.state,
+          this.webhooks.sent,
+          new Set(this.service.vanished.map((v) => ownerKeyOf(v.owner))),
+        ),
+      );
       const polled = await this.#roundsPicture();
       if (await this.#toRest(true)) {
         const o = await observe(this.world.root, this.world.life.state, await this.view.remote());

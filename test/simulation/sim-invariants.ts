@@ -236,7 +236,15 @@ function tablesAgree(o: Observed, root: string): Finding[] {
  * Each webhook the receiver took was worked on to the end: its row is done, and a deletion it
  * named is carried out (the document has no row any more) or held by a rail for a person.
  */
-export function webhookFindings(state: StateStore, sent: readonly QueuedWebhook[]): Finding[] {
+/**
+ * `gone`: entities the service no longer has (`kind:id`): a `deleteDocument` of one of their
+ * documents is moot, as the entity's folder is kept whole (docs/syncing.md).
+ */
+export function webhookFindings(
+  state: StateStore,
+  sent: readonly QueuedWebhook[],
+  gone: ReadonlySet<string> = new Set(),
+): Finding[] {
   const findings: Finding[] = [];
   const held = new Set(state.heldDeletes.list().map((h) => h.documentId));
   for (const hook of sent) {
@@ -250,6 +258,7 @@ export function webhookFindings(state: StateStore, sent: readonly QueuedWebhook[
     else if (
       hook.subType === 'deleteDocument' &&
       !hook.wrong &&
+      !gone.has(`${hook.owner.kind}:${hook.owner.id}`) &&
       state.base.get(hook.documentId) !== null &&
       !held.has(hook.documentId)
     )
