@@ -1,8 +1,8 @@
 /**
  * One document's plan, carried out action by action (execute-entity.ts runs many at once). The
  * actions run in order and stop at the first failure, which is recorded with its backoff; a
- * file the service refuses is reported alone and the others go on. What the run did (actions
- * done, a push made, a conflict copy left for the next cycle) is its outcome.
+ * file or status the service refuses is reported alone and the others go on. What the run did
+ * (actions done, a push made, a conflict copy left for the next cycle) is its outcome.
  */
 import { activityOf } from '../domain/activity.js';
 import { applyActionResult } from '../domain/apply-action-result.js';
@@ -17,6 +17,7 @@ import {
 import { isLocalEditCopy } from '../domain/local-folder-names.js';
 import { type DocumentPlan, PERSONS_TO_CORRECT, type SyncAction } from '../domain/sync-actions.js';
 import type { BaseDocument, LocalFile, RemoteDocument } from '../domain/types.js';
+import { DOCUMENT_META } from '../local/local-store.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ProblemItem } from '../state/problem-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
@@ -215,11 +216,12 @@ class DocumentRun {
     try {
       this.#base = await executeAction(ctx, action, this.#base);
     } catch (error) {
-      // A refused file is reported by itself; the document's other changes go on.
-      const filePush =
-        action.kind === 'push-attachment' || action.kind === 'push-replaced-attachment';
-      if (!(error instanceof PushRejectedError) || !filePush) throw error;
-      ctx.refused(`${action.folder}/${action.file.name}`, error);
+      // A refused file or status is reported by itself; the document's other changes go on: a
+      // status the service no longer takes (a type gone from its catalogue since it was read)
+      // must not hold back the document's files until a full round reads the types again.
+      const refused = refusedItem(action);
+      if (!(error instanceof PushRejectedError) || refused === null) throw error;
+      ctx.refused(refused, error);
       return;
     }
     const base = this.#base;
@@ -327,6 +329,14 @@ class DocumentRun {
         !this.#ok && !this.#failedOtherwise && !this.#stopped && !this.#changedDuringSync,
     };
   }
+}
+
+/** The path a refusal of this push is reported under; null for a push that is not one alone. */
+function refusedItem(action: SyncAction): string | null {
+  if (action.kind === 'push-attachment' || action.kind === 'push-replaced-attachment')
+    return `${action.folder}/${action.file.name}`;
+  if (action.kind === 'push-status') return `${action.folder}/${DOCUMENT_META}`;
+  return null;
 }
 
 function recordProblem(

@@ -90,3 +90,31 @@ describe('case 6 of issue 25: names that collide as keys', () => {
     ]);
   });
 });
+
+describe('a status the service refuses', () => {
+  it("holds back none of the document's files: a status type gone from the service since docsync read it, typed beside a replaced file", async () => {
+    const h = await start();
+    await h.sync();
+    const remote = await h.remote();
+    const doc = remote.documents.find((d) => d.attachments.some((a) => a.kind === 'user'))!;
+    const folder = h.documentFolder(doc.id)!;
+    const gone = remote.statusTypes.find((t) => t.name !== doc.status?.type)!;
+    h.sim.admin.removeStatusType(gone.id);
+    h.editMeta(folder, (meta) => ({ ...meta, status: gone.name }));
+    const file = doc.attachments.find((a) => a.kind === 'user')!;
+    h.write(`${folder}/${file.name}`, 'the person replaced it');
+
+    // A poll round's sync: the status types are the ones read before, the gone one among them.
+    await h.sync({ trigger: 'cron', fullReconcile: false });
+
+    const after = (await h.remoteDoc(doc.id))!;
+    expect(after.attachments.find((a) => a.name === file.name)?.sha256).toBe(
+      sha256('the person replaced it'),
+    );
+    expect(after.status?.type).toBe(doc.status?.type);
+    expect(h.meta(folder).status, "the person's status stays in the folder").toBe(gone.name);
+    const status = (await h.cli(['status'])).stdout;
+    expect(status).toContain(`${folder}/.document.json`);
+    expect(status).toMatch(/refused by the service: .*422/);
+  });
+});

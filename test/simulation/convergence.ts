@@ -13,8 +13,11 @@
  * out of a listing (`missed`): once a cursor moved past it, only the daily whole listing sees it
  * (docsync cannot tell a page that skipped it from one that had nothing); and the documents of an
  * entity the service entered anew (`entered`, a renumbered one) while no poll round knew it
- * (no cursor): the catalogue is read by the full round, or on a webhook the daemon took; and a
- * status push that waited for the status types, never read, which only a full round asks for.
+ * (no cursor): the catalogue is read by the full round, or on a webhook the daemon took; the
+ * cursor of an entity the service no longer has (`vanished`, deleted or renumbered), dropped by
+ * that same read of the catalogue (a poll round's listing of it only fails, and is tried again);
+ * and a status push that waited for the status types, never read, which only a full round asks
+ * for.
  */
 import path from 'node:path';
 import type { CursorRecord } from '../../src/state/cursor-repo.js';
@@ -96,6 +99,7 @@ export function convergenceFindings(
   full: RoundsPicture,
   missed: ReadonlySet<string> = new Set(),
   entered: ReadonlySet<string> = new Set(),
+  vanished: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const findings: Finding[] = [];
   const changed = (detail: string) => findings.push({ invariant: POLLS_CONVERGE, detail });
@@ -139,7 +143,9 @@ export function convergenceFindings(
   for (const owner of new Set([...polled.cursors.keys(), ...full.cursors.keys()])) {
     const before = polled.cursors.get(owner) ?? null;
     const after = full.cursors.get(owner) ?? null;
-    if (before !== after && !excusedOwners.has(owner))
+    // Forgotten with its entity: only the cursor's removal, never a cursor moved elsewhere.
+    const forgotten = vanished.has(owner) && after === null;
+    if (before !== after && !excusedOwners.has(owner) && !forgotten)
       changed(`the full round moved the cursor of ${owner} from ${before} to ${after}`);
   }
   return findings;

@@ -581,6 +581,14 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
         );
     },
   },
+  {
+    name: 'seed 4655',
+    title:
+      "a person types a status the service took out of its catalogue since docsync read it, and replaces a file of the same document: the status push is refused (422) and, unlike a refused file, stopped the document's other changes, so the replaced file went up only when the daily full round read the status types again",
+    plan: SMALL,
+    play: statusRefusedBeforeAFile,
+    expectInTrace: ['service: status type removed', 'local edit: replaced file'],
+  },
 ];
 
 /**
@@ -665,6 +673,28 @@ async function newFolderWhileTypesUnread(run: SeedRun): Promise<void> {
   await run.advance(300_000);
   run.requestRound(true);
   await run.drain();
+}
+
+/**
+ * Seed 4655: a status type leaves the service's catalogue after docsync read it; a person types
+ * it into a synced folder and replaces one of its files. The status push is refused; the
+ * replaced file must still go up in the next sync, not wait for a full round.
+ */
+async function statusRefusedBeforeAFile(run: SeedRun): Promise<void> {
+  const { doc, types } = await synced(run);
+  const type = types.find((t) => t.name !== DEFAULT_STATUS_NAME);
+  if (!type) throw new Error('the scenario needs a status type besides the default');
+  run.view.sim.admin.removeStatusType(type.id);
+  run.note(`service: status type removed ${type.id} (${type.name})`);
+  run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: type.name }));
+  const name = [...doc.files.keys()].find((n) => !doc.system.has(n));
+  if (!name) throw new Error('the scenario needs a user file to replace');
+  const ours = content(run.chaos, 'local replaced');
+  run.ledger.deleted(doc.files.get(name)!);
+  run.view.write(`${doc.folder}/${name}`, ours);
+  run.ledger.wrote(sha256(ours), `local ${doc.folder}/${name}`);
+  run.note(`local edit: replaced file ${name}, and status typed, in ${doc.folder}`);
+  await settleWatcher(run);
 }
 
 /** The folder read-only: every change refused with EACCES (disk-faults.ts). */

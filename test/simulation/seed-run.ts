@@ -614,6 +614,7 @@ export class SeedRun implements WorldHarness {
             full,
             this.service.missedByAListing(),
             this.service.entered,
+            this.service.vanishedOwners(),
           ),
         );
         this.ledger.findings.push(...finalFindings(o, this.ledger, this.world.root));

@@ -80,6 +80,11 @@ export class ServiceBook {
     return new Set(this.watched.filter((w) => w.why === MISSING_FROM_A_LISTING).map((w) => w.id));
   }
 
+  /** Entities the service no longer has under their ids, as `kind:id` (convergence.ts). */
+  vanishedOwners(): Set<string> {
+    return new Set(this.vanished.map((v) => ownerKeyOf(v.owner)));
+  }
+
   renamed(id: string, name: string): void {
     for (const w of this.watched) if (w.id === id) w.names.add(name);
   }

@@ -169,4 +169,17 @@ describe('once quiet, poll rounds alone have converged', () => {
     const full = roundsPicture(observed([]), cursor('2030-01-07T09:05:00.1'));
     expect(convergenceFindings(polled, full)).toEqual([]);
   });
+
+  it("excuses the cursor of an entity the service no longer has, dropped with it by the full round's catalogue, and no other move of it", () => {
+    const polled = roundsPicture(observed([]), cursor('2030-01-07T09:00:00.1'));
+    const forgotten = roundsPicture(observed([]), []);
+    const gone = new Set(['company:c1']);
+    const none = new Set<string>();
+    expect(convergenceFindings(polled, forgotten, none, none, gone)).toEqual([]);
+    expect(convergenceFindings(polled, forgotten).map((f) => f.detail)).toEqual([
+      'the full round moved the cursor of company:c1 from 2030-01-07T09:00:00.1 to null',
+    ]);
+    const moved = roundsPicture(observed([]), cursor('2030-01-07T09:05:00.1'));
+    expect(convergenceFindings(polled, moved, none, none, gone)).toHaveLength(1);
+  });
 });
