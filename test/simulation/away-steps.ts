@@ -54,6 +54,14 @@ const undoingsOf = (run: SeedRun) => {
   return u;
 };
 
+/**
+ * The copies a person made of document folders and has not removed: they hold nothing of the
+ * person's own, so what a decision takes out of the folder is judged without them.
+ */
+export function copiedFolders(run: SeedRun): readonly string[] {
+  return undoingsOf(run).copies.map((c) => c.folder);
+}
+
 const parentOf = (rel: string) => rel.slice(0, rel.lastIndexOf('/'));
 const baseOf = (rel: string) => rel.slice(rel.lastIndexOf('/') + 1);
 const abs = (run: SeedRun, rel: string) => path.join(run.view.root, ...rel.split('/'));

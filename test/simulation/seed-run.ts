@@ -20,6 +20,7 @@ import { pick, type Random, seededRandom } from '../../src/simulator/random.js';
 import { AwayBook } from '../chaos/away-book.js';
 import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
+import { copiedFolders } from './away-steps.js';
 import { convergenceFindings, type RoundsPicture, roundsPicture } from './convergence.js';
 import { CoverageCounter, type SeedCoverage } from './coverage.js';
 import { DiskFaults, isDiskFault } from './disk-faults.js';
@@ -395,11 +396,12 @@ export class SeedRun implements WorldHarness {
       await this.world.board.park('operator', label, life.n);
       if (life.dead) throw new CrashedError();
     }
-    const before = folderPicture(this.view);
+    const before = folderPicture(this.view, copiedFolders(this));
     try {
       return await job();
     } finally {
-      if (!life.dead) this.#operatorDid(owner, before, folderPicture(this.view));
+      if (!life.dead)
+        this.#operatorDid(owner, before, folderPicture(this.view, copiedFolders(this)));
     }
   }
 
@@ -728,8 +730,11 @@ interface FolderPicture {
   readonly files: Set<string>;
 }
 
-function folderPicture(view: SyncHarness): FolderPicture {
-  const tree = view.tree();
+/** The folder as a decision finds and leaves it, but for the folders in `aside` (copies). */
+function folderPicture(view: SyncHarness, aside: readonly string[] = []): FolderPicture {
+  const tree = new Map(
+    [...view.tree()].filter(([rel]) => !aside.some((folder) => rel.startsWith(`${folder}/`))),
+  );
   const statuses = new Map<string, string | null>();
   const owners = new Map<string, string>();
   const ids = new Map<string, string>();
