@@ -24,6 +24,7 @@ const SYNC_TABLES = [
   'operator_decisions',
   'outbox',
   'problems',
+  'pulls_in_doubt',
   'skipped_entries',
   'status_types',
   'unmatched_folders',
