@@ -589,6 +589,26 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     play: statusRefusedBeforeAFile,
     expectInTrace: ['service: status type removed', 'local edit: replaced file'],
   },
+  {
+    name: 'seed 867',
+    title:
+      "a false alarm of the book: a person adds a file and moves the entity folder away before docsync hears of it; the service enters the entity again under a new id, and the person puts the folder back: it is kept, unsynced, with the file, which read as missing from the service because the book looked for the entity's folder only in Companies/",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const text = content(run.chaos, 'new local');
+      run.view.write(`${doc.folder}/new.txt`, text);
+      run.ledger.wrote(sha256(text), `local ${doc.folder}/new.txt`);
+      moveEntity(run, doc.folder.slice(0, doc.folder.lastIndexOf('/')), 'renamed');
+      const { owner } = await serviceDoc(run, doc.id);
+      const gone = await entityGone(run, await run.view.remote(), owner, 'renumbered');
+      run.note(`service: entity renumbered ${gone.what}`);
+      await settleWatcher(run);
+      await undo(run, true);
+      await deliverAll(run);
+    },
+    expectInTrace: ['moved to', 'service: entity renumbered', 'person: put back'],
+  },
 ];
 
 /**

@@ -13,12 +13,12 @@ import type { OwnerRef } from '../../src/domain/types.js';
 import type { StateDump } from '../../src/simulator/index.js';
 import { pick } from '../../src/simulator/random.js';
 import type { StateStore } from '../../src/state/state-store.js';
-import { localDocs } from '../chaos/local-edits.js';
-import type { DumpDocument } from '../helpers/sync-harness.js';
+import { type DumpDocument, folderFiles } from '../helpers/sync-harness.js';
 import type { SeedRun } from './seed-run.js';
 import { fileKey } from './sim-book.js';
 import type { Observed } from './sim-invariants.js';
 import type { Finding, SimLedger } from './sim-ledger.js';
+import { treeOf } from './sim-view.js';
 import type { QueuedWebhook } from './sim-webhooks.js';
 import { ownerKeyOf } from './sim-world.js';
 
@@ -249,7 +249,7 @@ async function bookRenumbered(run: SeedRun, before: readonly DumpDocument[], ids
  * only its folder holds stays there, unsynced (checked at the end), not on both sides.
  */
 function vanish(run: SeedRun, dump: StateDump, owner: OwnerRef, how: Vanished['how']): void {
-  const folder = entityFolderOf(run.world.root, owner);
+  const { folder, tree } = entityFolderNow(run, owner);
   const deletedBefore = new Set(run.ledger.userDeleted);
   const documents = new Map<string, ReadonlyMap<string, string>>();
   const names = new Map<string, string>();
@@ -259,12 +259,12 @@ function vanish(run: SeedRun, dump: StateDump, owner: OwnerRef, how: Vanished['h
   const loose = new Map<string, string>();
   if (folder !== null) {
     const docFolders = new Set<string>();
-    for (const local of localDocs(run.view)) {
-      if (!local.folder.startsWith(`${folder}/`)) continue;
-      documents.set(local.id, local.files);
-      docFolders.add(local.folder);
+    for (const [rel, id] of documentIds(run, folder, tree)) {
+      const docFolder = rel.slice(0, -'/.document.json'.length);
+      documents.set(id, folderFiles(tree, docFolder));
+      docFolders.add(docFolder);
     }
-    for (const [rel, sha] of run.view.tree()) {
+    for (const [rel, sha] of tree) {
       if (!rel.startsWith(`${folder}/`)) continue;
       // Only in the folder from now on: not the service's to hold (unless its copy there is).
       if (how === 'deleted' || !serviceShas.has(sha)) run.ledger.deleted(sha);
@@ -287,20 +287,67 @@ function vanish(run: SeedRun, dump: StateDump, owner: OwnerRef, how: Vanished['h
   );
 }
 
+/**
+ * The entity's folder, relative to the root, and the files under it (relative paths → sha256).
+ * A folder a person moved away (row 50) is taken where it belongs, its files as they are where
+ * it is parked: the person puts it back before the end, and what it holds stays theirs.
+ */
+function entityFolderNow(
+  run: SeedRun,
+  owner: OwnerRef,
+): { folder: string | null; tree: ReadonlyMap<string, string> } {
+  const home = entityFolderOf(run.world.root, owner);
+  if (home !== null) return { folder: home, tree: run.view.tree() };
+  for (const e of run.chaos.away.entities) {
+    if (!namesOwner(e.parked, owner)) continue;
+    const tree = new Map<string, string>();
+    for (const [rel, sha] of treeOf(e.parked)) tree.set(`${e.folder}/${rel}`, sha);
+    return { folder: e.folder, tree };
+  }
+  return { folder: null, tree: new Map() };
+}
+
+/** The `.document.json` files of the entity folder's documents (relative path → id). */
+function documentIds(
+  run: SeedRun,
+  folder: string,
+  tree: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const parked = run.chaos.away.entities.find((e) => e.folder === folder)?.parked;
+  const ids = new Map<string, string>();
+  for (const rel of tree.keys()) {
+    if (!rel.startsWith(`${folder}/`) || !rel.endsWith('/.document.json')) continue;
+    const file = parked
+      ? path.join(parked, ...rel.slice(folder.length + 1).split('/'))
+      : path.join(run.world.root, ...rel.split('/'));
+    try {
+      const id = (JSON.parse(readFileSync(file, 'utf8')) as { id?: unknown }).id;
+      if (id !== undefined && id !== null) ids.set(rel, String(id));
+    } catch {
+      // A `.document.json` a person broke names no document.
+    }
+  }
+  return ids;
+}
+
+function namesOwner(dir: string, owner: OwnerRef): boolean {
+  try {
+    const json = JSON.parse(readFileSync(path.join(dir, '.entity.json'), 'utf8'));
+    return String((json as { id?: unknown }).id) === owner.id;
+  } catch {
+    // No `.entity.json` (yet): not this entity's folder.
+    return false;
+  }
+}
+
 /** The folder whose `.entity.json` names `owner`, relative to the root; null when none does. */
 function entityFolderOf(root: string, owner: OwnerRef): string | null {
   const top = owner.kind === 'company' ? 'Companies' : 'Trusts';
   const dir = path.join(root, top);
   if (!existsSync(dir)) return null;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    try {
-      const json = JSON.parse(readFileSync(path.join(dir, entry.name, '.entity.json'), 'utf8'));
-      if (String((json as { id?: unknown }).id) === owner.id) return `${top}/${entry.name}`;
-    } catch {
-      // No `.entity.json` (yet): not this entity's folder.
-    }
-  }
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isDirectory() && namesOwner(path.join(dir, entry.name), owner))
+      return `${top}/${entry.name}`;
   return null;
 }
 
