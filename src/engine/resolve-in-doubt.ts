@@ -93,8 +93,10 @@ export async function resolveInDoubt(
       if (isStateFailure(error)) throw error;
       if (item.documentId) unresolved.add(item.documentId);
       // A create the service answered: its document must not be pulled as new meanwhile.
-      if (item.kind === 'create-document' && item.payload.createdId)
-        unresolved.add(item.payload.createdId);
+      // Read again: the check may have noted the created document's id before it failed.
+      const now = deps.state.outbox.get(item.id);
+      if (now?.kind === 'create-document' && now.payload.createdId)
+        unresolved.add(now.payload.createdId);
       // A stop is no news about the push: it stays in doubt for the next run, quietly.
       if (!(error instanceof RunStoppedError))
         log.warn({ err: error, push: item.kind, key: item.idempotencyKey }, 'push still in doubt');
@@ -228,6 +230,10 @@ async function checkCreate(
     ? await createdDocument(deps, item, createdId)
     : await sameNamed(deps, item);
   if (doc === null) return createdId ? createdAndGone(deps, item, createdId) : notYet;
+  // Found by name: noted at once, so a failure while linking its folder still keeps it from
+  // being pulled as new, and the next check finds it by its id even once something agreed it.
+  if (!createdId)
+    deps.state.outbox.markStep(item.id, 'create-document', { ...item.payload, createdId: doc.id });
   const identity = item.payload.folderIdentity ?? null;
   const created = { kind: 'document-created', document: doc, files: new Map() } as const;
   const baseIn = (at: string) =>
@@ -242,11 +248,6 @@ async function checkCreate(
     writeMeta(at, baseIn(at), doc, sameAs),
   );
   if (linked === null) {
-    if (!createdId)
-      deps.state.outbox.markStep(item.id, 'create-document', {
-        ...item.payload,
-        createdId: doc.id,
-      });
     return {
       happened: 'waiting',
       documentId: doc.id,
