@@ -19,6 +19,7 @@ import type {
 } from '../domain/types.js';
 import type { Logger } from '../log/create-logger.js';
 import { inLane } from '../remote/request-lane.js';
+import type { NewConflict } from '../state/conflict-repo.js';
 import type { OutboxItem } from '../state/outbox-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
 import { attachmentSha256 } from './attachment-digest.js';
@@ -129,9 +130,15 @@ async function check(
   }
   const base = deps.state.base.get(documentId);
   if (doc === null || base === null) return notYet;
-  const done = (result: ActionResult): Verdict => {
+  // `conflictOf`: a conflict the push settles, recorded in the commit that completes it.
+  const done = (
+    result: ActionResult,
+    conflictOf?: (next: BaseDocument) => NewConflict | undefined,
+  ): Verdict => {
     const next = applyActionResult(base, actionOfPush(item, base), result);
-    return { happened: true, completion: next ? { base: next } : {} };
+    if (!next) return { happened: true, completion: {} };
+    const conflict = conflictOf?.(next);
+    return { happened: true, completion: { base: next, ...(conflict ? { conflict } : {}) } };
   };
   switch (item.kind) {
     case 'delete-attachment': {
@@ -142,17 +149,11 @@ async function check(
       const { status } = doc;
       const { typeId, effectiveDate, conflict } = item.payload;
       if (status?.typeId !== typeId || status.effectiveDate !== effectiveDate) return notYet;
-      const next = applyActionResult(base, actionOfPush(item, base), {
-        kind: 'status-created',
-        status,
-      });
-      if (!next) return { happened: true, completion: {} };
       // Carried out, so the status it won over is replaced: its conflict is recorded with it.
-      const recorded = conflict && pushedStatusConflict(item.owner, next, conflict, deps.now());
-      return {
-        happened: true,
-        completion: { base: next, ...(recorded ? { conflict: recorded } : {}) },
-      };
+      return done(
+        { kind: 'status-created', status },
+        (next) => conflict && pushedStatusConflict(item.owner, next, conflict, deps.now()),
+      );
     }
     case 'upload-attachment': {
       const uploaded = await ourUpload(deps, doc, base, item.payload);
