@@ -95,12 +95,7 @@ async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
   };
   // The later change wins: the folder's keeps the name and the service's becomes the copy (row
   // 43), or the folder's file is renamed to the copy (row 42).
-  const serviceLater = run.random() < 0.5;
-  const [first, second] = serviceLater ? [local, remote] : [remote, local];
-  first();
-  run.clock.pass(1000);
-  second();
-  const later = serviceLater ? 'the service' : 'the folder';
+  const later = oneSecondApart(run, local, remote);
   run.note(`both sides: ${doc.folder}/${a.name} changed, ${later} a second later`);
   run.count('both sides: one file changed');
   await run.settle();
@@ -132,12 +127,7 @@ async function oneStatusChangedOnBothSides(run: SeedRun): Promise<void> {
   );
   const local = () => run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: ours.name }));
   const remote = () => run.view.sim.admin.assignStatus(doc.id, { typeId: theirs.id });
-  const serviceLater = run.random() < 0.5;
-  const [first, second] = serviceLater ? [local, remote] : [remote, local];
-  first();
-  run.clock.pass(1000);
-  second();
-  const later = serviceLater ? 'the service' : 'the folder';
+  const later = oneSecondApart(run, local, remote);
   run.note(
     `both sides: ${doc.folder} status ${ours.name} here, ${theirs.name} there, ${later} a second later`,
   );
@@ -165,4 +155,14 @@ function diskFault(run: SeedRun): void {
   run.count(`disk: ${label}`);
   run.note(`disk: ${label}: ${locked}`);
   run.disk.set({ ...fault, locked });
+}
+
+/** Both sides' changes, a second apart, in an order the seed draws; says which came later. */
+function oneSecondApart(run: SeedRun, local: () => void, remote: () => void): string {
+  const serviceLater = run.random() < 0.5;
+  const [first, second] = serviceLater ? [local, remote] : [remote, local];
+  first();
+  run.clock.pass(1000);
+  second();
+  return serviceLater ? 'the service' : 'the folder';
 }
