@@ -25,6 +25,7 @@ import { listTrash } from '../../src/operator/trash.js';
 import { pick } from '../../src/simulator/random.js';
 import type { ActionOutcome } from '../../src/web/page-actions.js';
 import type { SeedRun } from './seed-run.js';
+import { filesUnder } from './sim-invariants.js';
 import { PAGE_ANSWERS } from './sim-ledger.js';
 
 /** How often the daemon's decision watch reads the state (daemon/decision-watch.ts). */
@@ -63,6 +64,9 @@ export async function cliDecideHeld(
 /** `docsync trash restore <id>` beside the running daemon. */
 export async function cliRestore(run: SeedRun, itemId: string): Promise<void> {
   run.note(`operator: cli trash restore ${itemId}`);
+  // What comes back is the person's doing, also bytes a service user had removed.
+  for (const sha of filesUnder(path.join(run.world.root, ...TRASH_DIR.split('/'), itemId)))
+    run.ledger.book.broughtBack.add(sha);
   await handOver(run, { kind: 'restore-trash', itemId });
 }
 

@@ -56,6 +56,10 @@ export class SimBook {
   readonly attachmentIds = new Map<string, string>();
   /** Name and date of each document, as its maker or a service user last set them. */
   readonly details = new Map<string, Details>();
+  /** Of `deleted`, the attachments a service user removed: they stay removed (sim-removals.ts). */
+  readonly serviceRemoved = new Set<string>();
+  /** Bytes a person put back from the trash (`docsync trash restore`): theirs to bring back. */
+  readonly broughtBack = new Set<string>();
   /** Documents a service user deleted. */
   readonly serviceDeleted = new Set<string>();
   /**
@@ -102,6 +106,8 @@ export class SimBook {
   /** A service user deleted this attachment. */
   attachmentDeleted(attachmentId: string): void {
     const key = this.attachmentIds.get(attachmentId);
-    if (key) this.deleted.add(key);
+    if (!key) return;
+    this.deleted.add(key);
+    this.serviceRemoved.add(key);
   }
 }

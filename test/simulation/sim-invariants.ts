@@ -16,12 +16,14 @@
  * 10. every file docsync removes or replaces in the folder is in the trash with its bytes
  *    (checked as each goes: trash-watch.ts);
  * 11. once quiet, poll rounds alone have converged: a full round changes no agreed row, no
- *    cursor and no file (convergence.ts).
+ *    cursor and no file (convergence.ts);
+ * 12. what a service user removed stays removed: an attachment taken out of a document is not
+ *    back in it on either side (sim-removals.ts).
  * The chaos suite's checks (test/chaos/chaos-invariants.ts) judge the same bytes and records
  * with expect(); here every breach is collected as a finding, so a run of many seeds can count
  * and print them.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BaseDocument } from '../../src/domain/types.js';
 import type { StateDump } from '../../src/simulator/index.js';
@@ -31,6 +33,7 @@ import { folderFiles, sha256 } from '../helpers/sync-harness.js';
 import { inEntityGone } from './service-world.js';
 import type { Finding, SimLedger } from './sim-ledger.js';
 import { EDITS_KEPT, lossFindings } from './sim-losses.js';
+import { removalFindings } from './sim-removals.js';
 import { treeOf } from './sim-view.js';
 import type { QueuedWebhook } from './sim-webhooks.js';
 
@@ -107,21 +110,32 @@ export async function observe(root: string, state: StateStore, dump: StateDump):
 
 /** The shas of every file under `.docsync/trash/`. */
 export function trashShas(root: string): Set<string> {
+  return filesUnder(path.join(root, '.docsync', 'trash'));
+}
+
+/** The sha256 of every file at or under `at` (a file, or a folder walked whole). */
+export function filesUnder(at: string): Set<string> {
   const shas = new Set<string>();
   const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const child = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(child);
       else if (entry.isFile()) shas.add(sha256(readFileSync(child)));
     }
   };
-  walk(path.join(root, '.docsync', 'trash'));
+  if (!existsSync(at)) return shas;
+  if (statSync(at).isDirectory()) walk(at);
+  else shas.add(sha256(readFileSync(at)));
   return shas;
 }
 
 export function finalFindings(o: Observed, ledger: SimLedger, root: string): Finding[] {
-  return [...lossFindings(o, ledger), ...duplicates(o, ledger, root), ...tablesAgree(o, root)];
+  return [
+    ...lossFindings(o, ledger),
+    ...removalFindings(o, ledger),
+    ...duplicates(o, ledger, root),
+    ...tablesAgree(o, root),
+  ];
 }
 
 function duplicates(o: Observed, ledger: SimLedger, root: string): Finding[] {

@@ -1,5 +1,5 @@
 /**
- * The end checks that see every loss (sim-losses.ts, convergence.ts), on worlds written out by
+ * The end checks that see every loss (sim-losses.ts, sim-removals.ts, convergence.ts), on worlds written out by
  * hand: each must name the loss it is for, and stay silent when nothing was lost. A seed reaches
  * them only when docsync has a bug; these say they would see it.
  */
@@ -8,6 +8,7 @@ import { convergenceFindings, roundsPicture } from './convergence.js';
 import type { Observed } from './sim-invariants.js';
 import { SimLedger } from './sim-ledger.js';
 import { lossFindings } from './sim-losses.js';
+import { removalFindings } from './sim-removals.js';
 
 const owner = { kind: 'company' as const, id: 'c1' };
 const types = [
@@ -181,5 +182,32 @@ describe('once quiet, poll rounds alone have converged', () => {
     ]);
     const moved = roundsPicture(observed([]), cursor('2030-01-07T09:05:00.1'));
     expect(convergenceFindings(polled, moved, none, none, gone)).toHaveLength(1);
+  });
+});
+
+describe('what a service user removed stays removed', () => {
+  const second = doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }]);
+  const removals = (ledger: SimLedger, o: Observed) =>
+    removalFindings(o, ledger).map((f) => f.detail);
+
+  it('sees an attachment a service user removed back in its document, on either side', () => {
+    const ledger = start();
+    ledger.book.attachmentDeleted('UA1');
+    // The folder's copy was never trashed, taken for a new file, and uploaded again.
+    expect(removals(ledger, observed([doc('1'), second]))).toEqual([
+      'letter.pdf (bbb), removed from document 1 by a service user, is back: in the service as letter.pdf; in the folder as Companies/Acme/Minutes 1/letter.pdf',
+    ]);
+    // Only the folder kept it.
+    expect(removals(ledger, observed([doc('1', [form]), second], [doc('1'), second]))).toEqual([
+      'letter.pdf (bbb), removed from document 1 by a service user, is back: in the folder as Companies/Acme/Minutes 1/letter.pdf',
+    ]);
+    expect(removals(ledger, observed([doc('1', [form]), second]))).toEqual([]);
+  });
+
+  it('lets bytes a person put back from the trash come back', () => {
+    const ledger = start();
+    ledger.book.attachmentDeleted('UA1');
+    ledger.book.broughtBack.add('bbb');
+    expect(removals(ledger, observed([doc('1'), second]))).toEqual([]);
   });
 });
