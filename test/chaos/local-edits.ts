@@ -88,10 +88,11 @@ export const localEdits = {
     writeFile(world, `${doc.folder}/${name ?? `added ${world.ledger.serial()}.txt`}`, 'added');
   },
 
-  replaceFile(world: ChaosWorld, doc: LocalDoc): boolean {
+  /** `name`, or one of the document's files at random. */
+  replaceFile(world: ChaosWorld, doc: LocalDoc, name?: string): boolean {
     const names = [...doc.files.keys()];
-    if (names.length === 0) return false;
-    const name = pick(world.random, names);
+    if (names.length === 0 || (name !== undefined && !doc.files.has(name))) return false;
+    name ??= pick(world.random, names);
     // A system attachment's edit is never pushed: the original comes back from the service, so
     // its old bytes are not the user's to lose. A user attachment's old bytes are overwritten,
     // and so are a system form's when they are the person's own earlier edit, not yet set aside.

@@ -7,11 +7,12 @@
  * the seed's injections.
  */
 import { pick } from '../../src/simulator/random.js';
-import { content, localDocs, localEdits } from '../chaos/local-edits.js';
+import { content, localDocs } from '../chaos/local-edits.js';
 import { sha256 } from '../helpers/sync-harness.js';
 import { editableDocs } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { decide, decisionsWaiting, restoreFromTrash, trashHasItems } from './operator-steps.js';
+import { deleteFolderKept } from './recycle-bin.js';
 import type { SeedRun } from './seed-run.js';
 
 type Inject = (weight: number, kind: string | null, act: () => Promise<void>) => void;
@@ -58,7 +59,7 @@ async function severalFoldersDeleted(run: SeedRun): Promise<void> {
     run.note('local edit: several folders deleted (fewer than two to delete)');
     return;
   }
-  for (const doc of chosen) localEdits.deleteFolder(run.chaos, doc);
+  for (const doc of chosen) await deleteFolderKept(run, doc);
   run.note(`local edit: ${chosen.length} folders deleted: ${chosen.map((d) => d.id).join(', ')}`);
   run.count('local: several folders deleted');
   await run.settle();

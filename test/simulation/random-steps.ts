@@ -22,6 +22,13 @@ import {
   undo,
 } from './away-steps.js';
 import { lastLook, localWorldSteps } from './local-world-steps.js';
+import {
+  editUnderWrite,
+  renameNewFolder,
+  renameNewFolderWeight,
+  writesToEditUnder,
+} from './mid-sync-steps.js';
+import { deleteFolderKept, putBackFromBin, putBackWeight } from './recycle-bin.js';
 import { SeedProfile } from './seed-profile.js';
 import { type SeedOutcome, type SeedPlan, SeedRun } from './seed-run.js';
 import { withSeedSettings } from './seed-settings.js';
@@ -127,6 +134,15 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
       run.deliver(pick(run.random, sent), 'again'),
     );
   localWorldSteps(run, inject, lean);
+  // A person puts back a folder they deleted, likeliest while its delete is under way.
+  const putBack = putBackWeight(run);
+  if (putBack > 0) inject(putBack * lean('put back from the bin'), null, () => putBackFromBin(run));
+  // A person renames a new folder, likeliest while its create is under way (mid-sync-steps.ts).
+  const rename = renameNewFolderWeight(run);
+  if (rename > 0) inject(rename * lean('new folder renamed'), null, () => renameNewFolder(run));
+  // A person edits what a parked write is about to change (mid-sync-steps.ts).
+  if (writesToEditUnder(run).length > 0)
+    inject(3 * lean('under a write'), null, () => editUnderWrite(run));
   // A person puts back, now and then, something they moved, copied or broke.
   if (somethingAway(run))
     steps.push([0.25 * lean('person undoes'), async () => void (await undo(run, false))]);
@@ -209,7 +225,7 @@ async function localEdit(run: SeedRun, profile: SeedProfile): Promise<typeof NOT
       }));
       break;
     case 'deleted folder':
-      done = localEdits.deleteFolder(world, doc!);
+      done = await deleteFolderKept(run, doc!);
       break;
     case 'renamed folder':
       done = localEdits.renameFolder(world, doc!);

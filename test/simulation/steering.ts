@@ -10,15 +10,25 @@ import type { Random } from '../../src/simulator/random.js';
 import { pick } from '../../src/simulator/random.js';
 import type { ChaosWorld, LocalDoc } from '../chaos/local-edits.js';
 import { remoteEdits } from '../chaos/remote-edits.js';
+import { isWriteOver } from './mid-sync-steps.js';
 import type { SeedProfile } from './seed-profile.js';
 import { PARK_CHANCE, type SeedRun } from './seed-run.js';
 
 /** Late answers: the usual share held back, and the share in a seed that leans to them. */
 const HELD = { usual: 0.08, leaning: 0.25 } as const;
 
+/**
+ * A write over something a person may be editing (a trash, a rename, `.document.json`) parks
+ * this often: the window mid-sync-steps.ts edits in.
+ */
+const OVER_WRITE_PARK = 0.6;
+
 /** A seed's parks and held answers, as its profile says (SeedRun.start's setup). */
 export function steerRun(run: SeedRun, profile: SeedProfile): void {
-  run.parkAt = (step) => run.random() < profile.parkChance(step, PARK_CHANCE[step]);
+  run.parkAt = (step, site) => {
+    const usual = isWriteOver(step, site) ? OVER_WRITE_PARK : PARK_CHANCE[step];
+    return run.random() < profile.parkChance(step, usual);
+  };
   run.holdAt = () => run.random() < profile.chance('late answers', HELD.usual, HELD.leaning);
 }
 

@@ -1,0 +1,118 @@
+/**
+ * What a person does to the very thing a parked sync is about to change (docs/simulation.md,
+ * "What a seed may do"): the world moves during a sync, and the random edits seldom land on
+ * the one file a write is aimed at. While a sync waits before a write into the folder (the
+ * `before-local-write` failpoint), a person edits what it will trash, rename or rewrite: a
+ * file gets new bytes, a folder a new file, a `.document.json` a typed status. The write must
+ * see that the folder is no longer what its plan scanned, leave the person's edit, and let the
+ * next plan decide. And a person renames a folder they made while docsync makes its document.
+ */
+import path from 'node:path';
+import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
+import { pick } from '../../src/simulator/random.js';
+import { presentEntityFolders } from '../chaos/away-edits.js';
+import { localEdits } from '../chaos/local-edits.js';
+import { editableDocs } from './away-steps.js';
+import type { Parked } from './park-board.js';
+import type { SeedRun } from './seed-run.js';
+
+/** A write over something that is there: `trash x.pdf`, `rename x.pdf`, `trash the folder`. */
+const OVER = /^(trash|delete|rename) (.+)$/;
+
+/** A failpoint before a write over something of a document's that is there. */
+export function isWriteOver(step: Failpoint, site: FailpointSite): boolean {
+  return (
+    step === 'before-local-write' &&
+    site.documentId != null &&
+    (site.what === '.document.json' || OVER.test(site.what ?? ''))
+  );
+}
+
+/** The parked writes a person could edit under: over a file or folder of a document they may edit. */
+export function writesToEditUnder(run: SeedRun): Parked[] {
+  const ids = new Set(editableDocs(run).map((d) => d.id));
+  return run.parked.filter(
+    ({ step, site }) => step !== null && isWriteOver(step, site) && ids.has(site.documentId!),
+  );
+}
+
+/** A person edits what one of the parked writes is about to change; false if it was not there. */
+export async function editUnderWrite(run: SeedRun): Promise<boolean> {
+  const item = pick(run.random, writesToEditUnder(run));
+  const doc = editableDocs(run).find((d) => d.id === item.site.documentId)!;
+  const target = item.site.what === '.document.json' ? null : OVER.exec(item.site.what!)![2]!;
+  let done = true;
+  let kind: string;
+  if (target === null) {
+    kind = 'status typed';
+    localEdits.editStatus(run.chaos, doc);
+  } else if (target === 'the folder') {
+    kind = 'file added to the folder';
+    localEdits.newFile(run.chaos, doc);
+  } else {
+    kind = 'file replaced';
+    done = localEdits.replaceFile(run.chaos, doc, target);
+  }
+  run.note(`person, under a write (${item.label}): ${kind}${done ? '' : ' (not there)'}`);
+  if (done) run.count(`under a write: ${kind}`);
+  await run.settle();
+  return done;
+}
+
+/**
+ * A create of a document from a new folder is under way: its answer held, or its commit or the
+ * write that names the folder waiting.
+ */
+function createInFlight(item: Parked): boolean {
+  return (
+    item.label.startsWith('create-document') ||
+    (item.step === 'before-commit' && item.site.what === 'create-document') ||
+    (item.step === 'before-local-write' &&
+      item.site.documentId == null &&
+      item.site.what === '.document.json')
+  );
+}
+
+/** Folders a person made in an entity folder that docsync has not named yet (no `.document.json`). */
+function unnamedFolders(run: SeedRun): string[] {
+  const entities = new Set(presentEntityFolders(run.chaos));
+  const tree = run.view.tree();
+  const folders = new Set<string>();
+  for (const rel of tree.keys()) {
+    const folder = path.posix.dirname(rel);
+    if (entities.has(path.posix.dirname(folder)) && !tree.has(`${folder}/.document.json`))
+      folders.add(folder);
+  }
+  return [...folders].sort();
+}
+
+/** The weight of a new folder's rename now: likeliest while its create is under way. */
+export function renameNewFolderWeight(run: SeedRun): number {
+  if (unnamedFolders(run).length === 0) return 0;
+  return run.parked.some(createInFlight) ? 3 : 0.2;
+}
+
+/**
+ * A person renames a folder they made, before or while docsync makes its document: the date in
+ * its name set or corrected, the document's name kept (the ledger knows it by that name). Half
+ * the times a create is under way, the server goes down right after: the create's answer, the
+ * folder's naming and the commit must still come to one document.
+ */
+export async function renameNewFolder(run: SeedRun): Promise<void> {
+  const folder = pick(run.random, unnamedFolders(run));
+  const base = path.posix.basename(folder);
+  const name = base.replace(/^\d{4}-\d{2}-\d{2} /, '');
+  const to = `${path.posix.dirname(folder)}/2024-11-${10 + (run.ledger.serial() % 18)} ${name}`;
+  const inFlight = run.parked.some(createInFlight);
+  if (to === folder || run.view.exists(to)) return;
+  run.view.rename(folder, to);
+  run.note(
+    `person: new folder ${folder} renamed to ${to}${inFlight ? ', its create under way' : ''}`,
+  );
+  run.count(`person: new folder renamed${inFlight ? ' during its create' : ''}`);
+  await run.settle();
+  if (inFlight && run.world.running && run.random() < 0.5) {
+    run.count('crash (after a rename during a create)');
+    await run.crash();
+  }
+}
