@@ -35,7 +35,13 @@ export interface EngineState {
   readonly cursors: Pick<CursorRepo, 'get' | 'getMany' | 'markSynced' | 'markFailed'>;
   readonly entities: Pick<
     EntityRepo,
-    'get' | 'count' | 'list' | 'upsert' | 'listUnmatchedFolders' | 'replaceUnmatchedFolders'
+    | 'get'
+    | 'count'
+    | 'list'
+    | 'folders'
+    | 'upsert'
+    | 'listUnmatchedFolders'
+    | 'replaceUnmatchedFolders'
   >;
   readonly outbox: Pick<
     OutboxRepo,

@@ -93,6 +93,7 @@ async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRe
   for (const entry of deps.state.skipped.replaceEntityFolders(links, deps.now()))
     deps.logger.warn({ path: entry.path }, `not synced: ${entry.path}: ${entry.reason}`);
   const ties = new FolderTies(folders);
+  const claims = new FolderClaims(deps);
   const records: EntityRecord[] = [];
   for (const entity of entities) {
     const known = deps.state.entities.get(entity);
@@ -107,7 +108,9 @@ async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRe
     if (deps.failpoint)
       await deps.failpoint('before-local-write', { owner: entity, what: 'entity folder' });
     // The listing above is the search: a folder it found, or none (null), never a second look.
-    const folder = await deps.local.ensureEntityFolder(entity, link, tied ?? taken ?? null);
+    const found = tied ?? taken ?? null;
+    const claimed = found === null ? claims.except(entity) : [];
+    const folder = await deps.local.ensureEntityFolder(entity, link, found, claimed);
     const matchedBy: MatchedBy =
       match?.by ?? known?.matchedBy ?? (tied ? 'entity-json' : 'created');
     const record = { entity, folder, matchedBy, updatedAt: deps.now() };
@@ -191,6 +194,30 @@ class FolderTies {
   /** The folders no entity took. */
   get free(): readonly LocalEntityFolder[] {
     return this.#free;
+  }
+}
+
+/**
+ * The folders of the entities docsync knew when the read began. A folder made for an entity
+ * never takes another's path: one held while its folder is away (row 50), or one the service no
+ * longer lists and this read has not forgotten yet, comes back there. An entity the service
+ * deleted and entered again under a new id, by the same name, while a person had its folder
+ * moved away, took the path; the person's folder could not come back, and the new record's
+ * folder clashed with the old one's, so every read of the catalogue failed.
+ */
+class FolderClaims {
+  readonly #byOwner: ReadonlyMap<string, string>;
+
+  constructor(deps: EngineDeps) {
+    this.#byOwner = new Map(
+      deps.state.entities.folders().map((f) => [ownerKey(f.owner), f.folder]),
+    );
+  }
+
+  /** The folders claimed by entities other than `entity` (its own may be made again). */
+  except(entity: Entity): string[] {
+    const own = ownerKey(entity);
+    return [...this.#byOwner].filter(([owner]) => owner !== own).map(([, folder]) => folder);
   }
 }
 

@@ -163,6 +163,7 @@ export async function ensureEntityFolder(
   entity: Entity,
   link: string,
   known?: string | null,
+  claimed: readonly string[] = [],
 ): Promise<string> {
   const files = {
     [ENTITY_META]: formatEntityMeta(entity, link),
@@ -174,7 +175,10 @@ export async function ensureEntityFolder(
     (await madeAlready(options.root, entity));
   if (existing === null) {
     const top = ENTITY_ROOTS[entity.kind];
-    return createFolderAtomically(options, top, entityFolderName(entity), files);
+    const names = claimed
+      .filter((f) => f.startsWith(`${top}/`))
+      .map((f) => f.slice(top.length + 1));
+    return createFolderAtomically(options, top, entityFolderName(entity), files, names);
   }
   for (const [name, content] of Object.entries(files)) {
     await writeIfChanged(options, `${existing}/${name}`, content);

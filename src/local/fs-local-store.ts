@@ -171,9 +171,14 @@ export class FsLocalStore implements LocalStore {
     return entityFolderPaths(this.root, this.#ignore);
   }
 
-  async ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string> {
+  async ensureEntityFolder(
+    entity: Entity,
+    link: string,
+    known?: string | null,
+    claimed?: readonly string[],
+  ): Promise<string> {
     if (typeof known === 'string') await resolveInsideReal(this.root, known);
-    return ensureEntityFolder(this.#stage, entity, link, known);
+    return ensureEntityFolder(this.#stage, entity, link, known, claimed);
   }
 
   readAhead(entityFolders: readonly string[]): void {

@@ -129,9 +129,16 @@ export interface LocalStore {
    * differ. Never renames an existing folder. `known` is what the caller already found in a
    * listing of the entity folders, which spares reading every entity's `.entity.json` again:
    * its folder (by its `.entity.json`, or a firm's folder matched at the initial sync), or null
-   * for none (so a new one is made). Absent, the store searches. Returns the folder path.
+   * for none (so a new one is made). Absent, the store searches. A folder made never takes a
+   * path in `claimed`: the folders of other entities docsync knows, one of which may be away
+   * (moved out by a person, row 50) and come back there. Returns the folder path.
    */
-  ensureEntityFolder(entity: Entity, link: string, known?: string | null): Promise<string>;
+  ensureEntityFolder(
+    entity: Entity,
+    link: string,
+    known?: string | null,
+    claimed?: readonly string[],
+  ): Promise<string>;
 
   /**
    * The entity's document folders now. sha256 is computed only for a file whose size or mtime

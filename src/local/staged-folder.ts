@@ -21,16 +21,21 @@ export interface StageOptions {
   readonly ownWrites: OwnWrites;
 }
 
-/** Creates `parent/<free name>` holding `files`; returns the new folder's relative path. */
+/**
+ * Creates `parent/<free name>` holding `files`; returns the new folder's relative path. A name in
+ * `claimed` is not free even when nothing is there (a folder a person moved away, which comes
+ * back under it).
+ */
 export async function createFolderAtomically(
   options: StageOptions,
   parent: string,
   desiredName: string,
   files: Readonly<Record<string, string>>,
+  claimed: readonly string[] = [],
 ): Promise<string> {
   return withStagingFolder(options, async (staging) => {
     for (const [name, content] of Object.entries(files)) await writeStaged(staging, name, content);
-    return commitStaged(options, staging, parent, desiredName);
+    return commitStaged(options, staging, parent, desiredName, 'make', claimed);
   });
 }
 
@@ -76,6 +81,7 @@ export async function commitStaged(
   parent: string,
   desiredName: string,
   parentMissing: 'make' | 'must exist' = 'make',
+  claimed: readonly string[] = [],
 ): Promise<string> {
   await fsyncDir(staging);
   const parentDir = resolveInside(options.root, parent);
@@ -88,7 +94,7 @@ export async function commitStaged(
         `${parent} is not in the store (moved out or renamed meanwhile): no document folder is placed in it; the document is planned again`,
       );
     });
-  return renameIntoPlace(options, staging, parent, desiredName);
+  return renameIntoPlace(options, staging, parent, desiredName, claimed);
 }
 
 async function renameIntoPlace(
@@ -96,12 +102,14 @@ async function renameIntoPlace(
   staging: string,
   parent: string,
   desiredName: string,
+  claimed: readonly string[],
 ): Promise<string> {
   const parentDir = resolveInside(options.root, parent);
   const avoid = (name: string) => isIgnored(`${parent}/${name}`, options.ignore);
   const files = await readdir(staging);
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const name = pickFreeName(desiredName, await readdir(parentDir), { kind: 'folder', avoid });
+    const taken = [...(await readdir(parentDir)), ...claimed];
+    const name = pickFreeName(desiredName, taken, { kind: 'folder', avoid });
     const target = resolveInside(options.root, `${parent}/${name}`);
     // Recorded before the rename, from the staged copies (a rename keeps size and mtime): the
     // watcher may hear of the new folder before this function gets control back.

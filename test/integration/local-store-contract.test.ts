@@ -109,6 +109,17 @@ describe('LocalStore contract (the fs adapter)', () => {
     expect(await h.store.ensureEntityFolder(smithTrust, LINK)).toBe('Trusts/Smith Family Trust');
   });
 
+  it("never makes an entity's folder at a path claimed by another entity, though nothing is there", async () => {
+    const h = make();
+    // Another company's folder of this name, which a person moved away and will put back.
+    const claimed = ['Companies/Acme Pty Ltd (123 456 789)', 'Trusts/Acme Pty Ltd (123 456 789)'];
+    const renumbered = { ...acme, id: 'entered-again' };
+    expect(await h.store.ensureEntityFolder(renumbered, LINK, null, claimed)).toBe(
+      'Companies/Acme Pty Ltd (123 456 789) (2)',
+    );
+    expect(h.exists(ACME)).toBe(false);
+  });
+
   it('lists a folder without .entity.json as matching nothing', async () => {
     const h = make();
     h.mkdir('Companies/Someone Else');

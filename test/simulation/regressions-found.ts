@@ -609,6 +609,25 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['moved to', 'service: entity renumbered', 'person: put back'],
   },
+  {
+    name: 'seed 1825',
+    title:
+      "a person moves a company's folder away; the service enters the company again under a new id, by the same name, and its new documents' webhooks come before the folder is back: docsync made the new company's folder at the path of the folder away, which then could not come back, and the new record clashed with the old one's folder, so every read of the catalogue failed (seeds 3972, 7294 too)",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const folder = doc.folder.slice(0, doc.folder.lastIndexOf('/'));
+      moveEntity(run, folder, 'renamed');
+      await settleWatcher(run);
+      const { owner } = await serviceDoc(run, doc.id);
+      const gone = await entityGone(run, await run.view.remote(), owner, 'renumbered');
+      run.note(`service: entity renumbered ${gone.what}`);
+      await deliverAll(run);
+      await undo(run, true);
+      await deliverAll(run);
+    },
+    expectInTrace: ['moved to', 'service: entity renumbered', 'person: put back'],
+  },
 ];
 
 /**
