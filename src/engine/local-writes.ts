@@ -102,7 +102,12 @@ export class LocalWrites {
    * than the agreed one is a person's edit, carried into every rewrite until it is settled.
    */
   agreedBefore(base: BaseDocument): void {
-    const folder = this.#folders.get(this.#byId.get(base.id) ?? base.folder);
+    // The folder the base knows is the document while it still names it: a copy of it (row 17)
+    // names the same id, and its status must not stand in for the one the rewrites go to. Only
+    // a folder moved away from the base's path (row 15) is found by its id.
+    const atBase = this.#folders.get(base.folder);
+    const folder =
+      atBase?.meta?.id === base.id ? atBase : this.#folders.get(this.#byId.get(base.id) ?? '');
     if (folder) folder.statusEdit = localStatusEdit(folder.meta, this.agreedStatus(base));
   }
 

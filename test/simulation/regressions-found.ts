@@ -10,7 +10,7 @@ import { DEFAULT_STATUS_NAME } from '../../src/simulator/document-ops.js';
 import { content, localDocs, localEdits } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
-import { moveEntity, undo } from './away-steps.js';
+import { awayEdit, moveEntity, undo } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
 import {
@@ -580,6 +580,25 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
           `the scenario expected the service's status pulled and nothing pushed; the folder shows ${shown}`,
         );
     },
+  },
+  {
+    name: 'seed 4211',
+    title:
+      "a person types a status the service does not know and copies the document's folder beside it; a service user adds a file: the pull's rewrite of `.document.json` looked for the typed status in the copy (it names the same document), found none to keep in the folder itself, and put the agreed status back over the person's, with no trace",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: 'Awaiting Partner 1' }));
+      run.note(`local edit: unknown status typed ${doc.folder}`);
+      await settleWatcher(run);
+      // The copy's name sorts after the folder's: a scan meets it second.
+      awayEdit(run, 'folder copied', doc);
+      serviceAdds(run, doc.id, 'remote 5.pdf');
+      await deliverAll(run);
+      // The person removes the copy; the end judges the folder's status.
+      await undo(run, true);
+    },
+    expectInTrace: ['copied to', 'webhook at once: newAttachment', 'person: removed the copy'],
   },
   {
     name: 'seed 4655',
