@@ -60,16 +60,21 @@ export async function editUnderWrite(run: SeedRun): Promise<boolean> {
 }
 
 /**
- * A create of a document from a new folder is under way: its answer held, or its commit or the
- * write that names the folder waiting.
+ * A failpoint in a create of a document from a new folder: its commit, or the write that names
+ * the folder (`.document.json` in a folder no document has yet).
  */
+export function isCreateStep(step: Failpoint, site: FailpointSite): boolean {
+  return (
+    (step === 'before-commit' && site.what === 'create-document') ||
+    (step === 'before-local-write' && site.documentId == null && site.what === '.document.json')
+  );
+}
+
+/** A create of a document from a new folder is under way: its answer held, or a step of it parked. */
 function createInFlight(item: Parked): boolean {
   return (
     item.label.startsWith('create-document') ||
-    (item.step === 'before-commit' && item.site.what === 'create-document') ||
-    (item.step === 'before-local-write' &&
-      item.site.documentId == null &&
-      item.site.what === '.document.json')
+    (item.step !== null && isCreateStep(item.step, item.site))
   );
 }
 

@@ -10,6 +10,7 @@
  */
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
 import { pick } from '../../src/simulator/random.js';
 import { presentEntityFolders } from '../chaos/away-edits.js';
 import { type LocalDoc, localEdits } from '../chaos/local-edits.js';
@@ -88,6 +89,11 @@ function restorable(run: SeedRun): Binned[] {
   );
 }
 
+/** A plan that deletes in the service a document whose folder is gone (row 8). */
+export function deleteFromFolderPlanned(step: Failpoint, site: FailpointSite): boolean {
+  return step === 'entity-planned' && site.rows?.includes(8) === true;
+}
+
 /**
  * The weight of a put-back now: none with nothing to put back; much likelier while a sync
  * waits in the middle of a delete (a planned row 8, or a step on a binned document).
@@ -97,10 +103,10 @@ export function putBackWeight(run: SeedRun): number {
   if (bin.length === 0) return 0;
   const aimed = run.parked.some(
     (p) =>
-      p.site.rows?.includes(8) ||
+      (p.step !== null && deleteFromFolderPlanned(p.step, p.site)) ||
       bin.some((b) => p.site.documentId === b.id || p.label.includes(b.id)),
   );
-  return aimed ? 3 : 0.2;
+  return aimed ? 6 : 0.2;
 }
 
 /** A person puts a folder back from their bin; false when the service's document changed. */

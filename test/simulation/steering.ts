@@ -10,7 +10,8 @@ import type { Random } from '../../src/simulator/random.js';
 import { pick } from '../../src/simulator/random.js';
 import type { ChaosWorld, LocalDoc } from '../chaos/local-edits.js';
 import { remoteEdits } from '../chaos/remote-edits.js';
-import { isWriteOver } from './mid-sync-steps.js';
+import { isCreateStep, isWriteOver } from './mid-sync-steps.js';
+import { deleteFromFolderPlanned } from './recycle-bin.js';
 import type { SeedProfile } from './seed-profile.js';
 import { PARK_CHANCE, type SeedRun } from './seed-run.js';
 
@@ -18,15 +19,18 @@ import { PARK_CHANCE, type SeedRun } from './seed-run.js';
 const HELD = { usual: 0.08, leaning: 0.25 } as const;
 
 /**
- * A write over something a person may be editing (a trash, a rename, `.document.json`) parks
- * this often: the window mid-sync-steps.ts edits in.
+ * A write over something a person may be editing (a trash, a rename, `.document.json`), a step
+ * of a create from a new folder, and a plan with a row 8 delete park this often: the windows
+ * mid-sync-steps.ts and recycle-bin.ts act in.
  */
-const OVER_WRITE_PARK = 0.6;
+const WINDOW_PARK = 0.6;
 
 /** A seed's parks and held answers, as its profile says (SeedRun.start's setup). */
 export function steerRun(run: SeedRun, profile: SeedProfile): void {
   run.parkAt = (step, site) => {
-    const usual = isWriteOver(step, site) ? OVER_WRITE_PARK : PARK_CHANCE[step];
+    const window =
+      isWriteOver(step, site) || isCreateStep(step, site) || deleteFromFolderPlanned(step, site);
+    const usual = window ? WINDOW_PARK : PARK_CHANCE[step];
     return run.random() < profile.parkChance(step, usual);
   };
   run.holdAt = () => run.random() < profile.chance('late answers', HELD.usual, HELD.leaning);
