@@ -20,7 +20,7 @@ import { pick, type Random, seededRandom } from '../../src/simulator/random.js';
 import { AwayBook } from '../chaos/away-book.js';
 import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
-import { copiedFolders } from './away-steps.js';
+import { brokenFolders, copiedFolders } from './away-steps.js';
 import { convergenceFindings, type RoundsPicture, roundsPicture } from './convergence.js';
 import { CoverageCounter, type SeedCoverage } from './coverage.js';
 import { DiskFaults, isDiskFault } from './disk-faults.js';
@@ -396,12 +396,16 @@ export class SeedRun implements WorldHarness {
       await this.world.board.park('operator', label, life.n);
       if (life.dead) throw new CrashedError();
     }
-    const before = folderPicture(this.view, copiedFolders(this));
+    const before = folderPicture(this.view, copiedFolders(this), brokenFolders(this));
     try {
       return await job();
     } finally {
       if (!life.dead)
-        this.#operatorDid(owner, before, folderPicture(this.view, copiedFolders(this)));
+        this.#operatorDid(
+          owner,
+          before,
+          folderPicture(this.view, copiedFolders(this), brokenFolders(this)),
+        );
     }
   }
 
@@ -730,14 +734,22 @@ interface FolderPicture {
   readonly files: Set<string>;
 }
 
-/** The folder as a decision finds and leaves it, but for the folders in `aside` (copies). */
-function folderPicture(view: SyncHarness, aside: readonly string[] = []): FolderPicture {
+/**
+ * The folder as a decision finds and leaves it, but for the folders in `aside` (copies). A
+ * folder whose `.document.json` a person broke is its document's still (`broken`: folder → id):
+ * what a decision takes out of it, it takes out of that document.
+ */
+function folderPicture(
+  view: SyncHarness,
+  aside: readonly string[],
+  broken: ReadonlyMap<string, string>,
+): FolderPicture {
   const tree = new Map(
     [...view.tree()].filter(([rel]) => !aside.some((folder) => rel.startsWith(`${folder}/`))),
   );
   const statuses = new Map<string, string | null>();
   const owners = new Map<string, string>();
-  const ids = new Map<string, string>();
+  const ids = new Map<string, string>(broken);
   for (const rel of tree.keys()) {
     if (!rel.endsWith('/.document.json')) continue;
     const folder = rel.slice(0, -'/.document.json'.length);
@@ -747,7 +759,7 @@ function folderPicture(view: SyncHarness, aside: readonly string[] = []): Folder
       owners.set(meta.id, ownerKeyOf(meta.owner));
       ids.set(folder, meta.id);
     } catch {
-      // A broken .document.json names no document.
+      // A broken .document.json names no document (`broken` may, above).
     }
   }
   const files = new Set(
