@@ -385,8 +385,8 @@ export class SeedRun implements WorldHarness {
    * from the status page (parked until the seed lets it go) or handed over by a command. What it
    * changes in the folder is the person's doing: a status it writes is a status they typed,
    * bytes it moves to the trash are bytes they let go, and a document folder of the entity it
-   * moves to the trash (keep-theirs of a restored document) is a folder they deleted, so the
-   * delete in the service that follows is theirs.
+   * moves to the trash (the deleting side kept, of a restored document) is a folder they
+   * deleted, by its id and by its name, so the delete in the service that follows is theirs.
    */
   async operatorJob<T>(life: Life, owner: OwnerRef, job: () => Promise<T>, via: 'page' | 'cli') {
     if (life.dead) throw new CrashedError();
@@ -410,9 +410,10 @@ export class SeedRun implements WorldHarness {
   }
 
   #operatorDid(owner: OwnerRef, before: FolderPicture, after: FolderPicture): void {
-    for (const [id, of] of before.owners)
-      if (of === ownerKeyOf(owner) && !after.owners.has(id)) {
+    for (const [id, { owner: of, name }] of before.documents)
+      if (of === ownerKeyOf(owner) && !after.documents.has(id)) {
         this.ledger.removedFromStore.add(id);
+        this.ledger.deletedNames.add(name);
         this.ledger.book.folderDeletedAt.set(id, this.ledger.nextSeq());
       }
     for (const [id, status] of after.statuses)
@@ -727,8 +728,8 @@ export class SeedRun implements WorldHarness {
 /** Document statuses and file contents of the folder, before and after an operator's job. */
 interface FolderPicture {
   readonly statuses: Map<string, string | null>;
-  /** The entity (`kind:id`) of each document with a folder. */
-  readonly owners: Map<string, string>;
+  /** The entity (`kind:id`) and name of each document with a folder. */
+  readonly documents: Map<string, { owner: string; name: string }>;
   readonly shas: Set<string>;
   /** Each content in its document (`fileKey`). */
   readonly files: Set<string>;
@@ -748,7 +749,7 @@ function folderPicture(
     [...view.tree()].filter(([rel]) => !aside.some((folder) => rel.startsWith(`${folder}/`))),
   );
   const statuses = new Map<string, string | null>();
-  const owners = new Map<string, string>();
+  const documents = new Map<string, { owner: string; name: string }>();
   const ids = new Map<string, string>(broken);
   for (const rel of tree.keys()) {
     if (!rel.endsWith('/.document.json')) continue;
@@ -756,7 +757,7 @@ function folderPicture(
     try {
       const meta = view.meta(folder);
       statuses.set(meta.id, meta.status);
-      owners.set(meta.id, ownerKeyOf(meta.owner));
+      documents.set(meta.id, { owner: ownerKeyOf(meta.owner), name: meta.name });
       ids.set(folder, meta.id);
     } catch {
       // A broken .document.json names no document (`broken` may, above).
@@ -765,7 +766,7 @@ function folderPicture(
   const files = new Set(
     [...tree].map(([rel, sha]) => fileKey(ids.get(path.posix.dirname(rel)) ?? null, sha)),
   );
-  return { statuses, owners, shas: new Set(tree.values()), files };
+  return { statuses, documents, shas: new Set(tree.values()), files };
 }
 
 function entityFoldersIn(root: string): string[] {
