@@ -24,6 +24,7 @@ import { LocalWrites } from './local-writes.js';
 import { mapLimit } from './map-limit.js';
 import { type EntityJob, malformedItem } from './plan-entity.js';
 import { ProblemBook } from './problem-book.js';
+import { nameAndDate, unnamedCreatesInDoubt } from './resolve-in-doubt.js';
 
 export interface EntityOutcome {
   readonly owner: EntityJob['owner'];
@@ -94,6 +95,8 @@ export class EntityExecution {
   #log: Logger | null = null;
 
   readonly #inDoubt: ReadonlySet<string>;
+  /** Creates of this entity still in doubt, by name and date, that name no document yet. */
+  readonly #unnamedCreates: ReadonlySet<string>;
   readonly #tally: CycleTally;
   private readonly cycleLog: Logger;
 
@@ -110,6 +113,7 @@ export class EntityExecution {
     };
     this.cycleLog = options.log;
     this.#inDoubt = options.inDoubt ?? new Set();
+    this.#unnamedCreates = unnamedCreatesInDoubt(deps, job.owner);
     this.#tally = options.tally;
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
     const writes = new LocalWrites(
@@ -174,7 +178,9 @@ export class EntityExecution {
       const item = problemItem(this.#ctx, plan);
       // A push the service could not be asked about yet: acting on the document now could send
       // it twice, or pull back as new what it already made.
-      const inDoubt = plan.documentId !== null && this.#inDoubt.has(plan.documentId);
+      const inDoubt =
+        plan.documentId !== null &&
+        (this.#inDoubt.has(plan.documentId) || this.#perhapsCreated(plan.documentId));
       if (signal?.aborted) {
         this.#problems.untouched(item);
         this.#notInStep(plan, 'left');
@@ -209,6 +215,20 @@ export class EntityExecution {
       // scan (`--once` runs that cycle; the daemon's watcher reports the change).
       this.#leftForNextCycle ||= result.leftForNextCycle || result.changedDuringSync;
     });
+  }
+
+  /**
+   * A document nothing agreed, of the name and date of a create still in doubt that could not be
+   * checked: perhaps the one it made (resolve-in-doubt.ts, unnamedCreatesInDoubt).
+   */
+  #perhapsCreated(documentId: string): boolean {
+    if (this.#unnamedCreates.size === 0) return false;
+    const doc = this.job.remoteDocs.get(documentId);
+    return (
+      doc !== undefined &&
+      this.#ctx.deps.state.base.get(documentId) === null &&
+      this.#unnamedCreates.has(nameAndDate(doc))
+    );
   }
 
   /** The document is behind (the cursor waits for it): in error, or left by a stop. */

@@ -216,6 +216,30 @@ async function ourUpload(
 type CreateItem = Extract<OutboxItem, { kind: 'create-document' }>;
 
 /**
+ * The name and date of each create of this owner still in doubt that names no document yet (its
+ * check could not read the service). A document of the service with one of these, that nothing
+ * agreed, may be the one the create made: pulled as new, it would be agreed before the check
+ * runs again, which looks only among documents nothing agreed, so it would close the create as
+ * never sent and the folder would make a second document. Such a document is left alone until
+ * the create is settled.
+ */
+export function unnamedCreatesInDoubt(deps: EngineDeps, owner: OwnerRef): Set<string> {
+  const key = ownerKey(owner);
+  return new Set(
+    deps.state.outbox
+      .inDoubt()
+      .flatMap((i) =>
+        i.kind === 'create-document' && !i.payload.createdId && ownerKey(i.owner) === key
+          ? [nameAndDate(i.payload)]
+          : [],
+      ),
+  );
+}
+
+export const nameAndDate = (doc: { name: string; documentDate: string }) =>
+  JSON.stringify([doc.name, doc.documentDate]);
+
+/**
  * A create happened if the service answered it (its id noted on the push), or else if the owner
  * has a document of that name and date, new since the push. Its `.document.json` then goes into
  * the folder it was made from, found by its identity on disk wherever a person moved it within

@@ -62,6 +62,14 @@ export function copiedFolders(run: SeedRun): readonly string[] {
   return undoingsOf(run).copies.map((c) => c.folder);
 }
 
+/**
+ * The document of each folder whose `.document.json` a person broke and has not mended (folder
+ * → id): the file names no document until mended, yet the folder's contents are still its own.
+ */
+export function brokenFolders(run: SeedRun): ReadonlyMap<string, string> {
+  return new Map(undoingsOf(run).broken.map((b) => [b.folder, b.id]));
+}
+
 const parentOf = (rel: string) => rel.slice(0, rel.lastIndexOf('/'));
 const baseOf = (rel: string) => rel.slice(rel.lastIndexOf('/') + 1);
 const abs = (run: SeedRun, rel: string) => path.join(run.view.root, ...rel.split('/'));

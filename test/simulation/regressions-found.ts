@@ -647,7 +647,49 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['moved to', 'service: entity renumbered', 'person: put back'],
   },
+  {
+    name: 'seed 3575',
+    title:
+      "a new folder's create is carried out and its answer lost; the next sync cannot read the document it would find by name, yet its plan can, and pulls that document as new: once agreed, the create is closed as never sent, and the folder makes a second document",
+    plan: SMALL,
+    play: createCheckFailsThenPulled,
+    expectInTrace: [
+      'the service carried out create-document and lost its answer',
+      "the document's details answer 503",
+    ],
+  },
 ];
+
+/**
+ * Seed 3575: a person makes a folder; its create is carried out and the answer lost. The next
+ * sync settles the create first: it lists the owner's documents and reads the details of the one
+ * of the create's name, which fail (a connection reset in the seed, a 503 here). The plan that
+ * follows lists the same document and reads its details, which answer now.
+ */
+async function createCheckFailsThenPulled(run: SeedRun): Promise<void> {
+  const { doc } = await synced(run);
+  const owner = run.view.meta(doc.folder).owner;
+  const of = `${owner.kind}:${owner.id}`;
+  run.view.sim.admin.loseNextAnswer('POST', '/documents');
+  localEdits.newFolder(run.chaos);
+  run.note('local edit: new folder');
+  await run.advance(5_000);
+  const lost = () => run.trace.some((l) => l.includes('lost its answer'));
+  for (let i = 0; i < 10 && !lost(); i++) await run.release(run.parked[0]!);
+  if (!lost()) throw new Error('the scenario expected the create carried out and its answer lost');
+  // The next sync settles the create, then plans: the details fail between the two listings.
+  run.holdAt = (label) => label === `documents of ${of}` || label.startsWith(`versions of ${of}`);
+  await releaseUntil(run, (p) => p.label === `documents of ${of}`, "the settle's listing");
+  detailsFail(run, false);
+  await run.releaseWhere((p) => p.label === `documents of ${of}`, "the settle's listing");
+  await releaseUntil(run, (p) => p.label.startsWith(`versions of ${of}`), "the plan's listing");
+  run.faults({}, 'healed');
+  run.holdAt = () => false;
+  await run.drain();
+  await run.advance(300_000);
+  run.requestRound(true);
+  await run.drain();
+}
 
 /**
  * A service user deletes a document while a person adds a file to its folder: modify beats

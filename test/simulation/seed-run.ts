@@ -20,7 +20,7 @@ import { pick, type Random, seededRandom } from '../../src/simulator/random.js';
 import { AwayBook } from '../chaos/away-book.js';
 import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
-import { copiedFolders } from './away-steps.js';
+import { brokenFolders, copiedFolders } from './away-steps.js';
 import { convergenceFindings, type RoundsPicture, roundsPicture } from './convergence.js';
 import { CoverageCounter, type SeedCoverage } from './coverage.js';
 import { DiskFaults, isDiskFault } from './disk-faults.js';
@@ -385,8 +385,8 @@ export class SeedRun implements WorldHarness {
    * from the status page (parked until the seed lets it go) or handed over by a command. What it
    * changes in the folder is the person's doing: a status it writes is a status they typed,
    * bytes it moves to the trash are bytes they let go, and a document folder of the entity it
-   * moves to the trash (keep-theirs of a restored document) is a folder they deleted, so the
-   * delete in the service that follows is theirs.
+   * moves to the trash (the deleting side kept, of a restored document) is a folder they
+   * deleted, by its id and by its name, so the delete in the service that follows is theirs.
    */
   async operatorJob<T>(life: Life, owner: OwnerRef, job: () => Promise<T>, via: 'page' | 'cli') {
     if (life.dead) throw new CrashedError();
@@ -396,19 +396,24 @@ export class SeedRun implements WorldHarness {
       await this.world.board.park('operator', label, life.n);
       if (life.dead) throw new CrashedError();
     }
-    const before = folderPicture(this.view, copiedFolders(this));
+    const before = folderPicture(this.view, copiedFolders(this), brokenFolders(this));
     try {
       return await job();
     } finally {
       if (!life.dead)
-        this.#operatorDid(owner, before, folderPicture(this.view, copiedFolders(this)));
+        this.#operatorDid(
+          owner,
+          before,
+          folderPicture(this.view, copiedFolders(this), brokenFolders(this)),
+        );
     }
   }
 
   #operatorDid(owner: OwnerRef, before: FolderPicture, after: FolderPicture): void {
-    for (const [id, of] of before.owners)
-      if (of === ownerKeyOf(owner) && !after.owners.has(id)) {
+    for (const [id, { owner: of, name }] of before.documents)
+      if (of === ownerKeyOf(owner) && !after.documents.has(id)) {
         this.ledger.removedFromStore.add(id);
+        this.ledger.deletedNames.add(name);
         this.ledger.book.folderDeletedAt.set(id, this.ledger.nextSeq());
       }
     for (const [id, status] of after.statuses)
@@ -723,37 +728,45 @@ export class SeedRun implements WorldHarness {
 /** Document statuses and file contents of the folder, before and after an operator's job. */
 interface FolderPicture {
   readonly statuses: Map<string, string | null>;
-  /** The entity (`kind:id`) of each document with a folder. */
-  readonly owners: Map<string, string>;
+  /** The entity (`kind:id`) and name of each document with a folder. */
+  readonly documents: Map<string, { owner: string; name: string }>;
   readonly shas: Set<string>;
   /** Each content in its document (`fileKey`). */
   readonly files: Set<string>;
 }
 
-/** The folder as a decision finds and leaves it, but for the folders in `aside` (copies). */
-function folderPicture(view: SyncHarness, aside: readonly string[] = []): FolderPicture {
+/**
+ * The folder as a decision finds and leaves it, but for the folders in `aside` (copies). A
+ * folder whose `.document.json` a person broke is its document's still (`broken`: folder → id):
+ * what a decision takes out of it, it takes out of that document.
+ */
+function folderPicture(
+  view: SyncHarness,
+  aside: readonly string[],
+  broken: ReadonlyMap<string, string>,
+): FolderPicture {
   const tree = new Map(
     [...view.tree()].filter(([rel]) => !aside.some((folder) => rel.startsWith(`${folder}/`))),
   );
   const statuses = new Map<string, string | null>();
-  const owners = new Map<string, string>();
-  const ids = new Map<string, string>();
+  const documents = new Map<string, { owner: string; name: string }>();
+  const ids = new Map<string, string>(broken);
   for (const rel of tree.keys()) {
     if (!rel.endsWith('/.document.json')) continue;
     const folder = rel.slice(0, -'/.document.json'.length);
     try {
       const meta = view.meta(folder);
       statuses.set(meta.id, meta.status);
-      owners.set(meta.id, ownerKeyOf(meta.owner));
+      documents.set(meta.id, { owner: ownerKeyOf(meta.owner), name: meta.name });
       ids.set(folder, meta.id);
     } catch {
-      // A broken .document.json names no document.
+      // A broken .document.json names no document (`broken` may, above).
     }
   }
   const files = new Set(
     [...tree].map(([rel, sha]) => fileKey(ids.get(path.posix.dirname(rel)) ?? null, sha)),
   );
-  return { statuses, owners, shas: new Set(tree.values()), files };
+  return { statuses, documents, shas: new Set(tree.values()), files };
 }
 
 function entityFoldersIn(root: string): string[] {

@@ -71,9 +71,10 @@ export interface Observed {
   /**
    * Documents made from a folder that was moved out of its entity folder or removed before the
    * service answered, and is nowhere in the store: recorded as created until it is back
-   * (docs/syncing.md), the service has them and no row does.
+   * (docs/syncing.md), the service has them and no row does. Each with the document it was
+   * made again in place of (rows 12, 19, 54), or null.
    */
-  readonly awaitingFolder: ReadonlySet<string>;
+  readonly awaitingFolder: ReadonlyMap<string, string | null>;
 }
 
 export async function observe(root: string, state: StateStore, dump: StateDump): Promise<Observed> {
@@ -92,7 +93,7 @@ export async function observe(root: string, state: StateStore, dump: StateDump):
     state.problems.list().flatMap((p) => (p.documentId ? [p.documentId] : [])),
   );
   const held = new Set(state.heldDeletes.list().map((h) => h.documentId));
-  const awaitingFolder = new Set(
+  const awaitingFolder = new Map(
     state.outbox
       .inDoubt()
       .flatMap((i) =>
@@ -100,7 +101,7 @@ export async function observe(root: string, state: StateStore, dump: StateDump):
         i.payload.createdId &&
         !folders.has(i.payload.createdId) &&
         ![...tree.keys()].some((rel) => rel.startsWith(`${i.payload.folder}/`))
-          ? [i.payload.createdId]
+          ? [[i.payload.createdId, i.payload.replaces ?? null] as const]
           : [],
       ),
   );

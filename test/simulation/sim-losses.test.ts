@@ -60,6 +60,7 @@ function observed(documents: ReturnType<typeof doc>[], folders = documents): Obs
     inError: new Set(),
     held: new Set(),
     metas,
+    awaitingFolder: new Map(),
   } as unknown as Observed;
 }
 
@@ -84,6 +85,25 @@ describe('the end held against the world as the seed found it', () => {
     ledger.book.serviceDeleted.add('2');
     ledger.deleted('ccc');
     expect(details(ledger, o)).toEqual([]);
+  });
+
+  it('lets a document made again go whose folder a person deleted while its create waits (seed 6520)', () => {
+    const ledger = start();
+    // The service deleted document 2; docsync made it again from its folder as 3 (row 12), the
+    // answer lost; the person deleted the folder before the create was settled.
+    ledger.book.serviceDeleted.add('2');
+    ledger.deleted('ccc');
+    ledger.book.document(doc('3'), 'docsync');
+    const o = observed([doc('1'), doc('3', [])], [doc('1')]);
+    expect(details(ledger, o)).toEqual([
+      expect.stringContaining('document 3 "Minutes 3" (made by docsync) has no folder'),
+    ]);
+    const waiting = { ...o, awaitingFolder: new Map([['3', '2']]) };
+    expect(details(ledger, waiting)).toEqual([
+      expect.stringContaining('document 3 "Minutes 3" (made by docsync) has no folder'),
+    ]);
+    ledger.removedFromStore.add('2');
+    expect(details(ledger, waiting)).toEqual([]);
   });
 
   it('sees an attachment in the wrong document, under another name, or of another kind', () => {

@@ -65,10 +65,15 @@ export function simView(parts: ViewParts): SyncHarness {
       // No `.document.json` (yet), or one a person broke: no document to name.
     }
     const forms = (found?.attachments ?? []).filter((a) => a.kind === 'system').map((a) => a.file);
-    const overSystem = forms.includes(name) || keptEditOf(name, forms) !== null;
+    const old = fileSha(abs(rel));
+    // A form docsync has placed but not yet written into `.document.json` (its pull parked
+    // between the two) is a form all the same: the bytes written over are the form's.
+    const writtenOver =
+      old === null ? undefined : ledger.book.files.get(fileKey(found?.id ?? null, old));
+    const overForm = writtenOver?.kind === 'system' && writtenOver.name === name;
+    const overSystem = forms.includes(name) || keptEditOf(name, forms) !== null || overForm;
     // Bytes written over are the person's to lose when the chaos ledger says so (not the
     // original of a system form, which comes back).
-    const old = fileSha(abs(rel));
     if (old && ledger.userDeleted.has(old))
       ledger.book.deleted.add(fileKey(found?.id ?? null, old));
     ledger.book.file(
