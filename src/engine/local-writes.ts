@@ -83,7 +83,10 @@ export class LocalWrites {
         meta: doc.meta,
         statusEdit: null,
       });
-      if (doc.meta) this.#byId.set(doc.meta.id, doc.folder);
+      // Of two folders naming one id, the first by path, as the plan takes it (local-index.ts).
+      const first = this.#byId.get(doc.meta?.id ?? '');
+      if (doc.meta && (first === undefined || doc.folder < first))
+        this.#byId.set(doc.meta.id, doc.folder);
     }
   }
 
@@ -102,7 +105,11 @@ export class LocalWrites {
    * than the agreed one is a person's edit, carried into every rewrite until it is settled.
    */
   agreedBefore(base: BaseDocument): void {
-    const folder = this.#folders.get(this.#byId.get(base.id) ?? base.folder);
+    // The folder the base knows is the document's, as in the plan (local-index.ts): a copy of
+    // it beside it (row 17) names the same id, and its edit is not the one this sync rewrites.
+    const known = this.#folders.get(base.folder);
+    const folder =
+      known?.meta?.id === base.id ? known : this.#folders.get(this.#byId.get(base.id) ?? '');
     if (folder) folder.statusEdit = localStatusEdit(folder.meta, this.agreedStatus(base));
   }
 
