@@ -634,6 +634,27 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['copied to', 'person: removed the copy'],
   },
+  {
+    name: 'seed 7037',
+    title:
+      "a person types a status; a service user deletes the entity's other document, and the service's next listing of the entity leaves the first out: the full listing comes back empty, and the first document, taken for deleted while changed here (row 12), was made again under a new id while the service still had it, the person's status on the copy",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      const other = localDocs(run.view).find((d) => d.id !== doc.id);
+      if (!other) throw new Error('the scenario needs a second document');
+      await deleteInService(run, other.id);
+      run.view.sim.admin.skipInNextListing(doc.id);
+      run.note(`service: document missing from a listing ${doc.id}`);
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      // The round before the watcher's sync: the edit is still the folder's alone.
+      run.requestRound(true);
+      await run.drain(0);
+      await settleWatcher(run);
+      await deliverAll(run);
+    },
+    expectInTrace: ['service: document missing from a listing', 'full round'],
+  },
 ];
 
 /**
