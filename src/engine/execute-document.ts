@@ -222,6 +222,12 @@ class DocumentRun {
       const refused = refusedItem(action);
       if (!(error instanceof PushRejectedError) || refused === null) throw error;
       ctx.refused(refused, error);
+      // Refused over a newer status of the service's (row 23), the push left that status there:
+      // the base takes it, as row 25 pulls one beside a status the service does not take (the
+      // folder keeps the typed one, row 29). Else the plan's timestamp (row 27) would be agreed
+      // with the status the push meant to replace, and no later sync would see it.
+      const kept = statusKeptByRefusal(action, remote);
+      if (kept) await this.#act(kept);
       return;
     }
     const base = this.#base;
@@ -337,6 +343,28 @@ function refusedItem(action: SyncAction): string | null {
     return `${action.folder}/${action.file.name}`;
   if (action.kind === 'push-status') return `${action.folder}/${DOCUMENT_META}`;
   return null;
+}
+
+/**
+ * The service's status a refused `push-status` was to replace, as a pull of it; null when the
+ * push would have replaced the agreed one (row 20): then the base shows the service's already.
+ */
+function statusKeptByRefusal(
+  action: SyncAction,
+  remote: RemoteDocument | null,
+): Extract<SyncAction, { kind: 'pull-status' }> | null {
+  if (action.kind !== 'push-status' || action.replacesStatusId === undefined || !remote)
+    return null;
+  const { owner, documentId, documentName, folder } = action;
+  return {
+    kind: 'pull-status',
+    row: 21,
+    owner,
+    documentId,
+    documentName,
+    folder,
+    status: remote.status,
+  };
 }
 
 function recordProblem(

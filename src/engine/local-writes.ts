@@ -83,7 +83,10 @@ export class LocalWrites {
         meta: doc.meta,
         statusEdit: null,
       });
-      if (doc.meta) this.#byId.set(doc.meta.id, doc.folder);
+      // Of two folders naming one id, the first by path, as the plan takes it (local-index.ts).
+      const first = this.#byId.get(doc.meta?.id ?? '');
+      if (doc.meta && (first === undefined || doc.folder < first))
+        this.#byId.set(doc.meta.id, doc.folder);
     }
   }
 

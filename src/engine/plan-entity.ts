@@ -27,7 +27,7 @@ import { withLearntTypes } from './catalogue.js';
 import type { EngineDeps } from './engine-deps.js';
 import { readStoredState, type StoredEntityState } from './read-ahead.js';
 import { settlePulls } from './settle-pulls.js';
-import { verifyDeletions } from './verify-deletions.js';
+import { emptyListingDisproved, verifyDeletions } from './verify-deletions.js';
 
 /**
  * What executing one entity's plan needs. A cycle holds every entity's job until all are
@@ -109,15 +109,28 @@ export async function planEntity(
       : await listChanges(deps, owner, base, options.fullReconcile ? null : cursor);
   const { listed, malformed, fullListing } = listing;
   for (const entry of malformed) reportMalformed(deps, owner, entry);
+  const announced = knownIds(base, options.deletedIds);
   const verified = await verifyDeletions(deps, owner, {
-    // An empty listing is judged by its own rail, which holds every deletion it implies.
+    // An empty listing is judged by its own rail, which holds the trash it implies.
     unlisted:
       fullListing && malformed.length === 0 && listed.size > 0
         ? [...base.keys()].filter((id) => !listed.has(id))
         : null,
-    announced: knownIds(base, options.deletedIds),
+    announced,
     listed,
   });
+  const emptyAndWrong =
+    fullListing &&
+    malformed.length === 0 &&
+    listed.size === 0 &&
+    (await emptyListingDisproved(
+      deps,
+      owner,
+      [...base.keys()].filter((id) => !announced.has(id)),
+    ));
+  // A listing with holes (malformed items, a deletion the service would not confirm, an empty
+  // one the service shows wrong) cannot prove a deletion.
+  const listingProves = fullListing && malformed.length === 0 && !verified.unsure && !emptyAndWrong;
   const alive = new Map(verified.alive.map((d) => [d.id, d]));
   const { remoteDocs, detailFailures } = await readDetails(
     deps,
@@ -158,12 +171,7 @@ export async function planEntity(
       deletedInService: deletedInService(deps, owner, base, snapshot),
       remote: {
         changed: [...remoteDocs.values()],
-        // A listing with holes (malformed items, a deletion the service would not confirm)
-        // cannot prove a deletion.
-        listedIds:
-          fullListing && malformed.length === 0 && !verified.unsure
-            ? new Set([...listed.keys(), ...alive.keys()])
-            : null,
+        listedIds: listingProves ? new Set([...listed.keys(), ...alive.keys()]) : null,
         deletedIds: verified.deleted,
         unreadIds: new Set(detailFailures.keys()),
       },
@@ -194,10 +202,7 @@ export async function planEntity(
     malformed,
     detailFailures,
     fullListing,
-    deletionsJudged:
-      fullListing && malformed.length === 0 && !verified.unsure
-        ? 'all'
-        : new Set([...verified.deleted, ...alive.keys()]),
+    deletionsJudged: listingProves ? 'all' : new Set([...verified.deleted, ...alive.keys()]),
     statusTypes,
     plan,
   };

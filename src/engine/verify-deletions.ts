@@ -52,6 +52,29 @@ export async function verifyDeletions(
 }
 
 /**
+ * Whether an empty full listing is shown wrong: the documents it left out are read one at a time
+ * until one is there (or cannot be asked about), so a listing the service got wrong costs one
+ * request, and only a firm that really has nothing left costs one per document. An empty
+ * listing's trash is held by its own rail (check-safety.ts), but not what else a deletion plans:
+ * a document made again from its folder (row 12), a row forgotten (row 10).
+ */
+export async function emptyListingDisproved(
+  deps: EngineDeps,
+  owner: OwnerRef,
+  unlisted: readonly string[],
+): Promise<boolean> {
+  for (const id of unlisted) {
+    try {
+      await deps.remote.document(owner, id);
+      return true;
+    } catch (error) {
+      if (!isGone(error)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The details of a document found alive carry whole seconds (api.md); the base keeps the list's
  * microseconds, or the next full round finds the base a fraction of a second off and records it
  * then, a change no poll round could make (the list shows the document only once it changes

@@ -658,6 +658,52 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       "the document's details answer 503",
     ],
   },
+  {
+    name: 'seed 1955',
+    title:
+      "a service user sets a status, and a second later a person types another, which the firm has taken out of its catalogue since docsync read it: the push over the service's status (row 23) is refused, yet the document's change time was agreed with the status the push was to replace, so no later sync saw the service's",
+    plan: SMALL,
+    play: statusRefusedOverTheService,
+    expectInTrace: ['service: status type removed', 'status typed a second after'],
+  },
+  {
+    name: 'seed 6822',
+    title:
+      "a person types a status the service does not know and copies the document folder beside it (row 17); a service user adds a file: the copy, scanned after its original, was taken for the folder holding the typed status, and the original's `.document.json`, rewritten after the pull, lost it",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: 'Awaiting Partner 1' }));
+      await settleWatcher(run);
+      if (!awayEdit(run, 'folder copied', doc)) throw new Error('the scenario needs a copy');
+      serviceAdds(run, doc.id, 'added.pdf');
+      await settleWatcher(run);
+      await deliverAll(run);
+      await undo(run, true);
+    },
+    expectInTrace: ['copied to', 'person: removed the copy'],
+  },
+  {
+    name: 'seed 7037',
+    title:
+      "a person types a status; a service user deletes the entity's other document, and the service's next listing of the entity leaves the first out: the full listing comes back empty, and the first document, taken for deleted while changed here (row 12), was made again under a new id while the service still had it, the person's status on the copy",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc, types } = await synced(run);
+      const other = localDocs(run.view).find((d) => d.id !== doc.id);
+      if (!other) throw new Error('the scenario needs a second document');
+      await deleteInService(run, other.id);
+      run.view.sim.admin.skipInNextListing(doc.id);
+      run.note(`service: document missing from a listing ${doc.id}`);
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: types[0]!.name }));
+      // The round before the watcher's sync: the edit is still the folder's alone.
+      run.requestRound(true);
+      await run.drain(0);
+      await settleWatcher(run);
+      await deliverAll(run);
+    },
+    expectInTrace: ['service: document missing from a listing', 'full round'],
+  },
 ];
 
 /**
@@ -689,6 +735,27 @@ async function createCheckFailsThenPulled(run: SeedRun): Promise<void> {
   await run.advance(300_000);
   run.requestRound(true);
   await run.drain();
+}
+
+/**
+ * Seed 1955: the person's status is the newer (row 23), and its type left the service's
+ * catalogue after docsync read it, so its push is refused. The service's status stays; the
+ * agreed state must show it, as the folder keeps the person's (row 29), in error.
+ */
+async function statusRefusedOverTheService(run: SeedRun): Promise<void> {
+  const { doc, types } = await synced(run);
+  const [ours, theirs] = types.filter((t) => t.name !== DEFAULT_STATUS_NAME);
+  if (!ours || !theirs) throw new Error('the scenario needs two status types besides the default');
+  run.view.sim.admin.assignStatus(doc.id, { typeId: theirs.id });
+  run.clock.pass(1000);
+  run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: ours.name }));
+  run.note(
+    `both sides: ${theirs.name} set in the service, ${ours.name} status typed a second after`,
+  );
+  run.view.sim.admin.removeStatusType(ours.id);
+  run.note(`service: status type removed ${ours.id} (${ours.name})`);
+  await settleWatcher(run);
+  await deliverAll(run);
 }
 
 /**
