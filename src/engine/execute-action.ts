@@ -10,7 +10,11 @@ import {
   baseFromDocument,
 } from '../domain/apply-action-result.js';
 import { assertNever } from '../domain/assert-never.js';
-import { CreatedFolderMissingError, PushRejectedError } from '../domain/errors.js';
+import {
+  CreatedFolderMissingError,
+  LocalChangedError,
+  PushRejectedError,
+} from '../domain/errors.js';
 import type { SyncAction } from '../domain/sync-actions.js';
 import type {
   BaseDocument,
@@ -379,7 +383,11 @@ const trashLocalAttachment: Act<'trash-local-attachment'> = async (ctx, action, 
 };
 
 const trashLocalDocument: Act<'trash-local-document'> = async (ctx, action, base) => {
-  await ctx.local.trash(action.folder, null, action.mode);
+  // Gone from where the plan saw it: deleted (row 10 forgets it), or renamed or moved away with
+  // its entity (row 11 or 50 find it). Only a new scan tells which; dropping the row here would
+  // leave a folder that comes back naming a document nobody knows (row 6).
+  if (!(await ctx.local.trash(action.folder, null, action.mode)))
+    throw new LocalChangedError(action.folder);
   return fold(ctx, action, base, { kind: 'done' });
 };
 

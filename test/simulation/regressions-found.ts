@@ -704,6 +704,27 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['service: document missing from a listing', 'full round'],
   },
+  {
+    name: 'seed 10302',
+    title:
+      "a service user deletes a document, and a person renames its folder after docsync planned to move it to the trash (row 11): the trash found nothing at the old name and dropped the document's row, so the renamed folder was left for ever naming a document nobody knows (seed 9257 too, its entity folder moved away and put back)",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      await deleteInService(run, doc.id);
+      run.parkAt = (step, site) =>
+        step === 'before-local-write' && site.what === 'trash the folder';
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-local-write'), 'the trash planned, not carried out');
+      run.parkAt = () => false;
+      if (!localEdits.renameFolder(run.chaos, doc)) throw new Error('the scenario needs a rename');
+      run.note(`local edit: renamed folder ${doc.folder}`);
+      await run.drain();
+      await settleWatcher(run);
+      await deliverAll(run);
+    },
+    expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
+  },
 ];
 
 /**
