@@ -60,7 +60,9 @@ export interface SeedPlan {
   readonly maxSteps: number;
   /** `queue.concurrency` (1 unless told). */
   readonly concurrency?: number;
-  /** Each seed draws its own concurrency and rails (seed-settings.ts). */
+  /** `safety.deleteHoldSeconds` (60 unless told). */
+  readonly deleteHoldSeconds?: number;
+  /** Each seed draws its own concurrency, rails and hold (seed-settings.ts). */
   readonly drawSettings?: boolean;
 }
 
@@ -184,6 +186,9 @@ export class SeedRun implements WorldHarness {
           firm: { ...plan.firm, seed },
           ...(plan.safety ? { safety: plan.safety } : {}),
           ...(plan.concurrency ? { concurrency: plan.concurrency } : {}),
+          ...(plan.deleteHoldSeconds === undefined
+            ? {}
+            : { deleteHoldSeconds: plan.deleteHoldSeconds }),
         },
         run,
       );
@@ -785,7 +790,8 @@ function worldLine(plan: SeedPlan): string {
   const rails = plan.safety
     ? `raised to ${plan.safety.maxDeletePercent} % and ${plan.safety.maxDeleteCount}`
     : 'at their defaults';
-  return `world: queue.concurrency ${plan.concurrency ?? 1}, delete rails ${rails}`;
+  const hold = plan.deleteHoldSeconds ?? 60;
+  return `world: queue.concurrency ${plan.concurrency ?? 1}, delete rails ${rails}, deletes held ${hold} s`;
 }
 
 function labelOf(step: Failpoint, site: FailpointSite): string {

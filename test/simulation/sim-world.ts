@@ -54,6 +54,8 @@ export interface WorldOptions {
   readonly safety?: { readonly maxDeletePercent: number; readonly maxDeleteCount: number };
   /** `queue.concurrency`: documents and entities a sync runs at once (1 unless told). */
   readonly concurrency?: number;
+  /** `safety.deleteHoldSeconds` (60 unless told). */
+  readonly deleteHoldSeconds?: number;
 }
 
 /** What the world asks of the harness that drives it. */
@@ -334,7 +336,12 @@ export class SimWorld {
       },
       status: { enabled: false },
       settleSeconds: 0,
-      ...(this.options.safety ? { safety: this.options.safety } : {}),
+      safety: {
+        ...this.options.safety,
+        ...(this.options.deleteHoldSeconds === undefined
+          ? {}
+          : { deleteHoldSeconds: this.options.deleteHoldSeconds }),
+      },
       log: { level: 'warn' },
     });
   }
