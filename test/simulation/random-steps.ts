@@ -168,8 +168,12 @@ const LOCAL_EDITS = [
   ...AWAY_EDITS,
 ] as const;
 
-/** As likely as each other, but for the rarer ones. */
+/**
+ * As likely as each other, but for the rarer ones, and a new folder: the firm's everyday way to
+ * make a document, and the only way into a create's windows (mid-sync-steps.ts).
+ */
 const LOCAL_EDIT_WEIGHT: Partial<Record<(typeof LOCAL_EDITS)[number], number>> = {
+  'new folder': 2.5,
   '.document.json removed': 0.3,
   '.document.json broken': 0.9,
   'folder copied': 0.8,
