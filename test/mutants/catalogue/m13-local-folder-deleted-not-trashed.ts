@@ -10,6 +10,6 @@ export default {
     'test/scenarios/operator-trash.test.ts',
     'test/integration/file-modes.test.ts',
   ],
-  find: `  await ctx.local.trash(action.folder, null, action.mode);`,
-  replace: `  await ctx.local.trash(action.folder, null, 'delete');`,
+  find: `  if (!(await ctx.local.trash(action.folder, null, action.mode)))`,
+  replace: `  if (!(await ctx.local.trash(action.folder, null, 'delete')))`,
 } satisfies Mutant;
