@@ -27,6 +27,11 @@ export interface PlanInput {
   /** Where the entity folder was last seen; row 50 names it when it has gone missing. */
   readonly knownFolder?: string | null;
   /**
+   * New documents a pull placed in the entity folder and did not commit (engine/settle-pulls.ts):
+   * the folder holds documents as surely as with a base, so its absence is row 50 too.
+   */
+  readonly pullsInDoubt?: number;
+  /**
    * Base documents missing from the entity folder, looked for in the rest of the store (rows 18,
    * 51). Absent: nothing is missing, or nobody looked; a missing folder then reads as deleted.
    */

@@ -173,7 +173,15 @@ function planFolders(ctx: PlanContext, local: readonly LocalChange[]): DocumentP
 /**
  * Row 50: the entity folder is gone (moved out of the root, archived, unmounted, replaced by a
  * link). Its absence says nothing about its documents, so the whole entity waits for it.
+ * Without a document agreed or placed, the folder is one not made yet, and pulls make it.
  */
+export function entityHeld(input: Pick<PlanInput, 'local' | 'base' | 'pullsInDoubt'>): boolean {
+  // A pull in doubt counts: planned again, it would place the document a second time, in a
+  // folder made anew or through a link left in the folder's place, beside the first.
+  return input.local.folder === null && (input.base.size > 0 || (input.pullsInDoubt ?? 0) > 0);
+}
+
+/** Row 50's plan: the problem recorded, nothing else. */
 function entityFolderMissing(input: PlanInput, ctx: PlanContext): SyncPlan {
   const where = input.knownFolder ?? `the ${input.owner.kind}'s folder`;
   const message = `entity folder missing: ${where} is not in the store (moved, renamed outside its parent, archived, unmounted or replaced by a link); nothing of this ${input.owner.kind} is synced or deleted until it is back`;
@@ -196,7 +204,7 @@ function entityFolderMissing(input: PlanInput, ctx: PlanContext): SyncPlan {
 
 export function planSync(input: PlanInput, policy: PlanPolicy, now: Date | number): SyncPlan {
   const ctx = planContext(input, policy, now);
-  if (input.local.folder === null && input.base.size > 0) return entityFolderMissing(input, ctx);
+  if (entityHeld(input)) return entityFolderMissing(input, ctx);
   const local = detectLocalChanges(
     input.base,
     input.local,

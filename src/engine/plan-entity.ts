@@ -10,7 +10,7 @@ import { idKey } from '../domain/ids.js';
 import { missingDocuments } from '../domain/local-index.js';
 import { toLocalName } from '../domain/local-names.js';
 import { ownerKey } from '../domain/owner-key.js';
-import { planSync } from '../domain/plan-sync.js';
+import { entityHeld, planSync } from '../domain/plan-sync.js';
 import { renamedFolders } from '../domain/renamed-folders.js';
 import type { SyncPlan } from '../domain/sync-actions.js';
 import {
@@ -103,10 +103,10 @@ export async function planEntity(
   const snapshot = await deps.local.scanEntity(owner, [...stored.base.values()], record.folder);
   // A new document's folder a crash left without its base gets it before anything is judged.
   const base = await settlePulls(deps, owner, stored.base, snapshot, !options.dryRun);
-  const listing =
-    snapshot.folder === null && base.size > 0
-      ? NOTHING_LISTED
-      : await listChanges(deps, owner, base, options.fullReconcile ? null : cursor);
+  const pullsInDoubt = deps.state.pullsInDoubt.forOwner(owner).length;
+  const listing = entityHeld({ local: snapshot, base, pullsInDoubt })
+    ? NOTHING_LISTED
+    : await listChanges(deps, owner, base, options.fullReconcile ? null : cursor);
   const { listed, malformed, fullListing } = listing;
   for (const entry of malformed) reportMalformed(deps, owner, entry);
   const announced = knownIds(base, options.deletedIds);
@@ -167,6 +167,7 @@ export async function planEntity(
       base,
       local: snapshot,
       knownFolder: record.folder,
+      pullsInDoubt,
       ...(elsewhere ? { elsewhere } : {}),
       deletedInService: deletedInService(deps, owner, base, snapshot),
       remote: {

@@ -151,6 +151,7 @@ export interface Sides {
   deletedInService?: string[];
   /** The service's status types were never read: only the documents' are known (row 55). */
   statusPushesWait?: boolean;
+  pullsInDoubt?: number;
   /** Listed as changed, their details not read (row 56). */
   unreadIds?: string[];
 }
@@ -179,6 +180,7 @@ export function input(sides: Sides): PlanInput {
     },
     statusTypes,
     ...(sides.statusPushesWait ? { statusPushesWait: true } : {}),
+    ...(sides.pullsInDoubt ? { pullsInDoubt: sides.pullsInDoubt } : {}),
   };
 }
 

@@ -5,6 +5,8 @@
  * timing, and windows random seeds never reach (a crash at one exact failpoint). On the code
  * before their fixes each fails (docs/simulation.md lists what each finds).
  */
+import { mkdirSync, renameSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { taggedName } from '../../src/domain/file-names.js';
 import { DEFAULT_STATUS_NAME } from '../../src/simulator/document-ops.js';
 import { content, localDocs, localEdits } from '../chaos/local-edits.js';
@@ -31,6 +33,18 @@ import {
 } from './scenario-steps.js';
 import type { SeedRun } from './seed-run.js';
 import { entityGone } from './service-world.js';
+
+/** The entity folder moved out of the root, a link to it left in its place. */
+function linkedAway(run: SeedRun, folder: string): void {
+  const { away } = run.chaos;
+  mkdirSync(away.scratch, { recursive: true });
+  const parked = path.join(away.scratch, `entity ${run.ledger.serial()}`);
+  const at = path.join(run.view.root, folder);
+  renameSync(at, parked);
+  symlinkSync(parked, at);
+  away.entities.push({ folder, parked, link: true, due: 0 });
+  run.note(`  ${folder} moved to ${parked}, a link left`);
+}
 
 /** Every document route answers 503 (the lists too when `lists`), the rest works. */
 function detailsFail(run: SeedRun, lists: boolean): void {
@@ -526,6 +540,34 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       await undo(run, true);
     },
     expectInTrace: ['parked: before-commit', 'moved to', 'crash', 'person: put back'],
+  },
+  {
+    name: 'seed 15630',
+    title:
+      "in the first sync, a new document's pull placed and a crash before its commit; a person types a status there and moves the entity folder out, a link left in its place: with no agreed document the restart's sync pulled the document again through the link, beside the first folder, which the person then put back as a second folder of it, their status never pushed",
+    plan: SMALL,
+    play: async (run) => {
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-new-document';
+      await releaseUntil(
+        run,
+        at('before-commit'),
+        "the first document's pull placed, not committed",
+      );
+      run.parkAt = () => false;
+      const [doc] = localDocs(run.view);
+      if (!doc) throw new Error('the scenario expected the first document placed');
+      await run.crash();
+      const current = (run.view.meta(doc.folder).status ?? '').toUpperCase();
+      const typed = run.chaos.statusNames.find((name) => name.toUpperCase() !== current);
+      if (!typed) throw new Error('the scenario needs a second status type');
+      run.view.editMeta(doc.folder, (meta) => ({ ...meta, status: typed }));
+      run.note(`local edit: status typed ${doc.folder}`);
+      const entity = doc.folder.slice(0, doc.folder.lastIndexOf('/'));
+      linkedAway(run, entity);
+      await run.drain();
+      await undo(run, true);
+    },
+    expectInTrace: ['parked: before-commit', 'crash', 'a link left', 'person: put back'],
   },
   {
     name: 'seed 45',

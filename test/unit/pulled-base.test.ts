@@ -81,3 +81,14 @@ describe('pulledBase', () => {
     expect(planDeleted(added)).toEqual(['restore-document:12']);
   });
 });
+
+describe('an entity folder gone while a pull is in doubt', () => {
+  it('holds the entity (row 50) instead of pulling the document a second time', () => {
+    const sides = { entityFolder: null, changed: [pulled] };
+    expect(kindsAndRows(planSync(input({ ...sides, pullsInDoubt: 1 }), policy, NOW))).toEqual([
+      'record-problem:50',
+    ]);
+    // With nothing agreed nor placed, the folder is one not made yet: the pull makes it.
+    expect(kindsAndRows(planSync(input(sides), policy, NOW))).toEqual(['pull-new-document:1']);
+  });
+});
