@@ -224,6 +224,18 @@ describe('what a service user removed stays removed', () => {
     expect(removals(ledger, observed([doc('1', [form]), second]))).toEqual([]);
   });
 
+  it('lets a removal not yet carried out stay in the kept folder of an entity the service deleted', () => {
+    const ledger = start();
+    ledger.book.attachmentDeleted('UA1');
+    const o = observed([second], [doc('1'), second]);
+    const withEntities = (companies: { id: string }[]) =>
+      ({ ...o, dump: { ...o.dump, companies, trusts: [] } }) as unknown as Observed;
+    expect(removals(ledger, withEntities([]))).toEqual([]);
+    expect(removals(ledger, withEntities([{ id: 'c1' }]))).toEqual([
+      'letter.pdf (bbb), removed from document 1 by a service user, is back: in the folder as Companies/Acme/Minutes 1/letter.pdf',
+    ]);
+  });
+
   it('lets bytes a person put back from the trash come back', () => {
     const ledger = start();
     ledger.book.attachmentDeleted('UA1');
