@@ -9,7 +9,7 @@ import { mkdirSync, renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { taggedName } from '../../src/domain/file-names.js';
 import { DEFAULT_STATUS_NAME } from '../../src/simulator/document-ops.js';
-import { content, localDocs, localEdits } from '../chaos/local-edits.js';
+import { content, type LocalDoc, localDocs, localEdits } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
 import { sha256 } from '../helpers/sync-harness.js';
 import { awayEdit, moveEntity, undo } from './away-steps.js';
@@ -524,15 +524,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       'in the first sync, an entity folder renamed outside Companies/ once its first document is placed and before its commit, and a catalogue refresh (here, a restart after a crash): no folder and no agreed document, so it makes the entity folder again',
     plan: SMALL,
     play: async (run) => {
-      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-new-document';
-      await releaseUntil(
-        run,
-        at('before-commit'),
-        "the first document's pull placed, not committed",
-      );
-      run.parkAt = () => false;
-      const [doc] = localDocs(run.view);
-      if (!doc) throw new Error('the scenario expected the first document placed');
+      const doc = await firstPullPlaced(run);
       moveEntity(run, doc.folder.slice(0, doc.folder.lastIndexOf('/')), 'renamed');
       // The restart's first sync reads the catalogue again, the pull still in doubt.
       await run.crash();
@@ -547,15 +539,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       "in the first sync, a new document's pull placed and a crash before its commit; a person types a status there and moves the entity folder out, a link left in its place: with no agreed document the restart's sync pulled the document again through the link, beside the first folder, which the person then put back as a second folder of it, their status never pushed",
     plan: SMALL,
     play: async (run) => {
-      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-new-document';
-      await releaseUntil(
-        run,
-        at('before-commit'),
-        "the first document's pull placed, not committed",
-      );
-      run.parkAt = () => false;
-      const [doc] = localDocs(run.view);
-      if (!doc) throw new Error('the scenario expected the first document placed');
+      const doc = await firstPullPlaced(run);
       await run.crash();
       const current = (run.view.meta(doc.folder).status ?? '').toUpperCase();
       const typed = run.chaos.statusNames.find((name) => name.toUpperCase() !== current);
@@ -768,6 +752,16 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
   },
 ];
+
+/** The first sync parked once its first document's pull is placed, before its commit: that document. */
+async function firstPullPlaced(run: SeedRun): Promise<LocalDoc> {
+  run.parkAt = (step, site) => step === 'before-commit' && site.what === 'pull-new-document';
+  await releaseUntil(run, at('before-commit'), "the first document's pull placed, not committed");
+  run.parkAt = () => false;
+  const [doc] = localDocs(run.view);
+  if (!doc) throw new Error('the scenario expected the first document placed');
+  return doc;
+}
 
 /**
  * Seed 3575: a person makes a folder; its create is carried out and the answer lost. The next
