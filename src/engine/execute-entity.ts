@@ -95,8 +95,11 @@ export class EntityExecution {
   #log: Logger | null = null;
 
   readonly #inDoubt: ReadonlySet<string>;
-  /** Creates of this entity still in doubt, by name and date, that name no document yet. */
-  readonly #unnamedCreates: ReadonlySet<string>;
+  /**
+   * Creates of this entity still in doubt, by name and date, that name no document yet: read at
+   * the first document the service listed, never for an entity whose plans have none.
+   */
+  #unnamedCreates: ReadonlySet<string> | null = null;
   readonly #tally: CycleTally;
   private readonly cycleLog: Logger;
 
@@ -113,7 +116,6 @@ export class EntityExecution {
     };
     this.cycleLog = options.log;
     this.#inDoubt = options.inDoubt ?? new Set();
-    this.#unnamedCreates = unnamedCreatesInDoubt(deps, job.owner);
     this.#tally = options.tally;
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
     const writes = new LocalWrites(
@@ -222,13 +224,11 @@ export class EntityExecution {
    * checked: perhaps the one it made (resolve-in-doubt.ts, unnamedCreatesInDoubt).
    */
   #perhapsCreated(documentId: string): boolean {
-    if (this.#unnamedCreates.size === 0) return false;
     const doc = this.job.remoteDocs.get(documentId);
-    return (
-      doc !== undefined &&
-      this.#ctx.deps.state.base.get(documentId) === null &&
-      this.#unnamedCreates.has(nameAndDate(doc))
-    );
+    if (doc === undefined) return false;
+    const { deps } = this.#ctx;
+    this.#unnamedCreates ??= unnamedCreatesInDoubt(deps, this.job.owner);
+    return this.#unnamedCreates.has(nameAndDate(doc)) && deps.state.base.get(documentId) === null;
   }
 
   /** The document is behind (the cursor waits for it): in error, or left by a stop. */

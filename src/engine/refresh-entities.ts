@@ -157,9 +157,10 @@ function previewRecords(
  * Which folder each entity of one catalogue read is tied to: the first folder whose
  * `.entity.json` names it, else its known folder still there without one, else (never tied
  * before) a free folder matched by number or name, each free folder taken once. `held`: none of
- * those, and the entity had documents (agreed, or placed by a pull not yet committed): its folder is gone (moved, archived or unmounted, not
- * deleted), and a new empty folder in its place would read as "every document deleted"; the
- * record keeps its folder, and the cycle holds the entity until it is back (row 50).
+ * those, and the entity had documents (agreed, or placed by a pull not yet committed): its
+ * folder is gone (moved, archived or unmounted, not deleted), and a new empty folder in its
+ * place would read as "every document deleted"; the record keeps its folder, and the cycle
+ * holds the entity until it is back (row 50).
  */
 class FolderTies {
   readonly #free: LocalEntityFolder[];
@@ -184,10 +185,13 @@ class FolderTies {
         free.findIndex((f) => f.folder === taken),
         1,
       );
-    // A document placed and not yet committed (a pull in doubt) is one the folder held too.
-    const documents =
-      deps.state.base.count(entity) > 0 || deps.state.pullsInDoubt.forOwner(entity).length > 0;
-    const held = !tied && !taken && !!known?.folder && documents;
+    // A document placed and not yet committed (a pull in doubt) is one the folder held too;
+    // asked only of an entity whose folder is not found, not of every entity at every read.
+    const held =
+      !tied &&
+      !taken &&
+      !!known?.folder &&
+      (deps.state.base.count(entity) > 0 || deps.state.pullsInDoubt.forOwner(entity).length > 0);
     return { tied, taken, match, held };
   }
 
