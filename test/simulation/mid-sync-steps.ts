@@ -91,9 +91,17 @@ function unnamedFolders(run: SeedRun): string[] {
   return [...folders].sort();
 }
 
-/** The weight of a new folder's rename now: likeliest while its create is under way. */
+/** A person's new folder is not a document yet: its seed goes on a little to see its create through. */
+export const newFolderUnnamed = (run: SeedRun): boolean => unnamedFolders(run).length > 0;
+
+/**
+ * The weight of a new folder's rename now: likeliest while a step of its create is parked (its
+ * commit, or the write naming the folder: a crash then lands between the two), likely while its
+ * answer is held.
+ */
 export function renameNewFolderWeight(run: SeedRun): number {
   if (unnamedFolders(run).length === 0) return 0;
+  if (run.parked.some((p) => p.step !== null && isCreateStep(p.step, p.site))) return 10;
   return run.parked.some(createInFlight) ? 3 : 0.2;
 }
 

@@ -24,6 +24,7 @@ import {
 import { lastLook, localWorldSteps } from './local-world-steps.js';
 import {
   editUnderWrite,
+  newFolderUnnamed,
   renameNewFolder,
   renameNewFolderWeight,
   writesToEditUnder,
@@ -39,6 +40,9 @@ import {
   skewServiceClock,
 } from './service-world.js';
 import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun, wake } from './steering.js';
+
+/** Steps a seed goes on past its injections while a person's new folder is not yet a document. */
+const CREATE_GRACE = 20;
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
@@ -64,7 +68,11 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
       run.count('start: the first sync done first');
       await run.drain();
     }
-    while (budget.injections > 0 && run.steps < plan.maxSteps) {
+    let grace = CREATE_GRACE;
+    while (
+      (budget.injections > 0 || (newFolderUnnamed(run) && grace-- > 0)) &&
+      run.steps < plan.maxSteps
+    ) {
       run.steps++;
       wake(run, profile, statusTypesFail);
       const steps = choices(run, profile, budget);
