@@ -75,7 +75,8 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
     ) {
       run.steps++;
       wake(run, profile, statusTypesFail);
-      const steps = choices(run, profile, budget);
+      const steps =
+        budget.injections > 0 ? choices(run, profile, budget) : createChoices(run, profile);
       await weighted(run, steps)();
     }
     // What a person moved, copied or broke is seen, then put back before the world comes to rest.
@@ -159,6 +160,23 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
   if (run.world.running) {
     const aimed = profile.crashAimed(run.parked.map((p) => p.step));
     inject(0.15 * Math.max(lean('crash'), aimed), 'crash', () => run.crash());
+  }
+  return steps;
+}
+
+/**
+ * The steps open once the injections are spent and a person's new folder waits for its create:
+ * its sync goes on, time passes, the person renames the folder (likeliest with a create step
+ * parked), the server goes down. Nothing else is injected, so the create reaches its windows.
+ */
+function createChoices(run: SeedRun, profile: SeedProfile): Step[] {
+  const steps: Step[] = [[1.5, () => run.advance(pick(run.random, [1000, 5000, 30_000]))]];
+  if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
+  const rename = renameNewFolderWeight(run);
+  if (rename > 0) steps.push([rename, () => renameNewFolder(run)]);
+  if (run.world.running) {
+    const aimed = profile.crashAimed(run.parked.map((p) => p.step));
+    steps.push([0.15 * aimed, () => run.crash().then(() => run.count('crash'))]);
   }
   return steps;
 }
