@@ -202,12 +202,17 @@ export class LocalChangedError extends DocsyncError {
  * would have gone: the folder (or file) was put back while the delete was carried out (its
  * hold ended, a person approved it, the service's copy was being saved to the trash). The
  * delete is not sent; the document is planned again from a new scan and synced as it stands.
+ * Likewise a document folder about to be downloaded again (`restore`: rows 9 and 53) that was
+ * put back meanwhile: a second folder is not placed beside it.
  */
 export class PutBackError extends LocalChangedError {
-  constructor(path: string, what: 'folder' | 'file') {
+  constructor(path: string, what: 'folder' | 'file', undone: 'delete' | 'restore' = 'delete') {
+    const thing = what === 'folder' ? 'the folder' : 'the file';
     super(
       path,
-      `${what === 'folder' ? 'the folder' : 'the file'} is back in the store (${path}): its delete in the service is cancelled, not sent; it is synced as it stands`,
+      undone === 'delete'
+        ? `${thing} is back in the store (${path}): its delete in the service is cancelled, not sent; it is synced as it stands`
+        : `${thing} is back in the store (${path}): it is not downloaded again beside it; it is synced as it stands`,
     );
   }
 }

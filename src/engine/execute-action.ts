@@ -126,6 +126,7 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
     // A document the base does not know yet: recorded before its folder appears, so a crash
     // before the commit leaves a folder docsync knows it made (settle-pulls.ts).
     if (action.kind === 'pull-new-document') ctx.deps.state.pullsInDoubt.add(doc, ctx.deps.now());
+    const restoring = action.kind === 'restore-document' ? base : null;
     const created = await ctx.deps.local.createDocumentFolderWithFiles(
       ctx.entityFolder,
       doc,
@@ -136,6 +137,13 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
           ctx.deps.remote.downloadAttachment(ctx.owner, doc.id, planned.attachment.id, path),
       })),
       (written) => ctx.metaFor(baseFromDocument(doc, '', written), doc),
+      // The folder a download again replaces may have come back since the plan (a person put
+      // it back from their bin), up to the rename: then it is the document's folder, synced as
+      // it stands, and no second one is placed beside it. Looked for after the downloads, which
+      // may take long.
+      restoring
+        ? () => checkFolderStillRemoved(ctx, doc.id, restoring.folder, 'restore')
+        : undefined,
     );
     return fold(ctx, action, base, { kind: 'files-written', ...created });
   }

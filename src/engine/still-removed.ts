@@ -11,14 +11,20 @@
 import { PutBackError } from '../domain/errors.js';
 import type { ActionContext } from './execute-action.js';
 
-/** Throws PutBackError when the document's folder is in its entity folder again. */
+/**
+ * Throws PutBackError when the document's folder is in its entity folder again. Asked too
+ * before a document whose folder was deleted is downloaded again (`restore`, rows 9 and 53): a
+ * folder put back since the plan would otherwise get the download beside it as ` (2)`, two
+ * folders of one document.
+ */
 export async function checkFolderStillRemoved(
   ctx: ActionContext,
   documentId: string,
   lastFolder: string,
+  undone: 'delete' | 'restore' = 'delete',
 ): Promise<void> {
   const back = await documentFolderNow(ctx, documentId, lastFolder);
-  if (back !== null) throw new PutBackError(back, 'folder');
+  if (back !== null) throw new PutBackError(back, 'folder', undone);
 }
 
 /**

@@ -219,6 +219,7 @@ export class FsLocalStore implements LocalStore {
     folderName: Pick<DocumentMeta, 'documentDate' | 'name' | 'id'>,
     files: readonly IncomingFile[],
     meta: (written: ReadonlyMap<string, LocalFile>) => DocumentMeta,
+    lastLook?: () => Promise<void>,
   ): Promise<CreatedDocumentFolder> {
     const name = documentFolderName(folderName.documentDate, folderName.name, folderName.id);
     // Files land in the staging folder under their final names, each fsynced by its writer; one
@@ -237,6 +238,7 @@ export class FsLocalStore implements LocalStore {
       }
       const text = formatDocumentMeta(meta(written));
       await writeStaged(staging, DOCUMENT_META, text);
+      await lastLook?.();
       const folder = await commitStaged(this.#stage, staging, entityFolder, name, 'must exist');
       await this.#rememberMeta(folder, text);
       const placed = new Map(

@@ -176,13 +176,15 @@ export interface LocalStore {
    * its `.document.json` inside, for a document pulled whole: built in `.docsync/tmp/` and
    * renamed into place in one step, so it appears complete or not at all. `meta` is given what
    * was written, keyed like `files`. The entity folder is not made: gone since the plan (a person
-   * moved it), LocalChangedError.
+   * moved it), LocalChangedError. `lastLook` runs once the files are in, just before the rename:
+   * what it throws leaves nothing in place.
    */
   createDocumentFolderWithFiles(
     entityFolder: string,
     folderName: Pick<DocumentMeta, 'documentDate' | 'name' | 'id'>,
     files: readonly IncomingFile[],
     meta: (written: ReadonlyMap<string, LocalFile>) => DocumentMeta,
+    lastLook?: () => Promise<void>,
   ): Promise<CreatedDocumentFolder>;
   /**
    * Writes `<folder>/.document.json` atomically, if it is still what `expected` says, and, with

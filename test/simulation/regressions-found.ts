@@ -15,6 +15,7 @@ import { sha256 } from '../helpers/sync-harness.js';
 import { awayEdit, moveEntity, undo } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
+import { deleteFolderKept, putBackFromBin } from './recycle-bin.js';
 import {
   at,
   DELETE_DUE_MS,
@@ -750,6 +751,30 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       await deliverAll(run);
     },
     expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
+  },
+  {
+    name: 'seed 115',
+    title:
+      "a service user sets a status; before docsync hears of it a person deletes the document's folder, and the sync downloads it again (row 9, modify beats delete); before the new folder is placed the person puts theirs back from the bin: docsync placed its download beside it as `… (2)`, two folders of one document, the second ignored for ever",
+    plan: SMALL,
+    play: async (run) => {
+      // The second document: the first of each entity is never deleted (seed-run.ts).
+      const { doc, types } = await synced(run, 1);
+      run.view.sim.admin.assignStatus(doc.id, { typeId: types[0]!.id });
+      run.note(`remote edit: ${doc.id} status ${types[0]!.name}`);
+      if (!(await deleteFolderKept(run, doc))) throw new Error('the scenario needs the delete');
+      run.note(`local edit: folder deleted ${doc.folder}, kept in the bin`);
+      run.parkAt = (step, site) =>
+        step === 'before-local-write' && site.what === 'new document folder';
+      await run.advance(5_000);
+      await releaseUntil(run, at('before-local-write'), 'the download again planned, not placed');
+      run.parkAt = () => false;
+      if (!(await putBackFromBin(run))) throw new Error('the scenario needs the put-back');
+      await run.drain();
+      await settleWatcher(run);
+      await deliverAll(run);
+    },
+    expectInTrace: ['parked: before-local-write', 'from the bin'],
   },
 ];
 
