@@ -226,7 +226,11 @@ async function pushNewDocument(
     // would leave a base whose folder has no id, which the next plan would read as deleted.
     // The answer is noted first, so a crash or a folder not found settles it by id.
     settle: async (doc, pushId) => {
-      deps.state.outbox.markStep(pushId, 'create-document', { ...payload, createdId: doc.id });
+      deps.state.outbox.markStep(pushId, 'create-document', {
+        ...payload,
+        createdId: doc.id,
+        made: { lastUpdatedTimestamp: doc.lastUpdatedTimestamp, status: doc.status },
+      });
       const linked = await linkCreatedFolder(
         deps,
         action.folder,

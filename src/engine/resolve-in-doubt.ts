@@ -250,7 +250,7 @@ async function checkCreate(
   item: CreateItem,
   writeMeta: SettleMetaWrite,
 ): Promise<Verdict> {
-  const { folder, replaces, createdId } = item.payload;
+  const { folder, replaces, createdId, made } = item.payload;
   const doc = createdId
     ? await createdDocument(deps, item, createdId)
     : await sameNamed(deps, item);
@@ -260,7 +260,10 @@ async function checkCreate(
   if (!createdId)
     deps.state.outbox.markStep(item.id, 'create-document', { ...item.payload, createdId: doc.id });
   const identity = item.payload.folderIdentity ?? null;
-  const created = { kind: 'document-created', document: doc, files: new Map() } as const;
+  // Agreed as it was made when its answer came: a status a service user or a person set since
+  // is a change of their side for the next plan (rows 23, 24), not the agreed state.
+  const asMade = made ? { ...doc, ...made } : doc;
+  const created = { kind: 'document-created', document: asMade, files: new Map() } as const;
   const baseIn = (at: string) =>
     applyActionResult(
       null,
@@ -269,9 +272,11 @@ async function checkCreate(
     )!;
   const entityFolder = deps.state.entities.get(item.owner)?.folder;
   const parents = [path.posix.dirname(folder), ...(entityFolder ? [entityFolder] : [])];
-  const linked = await linkCreatedFolder(deps, folder, identity, parents, (at, sameAs) =>
-    writeMeta(at, baseIn(at), doc, sameAs),
-  );
+  const linked = await linkCreatedFolder(deps, folder, identity, parents, async (at, sameAs) => {
+    // Named before the crash: what its `.document.json` holds now may be a person's since.
+    if ((await deps.local.readDocumentMeta(at)).meta?.id === doc.id) return;
+    await writeMeta(at, baseIn(at), asMade, sameAs);
+  });
   if (linked === null) {
     return {
       happened: 'waiting',

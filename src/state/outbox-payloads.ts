@@ -38,6 +38,25 @@ export const PUSH_PAYLOADS = {
     /** The document the service made, once it answered: settled by id, not looked for by name. */
     createdId: z.string().optional(),
     /**
+     * What the answer said of what a service user may change since (its status, its change
+     * time): a settlement after a crash agrees the document as it was made, so a change of
+     * either side since is a change, not the agreed state.
+     */
+    made: z
+      .object({
+        lastUpdatedTimestamp: z.string(),
+        status: z
+          .object({
+            id: z.string(),
+            typeId: z.string(),
+            type: z.string(),
+            effectiveDate: z.string(),
+            createdBy: z.string().nullable(),
+          })
+          .nullable(),
+      })
+      .optional(),
+    /**
      * A restore replaces this base row (or the record of a delete docsync made, row 19); an
      * in-doubt settlement must drop it too.
      */

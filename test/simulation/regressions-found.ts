@@ -15,6 +15,7 @@ import { sha256 } from '../helpers/sync-harness.js';
 import { awayEdit, moveEntity, undo } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
+import type { Parked } from './park-board.js';
 import { deleteFolderKept, putBackFromBin } from './recycle-bin.js';
 import {
   at,
@@ -776,6 +777,22 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['parked: before-local-write', 'from the bin'],
   },
+  {
+    name: 'seed 54',
+    title:
+      "a new folder's document is made and its `.document.json` written, and the daemon dies before the commit; a person types a status the service does not know there: the restart's settling of the create rewrote the file with the service's status over the person's, with no trace (and a status a service user sets there meanwhile must stay the service's)",
+    plan: SMALL,
+    play: createdThenTyped,
+    expectInTrace: ['parked: before-commit', 'crash', 'unknown status typed', 'service: status'],
+  },
+  {
+    name: 'seed 7577',
+    title:
+      "a person makes a folder; its create is carried out and `.document.json` written, and the server goes down before the commit; after the restart, before the create is settled, the person types a status there and a service user sets another: the settle rewrote `.document.json` with the service's status, the person's lost with no conflict recorded",
+    plan: SMALL,
+    play: createdThenBothStatuses,
+    expectInTrace: ['crash, and a restart', 'both sides after the restart'],
+  },
 ];
 
 /** The first sync parked once its first document's pull is placed, before its commit: that document. */
@@ -989,3 +1006,80 @@ async function pulledThenEdited(run: SeedRun): Promise<void> {
 }
 
 const READ_ONLY = DISK_FAULTS.find(([label]) => label.startsWith('the folder read-only'))![1];
+
+/**
+ * Seed 7577: the create's answer came and its folder was named; the commit did not. Before the
+ * restart's sync settles it, both sides set the new document's status: the settle must agree
+ * the document as it was made, so the next plan sees both changes (rows 23, 24), not write the
+ * service's status over the person's.
+ */
+async function createdThenBothStatuses(run: SeedRun): Promise<void> {
+  const { types } = await synced(run);
+  const [ours, theirs] = types.filter((t) => t.name !== DEFAULT_STATUS_NAME);
+  if (!ours || !theirs) throw new Error('the scenario needs two status types besides the default');
+  localEdits.newFolder(run.chaos);
+  run.note('local edit: new folder');
+  const commit = (item: Parked) =>
+    item.step === 'before-commit' && item.site.what === 'create-document';
+  run.parkAt = (step, site) =>
+    (step === 'before-commit' && site.what === 'create-document') || step === 'round-start';
+  await run.advance(5_000);
+  await releaseUntil(run, commit, "the create's commit, its folder named");
+  run.parkAt = (step) => step === 'round-start' || step === 'cycle-start';
+  await run.crash();
+  const made = localDocs(run.view).find((d) => d.name.startsWith('Chaos '));
+  if (!made) throw new Error('the scenario expected the new folder named before the crash');
+  run.view.sim.admin.assignStatus(made.id, { typeId: theirs.id });
+  run.clock.pass(1000);
+  run.view.editMeta(made.folder, (meta) => ({ ...meta, status: ours.name }));
+  run.note(`both sides after the restart: ${theirs.name} there, ${ours.name} typed here`);
+  run.parkAt = () => false;
+  await run.drain();
+  await settleWatcher(run);
+  await deliverAll(run);
+}
+
+/**
+ * Seed 54: a person's new folder is made a document, its `.document.json` written, and the
+ * daemon dies before the create is committed; before the restart's sync settles the create, the
+ * person types a status the service does not know into that file. It must stay there (row 29).
+ * Then the other way round: a service user sets a status instead, and that one is the service's
+ * change, not a person's edit to push back over it.
+ */
+async function createdThenTyped(run: SeedRun): Promise<void> {
+  await synced(run);
+  const typed = await createdBeforeACrash(run);
+  run.view.editMeta(typed.folder, (meta) => ({ ...meta, status: 'Awaiting Partner 1' }));
+  run.note(`local edit: unknown status typed ${typed.folder}`);
+  await settleWatcher(run);
+  await deliverAll(run);
+
+  const set = await createdBeforeACrash(run);
+  const type = (await run.view.remote()).statusTypes.find((t) => t.name !== DEFAULT_STATUS_NAME);
+  if (!type) throw new Error('the scenario needs a status type besides the default');
+  run.view.sim.admin.assignStatus(set.id, { typeId: type.id });
+  run.note(`service: status ${type.name} set on ${set.id}`);
+  await settleWatcher(run);
+  await deliverAll(run);
+  const now = (await serviceDoc(run, set.id)).status?.type;
+  if (now !== type.name)
+    run.ledger.found(
+      "a service user's status stays",
+      `${set.id} shows ${now} in the service, after a service user set ${type.name}`,
+    );
+}
+
+/** A new folder's create, its `.document.json` written, and a crash before its commit. */
+async function createdBeforeACrash(run: SeedRun): Promise<LocalDoc> {
+  const known = new Set(localDocs(run.view).map((d) => d.id));
+  localEdits.newFolder(run.chaos);
+  run.note('local edit: new folder');
+  run.parkAt = (step, site) => step === 'before-commit' && site.what === 'create-document';
+  await run.advance(5_000);
+  await releaseUntil(run, at('before-commit'), 'the create written, its commit not made');
+  run.parkAt = () => false;
+  const made = localDocs(run.view).find((d) => !known.has(d.id));
+  if (!made) throw new Error("the scenario expected the new folder's `.document.json` written");
+  await run.crash();
+  return made;
+}
