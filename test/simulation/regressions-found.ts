@@ -15,7 +15,6 @@ import { sha256 } from '../helpers/sync-harness.js';
 import { awayEdit, moveEntity, undo } from './away-steps.js';
 import { DISK_FAULTS } from './disk-faults.js';
 import { pageResolve } from './operator-steps.js';
-import type { Parked } from './park-board.js';
 import { deleteFolderKept, putBackFromBin } from './recycle-bin.js';
 import {
   at,
@@ -1017,24 +1016,11 @@ async function createdThenBothStatuses(run: SeedRun): Promise<void> {
   const { types } = await synced(run);
   const [ours, theirs] = types.filter((t) => t.name !== DEFAULT_STATUS_NAME);
   if (!ours || !theirs) throw new Error('the scenario needs two status types besides the default');
-  localEdits.newFolder(run.chaos);
-  run.note('local edit: new folder');
-  const commit = (item: Parked) =>
-    item.step === 'before-commit' && item.site.what === 'create-document';
-  run.parkAt = (step, site) =>
-    (step === 'before-commit' && site.what === 'create-document') || step === 'round-start';
-  await run.advance(5_000);
-  await releaseUntil(run, commit, "the create's commit, its folder named");
-  run.parkAt = (step) => step === 'round-start' || step === 'cycle-start';
-  await run.crash();
-  const made = localDocs(run.view).find((d) => d.name.startsWith('Chaos '));
-  if (!made) throw new Error('the scenario expected the new folder named before the crash');
+  const made = await createdBeforeACrash(run);
   run.view.sim.admin.assignStatus(made.id, { typeId: theirs.id });
   run.clock.pass(1000);
   run.view.editMeta(made.folder, (meta) => ({ ...meta, status: ours.name }));
   run.note(`both sides after the restart: ${theirs.name} there, ${ours.name} typed here`);
-  run.parkAt = () => false;
-  await run.drain();
   await settleWatcher(run);
   await deliverAll(run);
 }
