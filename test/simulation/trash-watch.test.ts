@@ -1,7 +1,7 @@
 /**
  * Invariant 10's watch (trash-watch.ts) on a real folder: a file trashed with its bytes passes, a
- * file whose trash copy holds other bytes (or none), or a person's edit of a system form not
- * kept beside it, is a finding.
+ * file whose trash copy holds other bytes (or none), a folder deleted for good, or a person's
+ * edit of a system form not kept beside it, is a finding.
  */
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,16 @@ describe('every file docsync removes is in the trash with its bytes', () => {
         'Doc/a.pdf trashed, yet .docsync/trash/day/Doc/a (2).pdf holds other bytes',
       ),
     ]);
+  });
+
+  it('finds a folder deleted for good, its files in no trash', () => {
+    const { root, write } = folder();
+    write('Doc/a.pdf', 'a');
+    const found: string[] = [];
+    const deleted = watchRemoval(root, 'deletePermanently', ['Doc'], (d) => found.push(d))!;
+    rmSync(path.join(root, 'Doc'), { recursive: true });
+    deleted(undefined);
+    expect(found).toEqual([expect.stringContaining('Doc/a.pdf (ca978112ca1b) deleted for good')]);
   });
 
   it("finds a system form put back over a person's edit that is not kept beside it", () => {

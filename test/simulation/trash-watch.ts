@@ -5,7 +5,9 @@
  * shows each call that takes something away, before it runs and once it returned:
  * - `trash`: every file under the path is in the trash path it returned, with its bytes;
  * - `restoreSystemAttachment`: the person's edit it puts aside is beside it, with its bytes;
- * - `renameFile` (a conflict copy): the file is under its new name, with its bytes.
+ * - `renameFile` (a conflict copy): the file is under its new name, with its bytes;
+ * - `deletePermanently`: never, in a world configured as the simulation's is, with the default
+ *   `onRemoteDelete: "trash"` (only that setting's `"delete"` lets docsync delete for good).
  * The harness is the only scheduler, so nothing else touches the folder during the call: what
  * was read before it is what it took.
  */
@@ -28,6 +30,14 @@ export function watchRemoval(
   found: (detail: string) => void,
 ): ((result: unknown) => void) | null {
   const abs = (rel: string) => path.join(root, ...rel.split('/'));
+  if (method === 'deletePermanently') {
+    const rel = args[0] as string;
+    const before = filesUnder(abs(rel));
+    return () => {
+      for (const [sub, sha] of before)
+        found(`${path.posix.join(rel, sub)} (${sha.slice(0, 12)}) deleted for good, not trashed`);
+    };
+  }
   if (method === 'trash') {
     const rel = args[0] as string;
     const before = filesUnder(abs(rel));
