@@ -48,25 +48,39 @@ export function matchFolder(
 }
 
 /**
- * The refresh in flight, per state store: a second caller (a webhook naming a new company while
- * the first sync reads the catalogue) waits for the first one's result rather than reading the
- * catalogue beside it. Two refreshes at once each found no folder and each made one: every
- * entity got a `… (2)` twin.
+ * The refresh in flight, per state store, with its number: a second caller (a webhook naming a
+ * new company while the first sync reads the catalogue) waits for the first one's result rather
+ * than reading the catalogue beside it. Two refreshes at once each found no folder and each made
+ * one: every entity got a `… (2)` twin.
  */
-const inFlight = new WeakMap<EngineDeps['state'], Promise<EntityRecord[]>>();
+const inFlight = new WeakMap<
+  EngineDeps['state'],
+  { readonly serial: number; readonly read: Promise<EntityRecord[]> }
+>();
+/** Refreshes begun, per state store. */
+const begun = new WeakMap<EngineDeps['state'], number>();
 
 /**
  * Reads the companies and trusts again and ties each to its folder; single-flight (see
- * `inFlight`). Takes no entity lock itself but to forget an entity, so a caller must not hold one.
+ * `inFlight`). A caller joins only a read begun after it asked: one begun before may have read
+ * the list before the service made the company a webhook names, and that webhook's event would be
+ * done as naming a company the service does not list. It waits for such a read to end and reads
+ * again (or joins the read begun since). Takes no entity lock itself but to forget an entity, so
+ * a caller must not hold one.
  */
 export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+  const asked = begun.get(deps.state) ?? 0;
   // Every caller stops here in the simulation, the one that joins a refresh under way too.
   if (deps.failpoint) await deps.failpoint('catalogue-refresh', {});
-  const running = inFlight.get(deps.state);
-  if (running) return running;
-  const refresh = readCatalogue(deps).finally(() => inFlight.delete(deps.state));
-  inFlight.set(deps.state, refresh);
-  return refresh;
+  for (let running = inFlight.get(deps.state); running; running = inFlight.get(deps.state)) {
+    if (running.serial > asked) return running.read;
+    await running.read.catch(() => undefined);
+  }
+  const serial = (begun.get(deps.state) ?? 0) + 1;
+  begun.set(deps.state, serial);
+  const read = readCatalogue(deps).finally(() => inFlight.delete(deps.state));
+  inFlight.set(deps.state, { serial, read });
+  return read;
 }
 
 /**

@@ -792,6 +792,36 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     play: createdThenBothStatuses,
     expectInTrace: ['crash, and a restart', 'both sides after the restart'],
   },
+  {
+    name: 'seed 190',
+    title:
+      "a full round's read of the companies is under way (it has read the list and makes their folders) when the service enters a company again under a new id and sends a webhook naming it: the webhook's look at the list joined the read under way, which began before the company was made, so the event was done as one naming a company the service does not list, and the company's documents waited for the nightly full round",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const { owner } = await serviceDoc(run, doc.id);
+      run.parkAt = (step) => step === 'before-local-write';
+      run.requestRound(true);
+      await releaseUntil(
+        run,
+        at('before-local-write'),
+        "the round's read of the companies under way",
+      );
+      run.parkAt = () => false;
+      const entered = await entityGone(run, await run.view.remote(), owner, 'renumbered');
+      run.note(`service: entity renumbered ${entered.what}`);
+      // One webhook: a second one's look at the list, after the read, would find the company.
+      const [first, ...rest] = entered.hooks;
+      for (const hook of rest) run.webhooks.waiting.splice(run.webhooks.waiting.indexOf(hook), 1);
+      await run.deliver(first!, 'at once');
+      // The webhook's look at the list goes first, while the round's read is still parked.
+      const look = run.parked.find(at('catalogue-refresh'));
+      if (!look) throw new Error("the scenario expected the webhook's look at the list parked");
+      await run.release(look);
+      await deliverAll(run);
+    },
+    expectInTrace: ['service: entity renumbered', 'webhook at once: newDocument'],
+  },
 ];
 
 /** The first sync parked once its first document's pull is placed, before its commit: that document. */

@@ -502,7 +502,12 @@ export class SeedRun implements WorldHarness {
   async deliver(hook: QueuedWebhook, how: string): Promise<void> {
     this.note(`webhook ${how}: ${hook.subType} ${hook.documentId} (${hook.eventId})`);
     if (!this.world.running) return;
-    const status = await this.webhooks.deliver(hook, this.world.life.receiverUrl);
+    const { life } = this.world;
+    const status = await this.webhooks.deliver(
+      hook,
+      life.receiverUrl,
+      life.state.cycles.last()?.id ?? 0,
+    );
     if (status !== 200) this.note(`  receiver answered ${status}`);
     await this.settle();
   }

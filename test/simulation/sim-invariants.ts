@@ -8,7 +8,8 @@
  * 3. every deletion in the service has its trash copy (checked as each delete is sent:
  *    `trashCopyMissing`);
  * 4. no entity was ever in two syncs (counted as the work starts: sim-ledger.ts);
- * 5. every webhook event was processed, and a deletion it named was carried out;
+ * 5. every webhook event was processed, and a deletion it named was carried out; it was done only
+ *    once a sync of its entity, begun after it came, went through;
  * 6. the state tables agree with both sides;
  * 7. a further round changes nothing (the runner's quiet check);
  * 9. nothing disappeared that nobody deleted: every document of the world as the seed found it
@@ -28,6 +29,7 @@ import path from 'node:path';
 import type { BaseDocument } from '../../src/domain/types.js';
 import type { StateDump } from '../../src/simulator/index.js';
 import type { ConflictRecord } from '../../src/state/conflict-repo.js';
+import type { CycleRecord } from '../../src/state/cycle-repo.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { folderFiles, sha256 } from '../helpers/sync-harness.js';
 import { inEntityGone } from './service-world.js';
@@ -249,11 +251,15 @@ function tablesAgree(o: Observed, root: string): Finding[] {
 
 /**
  * Each webhook the receiver took was worked on to the end: its row is done, and a deletion it
- * named is carried out (the document has no row any more) or held by a rail for a person.
- */
-/**
- * `gone`: entities the service no longer has (`kind:id`): a `deleteDocument` of one of their
- * documents is moot, as the entity's folder is kept whole (docs/syncing.md).
+ * named is carried out (the document has no row any more) or held by a rail for a person. It was
+ * done only once a sync of its entity went through: one the daemon started after the event came
+ * (its cycle newer than `cyclesBefore`) and finished, not failed nor cut short, by the time the
+ * event was marked done (docs/beside-the-daemon.md: "done only when the sync it asked for
+ * succeeded"; a failed one is tried again in seconds, not left to the next poll round).
+ *
+ * `gone`: entities the service no longer has (`kind:id`): an event of one is moot (its sync fails
+ * on every try, and the entity list says why), and a `deleteDocument` of one of their documents
+ * too, as the entity's folder is kept whole (docs/syncing.md).
  */
 export function webhookFindings(
   state: StateStore,
@@ -262,18 +268,25 @@ export function webhookFindings(
 ): Finding[] {
   const findings: Finding[] = [];
   const held = new Set(state.heldDeletes.list().map((h) => h.documentId));
+  const cycles = state.cycles.list(Number.MAX_SAFE_INTEGER);
   for (const hook of sent) {
     if (hook.deliveries === 0) continue;
     const row = state.webhookEvents.get(hook.eventId);
+    const entityGone = gone.has(`${hook.owner.kind}:${hook.owner.id}`);
     if (row?.state !== 'done')
       findings.push({
         invariant: WEBHOOKS_DONE,
         detail: `${hook.subType} ${hook.documentId} (${hook.eventId}) is ${row?.state ?? 'not recorded'}${row?.lastError ? `: ${row.lastError}` : ''}`,
       });
+    else if (!entityGone && !syncedAfter(cycles, hook, row.updatedAt))
+      findings.push({
+        invariant: WEBHOOKS_DONE,
+        detail: `${hook.subType} ${hook.documentId} (${hook.eventId}) is done, yet no sync of its entity went through after it came`,
+      });
     else if (
       hook.subType === 'deleteDocument' &&
       !hook.wrong &&
-      !gone.has(`${hook.owner.kind}:${hook.owner.id}`) &&
+      !entityGone &&
       state.base.get(hook.documentId) !== null &&
       !held.has(hook.documentId)
     )
@@ -283,6 +296,23 @@ export function webhookFindings(
       });
   }
   return findings;
+}
+
+/** What a cycle's result tells its request: these went through (work-scheduler.ts, `outcomeOf`). */
+const WENT_THROUGH: ReadonlySet<string> = new Set(['ok', 'partial', 'safety-stop']);
+
+/** A cycle of the hook's entity, started after it came, went through by `doneAt`. */
+function syncedAfter(cycles: readonly CycleRecord[], hook: QueuedWebhook, doneAt: number): boolean {
+  return cycles.some(
+    (c) =>
+      c.id > hook.cyclesBefore &&
+      c.owner?.kind === hook.owner.kind &&
+      c.owner.id === hook.owner.id &&
+      c.result !== null &&
+      WENT_THROUGH.has(c.result) &&
+      c.finishedAt !== null &&
+      c.finishedAt <= doneAt,
+  );
 }
 
 function readId(file: string): string | null {

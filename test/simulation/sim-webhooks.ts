@@ -23,6 +23,11 @@ export interface QueuedWebhook {
   readonly wrong: boolean;
   /** Times the receiver took it (200). */
   deliveries: number;
+  /**
+   * The newest cycle in the daemon's state just before the receiver first took it: the sync that
+   * makes its event done is a later one (sim-invariants.ts, `webhookFindings`).
+   */
+  cyclesBefore: number;
 }
 
 export class WebhookQueue {
@@ -47,20 +52,32 @@ export class WebhookQueue {
       tenants: [{ tenantId: documentId, tenantType: 'documentId' }],
       userId: 'user-2002',
     });
-    const hook = { eventId, owner, documentId, subType, body, wrong, deliveries: 0 };
+    const hook = {
+      eventId,
+      owner,
+      documentId,
+      subType,
+      body,
+      wrong,
+      deliveries: 0,
+      cyclesBefore: 0,
+    };
     this.waiting.push(hook);
     return hook;
   }
 
-  /** Posts it to the receiver; resolves with the receiver's status once it answered. */
-  async deliver(hook: QueuedWebhook, receiverUrl: string): Promise<number> {
+  /**
+   * Posts it to the receiver; resolves with the receiver's status once it answered. `lastCycle`:
+   * the newest cycle's id in the daemon's state now, while nothing runs (0: none yet).
+   */
+  async deliver(hook: QueuedWebhook, receiverUrl: string, lastCycle: number): Promise<number> {
     const i = this.waiting.indexOf(hook);
     if (i >= 0) {
       this.waiting.splice(i, 1);
       this.sent.push(hook);
     }
     const status = await post(receiverUrl, hook.body, Date.now() + this.clockOffsetMs);
-    if (status === 200) hook.deliveries++;
+    if (status === 200 && hook.deliveries++ === 0) hook.cyclesBefore = lastCycle;
     return status;
   }
 }
