@@ -54,6 +54,13 @@ export async function cliDecideHeld(
 ): Promise<void> {
   const what = selection === 'all' ? '--all' : selection.join(' ');
   run.note(`operator: cli deletes ${decision} ${what}`);
+  if (decision === 'discard') {
+    const ids =
+      selection === 'all'
+        ? run.world.life.state.heldDeletes.list().map((h) => h.documentId)
+        : selection;
+    for (const id of ids) run.ledger.book.deleteDiscarded.add(id);
+  }
   await handOver(run, {
     kind: 'decide-held-deletes',
     decision,

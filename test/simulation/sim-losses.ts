@@ -26,7 +26,12 @@ export const EDITS_KEPT =
 export const NOTHING_LOST = 'nothing disappeared that nobody deleted';
 
 export function lossFindings(o: Observed, ledger: SimLedger): Finding[] {
-  return [...documentsKept(o, ledger), ...attachmentsKept(o, ledger), ...statusesKept(o, ledger)];
+  return [
+    ...documentsKept(o, ledger),
+    ...attachmentsKept(o, ledger),
+    ...statusesKept(o, ledger),
+    ...restoresRecorded(o, ledger),
+  ];
 }
 
 const folderOf = (o: Observed, id: string) => o.folders.get(id)?.[0];
@@ -36,6 +41,28 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
 /** Documents a user deleted: in the service, or by deleting the folder. */
 function userDeleted(ledger: SimLedger, id: string): boolean {
   return ledger.book.serviceDeleted.has(id) || ledger.removedFromStore.has(id);
+}
+
+/**
+ * A document whose folder a person deleted, and whose folder is there at the end, came back by
+ * docsync's hand: the service changed it meanwhile (modify beats delete, row 9), which docsync
+ * records as a conflict, so the person sees why the folder they deleted is back. Excused: a
+ * delete the person discarded (row 53), and one a rail holds for them. A folder put back from
+ * the person's bin is no longer deleted in the book.
+ */
+function restoresRecorded(o: Observed, ledger: SimLedger): Finding[] {
+  const findings: Finding[] = [];
+  const inService = new Set(o.dump.documents.map((d) => d.id));
+  for (const id of ledger.book.folderDeletedAt.keys()) {
+    if (!inService.has(id) || !folderOf(o, id) || o.held.has(id)) continue;
+    if (ledger.book.deleteDiscarded.has(id)) continue;
+    if (o.conflicts.some((c) => c.documentId === id && c.subject?.kind === 'document')) continue;
+    findings.push({
+      invariant: EDITS_KEPT,
+      detail: `document ${id}'s folder, deleted by a person, is back (${folderOf(o, id)}), and no conflict was recorded`,
+    });
+  }
+  return findings;
 }
 
 /**
