@@ -258,6 +258,11 @@ export class SimulatorAdmin {
     this.deps.faults.loseNextAnswer(method, route);
   }
 
+  /** The next read of this document's details answers 503, once (a request that failed). */
+  failNextDetails(documentId: string | number): void {
+    this.deps.faults.failNextDetails(String(documentId));
+  }
+
   /** Answers from now on in these shapes (shapes.ts); `{}` is api.md's again. */
   setShapes(shapes: ShapeOptions): void {
     this.deps.shapes.set(shapes);

@@ -63,6 +63,8 @@ export class Faults {
   lostAnswers = 0;
   /** Writes whose answer is lost the next time one is carried out, whatever the options say. */
   private readonly armed: { method: string; route: string }[] = [];
+  /** Documents whose next details read answers 503, once, whatever the options say. */
+  private readonly detailsToFail = new Set<string>();
 
   constructor(
     private readonly clock: SimClock,
@@ -87,13 +89,19 @@ export class Faults {
    * `template` is the route the request matched, null for none or the link host.
    */
   async before(
-    _req: IncomingMessage,
+    req: IncomingMessage,
     res: ServerResponse,
     linkHost: boolean,
     template: string | null = null,
   ): Promise<FaultOutcome> {
     const o = this.options;
-    const broken = template === null ? undefined : o.routes?.[template];
+    const id = this.#detailsOf(req, template);
+    const broken =
+      id !== null && this.detailsToFail.delete(id)
+        ? 503
+        : template === null
+          ? undefined
+          : o.routes?.[template];
     if (broken !== undefined) {
       const error = new SimError(broken, 'injected_fault', `Injected failure of ${template}`);
       sendReply(res, errorReply(error, undefined, this.profile), this.clock.nowMs());
@@ -134,6 +142,18 @@ export class Faults {
    */
   loseNextAnswer(method: string, route: string): void {
     this.armed.push({ method, route });
+  }
+
+  /** The next read of this document's details answers 503, once; healing keeps it armed. */
+  failNextDetails(documentId: string): void {
+    this.detailsToFail.add(documentId);
+  }
+
+  /** The document whose details `req` reads, or null for any other request. */
+  #detailsOf(req: IncomingMessage, template: string | null): string | null {
+    if (req.method !== 'GET' || !template?.endsWith('/documents/{documentId}')) return null;
+    const last = (req.url ?? '').split('?')[0]!.split('/').at(-1);
+    return last ? decodeURIComponent(last) : null;
   }
 
   /**

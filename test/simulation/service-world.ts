@@ -184,7 +184,10 @@ export async function serviceWorldEdit(
       if (!doc) return none('(no document)');
       run.service.watch(doc, MISSING_FROM_A_LISTING);
       run.world.sim.admin.skipInNextListing(doc.id);
-      return { done: true, what: doc.id, hooks: [] };
+      // Half the time the look docsync takes at it then fails too: a failed read is no 404.
+      const unread = run.random() < 0.5;
+      if (unread) run.world.sim.admin.failNextDetails(doc.id);
+      return { done: true, what: `${doc.id}${unread ? ', its next details 503' : ''}`, hooks: [] };
     }
   }
 }
