@@ -369,6 +369,8 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
   // Modify beats delete, also when the service's change came after the plan: the copy is of
   // the service's view now, and that view is looked at again just before the delete.
   const copied = await saveDocumentCopy(ctx, id, action.folder);
+  if (deps.failpoint)
+    await deps.failpoint('service-copy-saved', { owner, documentId: id, what: 'delete-document' });
   await checkStillAsCopied(ctx, id, copied);
   // And the folder's side, last: putting the folder back up to this instant cancels the delete.
   await checkFolderStillRemoved(ctx, id, action.folder);

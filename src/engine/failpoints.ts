@@ -24,6 +24,8 @@ export const FAILPOINTS = [
   'before-local-write',
   /** A content replace: the new content is up, the old attachment not yet deleted. */
   'between-upload-and-delete',
+  /** A document's delete in the service: its copy is in the trash, the service not looked at again. */
+  'service-copy-saved',
   /** Before the agreed state of a document is committed (after a push or a local write). */
   'before-commit',
   /** A cycle ended (its cursors recorded), or failed. */

@@ -5,13 +5,15 @@
  * `before-local-write` failpoint), a person edits what it will trash, rename or rewrite: a
  * file gets new bytes, a folder a new file, a `.document.json` a typed status. The write must
  * see that the folder is no longer what its plan scanned, leave the person's edit, and let the
- * next plan decide. And a person renames a folder they made while docsync makes its document.
+ * next plan decide. And a person renames a folder they made while docsync makes its document,
+ * and a service user changes a document while docsync deletes it, its copy already taken.
  */
 import path from 'node:path';
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
 import { pick } from '../../src/simulator/random.js';
 import { presentEntityFolders } from '../chaos/away-edits.js';
 import { localEdits } from '../chaos/local-edits.js';
+import { remoteEdits } from '../chaos/remote-edits.js';
 import { editableDocs } from './away-steps.js';
 import type { Parked } from './park-board.js';
 import type { SeedRun } from './seed-run.js';
@@ -128,4 +130,59 @@ export async function renameNewFolder(run: SeedRun): Promise<void> {
     run.count('crash (after a rename during a create)');
     await run.crash();
   }
+}
+
+/**
+ * A folder a person deleted still has its document agreed: its delete in the service is to come
+ * (or a rail holds it for a person).
+ */
+export function deleteToCome(run: SeedRun): boolean {
+  if (!run.world.running) return false;
+  const { base } = run.world.life.state;
+  return [...run.ledger.removedFromStore].some((id) => base.get(id) !== null);
+}
+
+/** Syncs parked in a document's delete in the service, its copy in the trash (`service-copy-saved`). */
+function deletesUnderWay(run: SeedRun): Parked[] {
+  return run.parked.filter((p) => p.step === 'service-copy-saved' && p.site.documentId != null);
+}
+
+/** The weight of a service user's edit of a document whose delete is under way: none outside it. */
+export const editUnderDeleteWeight = (run: SeedRun): number =>
+  deletesUnderWay(run).length > 0 ? 4 : 0;
+
+const UNDER_DELETE = ['attachment added', 'attachment replaced', 'new status'] as const;
+
+/**
+ * A service user changes a document while a sync waits in its delete, its copy taken: a file
+ * added or replaced, a status set. The delete must look at the service again and not be sent
+ * (modify beats delete); sent, it destroys what the copy does not hold. False if the document
+ * is gone from the service or the edit did not apply.
+ */
+export async function editUnderDelete(run: SeedRun): Promise<boolean> {
+  const item = pick(run.random, deletesUnderWay(run));
+  const dump = await run.view.remote();
+  const doc = dump.documents.find((d) => d.id === item.site.documentId);
+  const kind = pick(run.random, UNDER_DELETE);
+  const before = run.webhooks.waiting.length;
+  let done = doc !== undefined;
+  if (doc && kind === 'attachment added') remoteEdits.addAttachment(run.chaos, doc);
+  else if (doc && kind === 'attachment replaced')
+    done = remoteEdits.replaceAttachment(run.chaos, doc);
+  else if (doc)
+    done = remoteEdits.newStatus(
+      run.chaos,
+      doc,
+      dump.statusTypes.map((t) => t.id),
+    );
+  run.note(`service user, under a delete (${item.label}): ${kind}${done ? '' : ' (not there)'}`);
+  if (!done) return false;
+  run.count(`under a delete: ${kind}`);
+  for (const hook of run.webhooks.waiting.slice(before))
+    if (run.random() < 0.6) {
+      run.count('webhook at once');
+      await run.deliver(hook, 'at once');
+    }
+  await run.settle();
+  return true;
 }

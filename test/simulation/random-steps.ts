@@ -23,6 +23,9 @@ import {
 } from './away-steps.js';
 import { lastLook, localWorldSteps } from './local-world-steps.js';
 import {
+  deleteToCome,
+  editUnderDelete,
+  editUnderDeleteWeight,
   editUnderWrite,
   newFolderUnnamed,
   renameNewFolder,
@@ -43,6 +46,8 @@ import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun, wake } fr
 
 /** Steps a seed goes on past its injections while a person's new folder is not yet a document. */
 const CREATE_GRACE = 20;
+/** Steps a seed goes on past its injections while the document of a folder a person deleted is agreed. */
+const DELETE_GRACE = 20;
 
 type Step = readonly [weight: number, run: () => Promise<void>];
 
@@ -69,15 +74,20 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
       await run.drain();
     }
     let grace = CREATE_GRACE;
-    while (
-      (budget.injections > 0 || (newFolderUnnamed(run) && grace-- > 0)) &&
-      run.steps < plan.maxSteps
-    ) {
+    let deleteGrace = DELETE_GRACE;
+    while (run.steps < plan.maxSteps) {
+      const open =
+        budget.injections > 0
+          ? () => choices(run, profile, budget)
+          : newFolderUnnamed(run) && grace-- > 0
+            ? () => createChoices(run, profile)
+            : deleteToCome(run) && deleteGrace-- > 0
+              ? () => deleteChoices(run)
+              : null;
+      if (!open) break;
       run.steps++;
       wake(run, profile, statusTypesFail);
-      const steps =
-        budget.injections > 0 ? choices(run, profile, budget) : createChoices(run, profile);
-      await weighted(run, steps)();
+      await weighted(run, open())();
     }
     // What a person moved, copied or broke is seen, then put back before the world comes to rest.
     await putBackAtTheEnd(run);
@@ -152,6 +162,10 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
   // A person edits what a parked write is about to change (mid-sync-steps.ts).
   if (writesToEditUnder(run).length > 0)
     inject(3 * lean('under a write'), null, () => editUnderWrite(run));
+  // A service user changes a document while its delete is under way (mid-sync-steps.ts).
+  const underDelete = editUnderDeleteWeight(run);
+  if (underDelete > 0)
+    inject(underDelete * lean('under a delete'), null, () => editUnderDelete(run));
   // A person puts back, now and then, something they moved, copied or broke.
   if (somethingAway(run))
     steps.push([0.25 * lean('person undoes'), async () => void (await undo(run, false))]);
@@ -174,10 +188,25 @@ function createChoices(run: SeedRun, profile: SeedProfile): Step[] {
   if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
   const rename = renameNewFolderWeight(run);
   if (rename > 0) steps.push([rename, () => renameNewFolder(run)]);
+  const underDelete = editUnderDeleteWeight(run);
+  if (underDelete > 0) steps.push([underDelete, async () => void (await editUnderDelete(run))]);
   if (run.world.running) {
     const aimed = profile.crashAimed(run.parked.map((p) => p.step));
     steps.push([0.15 * aimed, () => run.crash().then(() => run.count('crash'))]);
   }
+  return steps;
+}
+
+/**
+ * The steps open once the injections are spent and a folder a person deleted still has its
+ * document agreed (its delete in the service to come): its sync goes on, time passes (past a
+ * delete's hold), and a service user edits the document while its delete waits, its copy taken.
+ */
+function deleteChoices(run: SeedRun): Step[] {
+  const steps: Step[] = [[1.5, () => run.advance(pick(run.random, [5000, 30_000, 60_000]))]];
+  if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
+  const underDelete = editUnderDeleteWeight(run);
+  if (underDelete > 0) steps.push([underDelete, async () => void (await editUnderDelete(run))]);
   return steps;
 }
 

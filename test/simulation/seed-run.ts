@@ -104,6 +104,7 @@ export const PARK_CHANCE: Readonly<Record<Failpoint, number>> = {
   'entity-planned': 0.5,
   'before-local-write': 0.25,
   'between-upload-and-delete': 0.7,
+  'service-copy-saved': 0.6,
   'before-commit': 0.25,
   'cycle-end': 0,
 };

@@ -160,6 +160,29 @@ describe('the end held against the world as the seed found it', () => {
     ]);
   });
 
+  it("sees a service user's status, set after the folder was deleted, go with docsync's delete", () => {
+    const ledger = start();
+    const deleteOf = (id: string) =>
+      ledger.wroteToService({ kind: 'delete-document', owner, documentId: id }, true);
+    ledger.removedFromStore.add('2');
+    ledger.book.folderDeletedAt.set('2', ledger.nextSeq());
+    ledger.statusEdit('2', 'SIGNED', 'remote');
+    const o = observed([doc('1')]);
+    expect(details(ledger, o)).toEqual([]);
+    deleteOf('2');
+    expect(details(ledger, o)).toEqual([
+      `status "SIGNED" set by a service user on document 2 after its folder was deleted went with docsync's delete of the document`,
+    ]);
+    // Set before the folder was deleted, or the delete refused: nothing lost by it.
+    const before = start();
+    before.statusEdit('2', 'SIGNED', 'remote');
+    before.removedFromStore.add('2');
+    before.book.folderDeletedAt.set('2', before.nextSeq());
+    before.wroteToService({ kind: 'delete-document', owner, documentId: '2' }, true);
+    before.wroteToService({ kind: 'delete-document', owner, documentId: '1' }, false);
+    expect(details(before, o)).toEqual([]);
+  });
+
   it('sees a document renamed in the service that nobody renamed', () => {
     const o = observed([
       { ...doc('1'), name: 'Other' },

@@ -13,7 +13,8 @@
  *   a decision, the service as the seed found it), is in the service and in the folder, unless a
  *   status conflict was recorded after it; a status the service does not know stays in the
  *   folder alone, its item in error; a status typed in a folder the person then deleted went
- *   with it, and statuses a person typed back, before docsync pushed them, are no edit.
+ *   with it, and statuses a person typed back, before docsync pushed them, are no edit. A
+ *   status a service user set after a person deleted the folder is not deleted with it.
  */
 import path from 'node:path';
 import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
@@ -31,6 +32,7 @@ export function lossFindings(o: Observed, ledger: SimLedger): Finding[] {
     ...attachmentsKept(o, ledger),
     ...statusesKept(o, ledger),
     ...restoresRecorded(o, ledger),
+    ...statusesDeletedOver(ledger),
   ];
 }
 
@@ -299,6 +301,31 @@ function overtakenUnrecorded(
         detail: `status "${typed.value}" typed (local) on document ${id}, overtaken by "${next.value}" set by a service user before docsync carried it, and no conflict was recorded`,
       });
   });
+  return findings;
+}
+
+/**
+ * A status a service user set on a document after a person deleted its folder is a change the
+ * folder's delete must not take with it (modify beats delete): docsync brings the document back
+ * instead. Sent after that status, docsync's delete of the document lost it, on both sides; the
+ * checks above, which look at the documents still there, cannot see it.
+ */
+function statusesDeletedOver(ledger: SimLedger): Finding[] {
+  const findings: Finding[] = [];
+  for (const { write, ok, seq } of ledger.serviceWrites) {
+    if (!ok || write.kind !== 'delete-document') continue;
+    const id = write.documentId;
+    const folderGone = ledger.book.folderDeletedAt.get(id);
+    if (folderGone === undefined || ledger.book.serviceDeleted.has(id)) continue;
+    const edit = ledger.statusEdits.find(
+      (e) => e.documentId === id && e.side === 'remote' && e.seq > folderGone && e.seq < seq,
+    );
+    if (edit)
+      findings.push({
+        invariant: EDITS_KEPT,
+        detail: `status "${edit.value}" set by a service user on document ${id} after its folder was deleted went with docsync's delete of the document`,
+      });
+  }
   return findings;
 }
 
