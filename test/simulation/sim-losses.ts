@@ -271,7 +271,7 @@ function statusesKept(o: Observed, ledger: SimLedger): Finding[] {
  * carried it anywhere is lost to the person's side: docsync records that as a conflict (rows 24,
  * 55), so the person sees what they lost. Not the last status, invariant 1's check above does not
  * ask for it. Excused as there: a status the service does not know (kept, row 25), a folder the
- * person deleted since, a status typed back.
+ * person deleted since, a status typed back; and one the service showed already (row 22).
  */
 function overtakenUnrecorded(
   o: Observed,
@@ -289,6 +289,8 @@ function overtakenUnrecorded(
     const id = typed.documentId;
     if (typed.side !== 'local' || !inService.has(id) || o.held.has(id)) return;
     if (!seen.known(typed.value) || seen.pushed(typed) || seen.takenBack.has(typed.seq)) return;
+    // The service showed that status already: both sides agreed on it (row 22), nothing lost.
+    if (serviceHad(edits, typed)) return;
     if ((ledger.book.folderDeletedAt.get(id) ?? 0) > typed.seq) return;
     const next = edits.slice(i + 1).find((e) => e.documentId === id);
     if (next?.side !== 'remote' || same(next.value, typed.value)) return;
