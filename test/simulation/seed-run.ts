@@ -27,6 +27,7 @@ import { DiskFaults, isDiskFault } from './disk-faults.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
+import { RETRY_AS_PROMISED, retriesOffPromise } from './retry-watch.js';
 import { rateLimitFindings, ServiceBook, serviceWorldFindings } from './service-world.js';
 import { fileKey } from './sim-book.js';
 import {
@@ -263,7 +264,11 @@ export class SeedRun implements WorldHarness {
 
   async failpoint(life: Life, step: Failpoint, site: FailpointSite): Promise<void> {
     this.coverage.reached(step, site);
-    if (step === 'cycle-end') return;
+    if (step === 'cycle-end') {
+      for (const detail of retriesOffPromise(life.state.problems.list()))
+        this.ledger.found(RETRY_AS_PROMISED, detail);
+      return;
+    }
     if (this.#stopping && (step === 'cycle-start' || step === 'round-start'))
       this.ledger.found(NOTHING_AFTER_SIGTERM, `${labelOf(step, site)} began after the signal`);
     if (CHAIN_STARTS.has(step) || this.parkAt(step, site)) {
