@@ -40,6 +40,7 @@ import {
 } from './sim-invariants.js';
 import {
   type Finding,
+  HELD_AS_PROMISED,
   NO_UNHANDLED,
   NOTHING_AFTER_SIGTERM,
   SimLedger,
@@ -297,6 +298,7 @@ export class SeedRun implements WorldHarness {
 
   async beforeWrite(write: ServiceWrite): Promise<void> {
     if (write.kind !== 'delete-attachment' && write.kind !== 'delete-document') return;
+    if (write.kind === 'delete-document') this.#heldLongEnough(write.documentId);
     const dump = await this.world.board.track('the trash copy checked', () =>
       this.world.sim.admin.dump(),
     );
@@ -311,6 +313,26 @@ export class SeedRun implements WorldHarness {
           `${write.kind} of ${doc.id}/${a.name} (${a.sha256.slice(0, 12)}) sent with no copy in the trash`,
         );
     }
+  }
+
+  /**
+   * A document whose folder a person deleted is deleted in the service only once the folder has
+   * been gone for `safety.deleteHoldSeconds` (docs/deletes.md): the hold counts from when docsync
+   * first saw it gone, never before the person deleted it. A person's approval lets it go sooner.
+   */
+  #heldLongEnough(documentId: string): void {
+    const hold = (this.plan.deleteHoldSeconds ?? 60) * 1000;
+    const gone = this.ledger.book.folderDeletedTime.get(documentId);
+    if (hold === 0 || gone === undefined || !this.world.running) return;
+    const approved = this.world.life.state.heldDeletes
+      .list()
+      .some((h) => h.documentId === documentId && h.decision === 'approve');
+    const after = Date.now() - gone;
+    if (!approved && after < hold)
+      this.ledger.found(
+        HELD_AS_PROMISED,
+        `document ${documentId}'s delete sent ${after / 1000} s after its folder went, within the hold of ${hold / 1000} s`,
+      );
   }
 
   diskCall<T>(method: string, args: readonly unknown[], call: () => Promise<T>): Promise<T> {

@@ -67,6 +67,8 @@ export class SimBook {
    * what they typed in it before is gone with it (docsync may bring the folder back, row 9).
    */
   readonly folderDeletedAt = new Map<string, number>();
+  /** The same deletions, by when (virtual time): a delete waits out its hold from then on. */
+  readonly folderDeletedTime = new Map<string, number>();
   /** Documents whose held delete a person discarded: docsync brings their folder back (row 53). */
   readonly deleteDiscarded = new Set<string>();
 

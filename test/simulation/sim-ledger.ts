@@ -79,6 +79,8 @@ export class SimLedger extends ChaosLedger {
 
 export const TWO_SYNCS = 'no entity was ever in two syncs';
 export const NOTHING_AFTER_SIGTERM = 'nothing starts after SIGTERM';
+export const HELD_AS_PROMISED =
+  "a removed folder's document is deleted in the service only after its hold time";
 /** A promise of the run (the daemon's or the harness's) rejected with no one to hear it. */
 export const NO_UNHANDLED = 'no promise rejects unheard';
 /** A decision the status page was asked for is answered while the daemon lives. */

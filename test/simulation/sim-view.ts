@@ -85,7 +85,9 @@ export function simView(parts: ViewParts): SyncHarness {
   const personRemoved = (rel: string) => {
     if (existsSync(abs(`${rel}/.document.json`)))
       try {
-        ledger.book.folderDeletedAt.set(meta(rel).id, ledger.nextSeq());
+        const id = meta(rel).id;
+        ledger.book.folderDeletedAt.set(id, ledger.nextSeq());
+        ledger.book.folderDeletedTime.set(id, Date.now());
       } catch {
         // A broken `.document.json` names no document.
       }
