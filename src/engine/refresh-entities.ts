@@ -216,24 +216,24 @@ class FolderTies {
 }
 
 /**
- * The folders of the entities docsync knew when the read began. A folder made for an entity
- * never takes another's path: one held while its folder is away (row 50), or one the service no
- * longer lists and this read has not forgotten yet, comes back there. An entity the service
+ * The folders of the entities docsync knows, read once this read must make one. A folder made
+ * for an entity never takes another's path: one held while its folder is away (row 50), or one
+ * the service no longer lists and this read has not forgotten yet, comes back there. An entity the service
  * deleted and entered again under a new id, by the same name, while a person had its folder
  * moved away, took the path; the person's folder could not come back, and the new record's
  * folder clashed with the old one's, so every read of the catalogue failed.
  */
 class FolderClaims {
-  readonly #byOwner: ReadonlyMap<string, string>;
+  /** Read when the first folder must be made: most reads of the catalogue make none. */
+  #byOwner: ReadonlyMap<string, string> | null = null;
 
-  constructor(deps: EngineDeps) {
-    this.#byOwner = new Map(
-      deps.state.entities.folders().map((f) => [ownerKey(f.owner), f.folder]),
-    );
-  }
+  constructor(private readonly deps: EngineDeps) {}
 
   /** The folders claimed by entities other than `entity` (its own may be made again). */
   except(entity: Entity): string[] {
+    this.#byOwner ??= new Map(
+      this.deps.state.entities.folders().map((f) => [ownerKey(f.owner), f.folder]),
+    );
     const own = ownerKey(entity);
     return [...this.#byOwner].filter(([owner]) => owner !== own).map(([, folder]) => folder);
   }

@@ -8,6 +8,7 @@
 import { mkdirSync, renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { taggedName } from '../../src/domain/file-names.js';
+import type { OwnerRef } from '../../src/domain/types.js';
 import { DEFAULT_STATUS_NAME } from '../../src/simulator/document-ops.js';
 import { content, type LocalDoc, localDocs, localEdits } from '../chaos/local-edits.js';
 import { expectInSync } from '../helpers/sync-assertions.js';
@@ -646,9 +647,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       run.view.write(`${doc.folder}/new.txt`, text);
       run.ledger.wrote(sha256(text), `local ${doc.folder}/new.txt`);
       moveEntity(run, doc.folder.slice(0, doc.folder.lastIndexOf('/')), 'renamed');
-      const { owner } = await serviceDoc(run, doc.id);
-      const gone = await entityGone(run, await run.view.remote(), owner, 'renumbered');
-      run.note(`service: entity renumbered ${gone.what}`);
+      await renumberEntityOf(run, doc.id);
       await settleWatcher(run);
       await undo(run, true);
       await deliverAll(run);
@@ -665,9 +664,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       const folder = doc.folder.slice(0, doc.folder.lastIndexOf('/'));
       moveEntity(run, folder, 'renamed');
       await settleWatcher(run);
-      const { owner } = await serviceDoc(run, doc.id);
-      const gone = await entityGone(run, await run.view.remote(), owner, 'renumbered');
-      run.note(`service: entity renumbered ${gone.what}`);
+      await renumberEntityOf(run, doc.id);
       await deliverAll(run);
       await undo(run, true);
       await deliverAll(run);
@@ -808,8 +805,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
         "the round's read of the companies under way",
       );
       run.parkAt = () => false;
-      const entered = await entityGone(run, await run.view.remote(), owner, 'renumbered');
-      run.note(`service: entity renumbered ${entered.what}`);
+      const entered = await renumberEntityOf(run, doc.id, owner);
       // One webhook: a second one's look at the list, after the read, would find the company.
       const [first, ...rest] = entered.hooks;
       for (const hook of rest) run.webhooks.waiting.splice(run.webhooks.waiting.indexOf(hook), 1);
@@ -1098,4 +1094,12 @@ async function createdBeforeACrash(run: SeedRun): Promise<LocalDoc> {
   if (!made) throw new Error("the scenario expected the new folder's `.document.json` written");
   await run.crash();
   return made;
+}
+
+/** The service enters the document's entity again under a new id (its documents made anew). */
+async function renumberEntityOf(run: SeedRun, documentId: string, owner?: OwnerRef) {
+  const of = owner ?? (await serviceDoc(run, documentId)).owner;
+  const entered = await entityGone(run, await run.view.remote(), of, 'renumbered');
+  run.note(`service: entity renumbered ${entered.what}`);
+  return entered;
 }
