@@ -26,6 +26,9 @@ export function localWorldSteps(
   inject(0.3 * lean('disk fault'), null, async () => diskFault(run));
   if (run.chaos.entityFolders.length > 0) {
     inject(0.3 * lean('several folders deleted'), null, () => severalFoldersDeleted(run));
+    // A clean-up goes on in batches, likeliest within the rails' window.
+    const more = moreFoldersWeight(run);
+    if (more > 0) inject(more, null, () => moreFoldersDeleted(run));
     inject(0.3 * lean('both sides'), null, () => oneFileChangedOnBothSides(run));
     inject(0.2 * lean('both sides status'), null, () => oneStatusChangedOnBothSides(run));
   }
@@ -51,7 +54,7 @@ export async function lastLook(run: SeedRun): Promise<boolean> {
  * the rails' defaults a burst over half the store is held for a person.
  */
 async function severalFoldersDeleted(run: SeedRun): Promise<void> {
-  const docs = editableDocs(run).filter((doc) => !run.chaos.keepers.has(doc.id));
+  const docs = leftToDelete(run);
   // Half the time every folder that may go (over half the store), else some of them.
   const share = run.random() < 0.5 ? 1 : 0.6;
   const chosen = docs.filter(() => run.random() < share);
@@ -62,6 +65,41 @@ async function severalFoldersDeleted(run: SeedRun): Promise<void> {
   for (const doc of chosen) await deleteFolderKept(run, doc);
   run.note(`local edit: ${chosen.length} folders deleted: ${chosen.map((d) => d.id).join(', ')}`);
   run.count('local: several folders deleted');
+  cleanUps.set(run, Date.now());
+  await run.settle();
+}
+
+/**
+ * When a person last deleted several folders at once: a clean-up that may go on in batches,
+ * each under a rail, together over it (the rails judge a burst whole, invariant 15).
+ */
+const cleanUps = new WeakMap<SeedRun, number>();
+
+/** How long after a batch the next one is likely: within the rails' shortest window. */
+const CLEAN_UP_GOES_ON_MS = 4 * 60_000;
+
+const leftToDelete = (run: SeedRun) =>
+  editableDocs(run).filter((doc) => !run.chaos.keepers.has(doc.id));
+
+/** Likely while a clean-up is under way and folders are left to go; else never. */
+function moreFoldersWeight(run: SeedRun): number {
+  const at = cleanUps.get(run);
+  if (at === undefined || Date.now() - at > CLEAN_UP_GOES_ON_MS) return 0;
+  return leftToDelete(run).length > 0 ? 2 : 0;
+}
+
+/** The next batch of a clean-up: half the time every folder left that may go, else some. */
+async function moreFoldersDeleted(run: SeedRun): Promise<void> {
+  const docs = leftToDelete(run);
+  const share = run.random() < 0.5 ? 1 : 0.6;
+  const picked = docs.filter(() => run.random() < share);
+  const chosen = picked.length > 0 ? picked : [pick(run.random, docs)];
+  for (const doc of chosen) await deleteFolderKept(run, doc);
+  run.note(
+    `local edit: ${chosen.length} more folders deleted: ${chosen.map((d) => d.id).join(', ')}`,
+  );
+  run.count('local: more folders deleted');
+  cleanUps.set(run, Date.now());
   await run.settle();
 }
 

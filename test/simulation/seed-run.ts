@@ -17,6 +17,7 @@ import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
 import type { DecisionRequest } from '../../src/operator/decisions.js';
 import type { FaultOptions, GeneratedSeed } from '../../src/simulator/index.js';
 import { pick, type Random, seededRandom } from '../../src/simulator/random.js';
+import { longestCronGapMs } from '../../src/web/health.js';
 import { AwayBook } from '../chaos/away-book.js';
 import type { ChaosWorld } from '../chaos/local-edits.js';
 import type { SyncHarness } from '../helpers/sync-harness.js';
@@ -27,6 +28,7 @@ import { DiskFaults, isDiskFault } from './disk-faults.js';
 import { noteDecisions } from './operator-steps.js';
 import { CrashedError, type Parked } from './park-board.js';
 import type { ServiceWrite } from './port-wrappers.js';
+import { type RailLimits, RailWatch, railFindings } from './rail-watch.js';
 import { RETRY_AS_PROMISED, retriesOffPromise } from './retry-watch.js';
 import { rateLimitFindings, ServiceBook, serviceWorldFindings } from './service-world.js';
 import { fileKey } from './sim-book.js';
@@ -130,6 +132,8 @@ export class SeedRun implements WorldHarness {
   readonly webhooks: WebhookQueue;
   readonly random: Random;
   readonly coverage = new CoverageCounter();
+  /** The document deletes the service carried out, for the rails' invariant (rail-watch.ts). */
+  readonly rails = new RailWatch();
   /** Whether a sync parks at a failpoint that is not a chain's start (scenarios set their own). */
   parkAt: (step: Failpoint, site: FailpointSite) => boolean;
   /** Whether an answer of the service is held back (a late answer). */
@@ -265,6 +269,7 @@ export class SeedRun implements WorldHarness {
 
   async failpoint(life: Life, step: Failpoint, site: FailpointSite): Promise<void> {
     this.coverage.reached(step, site);
+    if (step === 'entity-planned' && site.owner) this.rails.planned(life.n, site.owner, life.state);
     if (step === 'cycle-end') {
       for (const detail of retriesOffPromise(life.state.problems.list()))
         this.ledger.found(RETRY_AS_PROMISED, detail);
@@ -298,7 +303,11 @@ export class SeedRun implements WorldHarness {
 
   async beforeWrite(write: ServiceWrite): Promise<void> {
     if (write.kind !== 'delete-attachment' && write.kind !== 'delete-document') return;
-    if (write.kind === 'delete-document') this.#heldLongEnough(write.documentId);
+    if (write.kind === 'delete-document') {
+      this.#heldLongEnough(write.documentId);
+      const life = this.world.life;
+      this.rails.sending(life.n, write.owner, write.documentId, life.state);
+    }
     const dump = await this.world.board.track('the trash copy checked', () =>
       this.world.sim.admin.dump(),
     );
@@ -335,6 +344,13 @@ export class SeedRun implements WorldHarness {
       );
   }
 
+  /** The rails the seed's daemon runs with (seed-settings.ts), and the shortest window it has. */
+  #railLimits(): RailLimits {
+    const { safety, schedule } = this.world.life.config;
+    const { maxDeletePercent, maxDeleteCount } = safety;
+    return { maxDeletePercent, maxDeleteCount, windowMs: longestCronGapMs(schedule.cron) };
+  }
+
   diskCall<T>(method: string, args: readonly unknown[], call: () => Promise<T>): Promise<T> {
     return this.disk.call(method, args, call);
   }
@@ -353,6 +369,7 @@ export class SeedRun implements WorldHarness {
     const status =
       write.kind === 'assign-status' ? (this.#statusNames.get(write.typeId) ?? null) : null;
     this.ledger.wroteToService(write, ok, status);
+    if (write.kind === 'delete-document') this.rails.answered(write.documentId, ok);
     // An attachment docsync made: a service user who deletes it later deletes these bytes. A
     // write whose answer was lost has no answer to read here: docsync finds it by reading the
     // service (resolve-in-doubt.ts), and the book reads the service for it too.
@@ -668,6 +685,9 @@ export class SeedRun implements WorldHarness {
         );
       }
     }
+    this.ledger.findings.push(
+      ...railFindings(this.rails.sent, this.#railLimits(), this.ledger.book.folderDeletedTime),
+    );
     this.note(`end: ${this.ledger.findings.length} findings`);
     return {
       seed: this.seed,

@@ -19,7 +19,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { configSchema } from '../../src/config/schema.js';
+import { type Config, configSchema } from '../../src/config/schema.js';
 import { Daemon, type DaemonParts } from '../../src/daemon/daemon.js';
 import { startListeners } from '../../src/daemon/daemon-listeners.js';
 import { REAL_CLOCK } from '../../src/domain/clock.js';
@@ -88,6 +88,8 @@ export interface Life {
   readonly cli: OperatorDeps;
   readonly watch: HarnessWatch;
   receiverUrl: string;
+  /** The configuration it runs with, as `docsync run` reads it. */
+  readonly config: Config;
 }
 
 export class SimWorld {
@@ -271,6 +273,7 @@ export class SimWorld {
       cli: operatorDeps,
       watch,
       receiverUrl: '',
+      config,
     };
     this.#life = life;
     await daemon.start();
