@@ -9,7 +9,9 @@ function sent(documentId: string, over: Partial<SentDelete> = {}): SentDelete {
     documentId,
     life: 1,
     sentAt: 10 * MIN,
-    plannedAt: 10 * MIN - 1000,
+    sentSeq: 100,
+    plannedAt: 10 * MIN,
+    plannedSeq: 99,
     inHoldAtPlan: new Set(),
     agreedAtPlan: 6,
     agreedAtSend: 6,
@@ -18,12 +20,18 @@ function sent(documentId: string, over: Partial<SentDelete> = {}): SentDelete {
   };
 }
 
-/** Four removed folders' deletes: d1's entity planned with d2..d4 in their hold, sent later. */
+/** Four removed folders' deletes: d1's entity planned with d2..d4 in their hold, sent after. */
 function burst(over: Partial<SentDelete> = {}): SentDelete[] {
   return [
     sent('d1', { inHoldAtPlan: new Set(['d2', 'd3', 'd4']) }),
     ...['d2', 'd3', 'd4'].map((id) =>
-      sent(id, { sentAt: 6 * 60 * MIN, plannedAt: 6 * 60 * MIN - 1000, ...over }),
+      sent(id, {
+        sentAt: 6 * 60 * MIN,
+        sentSeq: 300,
+        plannedAt: 6 * 60 * MIN,
+        plannedSeq: 299,
+        ...over,
+      }),
     ),
   ];
 }
@@ -41,10 +49,10 @@ describe('the delete rails judge a burst whole (invariant 15)', () => {
     expect(railFindings(burst({ approved: true }), limits, new Map())).toEqual([]);
   });
 
-  it('leaves out a delete whose folder was removed again after the judgement (its hold began anew)', () => {
+  it('leaves out a delete whose folder was removed again after the planning (its hold began anew)', () => {
     const removedAgain = new Map([
-      ['d3', 3 * 60 * MIN],
-      ['d4', 3 * 60 * MIN],
+      ['d3', 150],
+      ['d4', 150],
     ]);
     expect(railFindings(burst(), limits, removedAgain)).toEqual([]);
   });
@@ -56,7 +64,7 @@ describe('the delete rails judge a burst whole (invariant 15)', () => {
 
   it('counts the deletes sent before within the shortest window, in the same life only', () => {
     const earlier = [1, 2, 3].map((n) =>
-      sent(`e${n}`, { sentAt: 8 * MIN, plannedAt: 8 * MIN - 1000 }),
+      sent(`e${n}`, { sentAt: 8 * MIN, sentSeq: 50, plannedAt: 8 * MIN, plannedSeq: 49 }),
     );
     const last = sent('d1');
     expect(railFindings([...earlier, last], limits, new Map())).toHaveLength(1);
@@ -69,8 +77,8 @@ describe('the delete rails judge a burst whole (invariant 15)', () => {
   it('counts a delete sent twice (its answer lost) once, and holds a count under the rails clean', () => {
     const twice = [
       sent('d1', { inHoldAtPlan: new Set(['d2']) }),
-      sent('d2', { sentAt: 11 * MIN }),
-      sent('d2', { sentAt: 12 * MIN }),
+      sent('d2', { sentAt: 11 * MIN, sentSeq: 110 }),
+      sent('d2', { sentAt: 12 * MIN, sentSeq: 120 }),
     ];
     expect(railFindings(twice, limits, new Map())).toEqual([]);
   });

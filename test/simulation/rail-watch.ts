@@ -33,6 +33,7 @@ export interface RailLimits {
 /** What the store held as an entity was planned. */
 interface PlannedSample {
   readonly at: number;
+  readonly seq: number;
   /** Remote document deletes in their hold time anywhere in the store. */
   readonly inHold: ReadonlySet<string>;
   readonly agreed: number;
@@ -43,9 +44,14 @@ export interface SentDelete {
   readonly documentId: string;
   /** The daemon's life that sent it: its window is its own. */
   readonly life: number;
+  /**
+   * When it was sent and when its entity was planned in the cycle that sent it: virtual times
+   * for the window, and the ledger's sequence for the order (many steps share one instant).
+   */
   readonly sentAt: number;
-  /** When its entity was planned in the cycle that sent it. */
+  readonly sentSeq: number;
   readonly plannedAt: number;
+  readonly plannedSeq: number;
   readonly inHoldAtPlan: ReadonlySet<string>;
   /** The store's agreed documents as its entity was planned and as it was sent. */
   readonly agreedAtPlan: number;
@@ -59,6 +65,9 @@ export class RailWatch {
   readonly #sending = new Map<string, SentDelete>();
   readonly sent: SentDelete[] = [];
 
+  /** `seq`: the ledger's next sequence number, the order of what happens in one instant. */
+  constructor(private readonly seq: () => number) {}
+
   /** An entity planned: the rails judge its deletes after now, under its lock. */
   planned(life: number, owner: OwnerRef, state: StateStore): void {
     const inHold = new Set(
@@ -69,6 +78,7 @@ export class RailWatch {
     );
     this.#planned.set(`${life} ${owner.kind}:${owner.id}`, {
       at: Date.now(),
+      seq: this.seq(),
       inHold,
       agreed: state.base.countAll(),
     });
@@ -85,7 +95,9 @@ export class RailWatch {
       documentId,
       life,
       sentAt: Date.now(),
+      sentSeq: this.seq(),
       plannedAt: sample.at,
+      plannedSeq: sample.seq,
       inHoldAtPlan: sample.inHold,
       agreedAtPlan: sample.agreed,
       agreedAtSend: state.base.countAll(),
@@ -102,8 +114,8 @@ export class RailWatch {
 }
 
 /**
- * The deletes that went past the rails, one finding for the largest set. `removedAt`: when a
- * person last removed each document's folder (the book's).
+ * The deletes that went past the rails, one finding for the largest set. `removedAt`: the
+ * ledger's sequence number of a person's last removal of each document's folder (the book's).
  */
 export function railFindings(
   sent: readonly SentDelete[],
@@ -117,10 +129,10 @@ export function railFindings(
     for (const x of unapproved) {
       const inHoldThen =
         d.inHoldAtPlan.has(x.documentId) &&
-        x.sentAt > d.plannedAt &&
-        (removedAt.get(x.documentId) ?? 0) <= d.plannedAt;
+        x.sentSeq > d.plannedSeq &&
+        (removedAt.get(x.documentId) ?? 0) < d.plannedSeq;
       const inWindow =
-        x.life === d.life && x.sentAt < d.plannedAt && x.plannedAt > d.sentAt - limits.windowMs;
+        x.life === d.life && x.sentSeq < d.plannedSeq && x.plannedAt > d.sentAt - limits.windowMs;
       if (inHoldThen || inWindow) counted.add(x.documentId);
     }
     const agreed = Math.max(d.agreedAtPlan, d.agreedAtSend);
@@ -142,7 +154,7 @@ export function railFindings(
 function firstSends(sent: readonly SentDelete[]): SentDelete[] {
   const seen = new Set<string>();
   return [...sent]
-    .sort((a, b) => a.sentAt - b.sentAt)
+    .sort((a, b) => a.sentSeq - b.sentSeq)
     .filter((d) => !seen.has(d.documentId) && seen.add(d.documentId));
 }
 

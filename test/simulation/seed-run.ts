@@ -133,7 +133,7 @@ export class SeedRun implements WorldHarness {
   readonly random: Random;
   readonly coverage = new CoverageCounter();
   /** The document deletes the service carried out, for the rails' invariant (rail-watch.ts). */
-  readonly rails = new RailWatch();
+  readonly rails = new RailWatch(() => this.ledger.nextSeq());
   /** Whether a sync parks at a failpoint that is not a chain's start (scenarios set their own). */
   parkAt: (step: Failpoint, site: FailpointSite) => boolean;
   /** Whether an answer of the service is held back (a late answer). */
@@ -686,7 +686,7 @@ export class SeedRun implements WorldHarness {
       }
     }
     this.ledger.findings.push(
-      ...railFindings(this.rails.sent, this.#railLimits(), this.ledger.book.folderDeletedTime),
+      ...railFindings(this.rails.sent, this.#railLimits(), this.ledger.book.folderDeletedAt),
     );
     this.note(`end: ${this.ledger.findings.length} findings`);
     return {
