@@ -14,6 +14,7 @@ import {
   CreatedFolderMissingError,
   LocalChangedError,
   PushRejectedError,
+  PutBackError,
 } from '../domain/errors.js';
 import type { SyncAction } from '../domain/sync-actions.js';
 import type {
@@ -24,13 +25,20 @@ import type {
   RemoteDocument,
 } from '../domain/types.js';
 import type { PlacedFile } from '../local/local-store.js';
+import type { NewConflict } from '../state/conflict-repo.js';
 import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import { fileNameNow, identityForPush, linkCreatedFolder } from './follow-identity.js';
 import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
 import { pushReplace } from './push-replace.js';
-import { pushedStatusConflict, recordConflict, statusPushConflict } from './record-conflict.js';
+import {
+  pulledConflict,
+  pulledConflictRecord,
+  pushedStatusConflict,
+  recordConflict,
+  statusPushConflict,
+} from './record-conflict.js';
 import { checkStillAsCopied, saveAttachmentCopy, saveDocumentCopy } from './save-service-copy.js';
 import { checkStatusStillAgreed } from './status-still-agreed.js';
 import { checkFileStillRemoved, checkFolderStillRemoved } from './still-removed.js';
@@ -73,17 +81,26 @@ type Act<K extends SyncAction['kind']> = (
   base: BaseDocument | null,
 ) => Promise<BaseDocument | null>;
 
-/** The action's result folded into the base and committed; null removes the row. */
+/**
+ * The action's result folded into the base and committed, with `conflict` when the action's
+ * conflict must go in the same transaction; null removes the row.
+ */
 function fold(
   ctx: ActionContext,
   action: SyncAction,
   base: BaseDocument | null,
   result: ActionResult,
+  conflict?: NewConflict,
 ): BaseDocument | null | Promise<BaseDocument | null> {
   const next = applyActionResult(base, action, result);
   const site = { owner: ctx.owner, documentId: action.documentId, what: action.kind };
+  const change = documentAgreed(action.documentId, next);
   // Without a failpoint hook the commit is synchronous: no promise per action.
-  const committing = commitAgreed(ctx.deps, documentAgreed(action.documentId, next), site);
+  const committing = commitAgreed(
+    ctx.deps,
+    next && conflict ? { ...change, conflict } : change,
+    site,
+  );
   return committing ? committing.then(() => next) : next;
 }
 
@@ -123,29 +140,40 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
     // A new folder is built whole, files and final `.document.json` inside, and appears in one
     // rename: no half-pulled document is ever visible, and half the flushes.
     await beforeLocalWrite(ctx, doc.id, 'new document folder');
-    // A document the base does not know yet: recorded before its folder appears, so a crash
-    // before the commit leaves a folder docsync knows it made (settle-pulls.ts).
-    if (action.kind === 'pull-new-document') ctx.deps.state.pullsInDoubt.add(doc, ctx.deps.now());
+    // Recorded before its folder appears, so a crash before the commit leaves a folder docsync
+    // knows it made (settle-pulls.ts): a document the base does not know yet, or one whose
+    // folder a person deleted, with the conflict that says why it is back (row 9).
+    const kept = pulledConflict(action);
+    ctx.deps.state.pullsInDoubt.add(doc, ctx.deps.now(), kept);
     const restoring = action.kind === 'restore-document' ? base : null;
-    const created = await ctx.deps.local.createDocumentFolderWithFiles(
-      ctx.entityFolder,
-      doc,
-      action.files.map((planned) => ({
-        key: planned.attachment.id,
-        desiredName: planned.file,
-        fill: (path: string) =>
-          ctx.deps.remote.downloadAttachment(ctx.owner, doc.id, planned.attachment.id, path),
-      })),
-      (written) => ctx.metaFor(baseFromDocument(doc, '', written), doc),
-      // The folder a download again replaces may have come back since the plan (a person put
-      // it back from their bin), up to the rename: then it is the document's folder, synced as
-      // it stands, and no second one is placed beside it. Looked for after the downloads, which
-      // may take long.
-      restoring
-        ? () => checkFolderStillRemoved(ctx, doc.id, restoring.folder, 'restore')
-        : undefined,
-    );
-    return fold(ctx, action, base, { kind: 'files-written', ...created });
+    const created = await ctx.deps.local
+      .createDocumentFolderWithFiles(
+        ctx.entityFolder,
+        doc,
+        action.files.map((planned) => ({
+          key: planned.attachment.id,
+          desiredName: planned.file,
+          fill: (path: string) =>
+            ctx.deps.remote.downloadAttachment(ctx.owner, doc.id, planned.attachment.id, path),
+        })),
+        (written) => ctx.metaFor(baseFromDocument(doc, '', written), doc),
+        // The folder a download again replaces may have come back since the plan (a person put
+        // it back from their bin), up to the rename: then it is the document's folder, synced as
+        // it stands, and no second one is placed beside it. Looked for after the downloads, which
+        // may take long.
+        restoring
+          ? () => checkFolderStillRemoved(ctx, doc.id, restoring.folder, 'restore')
+          : undefined,
+      )
+      .catch((error: unknown) => {
+        // The person's folder is back, and nothing was placed: no pull is left in doubt.
+        if (error instanceof PutBackError) ctx.deps.state.pullsInDoubt.forget(doc.id);
+        throw error;
+      });
+    const conflict = kept
+      ? pulledConflictRecord(ctx.owner, doc.id, created.folder, kept, ctx.deps.now())
+      : undefined;
+    return fold(ctx, action, base, { kind: 'files-written', ...created }, conflict);
   }
   const folder = given;
   const files = new Map<string, LocalFile>();

@@ -6,6 +6,7 @@ import type { SyncAction } from '../domain/sync-actions.js';
 import type { BaseDocument, OwnerRef } from '../domain/types.js';
 import type { NewConflict } from '../state/conflict-repo.js';
 import type { PushPayload } from '../state/outbox-payloads.js';
+import type { PulledConflict } from '../state/pull-in-doubt-repo.js';
 import type { ActionContext } from './execute-action.js';
 
 export interface ConflictOutcome {
@@ -70,4 +71,32 @@ export function pushedStatusConflict(
     subject: { kind: 'status', lost: kept.lost },
     occurredAt: now,
   };
+}
+
+/**
+ * A folder a person deleted, built again because the service changed the document (row 9): its
+ * conflict says why the folder is back. It is kept with the pull's record before the folder
+ * appears (`pulls_in_doubt`) and recorded in the commit that agrees on the folder, or in the
+ * settlement of the pull after a crash (settle-pulls.ts). Recorded after the commit instead, a
+ * crash in between would leave the person's delete undone with nothing to say so.
+ */
+export function pulledConflict(action: SyncAction): PulledConflict | null {
+  const { conflict } = action;
+  if (action.kind !== 'restore-document' || action.side !== 'local' || !conflict) return null;
+  return {
+    winner: conflict.winner,
+    detail: `row ${action.row}: ${conflict.detail}`,
+    subject: conflict.subject,
+  };
+}
+
+/** The conflict log's record of a pull's conflict, for the commit that agrees on `folder`. */
+export function pulledConflictRecord(
+  owner: OwnerRef,
+  documentId: string,
+  folder: string,
+  kept: PulledConflict,
+  now: number,
+): NewConflict {
+  return { owner, documentId, attachmentId: null, copyPath: folder, ...kept, occurredAt: now };
 }

@@ -324,4 +324,9 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX pulls_in_doubt_by_owner ON pulls_in_doubt (owner_kind, owner_id);
       `),
   },
+  {
+    version: 16,
+    name: 'a download again of a folder a person deleted is in doubt too, with the conflict that says why the folder is back',
+    up: (db) => db.exec('ALTER TABLE pulls_in_doubt ADD COLUMN conflict_json TEXT'),
+  },
 ];

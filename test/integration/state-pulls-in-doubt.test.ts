@@ -26,7 +26,40 @@ describe('a pull in doubt', () => {
     state.open().pullsInDoubt.add(pulled, 100);
     // Closed without a commit: the process died with the folder in place.
     const reopened = state.open();
-    expect(reopened.pullsInDoubt.forOwner(TRUST)).toEqual([pulled]);
+    expect(reopened.pullsInDoubt.forOwner(TRUST)).toEqual([{ document: pulled, conflict: null }]);
+  });
+
+  it('keeps the conflict a download again over a deleted folder is to record (row 9)', () => {
+    const conflict = {
+      winner: 'remote' as const,
+      detail: 'row 9: the folder was deleted while the service changed the document',
+      subject: { kind: 'document' as const },
+    };
+    state.open().pullsInDoubt.add(pulled, 100, conflict);
+    expect(state.open().pullsInDoubt.forOwner(TRUST)).toEqual([{ document: pulled, conflict }]);
+  });
+
+  it('records a conflict in the commit that agrees on the document', () => {
+    const store = state.open();
+    const base = baseDocument();
+    store.pullsInDoubt.add(pulled, 100);
+    store.commitAgreed({
+      put: [base],
+      conflict: {
+        owner: base.owner,
+        documentId: base.id,
+        copyPath: base.folder,
+        winner: 'remote',
+        detail: 'row 9: restored',
+        subject: { kind: 'document' },
+        occurredAt: 100,
+      },
+    });
+    const reopened = state.open();
+    expect(reopened.pullsInDoubt.forOwner(TRUST)).toEqual([]);
+    expect(reopened.conflicts.list().map((c) => [c.documentId, c.detail])).toEqual([
+      [base.id, 'row 9: restored'],
+    ]);
   });
 
   it('goes in the commit that agrees on the document', () => {

@@ -774,6 +774,39 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: before-local-write', 'from the bin'],
   },
   {
+    name: 'seed 196',
+    title:
+      "a person deletes a document's folder and a service user re-dates the document; the sync downloads it again (row 9, modify beats delete) and the daemon dies after the folder is placed, before the commit: the restart took the folder as the person's, and the conflict that says why their deleted folder is back was never recorded",
+    plan: SMALL,
+    play: async (run) => {
+      // The second document: the first of each entity is never deleted (seed-run.ts).
+      const { doc } = await synced(run, 1);
+      if (!localEdits.deleteFolder(run.chaos, doc))
+        throw new Error('the scenario needs the delete');
+      run.note(`local edit: folder deleted ${doc.folder}`);
+      const { owner, documentDate } = await serviceDoc(run, doc.id);
+      const date = documentDate === '2023-04-12' ? '2023-04-13' : '2023-04-12';
+      run.view.sim.admin.editDocument(doc.id, { documentDate: date });
+      run.ledger.book.detailsChanged(doc.id, { documentDate: date });
+      run.webhooks.queue(owner, doc.id, 'statusChange');
+      run.note(`service: document re-dated ${doc.id} to ${date}`);
+      run.parkAt = (step, site) => step === 'before-commit' && site.what === 'restore-document';
+      await run.advance(5_000);
+      await releaseUntil(
+        run,
+        at('before-commit'),
+        'the download again placed, its commit not made',
+      );
+      run.parkAt = () => false;
+      if (!localDocs(run.view).some((d) => d.id === doc.id))
+        throw new Error('the scenario expected the folder placed again');
+      await run.crash();
+      await run.drain();
+      await deliverAll(run);
+    },
+    expectInTrace: ['parked: before-commit', 'crash'],
+  },
+  {
     name: 'seed 54',
     title:
       "a new folder's document is made and its `.document.json` written, and the daemon dies before the commit; a person types a status the service does not know there: the restart's settling of the create rewrote the file with the service's status over the person's, with no trace (and a status a service user sets there meanwhile must stay the service's)",
