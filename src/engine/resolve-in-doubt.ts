@@ -191,10 +191,12 @@ async function check(
 }
 
 /**
- * The attachment this push made, if the service has it: one of the file's name that the base
- * does not know yet (nor is the one being replaced), holding the file's bytes. The bytes are
- * compared, not only the name: a colleague may have put a file of that name there meanwhile, and
- * taking it for ours would leave the two sides silently apart.
+ * The attachment this push made, if the service has it: a user attachment the base does not know
+ * yet (nor is the one being replaced), holding the file's bytes. The bytes are compared, not
+ * only the name: a colleague may have put a file of that name there meanwhile, and taking it for
+ * ours would leave the two sides silently apart. Those of the file's name are looked at first,
+ * then the others: a service may store an upload under a name of its own (stored-name.ts), and a
+ * push in doubt has no answer to say which; passed over, it would be sent again, a second copy.
  */
 async function ourUpload(
   deps: EngineDeps,
@@ -204,9 +206,11 @@ async function ourUpload(
   replacing?: string,
 ): Promise<RemoteAttachment | undefined> {
   const agreed = new Set(base.attachments.map((a) => a.id));
-  for (const candidate of doc.attachments) {
-    if (candidate.name !== file.fileName || agreed.has(candidate.id) || candidate.id === replacing)
-      continue;
+  const fresh = doc.attachments.filter(
+    (a) => a.kind === 'user' && !agreed.has(a.id) && a.id !== replacing,
+  );
+  const named = (a: RemoteAttachment) => a.name === file.fileName;
+  for (const candidate of [...fresh.filter(named), ...fresh.filter((a) => !named(a))]) {
     const sha256 = await attachmentSha256(deps, doc.owner, doc.id, candidate.id);
     if (sha256 === file.sha256) return candidate;
   }

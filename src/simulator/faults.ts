@@ -37,6 +37,12 @@ export interface FaultOptions {
    * ignores the UTF-8 of a multipart name would; not a probability, every upload.
    */
   readonly latin1UploadNames?: boolean;
+  /**
+   * Upload file names cleaned, each space stored as `_` (`Annual Return.pdf` stored as
+   * `Annual_Return.pdf`), as a service that makes names safe for its own storage would; every
+   * upload.
+   */
+  readonly cleanedUploadNames?: boolean;
   /** Seed of the fault generator; the same seed and requests give the same faults. */
   readonly seed?: number;
   /**

@@ -43,6 +43,7 @@ export type { CompanyInput, TrustInput } from './entity-factory.js';
 export type { FaultOptions } from './faults.js';
 export { isSimProfile, SIM_PROFILES, type SimProfile } from './profile.js';
 export { isRateMode, RATE_MODES, type RateMode } from './rate-limit.js';
+export { storedUploadName } from './routes-attachments.js';
 export type { GeneratedSeed, SeedOption, SeedSummary } from './seed.js';
 export type { ShapeOptions } from './shapes.js';
 export type { StateDump } from './state-dump.js';

@@ -1,7 +1,7 @@
 /** Attachments of a document: upload (multipart), download link, delete. */
 import type { DocumentOps } from './document-ops.js';
 import { findAttachment } from './document-ops.js';
-import type { Faults } from './faults.js';
+import type { FaultOptions, Faults } from './faults.js';
 import type { Route } from './http-kit.js';
 import type { LinkHost } from './link-host.js';
 import { OWNER_PATHS, ownerOf, requireOwnedDocument } from './routes-documents.js';
@@ -27,10 +27,7 @@ export function attachmentRoutes(
         const doc = requireOwnedDocument(store, ownerOf(kind, ctx), ctx);
         const file = await receiveUpload(ctx.req, dataDir, shapes.uploadField);
         const blob = { kind: 'file' as const, path: file.path, size: file.size };
-        // The `latin1UploadNames` fault: a service that reads the name's UTF-8 bytes as latin1.
-        const name = faults.get().latin1UploadNames
-          ? Buffer.from(file.name, 'utf8').toString('latin1')
-          : file.name;
+        const name = storedUploadName(file.name, faults.get());
         return {
           status: 201,
           body: attachmentView(ops.addAttachment(doc, { name, blob }, ctx.actor)),
@@ -58,4 +55,17 @@ export function attachmentRoutes(
       },
     },
   ]);
+}
+
+/**
+ * The name an upload is stored under: as sent, or as the `latin1UploadNames` fault (a service
+ * that reads the name's UTF-8 bytes as latin1) and the `cleanedUploadNames` one (spaces made
+ * `_`) make it.
+ */
+export function storedUploadName(
+  sent: string,
+  faults: Pick<FaultOptions, 'latin1UploadNames' | 'cleanedUploadNames'>,
+): string {
+  const read = faults.latin1UploadNames ? Buffer.from(sent, 'utf8').toString('latin1') : sent;
+  return faults.cleanedUploadNames ? read.replaceAll(' ', '_') : read;
 }

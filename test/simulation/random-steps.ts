@@ -58,6 +58,12 @@ export async function runRandomSeed(seed: number, plan: SeedPlan): Promise<SeedO
   try {
     skewServiceClock(run);
     const budget = { injections: plan.injections };
+    // A service that stores an upload under a name of its own (spaces made `_`): docsync knows
+    // the attachment by the id its answer gave, and a push in doubt has no answer to go by.
+    if (profile.on('service: upload names cleaned')) {
+      run.count('service: upload names cleaned');
+      run.uploadNaming({ cleanedUploadNames: true }, 'stores upload names cleaned (spaces as _)');
+    }
     // The status types unread when the first round asks for them: a status a person types
     // waits until they are read (row 55).
     const statusTypesFail = { on: profile.on('status types unread at the start') };

@@ -851,6 +851,25 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['service: entity renumbered', 'webhook at once: newDocument'],
   },
+  {
+    name: 'seed 7',
+    title:
+      'the service stores upload names cleaned (spaces as `_`); a person adds a file, its upload is carried out and the answer lost: the settlement looked for the upload under the name sent, took it for never sent, and uploaded it again, two attachments of the same bytes',
+    plan: SMALL,
+    play: async (run) => {
+      run.uploadNaming({ cleanedUploadNames: true }, 'stores upload names cleaned (spaces as _)');
+      const { doc } = await synced(run);
+      const name = 'added by hand.txt';
+      run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/attachments');
+      localEdits.newFile(run.chaos, doc, name);
+      run.note(`local edit: new file ${doc.folder}/${name}`);
+      await settleWatcher(run);
+      await run.advance(300_000);
+      run.requestRound(true);
+      await run.drain();
+    },
+    expectInTrace: ['the service carried out upload-attachment and lost its answer'],
+  },
 ];
 
 /** The first sync parked once its first document's pull is placed, before its commit: that document. */

@@ -47,6 +47,7 @@ import {
   NOTHING_AFTER_SIGTERM,
   SimLedger,
   TWO_SYNCS,
+  type UploadNaming,
 } from './sim-ledger.js';
 import { simView } from './sim-view.js';
 import { type QueuedWebhook, WebhookQueue } from './sim-webhooks.js';
@@ -541,7 +542,16 @@ export class SeedRun implements WorldHarness {
   /** The service starts failing as `faults` say, or heals (`{}`). */
   faults(faults: FaultOptions, label: string): void {
     this.note(`service: ${label}`);
-    this.world.sim.admin.setFaults(faults);
+    this.world.sim.admin.setFaults({ ...faults, ...this.ledger.uploadNames });
+  }
+
+  /**
+   * The service stores uploads' names as `naming` says from now to the seed's end: its way, not
+   * a fault that heals (the ledger knows it, to find a person's file under its stored name).
+   */
+  uploadNaming(naming: UploadNaming, label: string): void {
+    this.ledger.uploadNames = naming;
+    this.faults({}, label);
   }
 
   async deliver(hook: QueuedWebhook, how: string): Promise<void> {

@@ -10,6 +10,7 @@
  * - findings made during the run (a delete without its trash copy, work on an entity without
  *   its lock, as the daemon's own lock counts it).
  */
+import type { FaultOptions } from '../../src/simulator/index.js';
 import { ChaosLedger } from '../chaos/chaos-ledger.js';
 import type { ServiceWrite } from './port-wrappers.js';
 import { SimBook } from './sim-book.js';
@@ -44,6 +45,8 @@ export interface Finding {
   readonly detail: string;
 }
 
+export type UploadNaming = Pick<FaultOptions, 'latin1UploadNames' | 'cleanedUploadNames'>;
+
 export class SimLedger extends ChaosLedger {
   readonly book = new SimBook();
   readonly statusEdits: StatusEdit[] = [];
@@ -51,6 +54,8 @@ export class SimLedger extends ChaosLedger {
   readonly findings: Finding[] = [];
   /** Bytes an operator's decision took out of the folder (a conflict resolved, a delete approved). */
   readonly operatorLetGo = new Set<string>();
+  /** How the seed's service stores the names of uploads, for the whole seed (none: as sent). */
+  uploadNames: UploadNaming = {};
   #seq = 0;
 
   /** A number that orders the ledger's records. */

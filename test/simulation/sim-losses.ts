@@ -18,6 +18,7 @@
  */
 import path from 'node:path';
 import { isLocalEditCopy } from '../../src/domain/local-folder-names.js';
+import { storedUploadName } from '../../src/simulator/index.js';
 import { type BookFile, fileKey } from './sim-book.js';
 import type { Observed } from './sim-invariants.js';
 import type { Finding, SimLedger, StatusEdit } from './sim-ledger.js';
@@ -174,7 +175,11 @@ function attachmentsKept(o: Observed, ledger: SimLedger): Finding[] {
       // In a document made again from the folder, every file is a user attachment under its
       // folder name.
       if (s.documentId !== file.documentId) return true;
-      const named = s.name === file.name || copyNames.get(s.documentId)?.has(s.name) === true;
+      // Uploaded by docsync, it may be under the name the service stored it as.
+      const names = copyNames.get(s.documentId);
+      const named = [file.name, ...(names ?? [])].some(
+        (n) => s.name === n || s.name === storedUploadName(n, ledger.uploadNames),
+      );
       return named && s.kind === file.kind;
     });
     // A person's edit of a system form, or of the copy kept of it, stays beside it, in the
