@@ -234,7 +234,8 @@ function hashTree(hash, dir) {
   )) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) hashTree(hash, full);
-    else hash.update(full).update(readFileSync(full));
+    // By the path inside the repository: a worktree elsewhere with the same code shares it.
+    else hash.update(path.relative(ROOT, full)).update(readFileSync(full));
   }
 }
 
