@@ -100,6 +100,8 @@ export class DiskFaults {
     /** Counts a failed call by what it did (the run's injected tally). */
     private readonly count: (kind: string) => void,
     private readonly note: (line: string) => void,
+    /** A call did its work and is about to fail all the same (the flush after it). */
+    private readonly workDone?: (method: string, args: readonly unknown[]) => void,
   ) {}
 
   get on(): boolean {
@@ -124,6 +126,7 @@ export class DiskFaults {
     this.note(`  disk: ${fault.code} on ${method} ${target}${after ? ' (after the change)' : ''}`);
     if (!after) throw error;
     await run();
+    this.workDone?.(method, args);
     throw error;
   }
 }

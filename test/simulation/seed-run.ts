@@ -171,6 +171,7 @@ export class SeedRun implements WorldHarness {
       this.random,
       (kind) => this.count(kind),
       (line) => this.note(line),
+      (method, args) => this.#diskWorkDone(method, args),
     );
   }
 
@@ -278,6 +279,8 @@ export class SeedRun implements WorldHarness {
     }
     if (this.#stopping && (step === 'cycle-start' || step === 'round-start'))
       this.ledger.found(NOTHING_AFTER_SIGTERM, `${labelOf(step, site)} began after the signal`);
+    const placing = newDocumentPlaced(step, site);
+    if (placing) this.ledger.book.placed(placing, 'parked');
     if (CHAIN_STARTS.has(step) || this.parkAt(step, site)) {
       const label = labelOf(step, site);
       this.note(`  parked: ${label}`);
@@ -285,6 +288,9 @@ export class SeedRun implements WorldHarness {
       await this.world.board.park('failpoint', label, life.n, step, site);
       if (life.dead) throw new CrashedError();
     }
+    const agreed =
+      placing ?? (step === 'before-commit' && site.what === SETTLED ? site.documentId : null);
+    if (agreed) this.ledger.book.placeCommitted(agreed);
   }
 
   /**
@@ -354,6 +360,16 @@ export class SeedRun implements WorldHarness {
 
   diskCall<T>(method: string, args: readonly unknown[], call: () => Promise<T>): Promise<T> {
     return this.disk.call(method, args, call);
+  }
+
+  /**
+   * A folder call did its work and fails all the same (the flush after it): a new document's
+   * folder placed so leaves its pull in doubt, uncommitted, until the entity's next sync.
+   */
+  #diskWorkDone(method: string, args: readonly unknown[]): void {
+    const id = (args[1] as { id?: string } | undefined)?.id;
+    if (method !== 'createDocumentFolderWithFiles' || !id || !this.world.running) return;
+    if (this.world.life.state.base.get(id) === null) this.ledger.book.placed(id, 'failed');
   }
 
   afterWrite(write: ServiceWrite, result: unknown, answerLost: boolean): void {
@@ -574,6 +590,7 @@ export class SeedRun implements WorldHarness {
   async crash(): Promise<void> {
     this.note('crash, and a restart a minute later');
     this.coverage.crashed(this.parked.flatMap((p) => (p.step ? [p.step] : [])));
+    this.ledger.book.crashed();
     await this.world.crash();
     this.clock.dropTimers();
     this.clock.pass(RESTART_AFTER_MS);
@@ -855,6 +872,15 @@ function worldLine(plan: SeedPlan): string {
     : 'at their defaults';
   const hold = plan.deleteHoldSeconds ?? 60;
   return `world: queue.concurrency ${plan.concurrency ?? 1}, delete rails ${rails}, deletes held ${hold} s`;
+}
+
+/** The failpoint's `what` as a pull left in doubt is settled (engine/settle-pulls.ts). */
+const SETTLED = 'pull-new-document settled';
+
+/** The new document whose pull placed its folder and is about to commit it, at this failpoint. */
+function newDocumentPlaced(step: Failpoint, site: FailpointSite): string | null {
+  if (step !== 'before-commit' || site.what !== 'pull-new-document') return null;
+  return site.documentId ?? null;
 }
 
 function labelOf(step: Failpoint, site: FailpointSite): string {

@@ -71,6 +71,55 @@ export class SimBook {
   readonly folderDeletedTime = new Map<string, number>();
   /** Documents whose held delete a person discarded: docsync brings their folder back (row 53). */
   readonly deleteDiscarded = new Set<string>();
+  /**
+   * New documents whose folder a pull placed, its commit not made yet: the pull parked before
+   * it (`parked`), or its placement failed after the rename (`failed`: the flush after it,
+   * disk-faults.ts), the pull in doubt until the entity's next sync settles it.
+   */
+  readonly placing = new Map<string, 'parked' | 'failed'>();
+  /** Folders a person deleted while `placing`, by the deletion's order number: the pull may yet commit. */
+  readonly #deletedWhilePlacing = new Map<string, number>();
+  /**
+   * Folders a person deleted after a pull of their new document placed them and before its
+   * commit, which never came (the daemon died, or the placement failed and the next sync found
+   * no folder), by the deletion's order number (`folderDeletedAt`): docsync cannot tell such a
+   * folder from one never placed, and downloads the document again, with no conflict.
+   */
+  readonly deletedUncommitted = new Map<string, number>();
+
+  /**
+   * A pull of a new document placed its folder (`parked`: about to commit), or its placement
+   * failed after the rename (`failed`). A pull placing again ends one that failed uncommitted.
+   */
+  placed(id: string, how: 'parked' | 'failed'): void {
+    if (this.placing.get(id) === 'failed') this.#placeAbandoned(id);
+    this.placing.set(id, how);
+  }
+
+  /** The pull's commit, or its settlement in the next sync, agrees on the folder: docsync knows it. */
+  placeCommitted(id: string): void {
+    this.placing.delete(id);
+    this.#deletedWhilePlacing.delete(id);
+  }
+
+  /** The daemon died: pulls parked before their commit never make it. */
+  crashed(): void {
+    for (const [id, how] of this.placing) if (how === 'parked') this.#placeAbandoned(id);
+  }
+
+  /** A person deleted a document's folder, as the ledger's record number `seq`. */
+  folderDeleted(id: string, seq: number, at: number): void {
+    this.folderDeletedAt.set(id, seq);
+    this.folderDeletedTime.set(id, at);
+    if (this.placing.has(id)) this.#deletedWhilePlacing.set(id, seq);
+  }
+
+  #placeAbandoned(id: string): void {
+    this.placing.delete(id);
+    const seq = this.#deletedWhilePlacing.get(id);
+    this.#deletedWhilePlacing.delete(id);
+    if (seq !== undefined) this.deletedUncommitted.set(id, seq);
+  }
 
   /** Every document of the service as the seed begins, with its attachments. */
   startWorld(dump: StateDump): void {

@@ -183,6 +183,47 @@ describe('the end held against the world as the seed found it', () => {
     expect(details(before, o)).toEqual([]);
   });
 
+  it("sees a person's deleted folder back with no conflict, unless its new document's pull never committed", () => {
+    const back =
+      "document 2's folder, deleted by a person, is back (Companies/Acme/Minutes 2), and no conflict was recorded";
+    const o = observed([doc('1'), doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }])]);
+    const deleted = (ledger: SimLedger) => ledger.book.folderDeleted('2', ledger.nextSeq(), 0);
+    // Deleted while its pull was parked before the commit, and the daemon died: excused.
+    const died = start();
+    died.book.placed('2', 'parked');
+    deleted(died);
+    died.book.crashed();
+    died.book.placed('2', 'parked');
+    died.book.placeCommitted('2');
+    expect(details(died, o)).toEqual([]);
+    // The placement failed after its rename; the next sync found no folder and pulled it again.
+    const failed = start();
+    failed.book.placed('2', 'failed');
+    deleted(failed);
+    failed.book.placed('2', 'parked');
+    failed.book.placeCommitted('2');
+    expect(details(failed, o)).toEqual([]);
+    // The pull committed after the delete: docsync knew the folder, and must say why it is back.
+    const committed = start();
+    committed.book.placed('2', 'parked');
+    deleted(committed);
+    committed.book.placeCommitted('2');
+    committed.book.crashed();
+    expect(details(committed, o)).toEqual([back]);
+    // Deleted before the pull placed it, or deleted again after the download again: no excuse.
+    const before = start();
+    deleted(before);
+    before.book.placed('2', 'parked');
+    before.book.crashed();
+    expect(details(before, o)).toEqual([back]);
+    const again = start();
+    again.book.placed('2', 'parked');
+    deleted(again);
+    again.book.crashed();
+    deleted(again);
+    expect(details(again, o)).toEqual([back]);
+  });
+
   it('sees a document renamed in the service that nobody renamed', () => {
     const o = observed([
       { ...doc('1'), name: 'Other' },

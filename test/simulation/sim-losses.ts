@@ -50,8 +50,11 @@ function userDeleted(ledger: SimLedger, id: string): boolean {
  * A document whose folder a person deleted, and whose folder is there at the end, came back by
  * docsync's hand: the service changed it meanwhile (modify beats delete, row 9), which docsync
  * records as a conflict, so the person sees why the folder they deleted is back. Excused: a
- * delete the person discarded (row 53), and one a rail holds for them. A folder put back from
- * the person's bin is no longer deleted in the book.
+ * delete the person discarded (row 53), and one a rail holds for them; and a folder a pull of
+ * its new document had placed and not yet committed, whose commit never came (the daemon died,
+ * or the placement failed after its rename and the next sync found no folder): docsync cannot
+ * tell it from a folder never placed, and downloads the document again (row 1). A folder put
+ * back from the person's bin is no longer deleted in the book.
  */
 function restoresRecorded(o: Observed, ledger: SimLedger): Finding[] {
   const findings: Finding[] = [];
@@ -59,6 +62,7 @@ function restoresRecorded(o: Observed, ledger: SimLedger): Finding[] {
   for (const id of ledger.book.folderDeletedAt.keys()) {
     if (!inService.has(id) || !folderOf(o, id) || o.held.has(id)) continue;
     if (ledger.book.deleteDiscarded.has(id)) continue;
+    if (ledger.book.deletedUncommitted.get(id) === ledger.book.folderDeletedAt.get(id)) continue;
     if (o.conflicts.some((c) => c.documentId === id && c.subject?.kind === 'document')) continue;
     findings.push({
       invariant: EDITS_KEPT,

@@ -86,8 +86,7 @@ export function simView(parts: ViewParts): SyncHarness {
     if (existsSync(abs(`${rel}/.document.json`)))
       try {
         const id = meta(rel).id;
-        ledger.book.folderDeletedAt.set(id, ledger.nextSeq());
-        ledger.book.folderDeletedTime.set(id, Date.now());
+        ledger.book.folderDeleted(id, ledger.nextSeq(), Date.now());
       } catch {
         // A broken `.document.json` names no document.
       }
