@@ -43,6 +43,7 @@ import {
   skewServiceClock,
 } from './service-world.js';
 import { removeDocumentMeta, steeredPick, steeredRemoteEdit, steerRun, wake } from './steering.js';
+import { removeUnderReplace, removeUnderReplaceWeight } from './under-replace.js';
 
 /** Steps a seed goes on past its injections while a person's new folder is not yet a document. */
 const CREATE_GRACE = 20;
@@ -172,6 +173,9 @@ function choices(run: SeedRun, profile: SeedProfile, budget: { injections: numbe
   const underDelete = editUnderDeleteWeight(run);
   if (underDelete > 0)
     inject(underDelete * lean('under a delete'), null, () => editUnderDelete(run));
+  // A service user removes a replace's new content before it deletes the old (under-replace.ts).
+  const underReplace = removeUnderReplaceWeight(run);
+  if (underReplace > 0) inject(underReplace, null, () => removeUnderReplace(run));
   // A person puts back, now and then, something they moved, copied or broke.
   if (somethingAway(run))
     steps.push([0.25 * lean('person undoes'), async () => void (await undo(run, false))]);
@@ -196,6 +200,9 @@ function createChoices(run: SeedRun, profile: SeedProfile): Step[] {
   if (rename > 0) steps.push([rename, () => renameNewFolder(run)]);
   const underDelete = editUnderDeleteWeight(run);
   if (underDelete > 0) steps.push([underDelete, async () => void (await editUnderDelete(run))]);
+  const underReplace = removeUnderReplaceWeight(run);
+  if (underReplace > 0)
+    steps.push([underReplace, async () => void (await removeUnderReplace(run))]);
   if (run.world.running) {
     const aimed = profile.crashAimed(run.parked.map((p) => p.step));
     steps.push([0.15 * aimed, () => run.crash().then(() => run.count('crash'))]);
@@ -213,6 +220,9 @@ function deleteChoices(run: SeedRun): Step[] {
   if (run.parked.length > 0) steps.push([6, () => run.release(pick(run.random, run.parked))]);
   const underDelete = editUnderDeleteWeight(run);
   if (underDelete > 0) steps.push([underDelete, async () => void (await editUnderDelete(run))]);
+  const underReplace = removeUnderReplaceWeight(run);
+  if (underReplace > 0)
+    steps.push([underReplace, async () => void (await removeUnderReplace(run))]);
   return steps;
 }
 
