@@ -60,8 +60,20 @@ export class SimBook {
   readonly serviceRemoved = new Set<string>();
   /** Bytes a person put back from the trash (`docsync trash restore`): theirs to bring back. */
   readonly broughtBack = new Set<string>();
+  /** Of `serviceRemoved`, the ledger's order number of each removal. */
+  readonly serviceRemovedAt = new Map<string, number>();
+  /**
+   * A person's bytes (`fileKey`) written over a file of a folder, with the file they replaced
+   * (`fileKey`): an edit of it, which beats its removal in the service (row 33).
+   */
+  readonly writtenOver = new Map<string, string>();
   /** Documents a service user deleted. */
   readonly serviceDeleted = new Set<string>();
+  /**
+   * Documents docsync made again from a folder, each with the one it took the place of (rows 12,
+   * 19, 54), as the create's record in the outbox names it.
+   */
+  readonly madeAgain = new Map<string, string>();
   /**
    * Documents whose folder a person deleted, with the ledger's order number of the deletion:
    * what they typed in it before is gone with it (docsync may bring the folder back, row 9).
@@ -156,11 +168,12 @@ export class SimBook {
     if (attachmentId) this.attachmentIds.set(attachmentId, key);
   }
 
-  /** A service user deleted this attachment. */
-  attachmentDeleted(attachmentId: string): void {
+  /** A service user deleted this attachment, as the ledger's record number `seq`. */
+  attachmentDeleted(attachmentId: string, seq: number): void {
     const key = this.attachmentIds.get(attachmentId);
     if (!key) return;
     this.deleted.add(key);
     this.serviceRemoved.add(key);
+    this.serviceRemovedAt.set(key, seq);
   }
 }

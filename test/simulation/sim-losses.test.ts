@@ -276,7 +276,7 @@ describe('what a service user removed stays removed', () => {
 
   it('sees an attachment a service user removed back in its document, on either side', () => {
     const ledger = start();
-    ledger.book.attachmentDeleted('UA1');
+    ledger.book.attachmentDeleted('UA1', ledger.nextSeq());
     // The folder's copy was never trashed, taken for a new file, and uploaded again.
     expect(removals(ledger, observed([doc('1'), second]))).toEqual([
       'letter.pdf (bbb), removed from document 1 by a service user, is back: in the service as letter.pdf; in the folder as Companies/Acme/Minutes 1/letter.pdf',
@@ -290,7 +290,7 @@ describe('what a service user removed stays removed', () => {
 
   it('lets a removal not yet carried out stay in the kept folder of an entity the service deleted', () => {
     const ledger = start();
-    ledger.book.attachmentDeleted('UA1');
+    ledger.book.attachmentDeleted('UA1', ledger.nextSeq());
     const o = observed([second], [doc('1'), second]);
     const withEntities = (companies: { id: string }[]) =>
       ({ ...o, dump: { ...o.dump, companies, trusts: [] } }) as unknown as Observed;
@@ -302,8 +302,58 @@ describe('what a service user removed stays removed', () => {
 
   it('lets bytes a person put back from the trash come back', () => {
     const ledger = start();
-    ledger.book.attachmentDeleted('UA1');
+    ledger.book.attachmentDeleted('UA1', ledger.nextSeq());
     ledger.book.broughtBack.add('bbb');
     expect(removals(ledger, observed([doc('1'), second]))).toEqual([]);
+  });
+
+  it("sees a person's edit of a removed attachment back in the service with no conflict (row 33)", () => {
+    const ledger = start();
+    ledger.book.attachmentDeleted('UA1', ledger.nextSeq());
+    // The person replaced letter.pdf in the folder; docsync uploaded their bytes as a new
+    // attachment (modify beats delete), and a second edit of theirs over the first.
+    ledger.book.file({ sha: 'ddd', documentId: '1', name: 'letter.pdf', kind: 'user' }, 'person');
+    ledger.book.writtenOver.set('1:ddd', '1:bbb');
+    const edited = { ...letter, id: 'UA9', sha256: 'ddd' };
+    const o = observed([doc('1', [form, edited]), second]);
+    const unrecorded =
+      "letter.pdf (bbb), removed from document 1 by a service user, is back as a person's edit of it (letter.pdf, ddd), and no conflict was recorded";
+    expect(removals(ledger, o)).toEqual([unrecorded]);
+    ledger.book.writtenOver.set('1:eee', '1:ddd');
+    const again = observed([doc('1', [form, { ...edited, sha256: 'eee' }]), second]);
+    expect(removals(ledger, again)).toEqual([unrecorded.replace('ddd', 'eee')]);
+    const conflict = { documentId: '1', subject: { kind: 'attachment', file: 'letter.pdf' } };
+    expect(removals(ledger, { ...o, conflicts: [conflict] } as unknown as Observed)).toEqual([]);
+    // Not up in the service: nothing came back (invariant 1 asks where the edit is).
+    expect(removals(ledger, observed([doc('1', [form]), second]))).toEqual([]);
+  });
+
+  it('lets an edit docsync uploaded before the removal be', () => {
+    const ledger = start();
+    const upload = { kind: 'upload-attachment', owner, documentId: '1', sha256: 'ddd' } as const;
+    ledger.wroteToService(upload as never, true);
+    ledger.book.attachmentDeleted('UA1', ledger.nextSeq());
+    ledger.book.writtenOver.set('1:ddd', '1:bbb');
+    const edited = { ...letter, id: 'UA9', sha256: 'ddd' };
+    expect(removals(ledger, observed([doc('1', [form, edited]), second]))).toEqual([]);
+  });
+
+  it('sees a deleted document made again from its folder with no conflict (row 12)', () => {
+    const ledger = start();
+    ledger.book.serviceDeleted.add('2');
+    ledger.book.document(doc('3'), 'docsync');
+    ledger.book.madeAgain.set('3', '2');
+    const o = observed([doc('1'), doc('3', [{ ...letter, id: 'UA3', sha256: 'ccc' }])]);
+    expect(removals(ledger, o)).toEqual([
+      'document 2, deleted by a service user, is back in the service as 3, made again from its folder, and no conflict was recorded',
+    ]);
+    const conflict = { documentId: '3', subject: { kind: 'document' } };
+    expect(removals(ledger, { ...o, conflicts: [conflict] } as unknown as Observed)).toEqual([]);
+    // The person said the folder stays (row 54), or put back a folder they deleted (row 19).
+    ledger.book.deleteDiscarded.add('2');
+    expect(removals(ledger, o)).toEqual([]);
+    ledger.book.deleteDiscarded.clear();
+    ledger.book.folderDeleted('2', ledger.nextSeq(), 0);
+    expect(removals(ledger, o)).toEqual([]);
   });
 });

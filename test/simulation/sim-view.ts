@@ -76,10 +76,10 @@ export function simView(parts: ViewParts): SyncHarness {
     // original of a system form, which comes back).
     if (old && ledger.userDeleted.has(old))
       ledger.book.deleted.add(fileKey(found?.id ?? null, old));
-    ledger.book.file(
-      { sha: sha256(data), documentId: found?.id ?? null, name, kind: 'user', overSystem },
-      'person',
-    );
+    const documentId = found?.id ?? null;
+    ledger.book.file({ sha: sha256(data), documentId, name, kind: 'user', overSystem }, 'person');
+    if (old && old !== sha256(data))
+      ledger.book.writtenOver.set(fileKey(documentId, sha256(data)), fileKey(documentId, old));
   };
   /** Files a person removes, each from its document (by the `.document.json` beside it). */
   const personRemoved = (rel: string) => {
@@ -189,7 +189,7 @@ function adminWithWebhooks(
     },
     deleteAttachment(documentId: string | number, attachmentId: string) {
       admin.deleteAttachment(documentId, attachmentId);
-      ledger.book.attachmentDeleted(attachmentId);
+      ledger.book.attachmentDeleted(attachmentId, ledger.nextSeq());
       queue(documentId, 'statusChange');
     },
     deleteDocument(documentId: string | number) {
