@@ -106,7 +106,9 @@ async function moreFoldersDeleted(run: SeedRun): Promise<void> {
 /**
  * A person replaces a file of a synced document, and a service user replaces the same
  * attachment, before docsync hears of either: a conflict, whose copy is made by a rename and
- * which waits for a person's decision. The service's webhooks wait in the queue.
+ * which waits for a person's decision. A quarter of the time the service user removes it
+ * instead: the person's edit beats the removal, uploaded as a new attachment, its conflict
+ * recorded (row 33). The service's webhooks wait in the queue.
  */
 async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
   const service = new Map((await run.view.remote()).documents.map((d) => [d.id, d]));
@@ -127,16 +129,19 @@ async function oneFileChangedOnBothSides(run: SeedRun): Promise<void> {
     run.view.write(`${doc.folder}/${a.name}`, ours);
     run.ledger.wrote(sha256(ours), `local ${doc.folder}/${a.name}`);
   };
+  const removed = run.random() < 0.25;
   const remote = () => {
     run.view.sim.admin.deleteAttachment(doc.id, a.id);
+    if (removed) return;
     run.view.sim.admin.addAttachment(doc.id, { name: a.name, bytes: theirs, system: false });
     run.ledger.wrote(sha256(theirs), `remote ${doc.id}/${a.name}`);
   };
   // The later change wins: the folder's keeps the name and the service's becomes the copy (row
-  // 43), or the folder's file is renamed to the copy (row 42).
+  // 43), or the folder's file is renamed to the copy (row 42). A removal loses either way.
   const later = oneSecondApart(run, local, remote);
-  run.note(`both sides: ${doc.folder}/${a.name} changed, ${later} a second later`);
-  run.count('both sides: one file changed');
+  const what = removed ? 'replaced, removed in the service' : 'changed';
+  run.note(`both sides: ${doc.folder}/${a.name} ${what}, ${later} a second later`);
+  run.count(`both sides: one file ${what}`);
   await run.settle();
 }
 
