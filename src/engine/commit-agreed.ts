@@ -25,7 +25,7 @@ export interface PushCompletion {
   readonly removeBaseId?: string;
   /** A document delete the service accepted, recorded with it (row 19). */
   readonly deletedInService?: AgreedChange['deletedInService'];
-  /** The conflict the push settled (row 23), recorded with it. */
+  /** The conflict the push settled (rows 12, 23, 33), recorded with it. */
   readonly conflict?: NewConflict;
 }
 

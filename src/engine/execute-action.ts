@@ -33,8 +33,11 @@ import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
 import { pushReplace } from './push-replace.js';
 import {
+  type PushConflict,
   pulledConflict,
   pulledConflictRecord,
+  pushConflictOf,
+  pushedConflict,
   pushedStatusConflict,
   recordConflict,
   statusPushConflict,
@@ -219,6 +222,8 @@ async function pushNewDocument(
   // The id the new document takes the place of: the base's, or that of a document docsync
   // deleted in the service whose folder was put back (row 19), whose record goes with it.
   const replaces = base?.id ?? (action.kind === 'restore-document' ? action.documentId : null);
+  // Made again over a service user's delete (row 12): the conflict goes in the create's commit.
+  const kept = pushConflictOf(action);
   // The new document's agreed state in `folder`, before any file is up: files follow one upload
   // each.
   const agreed = (document: RemoteDocument, folder: string) =>
@@ -237,6 +242,7 @@ async function pushNewDocument(
     ...(identity ? { folderIdentity: identity } : {}),
     // A restore replaces this base row; an in-doubt settlement must drop it too.
     ...(replaces ? { replaces } : {}),
+    ...(kept ? { conflict: kept } : {}),
   };
   let folder = action.folder;
   const created = await push(deps, {
@@ -275,6 +281,7 @@ async function pushNewDocument(
       // Restoring a deleted document gives it a new id: the old base row goes in the same
       // commit, so no crash can leave a row pointing at this folder under the old id.
       ...(replaces && replaces !== doc.id ? { removeBaseId: replaces } : {}),
+      ...(kept ? { conflict: pushedConflict(owner, doc.id, folder, kept, deps.now()) } : {}),
       result: { id: doc.id },
     }),
   });
@@ -291,7 +298,14 @@ async function pushNewDocument(
   return next;
 }
 
-async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string, file: LocalFile) {
+/** `conflict`: the one it settles over a service user's removal (row 33), kept with the push. */
+async function uploadFile(
+  ctx: ActionContext,
+  base: BaseDocument,
+  folder: string,
+  file: LocalFile,
+  conflict?: PushConflict,
+) {
   const { deps, owner } = ctx;
   const source = deps.local.uploadSource(`${folder}/${file.name}`, file);
   // The upload follows the file by this: renamed while it goes up, the file under its new name
@@ -309,6 +323,7 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
       size: file.size,
       mtimeMs: file.mtimeMs,
       ...(identity ? { fileIdentity: identity } : {}),
+      ...(conflict ? { conflict } : {}),
     },
     send: async () => {
       const attachment = await deps.remote.uploadAttachment(owner, base.id, source, file.name);
@@ -331,7 +346,13 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
         file: { ...sent, name },
       } as const;
       next = applyActionResult(base, uploadAction, { kind: 'attachment-created', attachment });
-      return next ? { base: next, result: { id: attachment.id } } : {};
+      if (!next) return {};
+      const recorded = conflict && pushedConflict(owner, base.id, folder, conflict, deps.now());
+      return {
+        base: next,
+        result: { id: attachment.id },
+        ...(recorded ? { conflict: recorded } : {}),
+      };
     },
   });
   closeSupersededPushes(deps, base.id, file.name);
@@ -339,7 +360,7 @@ async function uploadFile(ctx: ActionContext, base: BaseDocument, folder: string
 }
 
 const pushAttachment: Act<'push-attachment'> = async (ctx, action, base) =>
-  base && uploadFile(ctx, base, action.folder, action.file);
+  base && uploadFile(ctx, base, action.folder, action.file, pushConflictOf(action));
 
 const pushReplacedAttachment: Act<'push-replaced-attachment'> = async (ctx, action, base) =>
   base && pushReplace(ctx.deps, base, action.folder, action.file, action.replacesAttachmentId);

@@ -27,7 +27,7 @@ import { metaWriteOf } from './document-meta.js';
 import { type ActionContext, executeAction } from './execute-action.js';
 import { type IdenticalClashes, identicalClashes } from './identical-clashes.js';
 import type { ProblemBook } from './problem-book.js';
-import { pulledConflict, recordConflict } from './record-conflict.js';
+import { conflictInCommit, recordConflict } from './record-conflict.js';
 
 /** One document's plan being carried out, and what it reports to. */
 export interface DocumentWork {
@@ -234,13 +234,12 @@ class DocumentRun {
     // The action is done: what must be kept of it first (a conflict is a person's to-do), then
     // the activity feed, which is only a view and never fails an action that happened.
     // Conflicts settled with a copy are logged where the copy got its real name.
-    // A status push's conflict went with its push's commit, a download again's with its own
+    // A push's conflict went with the push's commit, a download again's with its own
     // (record-conflict.ts).
     const recordedHere =
       action.kind !== 'keep-conflict-copy' &&
       action.kind !== 'pull-attachment' &&
-      action.kind !== 'push-status' &&
-      pulledConflict(action) === null &&
+      !conflictInCommit(action) &&
       !recordedFirst;
     if (recordedHere && base)
       recordConflict(ctx, action, { folder: base.folder, documentId: base.id });

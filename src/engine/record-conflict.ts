@@ -74,6 +74,59 @@ export function pushedStatusConflict(
 }
 
 /**
+ * A push that wins over a service user's delete (row 12: the document made again from its
+ * folder; row 33: a file's new content uploaded over its removed attachment) brings back what
+ * the service user removed, so, as a status push's, its conflict is kept with the push and
+ * recorded in the commit that completes it. Recorded after the action instead, a lost answer or
+ * a crash would leave the removal undone with nothing to say why.
+ */
+export type PushConflict = NonNullable<PushPayload<'upload-attachment'>['conflict']>;
+
+/** What a push over a service user's delete keeps of its conflict; none without one. */
+export function pushConflictOf(action: SyncAction): PushConflict | undefined {
+  const { conflict } = action;
+  const pushes =
+    action.kind === 'push-attachment' ||
+    (action.kind === 'restore-document' && action.side === 'remote');
+  if (!pushes || !conflict || conflict.winner !== 'local') return undefined;
+  const { subject } = conflict;
+  if (subject.kind !== 'document' && subject.kind !== 'attachment') return undefined;
+  return { detail: `row ${action.row}: ${conflict.detail}`, subject };
+}
+
+/** The conflict log's record of such a push's conflict, for the commit that completes it. */
+export function pushedConflict(
+  owner: OwnerRef,
+  documentId: string,
+  folder: string,
+  kept: PushConflict,
+  now: number,
+): NewConflict {
+  return {
+    owner,
+    documentId,
+    attachmentId: null,
+    copyPath: folder,
+    winner: 'local',
+    detail: kept.detail,
+    subject: kept.subject,
+    occurredAt: now,
+  };
+}
+
+/**
+ * Whether an action's conflict goes in the commit that makes it true (a status push's, a push
+ * over a service user's delete, a folder built again over a person's), not after the action.
+ */
+export function conflictInCommit(action: SyncAction): boolean {
+  return (
+    action.kind === 'push-status' ||
+    pushConflictOf(action) !== undefined ||
+    pulledConflict(action) !== null
+  );
+}
+
+/**
  * A folder a person deleted, built again because the service changed the document (row 9): its
  * conflict says why the folder is back. It is kept with the pull's record before the folder
  * appears (`pulls_in_doubt`) and recorded in the commit that agrees on the folder, or in the

@@ -29,7 +29,7 @@ import { fileNameNow, linkCreatedFolder } from './follow-identity.js';
 import { isGone } from './push.js';
 import { actionOfPush } from './push-actions.js';
 import { finishReplace } from './push-replace.js';
-import { pushedStatusConflict } from './record-conflict.js';
+import { pushedConflict, pushedStatusConflict } from './record-conflict.js';
 
 type Verdict =
   | { readonly happened: true; readonly completion: PushCompletion }
@@ -166,7 +166,15 @@ async function check(
         kind: 'attachment-created',
         attachment: uploaded,
       });
-      return { happened: true, completion: next ? { base: next } : {} };
+      if (!next) return { happened: true, completion: {} };
+      // Carried out over a service user's removal (row 33): its conflict is recorded with it.
+      const { conflict } = item.payload;
+      const recorded =
+        conflict && pushedConflict(item.owner, base.id, base.folder, conflict, deps.now());
+      return {
+        happened: true,
+        completion: { base: next, ...(recorded ? { conflict: recorded } : {}) },
+      };
     }
     case 'replace-attachment': {
       // The upload is done when the entry says so, or when the service shows it; then the
@@ -289,12 +297,16 @@ async function checkCreate(
     };
   }
   const removeBaseId = replaces && replaces !== doc.id ? { removeBaseId: replaces } : {};
+  // Made again over a service user's delete (row 12): its conflict is recorded with it.
+  const { conflict } = item.payload;
+  const recorded = conflict && pushedConflict(item.owner, doc.id, linked, conflict, deps.now());
   return {
     happened: true,
     completion: {
       documentId: doc.id,
       base: baseIn(linked),
       ...removeBaseId,
+      ...(recorded ? { conflict: recorded } : {}),
       result: { id: doc.id },
     },
   };
@@ -316,13 +328,16 @@ async function createdAndGone(
   const { found } = await deps.local.locateDocuments(new Set([createdId]));
   const folder = found.get(createdId);
   if (folder === undefined) return notYet;
-  const { replaces } = item.payload;
+  const { replaces, conflict } = item.payload;
+  // Made over a service user's delete (row 12), it was made: that conflict happened too.
+  const recorded = conflict && pushedConflict(item.owner, createdId, folder, conflict, deps.now());
   return {
     happened: true,
     completion: {
       result: { id: createdId },
       ...(replaces && replaces !== createdId ? { removeBaseId: replaces } : {}),
       deletedInService: { owner: item.owner, documentId: createdId, folder },
+      ...(recorded ? { conflict: recorded } : {}),
     },
   };
 }

@@ -18,6 +18,20 @@ const localFile = {
 /** A folder's or file's identity on disk, as the local store made it (opaque here). */
 const entryIdentity = z.custom<EntryIdentity>((value) => typeof value === 'string' && value !== '');
 
+/**
+ * A conflict a push settles where the folder's side wins over a service user's delete (row 12:
+ * the document made again; row 33: a file's new content over its removed attachment): kept with
+ * the push and recorded in the commit that completes it, on the service's answer or when a push
+ * whose answer was lost is found carried out (resolve-in-doubt.ts).
+ */
+const pushConflict = z.object({
+  detail: z.string(),
+  subject: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('document') }),
+    z.object({ kind: z.literal('attachment'), file: z.string() }),
+  ]),
+});
+
 const attachment = z.object({
   id: z.string(),
   kind: z.enum(['user', 'system']),
@@ -61,11 +75,13 @@ export const PUSH_PAYLOADS = {
      * in-doubt settlement must drop it too.
      */
     replaces: z.string().optional(),
+    conflict: pushConflict.optional(),
   }),
   'upload-attachment': z.object({
     ...localFile,
     /** The file's identity on disk when the push was recorded: the upload follows the file. */
     fileIdentity: entryIdentity.optional(),
+    conflict: pushConflict.optional(),
   }),
   /**
    * New content for a user attachment, in two steps kept in one entry: the upload, then the

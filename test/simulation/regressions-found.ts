@@ -564,6 +564,14 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['the status types answer 503', 'the status types answer again'],
   },
   {
+    name: 'seed 28',
+    title:
+      "a person replaces a file while a service user removes its attachment (row 33: modify beats delete, the new content goes up as a new attachment), and the upload's answer is lost: settled as carried out, the upload recorded no conflict, so the service user's removal was undone with nothing to say why",
+    plan: SMALL,
+    play: replacedOverARemoval,
+    expectInTrace: ['the service carried out upload-attachment and lost its answer'],
+  },
+  {
     name: 'seed 1698',
     title:
       "a false alarm of the book: a file a person added, uploaded with the service's answer lost, then deleted by a service user, looked lost once docsync moved it to the trash (row 30)",
@@ -987,6 +995,28 @@ async function uploadUnansweredThenDeleted(run: SeedRun): Promise<void> {
   await deliverAll(run);
   if (run.view.exists(`${doc.folder}/${name}`))
     throw new Error("the scenario expected the folder's copy moved to the trash");
+}
+
+/**
+ * A service user removes a synced file's attachment and, a second later, a person writes new
+ * content into the file; the answer of the upload that follows (row 33) is lost.
+ */
+async function replacedOverARemoval(run: SeedRun): Promise<void> {
+  const { doc } = await synced(run);
+  const agreed = (await serviceDoc(run, doc.id)).attachments.find(
+    (a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256,
+  );
+  if (!agreed) throw new Error('the scenario needs a file agreed on both sides');
+  run.ledger.deleted(agreed.sha256);
+  run.view.sim.admin.deleteAttachment(doc.id, agreed.id);
+  run.note(`remote edit: ${doc.id}/${agreed.name} removed`);
+  run.clock.pass(1_000);
+  const ours = content(run.chaos, 'local over a removal');
+  run.view.write(`${doc.folder}/${agreed.name}`, ours);
+  run.ledger.wrote(sha256(ours), `local ${doc.folder}/${agreed.name}`);
+  run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/attachments');
+  run.note('service: the answer of the next upload will be lost');
+  await deliverAll(run);
 }
 
 /**

@@ -398,12 +398,36 @@ export class SeedRun implements WorldHarness {
       );
     if (answerLost && write.kind === 'upload-attachment' && write.sha256)
       this.#uploadedUnanswered(write.documentId, write.sha256);
-    if (answered && write.kind === 'create-document') {
+    if (write.kind !== 'create-document') return;
+    const replaces = this.#createReplaces(write.owner, write.name);
+    if (answered) {
       const doc = result as RemoteDocument;
       this.ledger.book.document({ ...doc, owner: write.owner }, 'docsync');
       this.ledger.statusEdit(doc.id, doc.status?.type ?? null, 'docsync');
+      if (replaces) this.ledger.book.madeAgain.set(doc.id, replaces);
     }
-    if (answerLost && write.kind === 'create-document') this.#madeUnanswered(write.owner);
+    const made = answerLost ? this.#madeUnanswered(write.owner) : null;
+    if (made && replaces) this.ledger.book.madeAgain.set(made, replaces);
+  }
+
+  /**
+   * The document a create just sent takes the place of (a restore, rows 12, 19, 54), as its
+   * record in the outbox says: sent, not yet answered, of this owner and name.
+   */
+  #createReplaces(owner: OwnerRef, name: string): string | null {
+    if (!this.world.running) return null;
+    const item = this.world.life.state.outbox
+      .inDoubt()
+      .filter(
+        (i) =>
+          i.kind === 'create-document' &&
+          i.owner.kind === owner.kind &&
+          i.owner.id === owner.id &&
+          i.payload.name === name &&
+          !i.payload.createdId,
+      )
+      .at(-1);
+    return item?.kind === 'create-document' ? (item.payload.replaces ?? null) : null;
   }
 
   /**
@@ -411,7 +435,7 @@ export class SeedRun implements WorldHarness {
    * owner's newest one the book does not know (ids grow), or the person's files that docsync
    * puts in it would read as lost from the folder's own document.
    */
-  #madeUnanswered(owner: OwnerRef): void {
+  #madeUnanswered(owner: OwnerRef): string | null {
     const made = this.view.sim.admin
       .documents()
       .filter(
@@ -421,9 +445,10 @@ export class SeedRun implements WorldHarness {
           !this.ledger.book.documents.has(d.id),
       )
       .at(-1);
-    if (!made) return;
+    if (!made) return null;
     this.ledger.book.document({ ...made, owner }, 'docsync');
     this.ledger.statusEdit(made.id, made.status, 'docsync');
+    return made.id;
   }
 
   /**

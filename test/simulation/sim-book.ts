@@ -70,6 +70,11 @@ export class SimBook {
   /** Documents a service user deleted. */
   readonly serviceDeleted = new Set<string>();
   /**
+   * Documents docsync made again from a folder, each with the one it took the place of (rows 12,
+   * 19, 54), as the create's record in the outbox names it.
+   */
+  readonly madeAgain = new Map<string, string>();
+  /**
    * Documents whose folder a person deleted, with the ledger's order number of the deletion:
    * what they typed in it before is gone with it (docsync may bring the folder back, row 9).
    */

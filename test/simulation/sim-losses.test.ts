@@ -337,4 +337,23 @@ describe('what a service user removed stays removed', () => {
     const edited = { ...letter, id: 'UA9', sha256: 'ddd' };
     expect(removals(ledger, observed([doc('1', [form, edited]), second]))).toEqual([]);
   });
+
+  it('sees a deleted document made again from its folder with no conflict (row 12)', () => {
+    const ledger = start();
+    ledger.book.serviceDeleted.add('2');
+    ledger.book.document(doc('3'), 'docsync');
+    ledger.book.madeAgain.set('3', '2');
+    const o = observed([doc('1'), doc('3', [{ ...letter, id: 'UA3', sha256: 'ccc' }])]);
+    expect(removals(ledger, o)).toEqual([
+      'document 2, deleted by a service user, is back in the service as 3, made again from its folder, and no conflict was recorded',
+    ]);
+    const conflict = { documentId: '3', subject: { kind: 'document' } };
+    expect(removals(ledger, { ...o, conflicts: [conflict] } as unknown as Observed)).toEqual([]);
+    // The person said the folder stays (row 54), or put back a folder they deleted (row 19).
+    ledger.book.deleteDiscarded.add('2');
+    expect(removals(ledger, o)).toEqual([]);
+    ledger.book.deleteDiscarded.clear();
+    ledger.book.folderDeleted('2', ledger.nextSeq(), 0);
+    expect(removals(ledger, o)).toEqual([]);
+  });
 });

@@ -7,8 +7,8 @@
  * themselves. A document docsync made again in the place of a deleted one (rows 12, 19, 54) has
  * another id, and holds what its folder held. And a removal in an entity the service has since
  * deleted: its folder is kept as it was (service-world.ts), a removal not yet carried out with it.
- * What a person's edit brings back (modify beats delete: an attachment's new bytes, row 33) comes
- * with a recorded conflict.
+ * What a person's edit brings back (modify beats delete: an attachment's new bytes, row 33; a
+ * deleted document made again from its changed folder, row 12) comes with a recorded conflict.
  */
 import path from 'node:path';
 import type { OwnerRef } from '../../src/domain/types.js';
@@ -27,7 +27,11 @@ function entityGone(o: Observed, owner: OwnerRef | undefined): boolean {
 }
 
 export function removalFindings(o: Observed, ledger: SimLedger): Finding[] {
-  return [...removalsKept(o, ledger), ...editsOverRemovals(o, ledger)];
+  return [
+    ...removalsKept(o, ledger),
+    ...editsOverRemovals(o, ledger),
+    ...remakesRecorded(o, ledger),
+  ];
 }
 
 function removalsKept(o: Observed, ledger: SimLedger): Finding[] {
@@ -118,4 +122,30 @@ function replacedByServiceUser(book: SimBook, documentId: string, name: string):
     (f) =>
       f.origin === 'service user' && f.documentId === documentId && f.name.toLowerCase() === lower,
   );
+}
+
+/**
+ * A document a service user deleted that docsync made again from its folder (a person changed
+ * the folder meanwhile: modify beats delete, row 12) is back in the service under a new id:
+ * docsync records that as a conflict, so the service user sees why what they deleted is back.
+ * Excused: a folder the person deleted (put back, row 19, it is theirs), a held delete the
+ * person discarded (row 54: they said the folder stays), and a new document deleted since.
+ */
+function remakesRecorded(o: Observed, ledger: SimLedger): Finding[] {
+  const { book } = ledger;
+  const findings: Finding[] = [];
+  for (const [made, replaced] of book.madeAgain) {
+    if (!book.serviceDeleted.has(replaced) || book.folderDeletedAt.has(replaced)) continue;
+    if (book.deleteDiscarded.has(replaced) || !o.dump.documents.some((d) => d.id === made))
+      continue;
+    const recorded = o.conflicts.some(
+      (c) => (c.documentId === made || c.documentId === replaced) && c.subject?.kind === 'document',
+    );
+    if (!recorded)
+      findings.push({
+        invariant: REMOVALS_KEPT,
+        detail: `document ${replaced}, deleted by a service user, is back in the service as ${made}, made again from its folder, and no conflict was recorded`,
+      });
+  }
+  return findings;
 }
