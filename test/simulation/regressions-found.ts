@@ -866,15 +866,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     plan: SMALL,
     play: async (run) => {
       run.uploadNaming({ cleanedUploadNames: true }, 'stores upload names cleaned (spaces as _)');
-      const { doc } = await synced(run);
-      const name = 'added by hand.txt';
-      run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/attachments');
-      localEdits.newFile(run.chaos, doc, name);
-      run.note(`local edit: new file ${doc.folder}/${name}`);
-      await settleWatcher(run);
-      await run.advance(300_000);
-      run.requestRound(true);
-      await run.drain();
+      await newFileUploadUnanswered(run, 'added by hand.txt');
     },
     expectInTrace: ['the service carried out upload-attachment and lost its answer'],
   },
@@ -978,15 +970,8 @@ async function restoredThenLetGo(run: SeedRun): Promise<void> {
  * upload of that file, though no answer named its id.
  */
 async function uploadUnansweredThenDeleted(run: SeedRun): Promise<void> {
-  const { doc } = await synced(run);
   const name = 'added by hand.txt';
-  run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/attachments');
-  localEdits.newFile(run.chaos, doc, name);
-  run.note(`local edit: new file ${doc.folder}/${name}`);
-  await settleWatcher(run);
-  await run.advance(300_000);
-  run.requestRound(true);
-  await run.drain();
+  const doc = await newFileUploadUnanswered(run, name);
   const uploaded = (await serviceDoc(run, doc.id)).attachments.find((a) => a.name === name);
   if (!uploaded) throw new Error('the scenario expected the upload carried out');
   run.ledger.deleted(uploaded.sha256);
@@ -995,6 +980,22 @@ async function uploadUnansweredThenDeleted(run: SeedRun): Promise<void> {
   await deliverAll(run);
   if (run.view.exists(`${doc.folder}/${name}`))
     throw new Error("the scenario expected the folder's copy moved to the trash");
+}
+
+/**
+ * A person adds a file `name` to a synced document; its upload is carried out and the answer
+ * lost; the next round settles it. Returns the document.
+ */
+async function newFileUploadUnanswered(run: SeedRun, name: string): Promise<LocalDoc> {
+  const { doc } = await synced(run);
+  run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/attachments');
+  localEdits.newFile(run.chaos, doc, name);
+  run.note(`local edit: new file ${doc.folder}/${name}`);
+  await settleWatcher(run);
+  await run.advance(300_000);
+  run.requestRound(true);
+  await run.drain();
+  return doc;
 }
 
 /**
