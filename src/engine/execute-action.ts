@@ -441,7 +441,11 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
 };
 
 const trashLocalAttachment: Act<'trash-local-attachment'> = async (ctx, action, base) => {
-  await ctx.local.trash(action.folder, action.file);
+  // Gone from where the plan saw it: deleted by the person too, or renamed, or its folder
+  // renamed (then it is still there, and dropping the attachment from the base would send it
+  // up again as a new file, undoing the service user's removal). Only a new scan tells which.
+  if (!(await ctx.local.trash(action.folder, action.file)))
+    throw new LocalChangedError(`${action.folder}/${action.file}`);
   return fold(ctx, action, base, { kind: 'done' });
 };
 

@@ -758,6 +758,33 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
   },
   {
+    name: 'seed 439',
+    title:
+      "a service user removes an attachment, and a person renames the document's folder after docsync planned to move the file to the trash (row 30): the trash found nothing at the old name and dropped the attachment from the agreed state, so the file, still in the renamed folder, went up again as new, the removal undone",
+    plan: SMALL,
+    play: async (run) => {
+      const { doc } = await synced(run);
+      const agreed = (await serviceDoc(run, doc.id)).attachments.find(
+        (a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256,
+      );
+      if (!agreed) throw new Error('the scenario needs a file agreed on both sides');
+      run.ledger.deleted(agreed.sha256);
+      run.view.sim.admin.deleteAttachment(doc.id, agreed.id);
+      run.note(`remote edit: ${doc.id}/${agreed.name} removed`);
+      run.parkAt = (step, site) =>
+        step === 'before-local-write' && site.what === `trash ${agreed.name}`;
+      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+      await releaseUntil(run, at('before-local-write'), 'the trash planned, not carried out');
+      run.parkAt = () => false;
+      if (!localEdits.renameFolder(run.chaos, doc)) throw new Error('the scenario needs a rename');
+      run.note(`local edit: renamed folder ${doc.folder}`);
+      await run.drain();
+      await settleWatcher(run);
+      await deliverAll(run);
+    },
+    expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
+  },
+  {
     name: 'seed 115',
     title:
       "a service user sets a status; before docsync hears of it a person deletes the document's folder, and the sync downloads it again (row 9, modify beats delete); before the new folder is placed the person puts theirs back from the bin: docsync placed its download beside it as `… (2)`, two folders of one document, the second ignored for ever",

@@ -10,9 +10,11 @@ export default {
     'test/scenarios/crash.test.ts',
     'test/scenarios/edits-during-sync.test.ts',
   ],
-  find: `  await ctx.local.trash(action.folder, action.file);
+  find: `  if (!(await ctx.local.trash(action.folder, action.file)))
+    throw new LocalChangedError(\`\${action.folder}/\${action.file}\`);
   return fold(ctx, action, base, { kind: 'done' });`,
   replace: `  const next = await fold(ctx, action, base, { kind: 'done' });
-  await ctx.local.trash(action.folder, action.file);
+  if (!(await ctx.local.trash(action.folder, action.file)))
+    throw new LocalChangedError(\`\${action.folder}/\${action.file}\`);
   return next;`,
 } satisfies Mutant;
