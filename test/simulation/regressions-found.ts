@@ -744,16 +744,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     play: async (run) => {
       const { doc } = await synced(run);
       await deleteInService(run, doc.id);
-      run.parkAt = (step, site) =>
-        step === 'before-local-write' && site.what === 'trash the folder';
-      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
-      await releaseUntil(run, at('before-local-write'), 'the trash planned, not carried out');
-      run.parkAt = () => false;
-      if (!localEdits.renameFolder(run.chaos, doc)) throw new Error('the scenario needs a rename');
-      run.note(`local edit: renamed folder ${doc.folder}`);
-      await run.drain();
-      await settleWatcher(run);
-      await deliverAll(run);
+      await renamedUnderTrash(run, doc, 'trash the folder');
     },
     expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
   },
@@ -771,16 +762,7 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
       run.ledger.deleted(agreed.sha256);
       run.view.sim.admin.deleteAttachment(doc.id, agreed.id);
       run.note(`remote edit: ${doc.id}/${agreed.name} removed`);
-      run.parkAt = (step, site) =>
-        step === 'before-local-write' && site.what === `trash ${agreed.name}`;
-      for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
-      await releaseUntil(run, at('before-local-write'), 'the trash planned, not carried out');
-      run.parkAt = () => false;
-      if (!localEdits.renameFolder(run.chaos, doc)) throw new Error('the scenario needs a rename');
-      run.note(`local edit: renamed folder ${doc.folder}`);
-      await run.drain();
-      await settleWatcher(run);
-      await deliverAll(run);
+      await renamedUnderTrash(run, doc, `trash ${agreed.name}`);
     },
     expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
   },
@@ -1007,6 +989,22 @@ async function uploadUnansweredThenDeleted(run: SeedRun): Promise<void> {
   await deliverAll(run);
   if (run.view.exists(`${doc.folder}/${name}`))
     throw new Error("the scenario expected the folder's copy moved to the trash");
+}
+
+/**
+ * The service's change just made is heard at once; the sync's move of `what` to the trash is
+ * planned and stops before it is carried out, and the person renames the document's folder.
+ */
+async function renamedUnderTrash(run: SeedRun, doc: LocalDoc, what: string): Promise<void> {
+  run.parkAt = (step, site) => step === 'before-local-write' && site.what === what;
+  for (const hook of [...run.webhooks.waiting]) await run.deliver(hook, 'at once');
+  await releaseUntil(run, at('before-local-write'), 'the trash planned, not carried out');
+  run.parkAt = () => false;
+  if (!localEdits.renameFolder(run.chaos, doc)) throw new Error('the scenario needs a rename');
+  run.note(`local edit: renamed folder ${doc.folder}`);
+  await run.drain();
+  await settleWatcher(run);
+  await deliverAll(run);
 }
 
 /**
