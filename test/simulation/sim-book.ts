@@ -85,26 +85,30 @@ export class SimBook {
   readonly deleteDiscarded = new Set<string>();
   /**
    * New documents whose folder a pull placed, its commit not made yet: the pull parked before
-   * it (`parked`), or its placement failed after the rename (`failed`: the flush after it,
-   * disk-faults.ts), the pull in doubt until the entity's next sync settles it.
+   * it (`parked`), its placement failed after the rename (`failed`: the flush after it,
+   * disk-faults.ts), or the daemon died while it was parked (`died`); the last two in doubt
+   * until the entity's next sync settles them, which a person may delete the folder before.
    */
-  readonly placing = new Map<string, 'parked' | 'failed'>();
+  readonly placing = new Map<string, 'parked' | 'failed' | 'died'>();
   /** Folders a person deleted while `placing`, by the deletion's order number: the pull may yet commit. */
   readonly #deletedWhilePlacing = new Map<string, number>();
   /**
    * Folders a person deleted after a pull of their new document placed them and before its
-   * commit, which never came (the daemon died, or the placement failed and the next sync found
-   * no folder), by the deletion's order number (`folderDeletedAt`): docsync cannot tell such a
-   * folder from one never placed, and downloads the document again, with no conflict.
+   * commit, which never came (the daemon died, before the delete or after it, or the placement
+   * failed), and the next sync found no folder, by the deletion's order number
+   * (`folderDeletedAt`): docsync cannot tell such a folder from one never placed, and downloads
+   * the document again, with no conflict.
    */
   readonly deletedUncommitted = new Map<string, number>();
 
   /**
    * A pull of a new document placed its folder (`parked`: about to commit), or its placement
-   * failed after the rename (`failed`). A pull placing again ends one that failed uncommitted.
+   * failed after the rename (`failed`). A pull placing again ends one left uncommitted: its
+   * settlement found no folder.
    */
   placed(id: string, how: 'parked' | 'failed'): void {
-    if (this.placing.get(id) === 'failed') this.#placeAbandoned(id);
+    const before = this.placing.get(id);
+    if (before === 'failed' || before === 'died') this.#placeAbandoned(id);
     this.placing.set(id, how);
   }
 
@@ -114,9 +118,12 @@ export class SimBook {
     this.#deletedWhilePlacing.delete(id);
   }
 
-  /** The daemon died: pulls parked before their commit never make it. */
+  /**
+   * The daemon died: pulls parked before their commit never make it, and stay in doubt until the
+   * restart's sync settles them (settle-pulls.ts), by the folder it finds or not.
+   */
   crashed(): void {
-    for (const [id, how] of this.placing) if (how === 'parked') this.#placeAbandoned(id);
+    for (const [id, how] of this.placing) if (how === 'parked') this.placing.set(id, 'died');
   }
 
   /** A person deleted a document's folder, as the ledger's record number `seq`. */

@@ -196,6 +196,21 @@ describe('the end held against the world as the seed found it', () => {
     died.book.placed('2', 'parked');
     died.book.placeCommitted('2');
     expect(details(died, o)).toEqual([]);
+    // The daemon died first, and the person deleted the folder before the restart's sync: excused.
+    const diedFirst = start();
+    diedFirst.book.placed('2', 'parked');
+    diedFirst.book.crashed();
+    deleted(diedFirst);
+    diedFirst.book.placed('2', 'parked');
+    diedFirst.book.placeCommitted('2');
+    expect(details(diedFirst, o)).toEqual([]);
+    // The restart's sync found the folder and settled the pull; deleted after: no excuse.
+    const settled = start();
+    settled.book.placed('2', 'parked');
+    settled.book.crashed();
+    settled.book.placeCommitted('2');
+    deleted(settled);
+    expect(details(settled, o)).toEqual([back]);
     // The placement failed after its rename; the next sync found no folder and pulled it again.
     const failed = start();
     failed.book.placed('2', 'failed');
@@ -220,6 +235,8 @@ describe('the end held against the world as the seed found it', () => {
     again.book.placed('2', 'parked');
     deleted(again);
     again.book.crashed();
+    again.book.placed('2', 'parked');
+    again.book.placeCommitted('2');
     deleted(again);
     expect(details(again, o)).toEqual([back]);
   });
