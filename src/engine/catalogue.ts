@@ -50,7 +50,8 @@ export async function statusTypesOf(deps: EngineDeps, refresh: boolean): Promise
   try {
     const fresh = await deps.remote.statusTypes();
     repo.replaceAll(fresh, deps.now());
-    return { types: fresh, pushesWait: null };
+    // The list read, and the types it lacks that agreed statuses still name (kept by the repo).
+    return { types: repo.list(), pushesWait: null };
   } catch (error) {
     // Stopping, no login, no answer at all: not the list's fault, and the next request would
     // meet the same (after its own retries), so the cycle ends as it would have anyway.

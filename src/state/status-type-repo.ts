@@ -3,8 +3,10 @@
  * `.document.json` (any letter case, daemon.md) into a `typeId`, and the list rarely changes.
  * `replaceAll` swaps the whole list in one transaction so a reader never sees half of it. Types
  * learnt from documents' statuses (`learn`) are added beside it, so a status keeps its name
- * while the list cannot be read; the next list read replaces them.
+ * while the list cannot be read; the next list read replaces them, but for those an agreed
+ * status still names (`typesStillCarried`), kept after the list read.
  */
+import { typesStillCarried } from '../domain/learnt-status-types.js';
 import type { StatusType } from '../domain/types.js';
 import type { Database } from './open-database.js';
 import type { SettingsRepo } from './settings-repo.js';
@@ -21,9 +23,15 @@ export class StatusTypeRepo {
     this.#list = db.prepare<[], StatusType>('SELECT id, name FROM status_types ORDER BY position');
     const clear = db.prepare('DELETE FROM status_types');
     const insert = db.prepare('INSERT INTO status_types (id, name, position) VALUES (?, ?, ?)');
+    const carried = db
+      .prepare<[], string>(
+        'SELECT DISTINCT status_type_id FROM base_documents WHERE status_type_id IS NOT NULL',
+      )
+      .pluck();
     this.#replace = db.transaction((types: readonly StatusType[], fetchedAt: number) => {
+      const kept = typesStillCarried(this.#list.all(), types, carried.all());
       clear.run();
-      for (const [position, type] of types.entries()) {
+      for (const [position, type] of [...types, ...kept].entries()) {
         insert.run(type.id, type.name, position);
       }
       this.settings.set('statusTypesFetchedAt', String(fetchedAt));

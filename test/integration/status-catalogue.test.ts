@@ -2,7 +2,7 @@
  * The status types a cycle plans with (engine/catalogue.ts), on a real state file: a list that
  * cannot be read stops nothing. Never read, status pushes wait, said once, and only a full
  * cycle asks again; read before, the list kept is used; read at last, it replaces the types
- * learnt from documents meanwhile.
+ * learnt from documents meanwhile, but for a type an agreed status still names.
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { StatusType } from '../../src/domain/types.js';
 import { statusTypesOf } from '../../src/engine/catalogue.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
 import { ApiError } from '../../src/remote/api-error.js';
-import { useStateStore } from '../helpers/state-store.js';
+import { baseDocument, useStateStore } from '../helpers/state-store.js';
 
 const stores = useStateStore();
 
@@ -118,6 +118,28 @@ describe('the status types a cycle plans with', () => {
     expect(read).toEqual({ types: LIST, pushesWait: null });
     expect(c.state.statusTypes.list()).toEqual(LIST);
     expect(c.state.statusTypes.unreadable()).toBeNull();
+  });
+
+  it('keeps a type the list read again lacks while an agreed status still names it', async () => {
+    // The service took CANCELLED out of its catalogue; document 1 still carries it, and its
+    // `.document.json` must go on naming it. Type 21, carried by no document, goes.
+    let list = [...LIST, { id: '20', name: 'CANCELLED' }, { id: '21', name: 'LODGED' }];
+    const c = catalogueOf(() => list);
+    await statusTypesOf(c.deps, true);
+    for (const [id, statusTypeId] of [
+      ['1', '20'],
+      ['2', '3'],
+    ] as const)
+      c.state.base.put(
+        baseDocument({ id, statusTypeId, folder: `Trusts/T/${id}`, attachments: [] }),
+      );
+    list = LIST;
+
+    const read = await statusTypesOf(c.deps, true);
+
+    const kept = [...LIST, { id: '20', name: 'CANCELLED' }];
+    expect(read.types).toEqual(kept);
+    expect(c.state.statusTypes.list()).toEqual(kept);
   });
 
   it('learns a type once, after the list, keeping the list as read', () => {

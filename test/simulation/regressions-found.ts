@@ -879,6 +879,14 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     },
     expectInTrace: ['the service carried out upload-attachment and lost its answer'],
   },
+  {
+    name: 'seed 725',
+    title:
+      "a document carries a status whose type the service then takes out of its catalogue; a full round reads the list again and a person removes the folder's `.document.json`: docsync wrote it again (row 14) with a blank status, as the list read named the type no more, while the service still shows it",
+    plan: SMALL,
+    play: statusOfARemovedType,
+    expectInTrace: ['service: status type removed', 'local edit: .document.json removed'],
+  },
 ];
 
 /** The first sync parked once its first document's pull is placed, before its commit: that document. */
@@ -1093,6 +1101,30 @@ async function statusRefusedBeforeAFile(run: SeedRun): Promise<void> {
   run.view.write(`${doc.folder}/${name}`, ours);
   run.ledger.wrote(sha256(ours), `local ${doc.folder}/${name}`);
   run.note(`local edit: replaced file ${name}, and status typed, in ${doc.folder}`);
+  await settleWatcher(run);
+}
+
+/**
+ * Seed 725: a service user's status stays on the document after its type left the catalogue;
+ * the agreed state names it by the type's id, and the list read since lacks that id. Each
+ * rewrite of `.document.json` must still show the status by its name.
+ */
+async function statusOfARemovedType(run: SeedRun): Promise<void> {
+  const { doc, types } = await synced(run);
+  const type = types.find((t) => t.name !== DEFAULT_STATUS_NAME);
+  if (!type) throw new Error('the scenario needs a status type besides the default');
+  run.view.sim.admin.assignStatus(doc.id, { typeId: type.id });
+  run.note(`remote edit: ${doc.id} status ${type.name}`);
+  await deliverAll(run);
+  if (run.view.meta(doc.folder).status !== type.name)
+    throw new Error("the scenario expected the service's status in the folder");
+  run.view.sim.admin.removeStatusType(type.id);
+  run.note(`service: status type removed ${type.id} (${type.name})`);
+  await run.advance(300_000);
+  run.requestRound(true);
+  await run.drain();
+  run.view.remove(`${doc.folder}/.document.json`);
+  run.note(`local edit: .document.json removed ${doc.folder}`);
   await settleWatcher(run);
 }
 
