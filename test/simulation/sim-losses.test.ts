@@ -160,6 +160,24 @@ describe('the end held against the world as the seed found it', () => {
     ]);
   });
 
+  it('takes a status the person typed over while the folder still showed it as theirs to replace, not one docsync overtook (seed 1255)', () => {
+    const service = [doc('1'), doc('2', [{ ...letter, id: 'UA2', sha256: 'ccc' }])];
+    const folders = [doc('1', [form, letter], 'Not A Type'), service[1]!];
+    const typedOver = (shownThen: string) => {
+      const ledger = start();
+      ledger.statusEdit('1', 'SIGNED', 'local', 'LODGED');
+      ledger.statusEdit('1', 'LODGED', 'remote');
+      ledger.statusEdit('1', 'Not A Type', 'local', shownThen);
+      return details(ledger, observed(service, folders));
+    };
+    expect(typedOver('SIGNED')).toEqual([]);
+    // The folder showed the service's status when the person typed again: docsync had written
+    // it over theirs, and that needs its conflict.
+    expect(typedOver('LODGED')).toEqual([
+      'status "SIGNED" typed (local) on document 1, overtaken by "LODGED" set by a service user before docsync carried it, and no conflict was recorded',
+    ]);
+  });
+
   it("sees a service user's status, set after the folder was deleted, go with docsync's delete", () => {
     const ledger = start();
     const deleteOf = (id: string) =>

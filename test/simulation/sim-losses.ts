@@ -301,8 +301,15 @@ function overtakenUnrecorded(
     // The service showed that status already: both sides agreed on it (row 22), nothing lost.
     if (serviceHad(edits, typed)) return;
     if ((ledger.book.folderDeletedAt.get(id) ?? 0) > typed.seq) return;
-    const next = edits.slice(i + 1).find((e) => e.documentId === id);
+    const later = edits.slice(i + 1).filter((e) => e.documentId === id);
+    const next = later[0];
     if (next?.side !== 'remote' || same(next.value, typed.value)) return;
+    // The person typed over it while the folder still showed it: docsync had written nothing
+    // over theirs, and what they typed since is judged in its turn.
+    if (
+      later.some((e) => e.side === 'local' && e.before !== undefined && same(e.before, typed.value))
+    )
+      return;
     const recorded = o.conflicts.some(
       (c) => c.documentId === id && c.subject?.kind === 'status' && c.occurredAt >= typed.at,
     );
