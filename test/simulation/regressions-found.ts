@@ -755,14 +755,8 @@ export const FOUND_SCENARIOS: readonly Scenario[] = [
     plan: SMALL,
     play: async (run) => {
       const { doc } = await synced(run);
-      const agreed = (await serviceDoc(run, doc.id)).attachments.find(
-        (a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256,
-      );
-      if (!agreed) throw new Error('the scenario needs a file agreed on both sides');
-      run.ledger.deleted(agreed.sha256);
-      run.view.sim.admin.deleteAttachment(doc.id, agreed.id);
-      run.note(`remote edit: ${doc.id}/${agreed.name} removed`);
-      await renamedUnderTrash(run, doc, `trash ${agreed.name}`);
+      const removed = await agreedFileRemoved(run, doc);
+      await renamedUnderTrash(run, doc, `trash ${removed}`);
     },
     expectInTrace: ['parked: before-local-write', 'local edit: renamed folder'],
   },
@@ -1031,12 +1025,8 @@ async function newFileUploadUnanswered(run: SeedRun, name: string): Promise<Loca
   return doc;
 }
 
-/**
- * A service user removes a synced file's attachment and, a second later, a person writes new
- * content into the file; the answer of the upload that follows (row 33) is lost.
- */
-async function replacedOverARemoval(run: SeedRun): Promise<void> {
-  const { doc } = await synced(run);
+/** A service user removes the attachment of a file agreed on both sides; returns its name. */
+async function agreedFileRemoved(run: SeedRun, doc: LocalDoc): Promise<string> {
   const agreed = (await serviceDoc(run, doc.id)).attachments.find(
     (a) => a.kind === 'user' && doc.files.get(a.name) === a.sha256,
   );
@@ -1044,10 +1034,20 @@ async function replacedOverARemoval(run: SeedRun): Promise<void> {
   run.ledger.deleted(agreed.sha256);
   run.view.sim.admin.deleteAttachment(doc.id, agreed.id);
   run.note(`remote edit: ${doc.id}/${agreed.name} removed`);
+  return agreed.name;
+}
+
+/**
+ * A service user removes a synced file's attachment and, a second later, a person writes new
+ * content into the file; the answer of the upload that follows (row 33) is lost.
+ */
+async function replacedOverARemoval(run: SeedRun): Promise<void> {
+  const { doc } = await synced(run);
+  const removed = await agreedFileRemoved(run, doc);
   run.clock.pass(1_000);
   const ours = content(run.chaos, 'local over a removal');
-  run.view.write(`${doc.folder}/${agreed.name}`, ours);
-  run.ledger.wrote(sha256(ours), `local ${doc.folder}/${agreed.name}`);
+  run.view.write(`${doc.folder}/${removed}`, ours);
+  run.ledger.wrote(sha256(ours), `local ${doc.folder}/${removed}`);
   run.view.sim.admin.loseNextAnswer('POST', '/documents/{documentId}/attachments');
   run.note('service: the answer of the next upload will be lost');
   await deliverAll(run);
