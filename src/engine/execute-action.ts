@@ -33,9 +33,9 @@ import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
 import { pushReplace } from './push-replace.js';
 import {
+  keptConflictRecord,
   type PushConflict,
   pulledConflict,
-  pulledConflictRecord,
   pushConflictOf,
   pushedConflict,
   pushedStatusConflict,
@@ -174,7 +174,7 @@ const pullNewDocument: Act<'pull-new-document' | 'restore-document'> = async (
         throw error;
       });
     const conflict = kept
-      ? pulledConflictRecord(ctx.owner, doc.id, created.folder, kept, ctx.deps.now())
+      ? keptConflictRecord(ctx.owner, doc.id, created.folder, kept, ctx.deps.now())
       : undefined;
     return fold(ctx, action, base, { kind: 'files-written', ...created }, conflict);
   }

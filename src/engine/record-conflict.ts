@@ -61,16 +61,9 @@ export function pushedStatusConflict(
   kept: StatusPushConflict,
   now: number,
 ): NewConflict {
-  return {
-    owner,
-    documentId: base.id,
-    attachmentId: null,
-    copyPath: base.folder,
-    winner: 'local',
-    detail: kept.detail,
-    subject: { kind: 'status', lost: kept.lost },
-    occurredAt: now,
-  };
+  const subject = { kind: 'status', lost: kept.lost } as const;
+  const { detail } = kept;
+  return keptConflictRecord(owner, base.id, base.folder, { winner: 'local', detail, subject }, now);
 }
 
 /**
@@ -102,16 +95,7 @@ export function pushedConflict(
   kept: PushConflict,
   now: number,
 ): NewConflict {
-  return {
-    owner,
-    documentId,
-    attachmentId: null,
-    copyPath: folder,
-    winner: 'local',
-    detail: kept.detail,
-    subject: kept.subject,
-    occurredAt: now,
-  };
+  return keptConflictRecord(owner, documentId, folder, { winner: 'local', ...kept }, now);
 }
 
 /**
@@ -143,8 +127,11 @@ export function pulledConflict(action: SyncAction): PulledConflict | null {
   };
 }
 
-/** The conflict log's record of a pull's conflict, for the commit that agrees on `folder`. */
-export function pulledConflictRecord(
+/**
+ * The conflict log's record of a conflict kept with a pull or a push, for the commit that agrees
+ * on `folder`.
+ */
+export function keptConflictRecord(
   owner: OwnerRef,
   documentId: string,
   folder: string,

@@ -22,7 +22,7 @@ import type {
 import type { PullInDoubt } from '../state/pull-in-doubt-repo.js';
 import { commitAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
-import { pulledConflictRecord } from './record-conflict.js';
+import { keptConflictRecord } from './record-conflict.js';
 
 /**
  * Returns `base` with the bases of the pulls settled; with `commit` false (a dry run) they are
@@ -51,7 +51,7 @@ export async function settlePulls(
     if (!commit) continue;
     const conflict =
       pull.conflict &&
-      pulledConflictRecord(owner, document.id, made.folder, pull.conflict, deps.now());
+      keptConflictRecord(owner, document.id, made.folder, pull.conflict, deps.now());
     await commitAgreed(
       deps,
       { put: [made], ...(conflict ? { conflict } : {}) },
