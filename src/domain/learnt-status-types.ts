@@ -22,16 +22,19 @@ export function learntStatusTypes(
 
 /**
  * The types of `previous` that a list read again (`read`) lacks while an agreed status still
- * names them (`carried`, type ids): the service takes a type out of its catalogue and keeps it
- * on the documents that carry it. Dropped, such a status would lose its name, and every rewrite
- * of its `.document.json` would show it blank while the service shows it.
+ * names them (`carried`: the type ids agreed statuses name, asked only when a type is missing,
+ * as it reads every agreed document): the service takes a type out of its catalogue and keeps
+ * it on the documents that carry it. Dropped, such a status would lose its name, and every
+ * rewrite of its `.document.json` would show it blank while the service shows it.
  */
 export function typesStillCarried(
   previous: readonly StatusType[],
   read: readonly StatusType[],
-  carried: Iterable<string>,
+  carried: () => Iterable<string>,
 ): StatusType[] {
   const listed = new Set(read.map((t) => t.id));
-  const inUse = new Set(carried);
-  return previous.filter((t) => !listed.has(t.id) && inUse.has(t.id));
+  const missing = previous.filter((t) => !listed.has(t.id));
+  if (missing.length === 0) return [];
+  const inUse = new Set(carried());
+  return missing.filter((t) => inUse.has(t.id));
 }

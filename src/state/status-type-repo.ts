@@ -29,7 +29,7 @@ export class StatusTypeRepo {
       )
       .pluck();
     this.#replace = db.transaction((types: readonly StatusType[], fetchedAt: number) => {
-      const kept = typesStillCarried(this.#list.all(), types, carried.all());
+      const kept = typesStillCarried(this.#list.all(), types, () => carried.all());
       clear.run();
       for (const [position, type] of [...types, ...kept].entries()) {
         insert.run(type.id, type.name, position);
