@@ -5,6 +5,7 @@
  * to list (stalest first), the end of the first sync, and one log line that says it ended and
  * what it found.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import { refreshCatalogue } from '../engine/catalogue.js';
@@ -78,9 +79,10 @@ export class PollRounds {
       this.#entityCount = state.entities.count();
       withFolders = state.entities.folders().map((f) => f.owner);
     }
-    const lastSync = new Map(
-      state.cursors.list().map((c) => [ownerKey(c.owner), c.lastSuccessAt ?? 0]),
-    );
+    // The catalogue's read and the round's order are each a pass over thousands of rows at
+    // firm size: a turn between them for what waits (a webhook's answer, a monitor's /healthz).
+    await yieldToLoop();
+    const lastSync = state.cursors.lastSuccessTimes();
     const staleness = (owner: OwnerRef) => lastSync.get(ownerKey(owner)) ?? 0;
     const owners = withFolders.sort((a, b) => staleness(a) - staleness(b));
     this.#round = {

@@ -39,6 +39,7 @@ export interface EngineState {
     | 'count'
     | 'list'
     | 'folders'
+    | 'owners'
     | 'upsert'
     | 'listUnmatchedFolders'
     | 'replaceUnmatchedFolders'

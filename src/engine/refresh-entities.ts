@@ -4,6 +4,7 @@
  * matched as the interface says: companies by company number, trusts by ABN, then by name
  * (compared on the folder's name, where the firm's own system put them).
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { entityDeepLink } from '../domain/deep-links.js';
 import { entityFolderName } from '../domain/local-folder-names.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -131,6 +132,9 @@ async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRe
     deps.state.entities.upsert(record);
     records.push(record);
   }
+  // A turn for what waits (a webhook's answer, a monitor's /healthz) between the firm's folders
+  // and its every known entity, each a pass over thousands of rows at firm size.
+  await yieldToLoop();
   await forgetVanished(deps, entities, read.unreadable);
   // Held document folders (held-folders.ts) share the list; only entity rows are replaced here.
   const before = deps.state.entities.listUnmatchedFolders();
@@ -267,12 +271,12 @@ async function forgetVanished(deps: EngineDeps, listed: readonly Entity[], unrea
   // An empty listing is more likely a service fault than a firm with no clients left.
   if (listed.length === 0) return;
   const ids = new Set([...listed.map(ownerKey), ...unreadable.owners]);
-  for (const record of deps.state.entities.list()) {
-    const { kind, id } = record.entity;
+  for (const { owner, folder } of deps.state.entities.owners()) {
+    const { kind, id } = owner;
     if (unreadable.withoutId.has(kind)) continue;
-    if (!ids.has(ownerKey(record.entity))) {
+    if (!ids.has(ownerKey(owner))) {
       deps.logger.warn(
-        { owner: { kind, id }, folder: record.folder },
+        { owner: { kind, id }, folder },
         'entity no longer in the service; its folder is kept',
       );
       await deps.locks.run({ kind, id }, 'forget', () => deps.state.forgetEntity({ kind, id }));

@@ -7,7 +7,7 @@
  */
 
 import { ownerKey } from '../domain/owner-key.js';
-import type { OwnerRef } from '../domain/types.js';
+import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
 import { type OwnerColumns, ownerOf, ownersJson } from './row-helpers.js';
 import { compareServiceTimestamps, serviceTimestampKey } from './service-timestamp-order.js';
@@ -41,6 +41,7 @@ export class CursorRepo {
   readonly #advance;
   readonly #remove;
   readonly #oldest;
+  readonly #successTimes;
 
   constructor(db: Database) {
     this.#get = db.prepare<[string, string], CursorRow>(
@@ -51,8 +52,16 @@ export class CursorRepo {
          ON c.owner_kind = o.value ->> 0 AND c.owner_id = o.value ->> 1`,
     );
     this.#list = db.prepare<[], CursorRow>('SELECT * FROM cursors ORDER BY owner_kind, owner_id');
+    this.#successTimes = db
+      .prepare<[], [OwnerKind, string, number | null]>(
+        'SELECT owner_kind, owner_id, last_success_at FROM cursors',
+      )
+      .raw();
     this.#oldest = db.prepare<[], { n: number; oldest: number | null }>(
-      'SELECT COUNT(*) AS n, MIN(COALESCE(last_success_at, 0)) AS oldest FROM cursors',
+      // On the index of last syncs, where a never synced row (null) sorts first.
+      `SELECT (SELECT count(*) FROM cursors) AS n,
+         (SELECT coalesce(last_success_at, 0) FROM cursors ORDER BY last_success_at LIMIT 1)
+           AS oldest`,
     );
     this.#ensure = db.prepare(
       'INSERT INTO cursors (owner_kind, owner_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
@@ -100,6 +109,17 @@ export class CursorRepo {
 
   list(): CursorRecord[] {
     return this.#list.all().map(toRecord);
+  }
+
+  /**
+   * When each entity last synced, by `ownerKey` (0: never), without the rest of the rows: a
+   * poll round orders the firm by it at its start.
+   */
+  lastSuccessTimes(): Map<string, number> {
+    const times = new Map<string, number>();
+    for (const [kind, id, at] of this.#successTimes.iterate())
+      times.set(ownerKey({ kind, id }), at ?? 0);
+    return times;
   }
 
   /**

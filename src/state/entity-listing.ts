@@ -60,6 +60,8 @@ interface Row {
   items_in_error: number;
 }
 
+type StalestRow = Pick<Row, 'kind' | 'id' | 'name' | 'last_success_at'>;
+
 interface Params {
   kind: OwnerKind | null;
   like: string | null;
@@ -87,39 +89,84 @@ const ORDER: Readonly<Record<EntitySort, string>> = {
   errors: 'coalesce(p.n, 0) + (c.last_error IS NOT NULL) DESC, e.name COLLATE NOCASE, e.kind, e.id',
 };
 
-function prepareSorted(db: Database, sort: EntitySort) {
+const COLUMNS = `e.kind, e.id, e.name, e.folder, c.last_success_at,
+  coalesce(c.last_error, p.reason) AS last_error, coalesce(p.n, 0) AS items_in_error`;
+
+/** Entities with an item in error or a failed last sync: few, found from those tables. */
+const ERRORED = `(SELECT owner_kind, owner_id FROM problems
+                  UNION SELECT owner_kind, owner_id FROM cursors WHERE last_error IS NOT NULL)`;
+
+function prepareSorted(db: Database, sort: 'name' | 'lag') {
   return db.prepare<[Params & { limit: number; offset: number }], Row>(
-    `SELECT e.kind, e.id, e.name, e.folder, c.last_success_at,
-       coalesce(c.last_error, p.reason) AS last_error,
-       coalesce(p.n, 0) AS items_in_error ${FROM}
-     ORDER BY ${ORDER[sort]} LIMIT @limit OFFSET @offset`,
+    `SELECT ${COLUMNS} ${FROM} ORDER BY ${ORDER[sort]} LIMIT @limit OFFSET @offset`,
   );
 }
 
 export class EntityListing {
-  readonly #pages: Readonly<Record<EntitySort, ReturnType<typeof prepareSorted>>>;
+  readonly #pages: Readonly<Record<'name' | 'lag', ReturnType<typeof prepareSorted>>>;
+  readonly #errored;
+  readonly #unerroredByName;
   readonly #matched;
-  readonly #total;
-  readonly #stalest;
+  readonly #count;
+  readonly #anyNeverSynced;
+  readonly #neverSynced;
+  readonly #oldestSynced;
 
   constructor(db: Database) {
     this.#pages = {
       name: prepareSorted(db, 'name'),
       lag: prepareSorted(db, 'lag'),
-      errors: prepareSorted(db, 'errors'),
     };
+    // The errors sort in two reads on indexes, rather than a sort of every entity: those in
+    // error (few) in its order, then the others by name, which is how it orders them.
+    const fromErrored = FROM.replace(
+      'FROM entities AS e',
+      `FROM ${ERRORED} AS x
+      JOIN entities AS e ON e.kind = x.owner_kind AND e.id = x.owner_id`,
+    );
+    this.#errored = db.prepare<[Params], Row>(
+      `SELECT ${COLUMNS} ${fromErrored} ORDER BY ${ORDER.errors}`,
+    );
+    this.#unerroredByName = db.prepare<[Params & { limit: number; offset: number }], Row>(
+      `SELECT ${COLUMNS} ${FROM} AND p.n IS NULL AND c.last_error IS NULL
+       ORDER BY ${ORDER.name} LIMIT @limit OFFSET @offset`,
+    );
     this.#matched = db.prepare<[Params], number>(`SELECT count(*) ${FROM}`).pluck();
-    this.#total = db.prepare<[], number>('SELECT count(*) FROM entities').pluck();
-    // As the `lag` sort orders them, without the items in error it need not say.
-    this.#stalest = db.prepare<[], Pick<Row, 'kind' | 'id' | 'name' | 'last_success_at'>>(
+    this.#count = db
+      .prepare<[{ kind: OwnerKind | null }], number>(
+        'SELECT count(*) FROM entities WHERE @kind IS NULL OR kind = @kind',
+      )
+      .pluck();
+    // Whether one was never synced, by a merge of two indexes: most of the time none was.
+    this.#anyNeverSynced = db
+      .prepare<[], number>(
+        `SELECT 1 FROM (SELECT kind, id FROM entities
+                        EXCEPT SELECT owner_kind, owner_id FROM cursors
+                          WHERE last_success_at IS NOT NULL) LIMIT 1`,
+      )
+      .pluck();
+    this.#neverSynced = db.prepare<[], Omit<StalestRow, 'last_success_at'>>(
+      `SELECT e.kind, e.id, e.name FROM entities AS e
+       WHERE NOT EXISTS (SELECT 1 FROM cursors AS c WHERE c.owner_kind = e.kind
+                           AND c.owner_id = e.id AND c.last_success_at IS NOT NULL)
+       ORDER BY e.name COLLATE NOCASE, e.kind, e.id LIMIT 1`,
+    );
+    this.#oldestSynced = db.prepare<[], StalestRow>(
       `SELECT e.kind, e.id, e.name, c.last_success_at
-       FROM entities AS e LEFT JOIN cursors AS c ON c.owner_kind = e.kind AND c.owner_id = e.id
-       ORDER BY ${ORDER.lag} LIMIT 1`,
+       FROM cursors AS c JOIN entities AS e ON e.kind = c.owner_kind AND e.id = c.owner_id
+       WHERE c.last_success_at IS NOT NULL
+       ORDER BY c.last_success_at, c.owner_kind, c.owner_id LIMIT 1`,
     );
   }
 
+  /**
+   * The stalest entity, in reads on indexes rather than a sort of every entity: one never synced
+   * (the first by name), else the oldest last sync; of those synced at the same instant, equally
+   * stale, the first by kind and id.
+   */
   stalest(): StalestEntity | null {
-    const row = this.#stalest.get();
+    const never = this.#anyNeverSynced.get() ? this.#neverSynced.get() : undefined;
+    const row = never ? { ...never, last_success_at: null } : this.#oldestSynced.get();
     return row
       ? {
           owner: { kind: row.kind, id: row.id },
@@ -129,6 +176,18 @@ export class EntityListing {
       : null;
   }
 
+  #errorsFirst(params: Params, window: { limit: number; offset: number }): Row[] {
+    const errored = this.#errored.all(params);
+    const shown = errored.slice(window.offset, window.offset + window.limit);
+    if (shown.length === window.limit) return shown;
+    const rest = this.#unerroredByName.all({
+      ...params,
+      limit: window.limit - shown.length,
+      offset: Math.max(0, window.offset - errored.length),
+    });
+    return [...shown, ...rest];
+  }
+
   page(query: EntityQuery): EntityPage {
     const search = query.search.trim();
     const params: Params = {
@@ -136,14 +195,18 @@ export class EntityListing {
       like: search === '' ? null : `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
       show: query.show,
     };
-    const rows = this.#pages[query.sort].all({
-      ...params,
-      limit: query.pageSize,
-      offset: (query.page - 1) * query.pageSize,
-    });
+    const window = { limit: query.pageSize, offset: (query.page - 1) * query.pageSize };
+    const rows =
+      query.sort === 'errors'
+        ? this.#errorsFirst(params, window)
+        : this.#pages[query.sort].all({ ...params, ...window });
     return {
-      total: this.#total.get()!,
-      matched: this.#matched.get(params)!,
+      total: this.#count.get({ kind: null })!,
+      // Unfiltered, every entity matches: the count of every joined row would read them all.
+      matched:
+        params.like === null && params.show === 'all'
+          ? this.#count.get({ kind: params.kind })!
+          : this.#matched.get(params)!,
       rows: rows.map((r) => ({
         owner: { kind: r.kind, id: r.id },
         name: r.name,

@@ -53,6 +53,7 @@ export class EntityRepo {
   readonly #ids;
   readonly #list;
   readonly #folders;
+  readonly #owners;
   readonly #count;
   readonly #byFolder;
   readonly #remove;
@@ -82,6 +83,9 @@ export class EntityRepo {
     this.#list = db.prepare<[], EntityRow>('SELECT * FROM entities ORDER BY kind, name, id');
     this.#folders = db.prepare<[], Pick<EntityRow, 'kind' | 'id' | 'folder'>>(
       'SELECT kind, id, folder FROM entities WHERE folder IS NOT NULL ORDER BY kind, name, id',
+    );
+    this.#owners = db.prepare<[], Pick<EntityRow, 'kind' | 'id' | 'folder'>>(
+      'SELECT kind, id, folder FROM entities ORDER BY kind, name, id',
     );
     this.#count = db.prepare<[], number>('SELECT count(*) FROM entities').pluck();
     this.#byFolder = db.prepare<[string], EntityRow>('SELECT * FROM entities WHERE folder = ?');
@@ -149,6 +153,16 @@ export class EntityRepo {
     return this.#folders
       .all()
       .map((row) => ({ owner: { kind: row.kind, id: row.id }, folder: row.folder! }));
+  }
+
+  /**
+   * Every entity's owner and folder (null: none yet), without parsing what the service sent:
+   * a catalogue read asks which known entities it no longer lists.
+   */
+  owners(): { readonly owner: OwnerRef; readonly folder: string | null }[] {
+    return this.#owners
+      .all()
+      .map((row) => ({ owner: { kind: row.kind, id: row.id }, folder: row.folder }));
   }
 
   /** How many entities are known, without reading (and parsing) their rows. */

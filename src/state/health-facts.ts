@@ -2,11 +2,10 @@
  * What `/healthz`, `/metrics` and the status page's header read: the last cycle and the last
  * good one, what waits for a person counted by kind, and when the stalest entity last synced.
  * Each is a count over a table of things waiting for a person (small, whatever the firm's
- * size), a lookup on an index, or one pass over the cursors' column; none reads every entity
- * and its cursor as the full status report does. A monitor polls these every second or so, and
- * building the whole report for each answer held the event loop for as long as reading every
- * entity takes, delaying every webhook and request behind it. Read in one read transaction, so
- * the counts agree with each other.
+ * size) or a read on an index; none reads every entity and its cursor as the full status report
+ * does. A monitor polls these every second or so, and building the whole report for each answer
+ * held the event loop for as long as reading every entity takes, delaying every webhook and
+ * request behind it. Read in one read transaction, so the counts agree with each other.
  */
 import type { Database } from './open-database.js';
 import type { StateStore } from './state-store.js';

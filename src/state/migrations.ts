@@ -329,4 +329,14 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'a download again of a folder a person deleted is in doubt too, with the conflict that says why the folder is back',
     up: (db) => db.exec('ALTER TABLE pulls_in_doubt ADD COLUMN conflict_json TEXT'),
   },
+  {
+    version: 17,
+    name: "the status page's entity list and its stalest entity read from indexes: at thousands of entities, sorting them all at each refresh held the event loop",
+    up: (db) =>
+      db.exec(`
+        CREATE INDEX entities_by_name ON entities (name COLLATE NOCASE, kind, id);
+        CREATE INDEX cursors_by_success ON cursors (last_success_at, owner_kind, owner_id);
+        CREATE INDEX cursors_with_error ON cursors (owner_kind, owner_id) WHERE last_error IS NOT NULL;
+      `),
+  },
 ];

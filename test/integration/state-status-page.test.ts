@@ -100,6 +100,18 @@ describe('the entity listing', () => {
     state.problems.record({ owner: a, documentId: '2' }, 'two', 2000);
 
     expect(namesOf(state, { sort: 'errors' })).toEqual(['Delta', 'Bravo', 'Alpha', 'Charlie']);
+    // Pages across those in error and the rest, which follow by name.
+    expect(namesOf(state, { sort: 'errors', pageSize: 1, page: 2 })).toEqual(['Bravo']);
+    expect(namesOf(state, { sort: 'errors', pageSize: 3, page: 1 })).toEqual([
+      'Delta',
+      'Bravo',
+      'Alpha',
+    ]);
+    expect(namesOf(state, { sort: 'errors', pageSize: 1, page: 4 })).toEqual(['Charlie']);
+    expect(namesOf(state, { sort: 'errors', search: 'a', pageSize: 2, page: 2 })).toEqual([
+      'Alpha',
+      'Charlie',
+    ]);
     expect(namesOf(state, { sort: 'lag' })).toEqual(['Alpha', 'Charlie', 'Bravo', 'Delta']);
     expect(namesOf(state, { sort: 'name', pageSize: 3, page: 2 })).toEqual(['Delta']);
     expect(namesOf(state, { show: 'never-synced' })).toEqual(['Alpha']);
@@ -111,6 +123,42 @@ describe('the entity listing', () => {
       // An entity whose sync got through but has items in error shows the newest (issue 27).
       [2, 'two'],
     ]);
+  });
+
+  it('names the stalest entity as the lag sort would: never synced first, else the oldest sync', () => {
+    const state = stateStore.open();
+    const [charlie, bravo, alpha] = ['Charlie', 'Bravo', 'Alpha'].map((name, i) =>
+      addEntity(state, 'company', String(i), name),
+    ) as [OwnerRef, OwnerRef, OwnerRef];
+    // A cursor whose entity the state no longer lists is no entity of the page's.
+    state.cursors.markSynced({ kind: 'trust', id: '99' }, 100);
+    state.cursors.markSynced(charlie, 2000);
+    state.cursors.markSynced(bravo, 2000);
+    // Alpha has a cursor row that never got through.
+    state.cursors.markFailed(alpha, 'the service answered 503', 2500);
+    expect(state.stalestEntity()).toEqual({ owner: alpha, name: 'Alpha', lastSuccessAt: null });
+    state.cursors.markSynced(alpha, 3000);
+    // Entities synced at the same instant are equally stale: one of them.
+    expect([charlie, bravo]).toContainEqual(state.stalestEntity()?.owner);
+    expect(state.stalestEntity()?.lastSuccessAt).toBe(2000);
+    state.cursors.markSynced(charlie, 4000);
+    expect(state.stalestEntity()).toEqual({ owner: bravo, name: 'Bravo', lastSuccessAt: 2000 });
+    addEntity(state, 'trust', '5', 'Zulu Trust');
+    expect(state.stalestEntity()?.name).toBe('Zulu Trust');
+  });
+
+  it('counts what matches when nothing filters as when a filter does', () => {
+    const state = stateStore.open();
+    addEntity(state, 'company', '1', 'Alpha');
+    addEntity(state, 'trust', '2', 'Bravo Trust');
+    addEntity(state, 'trust', '3', 'Charlie Trust');
+    const counts = (query: Partial<EntityQuery>) => {
+      const page = state.entityPage({ ...all, ...query });
+      return [page.total, page.matched];
+    };
+    expect(counts({})).toEqual([3, 3]);
+    expect(counts({ kind: 'trust' })).toEqual([3, 2]);
+    expect(counts({ kind: 'company', search: 'alp' })).toEqual([3, 1]);
   });
 });
 
