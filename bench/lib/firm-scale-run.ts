@@ -8,7 +8,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { RateMode, StateDump } from '../../src/simulator/index.js';
 import { asBaselineSchema } from './baseline-schema.js';
-import { CLI, type DaemonProcess, documentFolders, startDaemon } from './daemon-process.js';
+import { monitor, timed } from './daemon-monitor.js';
+import { CLI, documentFolders, startDaemon } from './daemon-process.js';
 import { memoryOf } from './proc-usage.js';
 import { random } from './random.js';
 import { seedSyncedStore } from './seed-synced-store.js';
@@ -58,42 +59,6 @@ const sum = (c: SimCounters, route: RegExp) =>
   Object.entries(c.api.byRoute)
     .filter(([r]) => route.test(r))
     .reduce((n, [, count]) => n + count, 0);
-
-/** Polls `check` every `everyMs` until it holds (the ms it took) or `stopped()` (null). */
-async function timed(check: () => boolean, everyMs: number, stopped: () => boolean) {
-  const started = performance.now();
-  while (!check()) {
-    if (stopped()) return null;
-    await sleep(everyMs);
-  }
-  return performance.now() - started;
-}
-
-/** `/healthz` (timed) and `/metrics`' worst loop delay, each once a second, until stopped. */
-async function monitor(daemon: DaemonProcess, stopped: () => boolean) {
-  const healthz: number[] = [];
-  const lag: number[] = [];
-  const every = async (step: () => Promise<void>) => {
-    while (!stopped()) {
-      const started = performance.now();
-      await step().catch(() => undefined);
-      await sleep(Math.max(0, 1000 - (performance.now() - started)));
-    }
-  };
-  const loops = Promise.all([
-    every(async () => {
-      const started = performance.now();
-      await (await fetch(`${daemon.statusUrl}/healthz`)).text();
-      healthz.push(performance.now() - started);
-    }),
-    every(async () => {
-      const text = await (await fetch(`${daemon.statusUrl}/metrics`)).text();
-      const max = /^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text)?.[1];
-      if (max !== undefined) lag.push(Number(max) * 1000);
-    }),
-  ]);
-  return { healthz, lag, done: loops };
-}
 
 /**
  * A store seeded in one go has every entity synced at one instant, so the round (stalest first)
@@ -167,7 +132,8 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
       const pick = random(17);
       const changes: Promise<number | null>[] = [];
       for (let i = 0; i < CHANGES; i++) {
-        const id = trustDocs[Math.floor(pick() * trustDocs.length)]!;
+        // A document changed twice would hide its first change: each is drawn once.
+        const id = trustDocs.splice(Math.floor(pick() * trustDocs.length), 1)[0]!;
         const date = `2031-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + i).padStart(2, '0')}`;
         const meta = path.join(folders.get(id)!, '.document.json');
         const shows = () =>
