@@ -14,9 +14,9 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { spacingMs } from '../src/domain/request-governor.js';
 import { buildAt } from './lib/baseline-build.js';
+import { asBaselineSchema } from './lib/baseline-schema.js';
 import { documentFolders, startDaemon } from './lib/daemon-process.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';
@@ -57,30 +57,13 @@ const sum = (c: SimCounters, route: RegExp) =>
     .filter(([r]) => route.test(r))
     .reduce((n, [, count]) => n + count, 0);
 
-/**
- * The store is seeded by today's code, at today's schema, which the baseline refuses (a newer
- * docsync wrote it). Migrations 12 (open pushes' keys) and 13 (the `local_work` table) have
- * nothing to undo in a store seeded as a first sync leaves it, with no push and no local work
- * open, so the baseline's schema, 11, is that store less the table.
- */
-function asBaselineSchema(stateFile: string): void {
-  const db = new Database(stateFile);
-  try {
-    const open = db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number };
-    if (open.n > 0) throw new Error('the seeded store has pushes: it cannot go back to schema 11');
-    db.exec('DROP TABLE local_work');
-    db.pragma('user_version = 11');
-  } finally {
-    db.close();
-  }
-}
-
 async function measure(cli: string | undefined, label: string): Promise<Run> {
   const sim = await startSimProcess({ seed: FIRM, rateLimitPerSecond: 0 });
   const dir = scratch(`lanes-${label}`);
   try {
     const seeded = await seedSyncedStore(sim, dir);
-    if (cli) asBaselineSchema(path.join(dir, 'state', 'docsync.db'));
+    // Migrations 12 (open pushes' keys) and 13 (the `local_work` table) came after it.
+    if (cli) asBaselineSchema(path.join(dir, 'state', 'docsync.db'), 11, ['local_work']);
     await sim.admin('PUT', '/rate-limit', { perSecond: RATE, modes: ['sliding', 'calendar'] });
     await sim.resetCounters();
     const config = {

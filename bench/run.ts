@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { atRate } from './at-rate.js';
 import { duringRound } from './during-round.js';
+import { firmScale } from './firm-scale.js';
 import { firstSyncMemory } from './first-sync-memory.js';
 import { freshness } from './freshness.js';
 import { healthCost } from './health-cost.js';
@@ -41,6 +42,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   14: { name: 'memory of the first sync at a high rate', run: firstSyncMemory },
   15: { name: "a monitor's /healthz with the status page open", run: healthCost },
   16: { name: 'the request governor against each way of counting', run: rateModes },
+  17: { name: 'firm scale against each way of counting', run: firmScale },
 };
 
 const { values } = parseArgs({

@@ -11,7 +11,7 @@ import type { SimulatorOptions } from '../../src/simulator/index.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export interface SimCounters {
-  readonly api: { byRoute: Record<string, number>; total: number };
+  readonly api: { byRoute: Record<string, number>; total: number; listedOwners: number };
   readonly links: { requests: number };
 }
 

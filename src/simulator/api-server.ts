@@ -71,9 +71,10 @@ async function handleRequest(
       ? null
       : found;
   const template = match && match !== 'method' ? match.route.template : '(unknown)';
+  const params = match && match !== 'method' ? match.params : {};
   let token: string | null = null;
   res.on('finish', () => {
-    if (!admin) deps.counters.count(method, template, res.statusCode, token);
+    if (!admin) deps.counters.count(method, template, res.statusCode, token, params);
   });
   res.on('close', () => {
     if (!res.writableFinished && !admin) deps.counters.count(method, template, 0, token);

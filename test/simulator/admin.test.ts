@@ -104,6 +104,25 @@ describe('simulator admin API over HTTP', () => {
     expect(counters.links).toEqual({ requests: 0, withAuthorization: 0, byStatus: {} });
   });
 
+  it('counts the companies and trusts whose document list was read, each once, until a reset', async () => {
+    const { sim, json } = await start({
+      seed: { companies: 2, trusts: 2, documentsPerEntity: 2, attachmentsPerDocument: 0, seed: 3 },
+    });
+    const url = sim.apiUrl;
+    const company = (await json('GET', '/companies?offset=0&limit=5')).body.companies[0];
+    const trust = (await json('GET', '/trusts?offset=0&limit=5')).body.trusts[1];
+    await admin(url, 'DELETE', '/counters');
+    // Two pages of one company's list, one trust's, a document's details, an unknown owner.
+    await json('GET', `/companies/${company.id}/documents?offset=0&limit=1`);
+    const page = await json('GET', `/companies/${company.id}/documents?offset=1&limit=1`);
+    await json('GET', `/trusts/${trust.id}/documents?offset=0&limit=5`);
+    await json('GET', `/companies/${company.id}/documents/${page.body.documents[0].id}`);
+    await json('GET', '/trusts/999999/documents?offset=0&limit=5');
+    expect((await admin(url, 'GET', '/counters')).body.api.listedOwners).toBe(2);
+    await admin(url, 'DELETE', '/counters');
+    expect((await admin(url, 'GET', '/counters')).body.api.listedOwners).toBe(0);
+  });
+
   it('sets faults, the webhook target and reads the delivery log at run time', async () => {
     const { sim, call } = await start();
     const url = sim.apiUrl;

@@ -1,0 +1,29 @@
+/**
+ * A store seeded by today's code is at today's schema, which a baseline built from an older
+ * commit refuses (a newer docsync wrote it). A store seeded as a first sync leaves it has no push
+ * open and nothing in the tables the later migrations made, so it goes back to `version` by
+ * dropping those tables: nothing is lost. Columns later migrations added stay; the older code
+ * does not name them. Refuses a store with anything in them.
+ */
+import Database from 'better-sqlite3';
+
+export function asBaselineSchema(
+  stateFile: string,
+  version: number,
+  laterTables: readonly string[],
+): void {
+  const db = new Database(stateFile);
+  try {
+    for (const table of ['outbox', ...laterTables]) {
+      const rows = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
+      if (rows.n > 0)
+        throw new Error(
+          `the seeded store has ${table} rows: it cannot go back to schema ${version}`,
+        );
+    }
+    for (const table of laterTables) db.exec(`DROP TABLE ${table}`);
+    db.pragma(`user_version = ${version}`);
+  } finally {
+    db.close();
+  }
+}
