@@ -12,6 +12,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spacingMs } from '../src/domain/request-governor.js';
 import { documentFolders, startDaemon } from './lib/daemon-process.js';
+import { rateLimitBody, rateModesSaid } from './lib/rate-modes-env.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';
 import { type SimProcess, startSimProcess } from './lib/sim-process.js';
@@ -98,7 +99,7 @@ export async function duringRound(): Promise<BenchResult> {
   const dir = scratch('round');
   try {
     const seeded = await seedSyncedStore(sim, dir);
-    await sim.admin('PUT', '/rate-limit', { perSecond: RATE });
+    await sim.admin('PUT', '/rate-limit', rateLimitBody(RATE));
     // Seeding listed every entity: counted, those listings would pass for the round's first.
     await sim.resetCounters();
     const config = {
@@ -233,7 +234,7 @@ export async function duringRound(): Promise<BenchResult> {
         },
       ],
       notes: [
-        `A store of ${FIRM.companies + FIRM.trusts} entities (one document each) seeded as a first sync leaves it; the simulator limited to ${RATE} requests a second per token, the daemon at the same rate; its start round lists every entity (${(FIRM.companies + FIRM.trusts) / RATE} s at the least).`,
+        `A store of ${FIRM.companies + FIRM.trusts} entities (one document each) seeded as a first sync leaves it; the simulator limited to ${RATE} requests a second per token, ${rateModesSaid()}, the daemon at the same rate; its start round lists every entity (${(FIRM.companies + FIRM.trusts) / RATE} s at the least).`,
         `${(POLL_ALONE_MS / 1000).toFixed(2)} s of the round alone (its achieved rate), from its first entity listing: the round's set-up reads the catalogue first, a few requests that wait for each other. Requests leave ${spacingMs(RATE)} ms apart (src/domain/request-governor.ts: a second and 50 ms per ${RATE}, for the network's jitter), so ${(1000 / spacingMs(RATE)).toFixed(2)}/s is the most it allows, and the round alone is counted over ${ALONE_WINDOWS} whole runs of ${RATE} of them; then, while the round runs, ${SAMPLES} times: a file written into a document folder, timed until the simulator holds the attachment; then an attachment added in the simulator, timed until the file is in its folder (the webhook points at the daemon). Documents are spread over the round's order. The same after the round, as the baseline. Rate, 429s and lanes are over the busy samples. Every lane's requests take the same spacing; a webhook's request takes the next turn ahead of the polls waiting (src/domain/fair-lanes.ts); lane figures from the daemon's /metrics (docsync_lane_requests_total, docsync_lane_wait_seconds_total).`,
       ],
     };

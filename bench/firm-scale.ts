@@ -4,8 +4,8 @@
  * daemon at its defaults (10 requests a second) against a simulator of its own per run, counting
  * its limit in one mode, a monitor polling `/healthz` and `/metrics` every second. Measured: a
  * change only the round can see (p50 against half the round), the round alone (the rate let
- * through, entities listed a second), webhook → file while 2,000 files go up and ~200 entities
- * are active, the busy round against a quiet one, the 429s. Today's code beside BASELINE's, each
+ * through, entities listed a second), the round with 200 entities active against a quiet one,
+ * webhook → file while 2,000 files go up during the next round, the 429s. Today's code beside BASELINE's, each
  * run on a fresh simulator seeded alike (lib/firm-scale-run.ts).
  */
 import { spacingMs } from '../src/domain/request-governor.js';
@@ -13,11 +13,13 @@ import { isRateMode, RATE_MODES, type RateMode } from '../src/simulator/index.js
 import { buildAt } from './lib/baseline-build.js';
 import { CLI } from './lib/daemon-process.js';
 import {
+  ACTIVE_EVERY_MS,
   ARRIVAL_JITTER_MS,
   BURST_FOLDERS,
+  BURST_HOOK_EVERY_MS,
   CHANGES,
+  HEAT_EVERY_MS,
   HOOK_COMPANIES,
-  HOOK_EVERY_MS,
   measureRun,
   type RunFigures,
 } from './lib/firm-scale-run.js';
@@ -35,6 +37,8 @@ const LIMIT = Number(process.env.BENCH17_LIMIT ?? 10);
 const TOLD = 10;
 const SCALE = Number(process.env.BENCH17_SCALE ?? 1);
 const PARALLEL = process.env.BENCH17_PARALLEL === '1';
+/** `today` or `baseline` runs one side only (two invocations, each all at once, halve the load). */
+const CODE = process.env.BENCH17_CODE ?? 'both';
 const CAP_MS = process.env.BENCH17_CAP_MINUTES
   ? Number(process.env.BENCH17_CAP_MINUTES) * 60_000
   : undefined;
@@ -54,11 +58,13 @@ const pair = (values: readonly (number | null)[]) =>
 const lat = (values: readonly number[]) =>
   `${ms(percentile(values, 50))} / ${ms(percentile(values, 99))} / ${ms(Math.max(...values))}`;
 const quietMs = (run: RunFigures) => (ENTITIES * 1000) / run.aloneAdvance;
-const roundRatio = (run: RunFigures) => (run.roundMs ?? Number.NaN) / quietMs(run);
+const roundRatio = (run: RunFigures) => run.aloneAdvance / run.activeAdvance;
 const round = (run: RunFigures) =>
-  run.roundMs === null
-    ? `not done at the cap (${seconds(run.capMs)}): ${run.left} entities left`
-    : `${roundRatio(run).toFixed(2)} (${seconds(run.roundMs)} ÷ ${seconds(quietMs(run))})`;
+  `${roundRatio(run).toFixed(2)} (${run.aloneAdvance.toFixed(2)} ÷ ${run.activeAdvance.toFixed(2)} entities/s); the round ${
+    run.roundMs === null
+      ? `not done at the cap (${seconds(run.capMs)}): ${run.left} entities left`
+      : `${seconds(run.roundMs)}, a quiet one ${seconds(quietMs(run))}`
+  }`;
 const changeShare = (run: RunFigures) =>
   `${secs(run.changes, 50)} / ${secs(run.changes, 95)}; p50 = ${(pct(run.changes, 50) / (run.roundMs ?? run.capMs)).toFixed(2)} of the round${seen(run.changes).length < CHANGES ? ` (${seen(run.changes).length} of ${CHANGES} seen)` : ''}`;
 const share = (run: RunFigures) =>
@@ -119,9 +125,14 @@ function rowsOf(mode: RateMode, now: RunFigures, before: RunFigures | null): Res
       'p95 < 2 s',
       burstP95 < 2000,
     ),
-    row('webhook → file over the whole busy phase: p50 / p95', (r) => pair(r.hooks), '-', 'info'),
     row(
-      `the round with ~${BURST_FOLDERS + HOOK_COMPANIES} active entities ÷ a quiet one`,
+      `webhook → file: making ${HOOK_COMPANIES} entities active (one every ${HEAT_EVERY_MS} ms) / then one every ${ACTIVE_EVERY_MS / 1000} s: p50 / p95`,
+      (r) => `${pair(r.hooksHeat)}; ${pair(r.hooksActive)}`,
+      '-',
+      'info',
+    ),
+    row(
+      `the round with ${HOOK_COMPANIES} active entities ÷ a quiet one: its advance alone ÷ while active`,
       round,
       '≤ 1.3',
       roundRatio(now) <= 1.3,
@@ -157,8 +168,11 @@ export async function firmScale(): Promise<BenchResult> {
   };
   const runs = MODES.map((mode) => ({
     mode,
-    now: runOf(mode, CLI, 'today'),
-    before: baselineCli ? runOf(mode, baselineCli, 'baseline') : null,
+    now:
+      CODE === 'baseline' && baselineCli
+        ? runOf(mode, baselineCli, 'baseline')
+        : runOf(mode, CLI, 'today'),
+    before: baselineCli && CODE === 'both' ? runOf(mode, baselineCli, 'baseline') : null,
   }));
   const jobs = runs.flatMap((r) => (r.before ? [r.now, r.before] : [r.now]));
   const done: RunFigures[] = [];
@@ -172,5 +186,5 @@ export async function firmScale(): Promise<BenchResult> {
 }
 
 function notes(): string {
-  return `A firm of ${FIRM.companies.toLocaleString('en')} companies and ${FIRM.trusts.toLocaleString('en')} trusts, 2 documents each with one tiny attachment (seed 17), the store seeded in step (bench/lib/seed-synced-store.ts), each entity's last sync then spread over the last hour in a seeded order (the round goes stalest first: seeded at one instant, it would list every trust after every company). Each run has a simulator of its own limited to ${LIMIT} requests a second (BENCH17_LIMIT; docsync is told ${TOLD}, its default) counted in one mode (${MODES.join(', ')}; BENCH17_MODES; the bucket's burst 2), each request's arrival delayed by up to ${ARRIVAL_JITTER_MS} ms; the daemon at its defaults, its webhook pointed at by the simulator, only its start round running (it lists every entity). From ready, a monitor reads /healthz (timed) and /metrics (nodejs_eventloop_lag_max_seconds) once a second each, to the end. At the round's first entity listing, with the webhook target removed, the statuses of ${CHANGES} documents of trusts chosen at random (seeded) are changed, each timed until its .document.json shows it (read every 500 ms); then the webhook is back. The round alone: the next ${seconds(ALONE_MS)} (whole periods of the governor's spacing), requests let through a second (the simulator's counts, 429s excluded) and distinct entities listed a second (the simulator's \`listedOwners\`, the companies and trusts whose document list it answered: the baseline reports no round progress of its own); a quiet round is estimated as ${ENTITIES.toLocaleString('en')} ÷ that. Then the busy phase: ${FILES.toLocaleString('en')} files written into ${BURST_FOLDERS} document folders of ${BURST_FOLDERS} companies, and every ${HOOK_EVERY_MS / 1000} s an attachment added in the simulator to a document of one of ${HOOK_COMPANIES} other companies in turn, each timed until its file is in the folder (read every 20 ms); until every entity was listed or the cap (BENCH17_CAP_MINUTES, default 2.5 × the quiet estimate), from the first listing. The entities the webhooks made active count as listed when polled, round or not. Changes and files not there 30 s after the round's end are counted as not seen. 429s over every request of the run; peak RSS is the daemon's VmHWM. Floor: the same with the daemon built from ${BASELINE === 'none' ? '(none: BENCH17_BASELINE=none)' : BASELINE.slice(0, 7)} (before the request governor; its store put back to schema 14), on a simulator of its own seeded alike. Runs: ${PARALLEL ? 'all at once (BENCH17_PARALLEL=1), each held to its limit by its own simulator' : 'one after the other'}; scale ${SCALE} (BENCH17_SCALE).`;
+  return `A firm of ${FIRM.companies.toLocaleString('en')} companies and ${FIRM.trusts.toLocaleString('en')} trusts, 2 documents each with one tiny attachment (seed 17), the store seeded in step (bench/lib/seed-synced-store.ts), each entity's last sync then spread over the last hour in a seeded order (the round goes stalest first: seeded at one instant, it would list every trust after every company). Each run has a simulator of its own limited to ${LIMIT} requests a second (BENCH17_LIMIT; docsync is told ${TOLD}, its default) counted in one mode (${MODES.join(', ')}; BENCH17_MODES; the bucket's burst 2), each request's arrival delayed by up to ${ARRIVAL_JITTER_MS} ms; the daemon at its defaults, its webhook pointed at by the simulator, schedule.cron each minute so rounds run back to back (its start round lists every entity). From ready, a monitor reads /healthz (timed) and /metrics (nodejs_eventloop_lag_max_seconds) once a second each, to the end. At the round's first entity listing, with the webhook target removed, the statuses of ${CHANGES} documents of trusts chosen at random (seeded) are changed, each timed until its .document.json shows it (read every 500 ms); then the webhook is back. The round alone: the next ${seconds(ALONE_MS)} (whole periods of the governor's spacing), requests let through a second (the simulator's counts, 429s excluded) and distinct entities listed a second (the simulator's \`listedOwners\`, the companies and trusts whose document list it answered: the baseline reports no round progress of its own); a quiet round is estimated as ${ENTITIES.toLocaleString('en')} ÷ that. Then ${HOOK_COMPANIES} companies are made active (hot), as a firm's busiest are: an attachment added in the simulator to a document of each in turn, one every ${HEAT_EVERY_MS} ms, each timed until its file is in the folder (read every 20 ms); then one more every ${ACTIVE_EVERY_MS / 1000} s, the same companies in turn (the issue's firm: about 200 webhooks and new folders over 36 minutes, its hot polls every ~10 s), until every entity was listed or the cap (BENCH17_CAP_MINUTES, default 2.5 × the quiet estimate), from the first listing. The round's advance from the last of the ${HOOK_COMPANIES} until its end (distinct entities a second) against its advance alone is the busy round against a quiet one (the making active is work asked for, in neither). Then, during the next round, ${FILES.toLocaleString('en')} files written into ${BURST_FOLDERS} document folders of ${BURST_FOLDERS} other companies, a webhook every ${BURST_HOOK_EVERY_MS / 1000} s meanwhile, until the simulator has every upload. The burst is not in the round's ratio: fair lanes give uploads three quarters of the rate while they wait and the round its last quarter, by design (docs/syncing.md, "Polling at firm scale"), so a 2,000-file burst lengthens the round it falls in by about 200 s whatever the polls do. The entities the webhooks made active count as listed when polled, round or not. Changes and files not there 30 s after the burst's end are counted as not seen. 429s over every request of the run; peak RSS is the daemon's VmHWM. Floor: the same with the daemon built from ${BASELINE === 'none' ? '(none: BENCH17_BASELINE=none)' : BASELINE.slice(0, 7)} (before the request governor; its store put back to schema 14, the later tables and indexes dropped), on a simulator of its own seeded alike. Runs: ${PARALLEL ? 'all at once (BENCH17_PARALLEL=1), each held to its limit by its own simulator' : 'one after the other'}; scale ${SCALE} (BENCH17_SCALE).`;
 }

@@ -21,6 +21,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type DaemonProcess, documentFolders, startDaemon } from './lib/daemon-process.js';
 import { random } from './lib/random.js';
+import { rateLimitBody, rateModesSaid } from './lib/rate-modes-env.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';
 import { type SimProcess, startSimProcess } from './lib/sim-process.js';
@@ -225,7 +226,7 @@ export async function hintFreshness(): Promise<BenchResult> {
       const dir = scratch(`hint-${name}`);
       stores.push({ dir, root: (await seedSyncedStore(sim, dir)).root });
     }
-    await sim.admin('PUT', '/rate-limit', { perSecond: RATE });
+    await sim.admin('PUT', '/rate-limit', rateLimitBody(RATE));
     const docs = (await sim.admin<{ documents: DumpDoc[] }>('GET', '/state')).documents;
     const firm = new Firm(sim, docs, stores[0]!.root);
     const unlodgedAtStart = docs.filter(
@@ -375,7 +376,7 @@ function report(run: {
       },
     ],
     notes: [
-      `One simulator (its own process) holding ${FIRM.companies.toLocaleString('en')} companies and ${FIRM.trusts.toLocaleString('en')} trusts with ${FIRM.documentsPerEntity} documents each (30 % of company documents carry an ASIC form, 7 in 8 of those not lodged), limited to ${RATE} requests a second per access token; two stores seeded as a first sync leaves them (bench/lib/seed-synced-store.ts); two real daemons (\`docsync run\`, child processes, ${RATE} requests/s, no webhooks, \`schedule.cron\` every 5 minutes so rounds run back to back, no full reconcile after the start's), each with its own token: one with \`schedule.unlodgedSweepShare\` ${SHARE} (the default), the floor with 0. Both start together, so their rounds list the entities in the same order.`,
+      `One simulator (its own process) holding ${FIRM.companies.toLocaleString('en')} companies and ${FIRM.trusts.toLocaleString('en')} trusts with ${FIRM.documentsPerEntity} documents each (30 % of company documents carry an ASIC form, 7 in 8 of those not lodged), limited to ${RATE} requests a second per access token, ${rateModesSaid()}; two stores seeded as a first sync leaves them (bench/lib/seed-synced-store.ts); two real daemons (\`docsync run\`, child processes, ${RATE} requests/s, no webhooks, \`schedule.cron\` every 5 minutes so rounds run back to back, no full reconcile after the start's), each with its own token: one with \`schedule.unlodgedSweepShare\` ${SHARE} (the default), the floor with 0. Both start together, so their rounds list the entities in the same order.`,
       `After ${WARMUP_MS / 1000} s, one change every ${CHANGE_EVERY_MS / 1000} s for ${CHANGES_MS / 60_000} minutes through the simulator's admin API, in turn: a new status of an unlodged company document (a quarter of them LODGED, which takes it off the list), a new status of a trust's document, a new form (an ASIC number, status DOCUMENT PREPARED) in a company, an attachment added to any document; documents and companies picked at random (seeded). Each change is timed until each store's folder shows it (its \`.document.json\` status, its folder, its file), looked at every 250 ms, for up to ${LAND_MS / 60_000} minutes after the last change; one not seen by then counts as that long.`,
       `The sweep's share: the hinted daemon's \`docsync_service_requests_total\` for the unlodged route against all its requests over the minutes of changes. The last row counts the requests one pass over each firm-wide list takes at this firm, from the simulator's counts: what each would cost as a hint (docs/real-service.md says what each could see).`,
       SHORT

@@ -18,6 +18,7 @@ import { spacingMs } from '../src/domain/request-governor.js';
 import { buildAt } from './lib/baseline-build.js';
 import { asBaselineSchema } from './lib/baseline-schema.js';
 import { documentFolders, startDaemon } from './lib/daemon-process.js';
+import { BENCH_RATE_MODES, rateLimitBody, rateModesSaid } from './lib/rate-modes-env.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';
 import { type SimCounters, startSimProcess } from './lib/sim-process.js';
@@ -64,7 +65,7 @@ async function measure(cli: string | undefined, label: string): Promise<Run> {
     const seeded = await seedSyncedStore(sim, dir);
     // Migrations 12 (open pushes' keys) and 13 (the `local_work` table) came after it.
     if (cli) asBaselineSchema(path.join(dir, 'state', 'docsync.db'), 11, ['local_work']);
-    await sim.admin('PUT', '/rate-limit', { perSecond: RATE, modes: ['sliding', 'calendar'] });
+    await sim.admin('PUT', '/rate-limit', rateLimitBody(RATE));
     await sim.resetCounters();
     const config = {
       settleSeconds: 1,
@@ -159,7 +160,7 @@ export async function lanesBurst(): Promise<BenchResult> {
       },
       {
         bench,
-        measure: '429 answers (service limited to the same rate, sliding and calendar second)',
+        measure: `429 answers (service limited to the same rate, ${BENCH_RATE_MODES.join(' and ')})`,
         figure: String(fair.tooMany),
         floor: String(baseline.tooMany),
         target: '0',
@@ -183,7 +184,7 @@ export async function lanesBurst(): Promise<BenchResult> {
       },
     ],
     notes: [
-      `A store of ${FIRM.companies.toLocaleString('en')} companies (one document each) seeded as a first sync leaves it; the simulator limited to ${RATE} requests a second per token in a sliding and in a calendar second, the daemon at the same rate, its start round listing every entity. After ${ALONE_MS / 1000} s of the round alone, ${FILES.toLocaleString('en')} files are written into ${BURST_FOLDERS} document folders of ${BURST_FOLDERS} companies; every ${HOOK_EVERY_MS / 1000} s until they are all uploaded, an attachment is added in the simulator to a document of another company and timed until its file is in the folder (the webhook points at the daemon). Floor: the same against a fresh simulator, with the daemon built from ${BASELINE_COMMIT.slice(0, 7)} (before fair lanes and pacing: pushes always first, the rate counted when a request took its turn).`,
+      `A store of ${FIRM.companies.toLocaleString('en')} companies (one document each) seeded as a first sync leaves it; the simulator limited to ${RATE} requests a second per token, ${rateModesSaid()}, the daemon at the same rate, its start round listing every entity. After ${ALONE_MS / 1000} s of the round alone, ${FILES.toLocaleString('en')} files are written into ${BURST_FOLDERS} document folders of ${BURST_FOLDERS} companies; every ${HOOK_EVERY_MS / 1000} s until they are all uploaded, an attachment is added in the simulator to a document of another company and timed until its file is in the folder (the webhook points at the daemon). Floor: the same against a fresh simulator, with the daemon built from ${BASELINE_COMMIT.slice(0, 7)} (before fair lanes and pacing: pushes always first, the rate counted when a request took its turn).`,
     ],
   };
 }

@@ -20,6 +20,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CLI, type DaemonProcess, documentFolders, startDaemon } from './lib/daemon-process.js';
+import { rateLimitBody, rateModesSaid } from './lib/rate-modes-env.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';
 import { type SimProcess, startSimProcess } from './lib/sim-process.js';
@@ -162,7 +163,7 @@ export async function startAndStalls(): Promise<BenchResult> {
   let daemon: DaemonProcess | undefined;
   try {
     const seeded = await seedSyncedStore(sim, dir);
-    await sim.admin('PUT', '/rate-limit', { perSecond: RATE });
+    await sim.admin('PUT', '/rate-limit', rateLimitBody(RATE));
     const config = {
       queue: { requestsPerSecond: RATE, concurrency: 4 },
       watcher: { scanIntervalSeconds: SCAN_SECONDS },
@@ -281,7 +282,7 @@ export async function startAndStalls(): Promise<BenchResult> {
         },
       ],
       notes: [
-        `A store of ${entities} entities (${FIRM.companies} companies, ${FIRM.trusts} trusts; ${DOCUMENTS} documents each, one tiny attachment each: ${(entities * DOCUMENTS).toLocaleString('en')} documents) seeded as a first sync leaves it (bench/lib/seed-synced-store.ts); the simulator limited to ${RATE} requests a second per token, the daemon at the same rate, settle 3 s (the default), scan passes every ${SCAN_SECONDS} s.`,
+        `A store of ${entities} entities (${FIRM.companies} companies, ${FIRM.trusts} trusts; ${DOCUMENTS} documents each, one tiny attachment each: ${(entities * DOCUMENTS).toLocaleString('en')} documents) seeded as a first sync leaves it (bench/lib/seed-synced-store.ts); the simulator limited to ${RATE} requests a second per token, ${rateModesSaid()}, the daemon at the same rate, settle 3 s (the default), scan passes every ${SCAN_SECONDS} s.`,
         `Files left by a SIGTERM: ${FILES} files written into one document folder of the running daemon; SIGTERM once the simulator has accepted ${UP_BEFORE_STOP} uploads; the daemon started again at once. Timed from the start (spawning the process) until the simulator has accepted the first and the last of the uploads left (its counters); \`docsync status\` read a second after the daemon answered /healthz; the round's entities left from /metrics when the last was up. Baseline: ${FILES} files written into another document folder of the same daemon before the stop, timed from the write. The last check dumps the simulator's state: each file in the service once.`,
         `Event-loop lag: after that, the daemon runs ${MINUTES} min (BENCH12_MINUTES; the issue's run is 20) with its start round; its /metrics read every second: nodejs_eventloop_lag_max_seconds, the worst delay of the loop's 200 ms timer since the previous read (src/web/process-metrics.ts). The p99 is over those per-second worsts, an upper bound on the p99 of all delays. A second counts as during a scan pass when it overlaps one (the daemon's log line "folder scan pass", its duration). BENCH12_SCAN_SECONDS sets the interval (default 300, the daemon's), BENCH12_DOCUMENTS the documents per entity (20: 100,000 documents).`,
         `The worst seconds of the lag run (seconds after it began), with what the daemon logged in each: ${worst}.`,

@@ -2,7 +2,7 @@
  * A store seeded by today's code is at today's schema, which a baseline built from an older
  * commit refuses (a newer docsync wrote it). A store seeded as a first sync leaves it has no push
  * open and nothing in the tables the later migrations made, so it goes back to `version` by
- * dropping those tables: nothing is lost. Columns later migrations added stay; the older code
+ * dropping those tables (and the indexes they added): nothing is lost. Columns later migrations added stay; the older code
  * does not name them. Refuses a store with anything in them.
  */
 import Database from 'better-sqlite3';
@@ -11,6 +11,7 @@ export function asBaselineSchema(
   stateFile: string,
   version: number,
   laterTables: readonly string[],
+  laterIndexes: readonly string[] = [],
 ): void {
   const db = new Database(stateFile);
   try {
@@ -22,6 +23,8 @@ export function asBaselineSchema(
         );
     }
     for (const table of laterTables) db.exec(`DROP TABLE ${table}`);
+    // An index the older code never made would only speed it: measured as it shipped.
+    for (const index of laterIndexes) db.exec(`DROP INDEX IF EXISTS ${index}`);
     db.pragma(`user_version = ${version}`);
   } finally {
     db.close();

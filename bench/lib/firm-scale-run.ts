@@ -1,7 +1,8 @@
 /**
  * One run of bench 17 (bench/firm-scale.ts): a firm seeded in step, the daemon of one build
  * started on it against a simulator of its own counting its limit in one mode, then the round's
- * changes, the round alone, the busy phase and the round's end, with a monitor polling it.
+ * changes, the round alone, the rest of the round with ~200 entities active, then a burst of
+ * files during the next round, with a monitor polling it throughout.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { CLI, documentFolders, startDaemon } from './daemon-process.js';
 import { memoryOf } from './proc-usage.js';
 import { random } from './random.js';
 import { seedSyncedStore } from './seed-synced-store.js';
-import { type SimCounters, startSimProcess } from './sim-process.js';
+import { type SimCounters, type SimProcess, startSimProcess } from './sim-process.js';
 import { sleep, until } from './stats.js';
 import { scratch } from './temp.js';
 
@@ -36,8 +37,11 @@ export interface RunFigures {
   readonly changes: (number | null)[];
   readonly alonePassed: number;
   readonly aloneAdvance: number;
+  /** Distinct entities listed a second once HOOK_COMPANIES entities were made active. */
+  readonly activeAdvance: number;
+  readonly hooksHeat: (number | null)[];
+  readonly hooksActive: (number | null)[];
   readonly hooksInBurst: (number | null)[];
-  readonly hooks: (number | null)[];
   readonly burstMs: number;
   /** From the first listing until every entity was listed, ms; null: not by the cap. */
   readonly roundMs: number | null;
@@ -49,8 +53,10 @@ export interface RunFigures {
 }
 
 export const BURST_FOLDERS = 40;
-export const HOOK_COMPANIES = 160;
-export const HOOK_EVERY_MS = 2_000;
+export const HOOK_COMPANIES = 200;
+export const HEAT_EVERY_MS = 500;
+export const ACTIVE_EVERY_MS = 10_000;
+export const BURST_HOOK_EVERY_MS = 2_000;
 export const CHANGES = 16;
 export const ARRIVAL_JITTER_MS = 20;
 const HOOK = { clientCode: 'BENCH', secret: 'bench-secret' };
@@ -99,9 +105,15 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
     const dir = scratch(`firm-scale-${plan.label}`);
     const seeded = await seedSyncedStore(sim, dir);
     spreadLastSyncs(path.join(dir, 'state', 'docsync.db'));
-    // Migrations 15 and 16 (`pulls_in_doubt`, its `conflict_json`) came after the baseline.
+    // Migrations 15 to 17 (`pulls_in_doubt`, its `conflict_json`, the status page's indexes)
+    // came after the baseline.
     if (plan.cli !== CLI)
-      asBaselineSchema(path.join(dir, 'state', 'docsync.db'), 14, ['pulls_in_doubt']);
+      asBaselineSchema(
+        path.join(dir, 'state', 'docsync.db'),
+        14,
+        ['pulls_in_doubt'],
+        ['entities_by_name', 'cursors_by_success', 'cursors_with_error'],
+      );
     await sim.admin('PUT', '/rate-limit', {
       perSecond: plan.limit,
       modes: [plan.mode],
@@ -110,7 +122,9 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
     });
     await sim.resetCounters();
     const webhook = { enabled: true, listen: '127.0.0.1:0', ...HOOK };
-    const daemon = await startDaemon(sim, dir, { webhook }, 600_000, plan.cli, true);
+    // Rounds back to back: the burst comes during the round after the start's.
+    const schedule = { cron: '* * * * *', fullReconcileCron: '0 0 1 1 *' };
+    const daemon = await startDaemon(sim, dir, { webhook, schedule }, 600_000, plan.cli, true);
     try {
       const hookOn = () => sim.admin('PUT', '/webhook', { url: daemon.webhookUrl, ...HOOK });
       await hookOn();
@@ -154,57 +168,60 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
       const aloneAdvance = (burstFrom.api.listedOwners - aloneFrom.api.listedOwners) / aloneS;
       const capMs = plan.capMs ?? (2.5 * entities * 1000) / Math.max(aloneAdvance, 0.01);
 
-      // The busy phase: a burst of files into 40 folders, an attachment elsewhere every 2 s.
+      // The active phase: HOOK_COMPANIES companies made active (hot) by a webhook each, one
+      // every HEAT_EVERY_MS; then, as in a firm's steady state, one more every ACTIVE_EVERY_MS,
+      // the round's advance measured from then until it has listed every entity (or the cap).
       const companyDocs = firstOf('company');
+      const hooks = hookStream(sim, plan.label, companyDocs.slice(BURST_FOLDERS), folders, stopped);
+      await hooks.heated;
+      const activeFrom = await sim.counters();
+      const activeStarted = performance.now();
+      let latest = activeFrom;
+      let roundMs: number | null = null;
+      while (!stop) {
+        latest = await sim.counters();
+        const sinceStart = performance.now() - roundStarted;
+        if (latest.api.listedOwners >= entities) roundMs = sinceStart;
+        if (roundMs !== null || sinceStart > capMs) break;
+        await sleep(500);
+      }
+      const activeAdvance =
+        ((latest.api.listedOwners - activeFrom.api.listedOwners) * 1000) /
+        (performance.now() - activeStarted);
+
+      // The burst, during the next round (schedule.cron each minute): files into 40 folders, a
+      // webhook every BURST_HOOK_EVERY_MS meanwhile.
+      hooks.phase = 'burst';
+      const uploadsFrom = sum(latest, UPLOADS);
       const burstStarted = performance.now();
       for (let i = 0; i < plan.files; i++) {
         const folder = folders.get(companyDocs[i % BURST_FOLDERS]!)!;
         writeFileSync(path.join(folder, `burst ${i}.txt`), `burst ${plan.label} ${i}`);
       }
-      let latest = burstFrom;
       let burstMs: number | null = null;
-      let roundMs: number | null = null;
-      const progress = (async () => {
-        while (!stop) {
-          latest = await sim.counters();
-          if (burstMs === null && sum(latest, UPLOADS) - sum(burstFrom, UPLOADS) >= plan.files)
-            burstMs = performance.now() - burstStarted;
-          const sinceStart = performance.now() - roundStarted;
-          if (latest.api.listedOwners >= entities) roundMs = sinceStart;
-          if (roundMs !== null || sinceStart > capMs) return;
-          await sleep(500);
-        }
-      })();
-      const hooks: { inBurst: boolean; ms: Promise<number | null> }[] = [];
-      let roundOver = false;
-      void progress.then(() => (roundOver = true));
-      for (let i = 0; !roundOver; i++) {
-        const id = companyDocs[BURST_FOLDERS + (i % HOOK_COMPANIES)]!;
-        const name = `hook ${i}.pdf`;
-        const inBurst = burstMs === null;
-        await sim.admin('POST', `/documents/${id}/attachments`, {
-          name,
-          contentBase64: Buffer.from(`%PDF-1.4 ${plan.label} ${i}`).toString('base64'),
-        });
-        const file = path.join(folders.get(id)!, name);
-        hooks.push({ inBurst, ms: timed(() => existsSync(file), 20, stopped) });
-        await Promise.race([sleep(HOOK_EVERY_MS), progress]);
+      while (!stop && burstMs === null && performance.now() - burstStarted < capMs) {
+        await sleep(500);
+        if (sum(await sim.counters(), UPLOADS) - uploadsFrom >= plan.files)
+          burstMs = performance.now() - burstStarted;
       }
-      // What the round reached shows within a moment; what it did not is cut off.
-      await Promise.race([Promise.all([...changes, ...hooks.map((h) => h.ms)]), sleep(30_000)]);
+      hooks.phase = 'after';
+      // What got there shows within a moment; what did not is cut off.
+      await Promise.race([Promise.all([...changes, ...hooks.all()]), sleep(30_000)]);
       stop = true;
       const peakRss = memoryOf(daemon.pid).hwm;
       await watch.done;
+      await hooks.done;
       const end = await sim.counters();
-      const hookTimes = await Promise.all(hooks.map((h) => h.ms));
       return {
         healthz: watch.healthz,
         lag: watch.lag,
         changes: await Promise.all(changes),
         alonePassed,
         aloneAdvance,
-        hooksInBurst: hookTimes.filter((_, i) => hooks[i]!.inBurst),
-        hooks: hookTimes,
+        activeAdvance,
+        hooksHeat: await hooks.of('heat'),
+        hooksActive: await hooks.of('active'),
+        hooksInBurst: await hooks.of('burst'),
         burstMs: burstMs ?? Number.NaN,
         roundMs,
         capMs,
@@ -220,4 +237,56 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
   } finally {
     await sim.close();
   }
+}
+
+type HookPhase = 'heat' | 'active' | 'burst' | 'after';
+
+/**
+ * Attachments added in the simulator to a document of the next company of `docs` in turn (the
+ * webhook tells the daemon), each timed until its file is in the folder and tagged with the
+ * phase it was added in: HOOK_COMPANIES of them HEAT_EVERY_MS apart (`heated` when they are all
+ * sent), then one every ACTIVE_EVERY_MS, or BURST_HOOK_EVERY_MS during the burst.
+ */
+function hookStream(
+  sim: SimProcess,
+  label: string,
+  docs: readonly string[],
+  folders: ReadonlyMap<string, string>,
+  stopped: () => boolean,
+) {
+  const added: { phase: HookPhase; ms: Promise<number | null> }[] = [];
+  const now: { phase: HookPhase } = { phase: 'heat' };
+  let heated: () => void = () => undefined;
+  const heatedPromise = new Promise<void>((resolve) => (heated = resolve));
+  const done = (async () => {
+    for (let i = 0; !stopped() && now.phase !== 'after'; i++) {
+      if (i === HOOK_COMPANIES) {
+        now.phase = 'active';
+        heated();
+      }
+      const id = docs[i % HOOK_COMPANIES]!;
+      const name = `hook ${i}.pdf`;
+      const phase = now.phase;
+      await sim.admin('POST', `/documents/${id}/attachments`, {
+        name,
+        contentBase64: Buffer.from(`%PDF-1.4 ${label} ${i}`).toString('base64'),
+      });
+      const file = path.join(folders.get(id)!, name);
+      added.push({ phase, ms: timed(() => existsSync(file), 20, stopped) });
+      const every = { heat: HEAT_EVERY_MS, active: ACTIVE_EVERY_MS, burst: BURST_HOOK_EVERY_MS };
+      const until = performance.now() + every[phase];
+      // A phase that changes meanwhile (the burst begins) takes its own pace at once.
+      while (performance.now() < until && now.phase === phase && !stopped()) await sleep(100);
+    }
+    heated();
+  })();
+  return {
+    set phase(phase: HookPhase) {
+      now.phase = phase;
+    },
+    heated: heatedPromise,
+    done,
+    all: () => added.map((h) => h.ms),
+    of: (phase: HookPhase) => Promise.all(added.filter((h) => h.phase === phase).map((h) => h.ms)),
+  };
 }
