@@ -29,13 +29,15 @@
  *    listing cannot have seen); of several, the one hinted first goes first.
  * 8. A due hinted entity goes before the hot ones and takes their turns under rule 3: hints are
  *    hot polls that cannot wait, so the round still keeps its share and its coverage period.
- * 9. The round's pace: hot and hinted polls together take at most `HOT_SHARE` (a fifth) of the
+ * 9. The round's pace: hot and hinted polls together take at most `HOT_SHARE` (a sixth) of the
  *    polls started within `SHARE_WINDOW_MS` while a round waits, however many entities are
- *    active. A round then takes at most 1 / (1 − HOT_SHARE) = 1.25 times a quiet round, and no
- *    entity goes unlisted longer than `coveragePeriodMs`. With half the polls theirs, a few
- *    hundred entities made hot by webhooks and new folders made each round take twice as long,
- *    and a change only a round sees waited twice as long for it; hot entities are listed less
- *    often instead (`hotIntervalMs`), which webhooks and the firm-wide hint make up for.
+ *    active. A round then takes at most 1 / (1 − HOT_SHARE) = 1.2 times a quiet round from the
+ *    polls, leaving room under the 1.3 the docs promise for the syncs of the webhooks that made
+ *    those entities active, which share the budget, and no entity goes unlisted longer than
+ *    `coveragePeriodMs`. With half the polls theirs, a
+ *    few hundred entities made hot by webhooks and new folders made each round take twice as
+ *    long, and a change only a round sees waited twice as long for it; hot entities are listed
+ *    less often instead (`hotIntervalMs`), which webhooks and the firm-wide hint make up for.
  */
 
 /** An entity that changed within this long is hot. */
@@ -43,7 +45,7 @@ export const HOT_WINDOW_MS = 30 * 60_000;
 /** Hot polls never list an entity more often than this. */
 export const MIN_HOT_INTERVAL_MS = 10_000;
 /** The part of the polls hot and hinted entities may take while a round waits (rule 9). */
-export const HOT_SHARE = 0.2;
+export const HOT_SHARE = 1 / 6;
 /** How far back the poller counts the polls it started, by kind, for the share (rule 9). */
 export const SHARE_WINDOW_MS = 60_000;
 

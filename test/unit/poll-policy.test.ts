@@ -154,13 +154,13 @@ describe('choosePoll', () => {
 describe('the budget', () => {
   it('gives all hot entities at most their share of the polling rate, never faster than the floor', () => {
     expect(hotIntervalMs(0, 10)).toBe(MIN_HOT_INTERVAL_MS);
-    expect(hotIntervalMs(10, 10)).toBe(MIN_HOT_INTERVAL_MS); // 10 lists in 10 s ≤ 2/s
-    expect(hotIntervalMs(250, 10)).toBe(125_000); // 250 hot at 2/s
+    expect(hotIntervalMs(10, 10)).toBe(MIN_HOT_INTERVAL_MS); // 10 lists in 10 s ≤ 10/6 a second
+    expect(hotIntervalMs(250, 10)).toBe(150_000); // 250 hot at a sixth of 10/s
   });
 
   it('covers every entity within a round at the rate the hot polls leave, or the cron interval', () => {
     expect(coveragePeriodMs(100, 10, 300_000)).toBe(300_000); // a small firm: the schedule
-    expect(coveragePeriodMs(5000, 10, 300_000)).toBe(625_000); // 5,000 at 8/s
+    expect(coveragePeriodMs(5000, 10, 300_000)).toBe(600_000); // 5,000 at five sixths of 10/s
     expect(coveragePeriodMs(5000, Number.POSITIVE_INFINITY, 300_000)).toBe(300_000);
   });
 

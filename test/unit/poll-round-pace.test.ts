@@ -3,8 +3,8 @@
  * the default budget (10 requests a second, less the unlodged sweep's 5 %), a round asked for
  * every 5 minutes as `schedule.cron` does (one kept to follow while one runs), the poller
  * keeping its count of the last minute's polls as the work scheduler does. Quiet, then with 200
- * entities kept hot (a webhook every few minutes each) and a hint every 5 s: the round must keep
- * its pace, and no entity may go unlisted longer than the coverage period the docs promise.
+ * entities kept hot and a hint every 5 s, without and with their webhooks' syncs: the round must
+ * keep its pace, and no entity may go unlisted longer than the coverage period the docs promise.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -31,8 +31,15 @@ interface Run {
   readonly hotPolls: number;
 }
 
-/** `active` entities kept hot; a hint every `hintEveryMs` (0: none); for `forMs` of polling. */
-function poll(active: number, hintEveryMs: number, forMs: number): Run {
+/** What a webhook's sync asks of the service: its listing, the details, a link and the file. */
+const WEBHOOK_REQUESTS = 4;
+
+/**
+ * `active` entities kept hot, one of them sent a webhook every `webhookEveryMs` (0: none; its
+ * sync's requests come out of the same budget, and it lists the entity); a hint every
+ * `hintEveryMs` (0: none); for `forMs` of polling.
+ */
+function poll(active: number, hintEveryMs: number, forMs: number, webhookEveryMs = 0): Run {
   const keys = Array.from({ length: ENTITIES }, (_, i) => `e${i}`);
   const listedAt = new Map(keys.map((k) => [k, 0]));
   const activeKeys = keys.filter((_, i) => i % Math.floor(ENTITIES / Math.max(1, active)) === 0);
@@ -44,6 +51,8 @@ function poll(active: number, hintEveryMs: number, forMs: number): Run {
   let roundAsked = true;
   let nextCron = 0;
   let nextHint = hintEveryMs;
+  let nextWebhook = webhookEveryMs;
+  let webhooks = 0;
   let hints = 0;
   let hotPolls = 0;
   let stalestMs = 0;
@@ -63,6 +72,13 @@ function poll(active: number, hintEveryMs: number, forMs: number): Run {
       const key = keys[(hints++ * 37 + 11) % ENTITIES]!;
       if (!hinted.some((h) => h.key === key)) hinted.push({ key, hintedAt: now });
       nextHint += hintEveryMs;
+    }
+    if (webhookEveryMs > 0 && now >= nextWebhook) {
+      // The webhook lane goes first: its sync's requests take the next turns of the budget.
+      listedAt.set(activeKeys[webhooks++ % activeKeys.length]!, now);
+      now += ((WEBHOOK_REQUESTS - 1) * 1000) / POLLS_PER_SECOND;
+      nextWebhook += webhookEveryMs;
+      continue;
     }
     while (recent.length > 0 && now - recent[0]!.at >= SHARE_WINDOW_MS) recent.shift();
     const hotView: HotEntity[] = [...hot].map((key) => ({ key, listedAt: listedAt.get(key)! }));
@@ -104,15 +120,19 @@ describe('poll policy rule 9: the round keeps its pace', () => {
   const minutes = 60;
   const quiet = poll(0, 0, minutes * 60_000);
   const busy = poll(200, 5_000, minutes * 60_000);
+  // The firm of the measurement at full size (bench 17): a webhook every 10 s among the 200
+  // (about 200 over 36 minutes), their syncs' requests out of the same budget as the round's.
+  const withWebhooks = poll(200, 5_000, minutes * 60_000, 10_000);
+  // The first round starts with every entity listed at once; the later ones are the pace.
+  const slowest = (run: Run) => Math.max(...run.rounds.slice(1));
 
   it('takes at most 1.3 times a quiet round with 200 active entities and the hints', () => {
     expect(quiet.hotPolls).toBe(0);
-    expect(busy.hotPolls).toBeGreaterThan(1000); // the hot and hinted polls did run
-    // The first round starts with every entity listed at once; the later ones are the pace.
-    const quietRound = Math.max(...quiet.rounds.slice(1));
-    const busyRound = Math.max(...busy.rounds.slice(1));
-    expect(busy.rounds.length).toBeGreaterThanOrEqual(3);
-    expect(busyRound / quietRound).toBeLessThanOrEqual(1.3);
+    for (const run of [busy, withWebhooks]) {
+      expect(run.hotPolls).toBeGreaterThan(1000); // the hot and hinted polls did run
+      expect(run.rounds.length).toBeGreaterThanOrEqual(3);
+      expect(slowest(run) / slowest(quiet)).toBeLessThanOrEqual(1.3);
+    }
   });
 
   it('lists every entity within the coverage period the docs promise', () => {
@@ -120,5 +140,7 @@ describe('poll policy rule 9: the round keeps its pace', () => {
     expect(coverage).toBeLessThanOrEqual(DOCS_COVERAGE_MS);
     expect(quiet.stalestMs).toBeLessThanOrEqual(coverage);
     expect(busy.stalestMs).toBeLessThanOrEqual(coverage);
+    // The webhooks' syncs take what the status page's period does not count: the docs' holds.
+    expect(withWebhooks.stalestMs).toBeLessThanOrEqual(DOCS_COVERAGE_MS);
   });
 });
