@@ -19,6 +19,8 @@ export async function timed(check: () => boolean, everyMs: number, stopped: () =
 export async function monitor(daemon: DaemonProcess, stopped: () => boolean) {
   const healthz: number[] = [];
   const lag: number[] = [];
+  /** When each of `lag` was read (epoch ms), to find what the daemon did then. */
+  const lagAt: number[] = [];
   const every = async (step: () => Promise<void>) => {
     while (!stopped()) {
       const started = performance.now();
@@ -35,8 +37,11 @@ export async function monitor(daemon: DaemonProcess, stopped: () => boolean) {
     every(async () => {
       const text = await (await fetch(`${daemon.statusUrl}/metrics`)).text();
       const max = /^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text)?.[1];
-      if (max !== undefined) lag.push(Number(max) * 1000);
+      if (max !== undefined) {
+        lag.push(Number(max) * 1000);
+        lagAt.push(Date.now());
+      }
     }),
   ]);
-  return { healthz, lag, done: loops };
+  return { healthz, lag, lagAt, done: loops };
 }

@@ -33,6 +33,8 @@ export interface RunPlan {
 export interface RunFigures {
   readonly healthz: number[];
   readonly lag: number[];
+  /** The five worst seconds of the loop, when (the monitor's clock) and how long. */
+  readonly worstLag: string[];
   /** ms from each round-only change to its `.document.json`; null: not seen by the end. */
   readonly changes: (number | null)[];
   readonly alonePassed: number;
@@ -57,7 +59,7 @@ export const HOOK_COMPANIES = 200;
 export const HEAT_EVERY_MS = 500;
 export const ACTIVE_EVERY_MS = 10_000;
 export const BURST_HOOK_EVERY_MS = 2_000;
-export const CHANGES = 16;
+export const CHANGES = 100;
 export const ARRIVAL_JITTER_MS = 20;
 const HOOK = { clientCode: 'BENCH', secret: 'bench-secret' };
 const UPLOADS = /^POST \S+\/attachments 201$/;
@@ -148,7 +150,7 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
       for (let i = 0; i < CHANGES; i++) {
         // A document changed twice would hide its first change: each is drawn once.
         const id = trustDocs.splice(Math.floor(pick() * trustDocs.length), 1)[0]!;
-        const date = `2031-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + i).padStart(2, '0')}`;
+        const date = `2031-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
         const meta = path.join(folders.get(id)!, '.document.json');
         const shows = () =>
           String(JSON.parse(readFileSync(meta, 'utf8')).statusDate).startsWith(date);
@@ -215,6 +217,11 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
       return {
         healthz: watch.healthz,
         lag: watch.lag,
+        worstLag: watch.lag
+          .map((ms, i) => ({ ms, at: watch.lagAt[i]! }))
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 5)
+          .map(({ ms, at }) => `${new Date(at).toISOString()} ${ms.toFixed(0)} ms`),
         changes: await Promise.all(changes),
         alonePassed,
         aloneAdvance,
@@ -233,6 +240,9 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
     } finally {
       stop = true;
       await daemon.close();
+      // With the scratch folder kept, its log too: what the daemon did when the loop stalled.
+      if (process.env.DOCSYNC_BENCH_KEEP === '1')
+        writeFileSync(path.join(dir, 'daemon.log'), daemon.output());
     }
   } finally {
     await sim.close();
