@@ -9,7 +9,9 @@
  * copy of the store with its own token, one after the other against one simulator.
  */
 import { cpSync } from 'node:fs';
+import path from 'node:path';
 import { buildAt } from './lib/baseline-build.js';
+import { asSchemaBeforeGovernor } from './lib/baseline-schema.js';
 import { CLI, type DaemonProcess, startDaemon } from './lib/daemon-process.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { seedSyncedStore } from './lib/seed-synced-store.js';
@@ -70,6 +72,9 @@ async function measure(daemon: DaemonProcess): Promise<Figures> {
 async function run(sim: SimProcess, store: string, cli: string, label: string): Promise<Figures> {
   const dir = scratch(`health-${label}`);
   cpSync(store, dir, { recursive: true });
+  // The default baseline is at schema 14; another is the caller's to match.
+  if (cli !== CLI && '977d8915094c2c44238ce481ab7652768aafcd57'.startsWith(BASELINE))
+    asSchemaBeforeGovernor(path.join(dir, 'state', 'docsync.db'));
   const daemon = await startDaemon(
     sim,
     dir,

@@ -30,3 +30,16 @@ export function asBaselineSchema(
     db.close();
   }
 }
+
+/**
+ * The store as main before the request governor (977d891, schema 14) reads it: migrations 15
+ * to 17 (`pulls_in_doubt`, its `conflict_json`, the status page's indexes) came after it.
+ */
+export function asSchemaBeforeGovernor(stateFile: string): void {
+  asBaselineSchema(
+    stateFile,
+    14,
+    ['pulls_in_doubt'],
+    ['entities_by_name', 'cursors_by_success', 'cursors_with_error'],
+  );
+}

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { RateMode, StateDump } from '../../src/simulator/index.js';
-import { asBaselineSchema } from './baseline-schema.js';
+import { asSchemaBeforeGovernor } from './baseline-schema.js';
 import { monitor, timed } from './daemon-monitor.js';
 import { CLI, documentFolders, startDaemon } from './daemon-process.js';
 import { memoryOf } from './proc-usage.js';
@@ -107,15 +107,7 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
     const dir = scratch(`firm-scale-${plan.label}`);
     const seeded = await seedSyncedStore(sim, dir);
     spreadLastSyncs(path.join(dir, 'state', 'docsync.db'));
-    // Migrations 15 to 17 (`pulls_in_doubt`, its `conflict_json`, the status page's indexes)
-    // came after the baseline.
-    if (plan.cli !== CLI)
-      asBaselineSchema(
-        path.join(dir, 'state', 'docsync.db'),
-        14,
-        ['pulls_in_doubt'],
-        ['entities_by_name', 'cursors_by_success', 'cursors_with_error'],
-      );
+    if (plan.cli !== CLI) asSchemaBeforeGovernor(path.join(dir, 'state', 'docsync.db'));
     await sim.admin('PUT', '/rate-limit', {
       perSecond: plan.limit,
       modes: [plan.mode],
