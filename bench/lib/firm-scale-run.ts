@@ -157,11 +157,11 @@ export async function measureRun(plan: RunPlan): Promise<RunFigures> {
       const aloneFrom = await sim.counters();
       const aloneStarted = performance.now();
       await sleep(plan.aloneMs);
-      const burstFrom = await sim.counters();
+      const aloneTo = await sim.counters();
       const aloneS = (performance.now() - aloneStarted) / 1000;
       const passed = (c: SimCounters) => c.api.total - sum(c, / 429$/);
-      const alonePassed = (passed(burstFrom) - passed(aloneFrom)) / aloneS;
-      const aloneAdvance = (burstFrom.api.listedOwners - aloneFrom.api.listedOwners) / aloneS;
+      const alonePassed = (passed(aloneTo) - passed(aloneFrom)) / aloneS;
+      const aloneAdvance = (aloneTo.api.listedOwners - aloneFrom.api.listedOwners) / aloneS;
       const capMs = plan.capMs ?? (2.5 * entities * 1000) / Math.max(aloneAdvance, 0.01);
 
       // The active phase: HOOK_COMPANIES companies made active (hot) by a webhook each, one

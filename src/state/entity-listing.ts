@@ -68,8 +68,9 @@ interface Params {
   show: EntityFilter;
 }
 
-const FROM = `
-  FROM entities AS e
+/** The listing's joins and filters over the entities `source` names (as `e`). */
+const fromEntities = (source: string) => `
+  FROM ${source}
   LEFT JOIN cursors AS c ON c.owner_kind = e.kind AND c.owner_id = e.id
   LEFT JOIN (SELECT owner_kind, owner_id, count(*) AS n, reason, max(last_seen_at)
              FROM problems GROUP BY owner_kind, owner_id) AS p
@@ -80,6 +81,8 @@ const FROM = `
     AND (@show = 'all'
          OR (@show = 'errors' AND (p.n > 0 OR c.last_error IS NOT NULL))
          OR (@show = 'never-synced' AND c.last_success_at IS NULL))`;
+
+const FROM = fromEntities('entities AS e');
 
 /** Ties fall back to the name, then the id, so a page never shuffles between refreshes. */
 const ORDER: Readonly<Record<EntitySort, string>> = {
@@ -119,11 +122,8 @@ export class EntityListing {
     };
     // The errors sort in two reads on indexes, rather than a sort of every entity: those in
     // error (few) in its order, then the others by name, which is how it orders them.
-    const fromErrored = FROM.replace(
-      'FROM entities AS e',
-      `FROM ${ERRORED} AS x
-      JOIN entities AS e ON e.kind = x.owner_kind AND e.id = x.owner_id`,
-    );
+    const fromErrored = fromEntities(`${ERRORED} AS x
+      JOIN entities AS e ON e.kind = x.owner_kind AND e.id = x.owner_id`);
     this.#errored = db.prepare<[Params], Row>(
       `SELECT ${COLUMNS} ${fromErrored} ORDER BY ${ORDER.errors}`,
     );
