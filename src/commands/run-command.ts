@@ -326,9 +326,10 @@ export function createDaemon(
 }
 
 /**
- * The daemon, until SIGTERM or SIGINT: the first signal stops intake and lets in-flight work
- * finish; a second one forces the exit (as systemd's stop timeout would). What stops it on its
- * own (a state failure, a refused grant) is thrown, and cli.ts exits 1 with its sentence.
+ * The daemon, until SIGTERM or SIGINT: the first signal stops intake, refuses the requests that
+ * wait and gives those in flight a second, so each sync ends at its next step; a second signal
+ * forces the exit (as systemd's stop timeout would). What stops it on its own (a state failure,
+ * a refused grant) is thrown, and cli.ts exits 1 with its sentence.
  */
 export async function runDaemon(options: RunOptions, terminal: Terminal): Promise<number> {
   const { daemon, app } = createDaemon(terminal, options);
@@ -339,7 +340,7 @@ export async function runDaemon(options: RunOptions, terminal: Terminal): Promis
       app.logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    app.logger.info({ signal }, 'stopping: finishing the work in flight');
+    app.logger.info({ signal }, 'stopping: nothing new starts; requests in flight get a second');
     void daemon.close();
   };
   process.on('SIGTERM', onSignal);

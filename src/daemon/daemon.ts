@@ -13,7 +13,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config/schema.js';
 import { type Clock, MONOTONIC_CLOCK } from '../domain/clock.js';
-import { StateFailureError } from '../domain/errors.js';
+import { RunStoppedError, StateFailureError } from '../domain/errors.js';
 import type { Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { coveragePeriodMs } from '../domain/poll-policy.js';
@@ -84,6 +84,11 @@ export interface DaemonHost {
       laneStats(): Readonly<Record<Lane, { waiting: number; started: number; waitedMs: number }>>;
       /** The request governor's rate now, its ceiling and the 429s so far. */
       governor(): GovernorView;
+      /**
+       * Refuses what waits and, after `graceMs`, cuts what is in flight: how a stop ends the
+       * syncs under way at their next request rather than after the requests they queued.
+       */
+      stop(graceMs: number): void;
     };
     /** Where download links may point: the listeners' ports, once taken, never. */
     readonly links: { addOwnPort(port: number): void };
@@ -136,6 +141,13 @@ export interface DaemonParts {
  * the scheduler's slots, all among the newest rows.
  */
 const RECENT_CYCLES = 200;
+
+/**
+ * How long a request in flight at a stop may take to get its answer before it is cut: a push
+ * answered is not left in doubt, and the stop still ends within systemd's patience and a
+ * person's at a terminal.
+ */
+const STOP_GRACE_MS = 1_000;
 
 export class Daemon {
   readonly scheduler: WorkScheduler;
@@ -196,6 +208,7 @@ export class Daemon {
       deps: parts.deps,
       state: parts.app.state,
       logger: parts.app.logger,
+      signal: this.#shutdown.signal,
     });
     this.#deleteWindow = new DeleteWindow(
       () => this.coveragePeriodMs(),
@@ -324,7 +337,7 @@ export class Daemon {
    * refresh already under way (a round's) is joined, not repeated beside it.
    */
   refreshEntities(): Promise<unknown> {
-    return inLane('webhook', () => refreshEntities(this.parts.deps));
+    return inLane('webhook', () => refreshEntities(this.parts.deps, this.#shutdown.signal));
   }
 
   /**
@@ -576,6 +589,8 @@ export class Daemon {
       // that was waiting while intake drains (a webhook event waits for the sync it asked for).
       const stopped = this.scheduler.stop();
       this.#shutdown.abort();
+      // The syncs under way end at their next request, not after all they queued at the rate.
+      app.remote.queue.stop(STOP_GRACE_MS);
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
       await this.#watcher?.close().catch(quietly('closing the watcher'));
       await this.#scanPass?.close().catch(quietly('closing the folder scans'));
@@ -701,6 +716,9 @@ export class Daemon {
   /** An error outside a cycle: a state failure stops the daemon; anything else is logged. */
   #onError(error: unknown, what: string): void {
     if (isStateFailure(error)) this.#stopWith(error);
+    // A request refused or cut by the stop is the stop, not a failure to report.
+    else if (error instanceof RunStoppedError && this.#closing)
+      this.parts.app.logger.debug({ err: error }, `${what}: docsync is stopping`);
     else this.parts.app.logger.error({ err: error }, what);
   }
 

@@ -21,6 +21,8 @@ export interface PollRoundsDeps {
   readonly deps: EngineDeps;
   readonly state: StateStore;
   readonly logger: Logger;
+  /** The daemon's stop: a catalogue read under way ends between two entities. */
+  readonly signal?: AbortSignal;
 }
 
 /** A round's start: its entities, stalest first, or `whole` (see `start`). */
@@ -70,7 +72,7 @@ export class PollRounds {
     let withFolders: OwnerRef[];
     if (full || initial) {
       await settleProofLeftovers(deps, this.parts.logger);
-      const records = await refreshCatalogue(deps);
+      const records = await refreshCatalogue(deps, this.parts.signal);
       this.#entityCount = records.length;
       withFolders = records
         .filter((r) => r.folder !== null)

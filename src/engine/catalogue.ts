@@ -15,9 +15,12 @@ import { previewEntities, refreshEntities } from './refresh-entities.js';
  * Reads the companies, trusts and status types again, as a full cycle over every entity does:
  * the daemon's full poll round does it once, then lists its entities one by one.
  */
-export async function refreshCatalogue(deps: EngineDeps): Promise<EntityRecord[]> {
+export async function refreshCatalogue(
+  deps: EngineDeps,
+  signal?: AbortSignal,
+): Promise<EntityRecord[]> {
   await statusTypesOf(deps, true);
-  return refreshEntities(deps);
+  return refreshEntities(deps, signal);
 }
 
 /** The status types a cycle plans with, and whether a status typed in a folder may be pushed. */
@@ -113,6 +116,8 @@ export async function entitiesFor(
     readonly owners?: readonly OwnerRef[];
     readonly refreshEntities?: boolean;
     readonly dryRun?: boolean;
+    /** A stop: the catalogue's read ends between two entities. */
+    readonly signal?: AbortSignal;
   },
   full: boolean,
 ): Promise<EntityRecord[]> {
@@ -131,7 +136,7 @@ export async function entitiesFor(
     ? deps.state.entities.list()
     : options.dryRun
       ? await previewEntities(deps)
-      : await refreshEntities(deps);
+      : await refreshEntities(deps, options.signal);
   if (!options.owners) return records.filter((r) => r.folder !== null);
   const wanted = new Set(options.owners.map(ownerKey));
   return records.filter((r) => r.folder !== null && wanted.has(ownerKey(r.entity)));

@@ -6,6 +6,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { entityDeepLink } from '../domain/deep-links.js';
+import { RunStoppedError } from '../domain/errors.js';
 import { entityFolderName } from '../domain/local-folder-names.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { renamedFolders } from '../domain/renamed-folders.js';
@@ -69,7 +70,10 @@ const begun = new WeakMap<EngineDeps['state'], number>();
  * again (or joins the read begun since). Takes no entity lock itself but to forget an entity, so
  * a caller must not hold one.
  */
-export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]> {
+export async function refreshEntities(
+  deps: EngineDeps,
+  signal?: AbortSignal,
+): Promise<EntityRecord[]> {
   const asked = begun.get(deps.state) ?? 0;
   // Every caller stops here in the simulation, the one that joins a refresh under way too.
   if (deps.failpoint) await deps.failpoint('catalogue-refresh', {});
@@ -79,7 +83,7 @@ export async function refreshEntities(deps: EngineDeps): Promise<EntityRecord[]>
   }
   const serial = (begun.get(deps.state) ?? 0) + 1;
   begun.set(deps.state, serial);
-  const read = readCatalogue(deps).finally(() => inFlight.delete(deps.state));
+  const read = readCatalogue(deps, false, signal).finally(() => inFlight.delete(deps.state));
   inFlight.set(deps.state, { serial, read });
   return read;
 }
@@ -93,7 +97,11 @@ export async function previewEntities(deps: EngineDeps): Promise<EntityRecord[]>
   return readCatalogue(deps, true);
 }
 
-async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRecord[]> {
+async function readCatalogue(
+  deps: EngineDeps,
+  dryRun = false,
+  signal?: AbortSignal,
+): Promise<EntityRecord[]> {
   const read = new CatalogueRead(deps);
   // With details: `.entity.json` promises the company's labels, client number and super funds
   // (daemon.md), and the same list request returns them.
@@ -111,6 +119,10 @@ async function readCatalogue(deps: EngineDeps, dryRun = false): Promise<EntityRe
   const claims = new FolderClaims(deps);
   const records: EntityRecord[] = [];
   for (const entity of entities) {
+    // Thousands of folders made durably at a first sync: a stop ends the read between two, and
+    // forgets nothing (the folders made so far are tied again by their `.entity.json`).
+    if (signal?.aborted)
+      throw new RunStoppedError('the catalogue read stopped: docsync is stopping', false);
     const known = deps.state.entities.get(entity);
     const { tied, taken, match, held } = ties.tie(deps, entity, known);
     if (held) {
