@@ -4,13 +4,14 @@
  * unknown keeps the push `sent` (in doubt) for resolve-in-doubt.ts to settle by reading the
  * service; a definite failure marks it failed. Nothing here ever sends a push twice blindly.
  */
+
+import { backoff, ITEM_BACKOFF } from '../domain/backoff.js';
 import {
   DocsyncError,
   LocalChangedError,
   PushRejectedError,
   RunStoppedError,
 } from '../domain/errors.js';
-import { nextAttemptDelay } from '../domain/next-attempt-delay.js';
 import type { LocalFile, OwnerRef } from '../domain/types.js';
 import type { UploadSource } from '../domain/upload-source.js';
 import { ApiError } from '../remote/api-error.js';
@@ -108,7 +109,7 @@ export async function sendPush<T>(
     }
     const message = (error as Error).message;
     if (isRefusal(error)) {
-      const retryAt = deps.now() + nextAttemptDelay(outbox.get(id)?.attempts ?? 1);
+      const retryAt = deps.now() + backoff(outbox.get(id)?.attempts ?? 1, ITEM_BACKOFF);
       outbox.markFailed(id, message, retryAt, deps.now());
       throw new PushRejectedError(`refused by the service: ${message}`, retryAt, true, error);
     }

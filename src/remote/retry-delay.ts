@@ -3,6 +3,7 @@
  * calculateRetryDelay: 0 means "do not retry". Randomness comes in as an argument so the
  * function stays pure and its table of cases can be tested exactly.
  */
+import { backoff } from '../domain/backoff.js';
 import { ApiError } from './api-error.js';
 
 export interface RetryPolicy {
@@ -38,8 +39,8 @@ export function retryDelay(
     // do not all return in the same millisecond.
     return error.retryAfterSeconds * 1000 + Math.floor(random * 250);
   }
-  // Exponential backoff with "equal jitter": half fixed, half random, capped.
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  // The program's backoff with "equal jitter": half fixed, half random.
+  const ceiling = backoff(attempt, { firstMs: policy.baseDelayMs, capMs: policy.maxDelayMs });
   return Math.floor(ceiling / 2 + (random * ceiling) / 2);
 }
 

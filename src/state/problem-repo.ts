@@ -1,14 +1,14 @@
 /**
  * Items in error: a document (by id) or a path (a new folder, a file) that failed, why, and when
  * it may be tried again. One bad document must never stall the rest: a failure is recorded with
- * a backoff (`nextAttemptDelay`) and the fingerprint of what was planned, and the engine skips
+ * a backoff (`ITEM_BACKOFF`, domain/backoff.ts) and the fingerprint of what was planned, and the engine skips
  * the item until the backoff ends or the plan changes, while every other item goes ahead. A
  * condition the planner finds again every cycle (an unreadable `.document.json`, a moved
  * folder) is recorded without backoff: it is reported, never waited out. `clear` once the item
  * succeeds, `clearKeys` once it is no longer a problem at all.
  */
 
-import { nextAttemptDelay } from '../domain/next-attempt-delay.js';
+import { backoff, ITEM_BACKOFF } from '../domain/backoff.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
@@ -34,7 +34,7 @@ export interface Problem {
 }
 
 export interface RecordOptions {
-  /** Wait `nextAttemptDelay(attempts)` before trying the item again, unless its plan changes. */
+  /** Wait `backoff(attempts, ITEM_BACKOFF)` before trying the item again, unless its plan changes. */
   readonly backoff: boolean;
   readonly planFingerprint?: string | null;
 }
@@ -102,7 +102,7 @@ export class ProblemRepo {
           attempts,
           firstSeenAt: previous?.first_seen_at ?? now,
           lastSeenAt: now,
-          nextAttemptAt: options.backoff ? now + nextAttemptDelay(attempts) : now,
+          nextAttemptAt: options.backoff ? now + backoff(attempts, ITEM_BACKOFF) : now,
           planFingerprint: options.planFingerprint ?? null,
         };
         this.#upsert.run({ ...problem, ownerKind: item.owner.kind, ownerId: item.owner.id });

@@ -5,15 +5,16 @@
  *
  * An event is done only when its work succeeded (`onEvent` resolved: the sync it asked for ran).
  * A failure counts an attempt and the event is offered again after a backoff
- * (domain/event-retry-delay.ts), kept in its row so a restart honours it, up to `maxAttempts`.
+ * (`EVENT_BACKOFF`, domain/backoff.ts), kept in its row so a restart honours it, up to `maxAttempts`.
  * Work interrupted by shutdown (the receiver closing, or `SyncNotDoneError('SYNC_STOPPED')`)
  * counts nothing: the event stays pending for the next start.
  *
  * Nothing here throws to the caller: a failing callback or database is logged, and the daemon
  * keeps running unless `onFailure` decides the state can no longer be written.
  */
+
+import { backoff, EVENT_BACKOFF } from '../domain/backoff.js';
 import { SyncNotDoneError } from '../domain/errors.js';
-import { eventRetryDelay } from '../domain/event-retry-delay.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import { MAX_EVENT_ATTEMPTS } from '../state/webhook-event-repo.js';
@@ -132,7 +133,7 @@ export class WebhookProcessor {
         return;
       }
       const now = this.#deps.now();
-      const delay = eventRetryDelay(event.attempt, this.#deps.retryDelayMs);
+      const delay = backoff(event.attempt, { ...EVENT_BACKOFF, firstMs: this.#deps.retryDelayMs });
       const max = this.#deps.maxAttempts ?? MAX_EVENT_ATTEMPTS;
       state.webhookEvents.markFailed(eventId, errorText(error), now, now + delay, max);
       metrics?.webhookEvent('failed');

@@ -11,7 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
-import { FIRST_EVENT_RETRY_MS } from '../domain/event-retry-delay.js';
+import { EVENT_BACKOFF } from '../domain/backoff.js';
 import type { Logger } from '../log/create-logger.js';
 import { documentPlace } from '../state/document-place.js';
 import { isStateFailure } from '../state/state-failure.js';
@@ -69,7 +69,7 @@ export async function startWebhookReceiver(
     onEvent: options.onEvent,
     logger,
     metrics: options.metrics,
-    retryDelayMs: options.retryDelayMs ?? FIRST_EVENT_RETRY_MS,
+    retryDelayMs: options.retryDelayMs ?? EVENT_BACKOFF.firstMs,
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
     now,
     onFailure: onStateFailure,

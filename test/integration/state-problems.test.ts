@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_DELAY_MS } from '../../src/domain/next-attempt-delay.js';
+import { ITEM_BACKOFF } from '../../src/domain/backoff.js';
 import type { ProblemItem } from '../../src/state/problem-repo.js';
 import { COMPANY, TRUST, useStateStore } from '../helpers/state-store.js';
 
@@ -22,8 +22,8 @@ describe('items in error', () => {
       now = problem.nextAttemptAt;
     }
     expect(waits.slice(0, 4)).toEqual([1, 2, 4, 8].map((m) => m * MINUTE));
-    expect(Math.max(...waits)).toBe(MAX_RETRY_DELAY_MS);
-    expect(waits.at(-1)).toBe(MAX_RETRY_DELAY_MS);
+    expect(Math.max(...waits)).toBe(ITEM_BACKOFF.capMs);
+    expect(waits.at(-1)).toBe(ITEM_BACKOFF.capMs);
     expect(problems.get(bad)).toMatchObject({
       attempts: 12,
       firstSeenAt: 0,

@@ -116,7 +116,7 @@ export const PARK_CHANCE: Readonly<Record<Failpoint, number>> = {
 
 /** Rounds the world gets to come to rest once the seed stops changing it. */
 const ROUNDS_TO_REST = 6;
-/** Every backoff of an item in error has run out after this (domain/next-attempt-delay.ts). */
+/** Every backoff of an item in error has run out after this (`ITEM_BACKOFF`, domain/backoff.ts). */
 const PAST_EVERY_BACKOFF_MS = 6 * 3_600_000 + 60_000;
 /** How long a disk fault outlasts the seed's last step, at most (disk-faults.ts). */
 const MENDED_AFTER_MS = 10 * 60_000;

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FIRST_RETRY_DELAY_MS,
-  MAX_RETRY_DELAY_MS,
-  nextAttemptDelay,
-} from '../../src/domain/next-attempt-delay.js';
+import { backoff, EVENT_BACKOFF, ITEM_BACKOFF } from '../../src/domain/backoff.js';
 
+const SECOND = 1_000;
 const MINUTE = 60_000;
 
-describe('nextAttemptDelay', () => {
+describe('backoff: the one formula of every retry', () => {
   it.each([
     [0, 1 * MINUTE],
     [1, 1 * MINUTE],
@@ -17,12 +14,22 @@ describe('nextAttemptDelay', () => {
     [10, 360 * MINUTE],
     [11, 360 * MINUTE],
     [1_000_000, 360 * MINUTE],
-  ])('after %i failures waits %i ms', (attempts, delay) => {
-    expect(nextAttemptDelay(attempts)).toBe(delay);
+  ])('an item in error, after %i failures, waits %i ms', (attempts, delay) => {
+    expect(backoff(attempts, ITEM_BACKOFF)).toBe(delay);
   });
 
-  it('starts at one minute and is capped at six hours', () => {
-    expect(FIRST_RETRY_DELAY_MS).toBe(MINUTE);
-    expect(MAX_RETRY_DELAY_MS).toBe(360 * MINUTE);
+  it.each([
+    [1, 5 * SECOND],
+    [2, 10 * SECOND],
+    [7, 320 * SECOND],
+    [8, 10 * MINUTE],
+    [50, 10 * MINUTE],
+  ])('a webhook event, after %i failed syncs, waits %i ms', (attempts, delay) => {
+    expect(backoff(attempts, EVENT_BACKOFF)).toBe(delay);
+  });
+
+  it('an item starts at a minute and is capped at six hours; an event at 5 s and ten minutes', () => {
+    expect(ITEM_BACKOFF).toEqual({ firstMs: MINUTE, capMs: 360 * MINUTE });
+    expect(EVENT_BACKOFF).toEqual({ firstMs: 5 * SECOND, capMs: 10 * MINUTE });
   });
 });

@@ -2,11 +2,11 @@ import type { Mutant } from '../mutant.js';
 
 export default {
   id: 'm19-backoff-off-by-one',
-  file: 'src/domain/next-attempt-delay.ts',
+  file: 'src/domain/backoff.ts',
   bugClass: 'an off-by-one in a backoff',
-  what: 'an item in error waits one doubling less than it should: the first two failures both wait a minute',
+  what: 'whatever failed waits one doubling less than it should: an item in error waits a minute after its first two failures, a webhook event five seconds',
   relatedTests: [
-    'test/unit/next-attempt-delay.test.ts',
+    'test/unit/backoff.test.ts',
     'test/scenarios/refused-files.test.ts',
     'test/integration/backoff.test.ts',
   ],
