@@ -16,6 +16,7 @@ import type { CycleReport } from '../engine/cycle-report.js';
 import type { CycleProgress } from '../engine/cycle-tally.js';
 import { runUntilSettled } from '../engine/run-until-settled.js';
 import { LogRelay } from '../log/log-relay.js';
+import { STOP_GRACE_MS } from '../remote/request-queue.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { Metrics } from '../web/metrics.js';
@@ -193,9 +194,6 @@ function unsaidOf(app: App): Unsaid {
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
   };
 }
-
-/** How long requests in flight may finish after Ctrl-C before they are cut. */
-const STOP_GRACE_MS = 2_000;
 
 interface StopHooks {
   /** Called at the first signal (the progress display stops). */

@@ -36,6 +36,7 @@ import { carryOutDecision } from '../operator/decisions.js';
 import type { OperatorDeps } from '../operator/operator-deps.js';
 import { AuthRequiredError } from '../remote/api-error.js';
 import { inLane } from '../remote/request-lane.js';
+import { STOP_GRACE_MS } from '../remote/request-queue.js';
 import type { CycleResult } from '../state/cycle-repo.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
@@ -141,13 +142,6 @@ export interface DaemonParts {
  * the scheduler's slots, all among the newest rows.
  */
 const RECENT_CYCLES = 200;
-
-/**
- * How long a request in flight at a stop may take to get its answer before it is cut: a push
- * answered is not left in doubt, and the stop still ends within systemd's patience and a
- * person's at a terminal.
- */
-const STOP_GRACE_MS = 1_000;
 
 export class Daemon {
   readonly scheduler: WorkScheduler;

@@ -41,6 +41,13 @@ import {
 } from '../domain/request-governor.js';
 import { currentLane } from './request-lane.js';
 
+/**
+ * How long a request in flight at a stop (the daemon's SIGTERM, Ctrl-C during `--once`) may take
+ * to get its answer before it is cut: a push answered is not left in doubt, and the stop still
+ * ends within two seconds, well inside systemd's patience and a person's at a terminal.
+ */
+export const STOP_GRACE_MS = 1_000;
+
 export interface RequestQueueOptions {
   /** The ceiling of the governor's rate (`queue.requestsPerSecond`); Infinity: no limit. */
   readonly requestsPerSecond: number;
