@@ -256,7 +256,9 @@ export class ServiceHttp {
         method,
         url,
         headers: { authorization },
-        signal: cut,
+        // A read is cut the moment docsync stops: nothing waits on its answer, and its work is
+        // read again next time. A write keeps the grace, so one answered is not left in doubt.
+        signal: method === 'GET' ? this.#o.queue.stopping : cut,
         onSent: departure.wentOut,
         ...(spec.json !== undefined ? { json: JSON.stringify(spec.json) } : {}),
         ...(form ? { form } : {}),

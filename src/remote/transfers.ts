@@ -32,8 +32,8 @@ export interface TransfersOptions {
   readonly random?: () => number;
   /** What a retry waits out its delay on. */
   readonly time: Clock;
-  /** The API queue's stop (request-queue.ts): downloads from links stop with it. */
-  readonly stop?: { readonly stopping: AbortSignal; readonly cut: AbortSignal };
+  /** The API queue's stop (request-queue.ts): downloads from links stop with it, at once. */
+  readonly stop?: { readonly stopping: AbortSignal };
 }
 
 const NEVER = new AbortController().signal;
@@ -97,13 +97,16 @@ export class Transfers {
         redirectAnswers: true,
       });
       const link = readLink(this.#o.http, body, owner.kind);
-      const { stopping, cut } = this.#o.stop ?? { stopping: NEVER, cut: NEVER };
+      const stopping = this.#o.stop?.stopping ?? NEVER;
       try {
         return (await this.#linkQueue.add(() => {
           // Waiting for a free download slot when the run stopped: not started at all.
           if (stopping.aborted)
             throw new RunStoppedError(`${LINK}: not started, docsync is stopping`, false);
-          return fetchLink(this.#o.linkHttp, this.#o.linkGuard, link.url, dest, { signal: cut });
+          // A download is a read: cut the moment docsync stops, its partial file discarded.
+          return fetchLink(this.#o.linkHttp, this.#o.linkGuard, link.url, dest, {
+            signal: stopping,
+          });
         })) as DownloadResult;
       } catch (error) {
         // Cut: the caller discards the partial file, as after any failed download.
