@@ -11,12 +11,13 @@
  * holder at a time ever holds several locks (a cycle over every entity, which takes each as it
  * reaches it); every other holder takes one lock at a time, so no two holders wait on each other.
  *
- * Violations are counted where the lock is taken and checked: the engine's per-entity steps call
- * `check(owner, lease, step)`, which counts (and logs) a step done without the entity's current
- * lease, and a grant to a second holder while another holds it would count too. The operator's
- * changes call `assertHeld`, which also refuses the change. A lease comes only from this table
- * (`EntityLease`), so a function that takes one cannot be called by code that did not lock. Tests and the
- * simulation read `violations` (and `stats()`); it stays 0 unless the invariant broke.
+ * A lease comes only from this table (`EntityLease`), so a function that takes one cannot be
+ * called by code that did not lock. Violations are counted where the lock is taken and checked:
+ * the engine's per-entity steps call `check(owner, lease, step)`, which counts (and logs) a step
+ * done without the entity's current lease, and a grant to a second holder while another holds
+ * it would count too; the operator's changes call `assertHeld`, which also refuses the change.
+ * Tests and the simulation read `violations` (and `stats()`); it stays 0 unless the invariant
+ * broke.
  */
 import { EntityNotHeldError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
