@@ -15,6 +15,7 @@ import { inAdviceForm } from '../domain/advice-form.js';
 import { OperatorError } from '../domain/errors.js';
 import type { OwnerRef } from '../domain/types.js';
 import { entityLabel } from '../domain/words.js';
+import { EntityLocks } from '../engine/entity-locks.js';
 import { FsLocalStore } from '../local/fs-local-store.js';
 import {
   carryOutDecision,
@@ -26,7 +27,7 @@ import {
   encodeRequest,
   refusalError,
 } from '../operator/decisions.js';
-import { type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
+import { type OperatorDeps, rightAway } from '../operator/operator-deps.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { explainStateFailure } from '../state/state-failure.js';
 import { StateStore } from '../state/state-store.js';
@@ -63,6 +64,8 @@ export async function withOperator<T>(
         webUrl: config.service.webUrl,
         onRemoteDelete: config.onRemoteDelete,
         now: Date.now,
+        // This process's own: a command changes the store only alone (under the instance lock).
+        locks: new EntityLocks(),
       },
       state,
     );
@@ -101,7 +104,7 @@ async function outcomeOf(
   state: StateStore,
   request: DecisionRequest,
 ): Promise<DecisionOutcome> {
-  const alone = await ifAlone(state, () => carryOutDecision(deps, request, RIGHT_AWAY));
+  const alone = await ifAlone(state, () => carryOutDecision(deps, request, rightAway(deps)));
   if (alone !== null) return alone;
   const id = state.operatorDecisions.record(request.kind, encodeRequest(request), Date.now());
   const startedAt = Date.now();
@@ -113,7 +116,7 @@ async function outcomeOf(
     const itself = await ifAlone(state, async () => {
       const meanwhile = outcomeRecorded(state, id, request);
       if (meanwhile) return meanwhile;
-      const done = await carryOutDecision(deps, request, RIGHT_AWAY);
+      const done = await carryOutDecision(deps, request, rightAway(deps));
       state.operatorDecisions.finish(id, encodeOutcome(request.kind, done), Date.now());
       return done;
     });

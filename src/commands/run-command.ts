@@ -284,18 +284,21 @@ export function createDaemon(
   });
   metrics.watchGovernor(() => app.remote.queue.governor());
   const local = localStore(app);
-  // The daemon's own state and folder: a decision's renames are its own writes, which its
-  // watcher ignores, so each one names the entities to sync. They run under the entity's lock.
+  const deps = engineDeps(app, local);
+  // The daemon's own state, folder and entity locks: a decision's renames are its own writes,
+  // which its watcher ignores, so each one names the entities to sync. They run under the
+  // entity's lock, the one the syncs take.
   const operator = {
     state: app.state,
     local,
     webUrl: app.config.service.webUrl,
     onRemoteDelete: app.config.onRemoteDelete,
     now: () => app.clock.now(),
+    locks: deps.locks,
   };
   const daemon = new Daemon({
     app,
-    deps: engineDeps(app, local),
+    deps,
     local,
     operator,
     unlodged: (offset) => app.remote.client.unlodgedPage(offset),

@@ -23,7 +23,7 @@ import type { AgreedDocument, UnlodgedPage } from '../domain/unlodged-hints.js';
 import { plural } from '../domain/words.js';
 import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
-import type { EntityLocks } from '../engine/entity-locks.js';
+import type { EntityLease, EntityLocks } from '../engine/entity-locks.js';
 import { refreshEntities } from '../engine/refresh-entities.js';
 import { type CycleOptions, type CycleReport, runCycle } from '../engine/run-cycle.js';
 import type { FilesystemKind } from '../local/filesystem-kind.js';
@@ -109,7 +109,10 @@ export interface DaemonParts {
   readonly app: DaemonHost;
   readonly deps: EngineDeps;
   readonly local: WatchedFolder;
-  /** What a person's decisions run on (the status page's, and those a command hands over). */
+  /**
+   * What a person's decisions run on (the status page's, and those a command hands over); its
+   * `locks` are `deps.locks`, so a decision takes the very lock the syncs take.
+   */
   readonly operator: OperatorDeps;
   /**
    * A page of the firm's unlodged list (the client's `unlodgedPage`), which the sweep reads for
@@ -351,10 +354,15 @@ export class Daemon {
   }
 
   /**
-   * Runs `job` holding the entity's lock: after the sync of it running now, before any asked for
-   * meanwhile. A person's decision (the status page's, the command line's) runs this way.
+   * Runs `job` holding the entity's lock, with its lease: after the sync of it running now,
+   * before any asked for meanwhile. A person's decision (the status page's, the command line's)
+   * runs this way; the operator's changes take the lease (operator/operator-deps.ts).
    */
-  withEntity<T>(owner: OwnerRef, holder: string, job: () => Promise<T> | T): Promise<T> {
+  withEntity<T>(
+    owner: OwnerRef,
+    holder: string,
+    job: (lease: EntityLease) => Promise<T> | T,
+  ): Promise<T> {
     const { locks } = this.parts.deps;
     const busy = locks.holderOf(owner);
     if (busy !== null)

@@ -123,6 +123,24 @@ export class LockHeldError extends DocsyncError {
 }
 
 /**
+ * Work that changes an entity's folder or state was handed a lease that is not the entity's
+ * current one (released, another entity's, another table's): it is refused before anything
+ * changes. A bug in docsync, never a person's doing nor a condition to retry.
+ */
+export class EntityNotHeldError extends DocsyncError {
+  constructor(
+    readonly owner: string,
+    readonly step: string,
+    reason: string,
+  ) {
+    super(
+      'ENTITY_NOT_HELD',
+      `Refused to ${step} on ${owner} without its lock (${reason}); nothing was changed.`,
+    );
+  }
+}
+
+/**
  * A path that would leave the store's root (`../x`, an absolute path, a symlink out). Raised by
  * the guard every local file operation goes through; it means a bug or a hostile name, never a
  * condition to retry.

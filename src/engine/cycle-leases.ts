@@ -10,7 +10,7 @@ import type { EntityLease, EntityLocks } from './entity-locks.js';
 
 export class CycleLeases {
   readonly #held = new Map<string, Promise<EntityLease>>();
-  /** The leases granted so far, to check and release without waiting. */
+  /** The leases granted so far, to release without waiting. */
   readonly #granted = new Map<string, EntityLease>();
 
   constructor(
@@ -36,11 +36,6 @@ export class CycleLeases {
   async holdAll(owners: readonly OwnerRef[]): Promise<void> {
     const sorted = [...owners].sort((a, b) => (ownerKey(a) < ownerKey(b) ? -1 : 1));
     for (const owner of sorted) await this.hold(owner);
-  }
-
-  /** Whether this step on the entity is made under this cycle's lease (a violation if not). */
-  check(owner: OwnerRef, step: string): void {
-    this.locks.check(owner, this.#granted.get(ownerKey(owner)), step);
   }
 
   /** The cycle is over: every lock it took goes back. */

@@ -11,23 +11,17 @@
  * holder at a time ever holds several locks (a cycle over every entity, which takes each as it
  * reaches it); every other holder takes one lock at a time, so no two holders wait on each other.
  *
- * Violations are counted where the lock is taken and checked: the engine's per-entity steps call
- * `check(lease, step)`, which counts (and logs) a step done without the entity's current lease,
- * and a grant to a second holder while another holds it would count too. Tests and the
- * simulation read `violations` (and `stats()`); it stays 0 unless the invariant broke.
+ * A lease comes only from this table (`EntityLease`), so a function that takes one cannot be
+ * called by code that did not lock. Violations are counted where the lock is taken and checked:
+ * the engine's per-entity steps call `check(owner, lease, step)`, which counts (and logs) a step
+ * done without the entity's current lease, and a grant to a second holder while another holds
+ * it would count too; the operator's changes call `assertHeld`, which also refuses the change.
+ * Tests and the simulation read `violations` (and `stats()`); it stays 0 unless the invariant
+ * broke.
  */
+import { EntityNotHeldError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
-
-/** Proof of holding an entity's lock, handed to the work done under it. */
-export interface EntityLease {
-  readonly owner: OwnerRef;
-  /** Who holds it, in words: `sync`, `status page`, `operator decision 4`, `forget`. */
-  readonly holder: string;
-  /** False once released: a step made with a released lease is a violation. */
-  readonly held: boolean;
-  release(): void;
-}
 
 export interface LockViolation {
   readonly owner: string;
@@ -48,18 +42,26 @@ export interface EntityLockStats {
 }
 
 interface Slot {
-  current: Lease | null;
-  readonly queue: { readonly holder: string; readonly grant: (lease: Lease) => void }[];
+  current: EntityLease | null;
+  readonly queue: { readonly holder: string; readonly grant: (lease: EntityLease) => void }[];
 }
 
-class Lease implements EntityLease {
+/**
+ * Proof of holding an entity's lock, handed to the work done under it. Only this table makes one:
+ * the class is exported as a type alone, and its private field makes it nominal, so an object
+ * of the same shape is not one. Work that takes a lease cannot be called outside the lock by
+ * mistake: the caller has to have asked this table for it.
+ */
+class EntityLease {
   #held = true;
   constructor(
     readonly owner: OwnerRef,
+    /** Who holds it, in words: `sync`, `status page`, `operator decision 4`, `forget`. */
     readonly holder: string,
-    private readonly onRelease: (lease: Lease) => void,
+    private readonly onRelease: (lease: EntityLease) => void,
   ) {}
 
+  /** False once released: a step made with a released lease is a violation. */
   get held(): boolean {
     return this.#held;
   }
@@ -70,6 +72,8 @@ class Lease implements EntityLease {
     this.onRelease(this);
   }
 }
+
+export type { EntityLease };
 
 /** How many violations are kept in detail; the count goes on. */
 const KEPT_VIOLATIONS = 50;
@@ -137,12 +141,30 @@ export class EntityLocks {
    * The engine's per-entity steps call this: true when `lease` is the entity's current lease.
    * Otherwise the step runs without the lock: counted as a violation, and false.
    */
-  check(owner: OwnerRef, lease: EntityLease | undefined, step: string): boolean {
+  check(owner: OwnerRef, lease: EntityLease | null | undefined, step: string): boolean {
     const key = ownerKey(owner);
     const current = this.#slots.get(key)?.current ?? null;
     if (lease?.held && current === lease && ownerKey(lease.owner) === key) return true;
     this.#violate({ owner: key, step, holder: current?.holder ?? null, at: this.now() });
     return false;
+  }
+
+  /**
+   * For work that must not go on without the lock (an operator's change to the folder or the
+   * state): as `check`, and when the lease is not the entity's current one, the violation is
+   * counted and EntityNotHeldError thrown before anything is changed.
+   */
+  assertHeld(owner: OwnerRef, lease: EntityLease | null, step: string): void {
+    if (this.check(owner, lease, step)) return;
+    const key = ownerKey(owner);
+    const reason = !lease
+      ? 'no lease was handed in'
+      : !lease.held
+        ? 'its lease was released already'
+        : ownerKey(lease.owner) !== key
+          ? `the lease is for ${ownerKey(lease.owner)}`
+          : 'the lease is not the one this lock table granted';
+    throw new EntityNotHeldError(key, step, reason);
   }
 
   /** Whether anything holds or waits for the entity's lock (the scheduler starts no sync then). */
@@ -196,7 +218,7 @@ export class EntityLocks {
     return slot;
   }
 
-  #grant(key: string, owner: OwnerRef, holder: string): Lease {
+  #grant(key: string, owner: OwnerRef, holder: string): EntityLease {
     const slot = this.#slot(key);
     if (slot.current !== null)
       this.#violate({
@@ -205,13 +227,13 @@ export class EntityLocks {
         holder: slot.current.holder,
         at: this.now(),
       });
-    const lease = new Lease(owner, holder, (released) => this.#released(key, released));
+    const lease = new EntityLease(owner, holder, (released) => this.#released(key, released));
     slot.current = lease;
     this.#grants++;
     return lease;
   }
 
-  #released(key: string, lease: Lease): void {
+  #released(key: string, lease: EntityLease): void {
     const slot = this.#slots.get(key);
     if (!slot || slot.current !== lease) return;
     slot.current = null;

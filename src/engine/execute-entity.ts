@@ -17,6 +17,7 @@ import { commitAgreed } from './commit-agreed.js';
 import type { CycleTally } from './cycle-tally.js';
 import { extrasOf, metaFromBase, statusNameOf } from './document-meta.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { EntityLease } from './entity-locks.js';
 import type { ActionContext } from './execute-action.js';
 import { executeDocument } from './execute-document.js';
 import { learnPushedTimestamps } from './learn-pushed-timestamps.js';
@@ -52,6 +53,11 @@ export interface EntityOutcome {
 
 export interface ExecutionOptions {
   readonly deps: EngineDeps;
+  /**
+   * The entity's lease, held from its plan to its cursor (cycle-leases.ts): each step checks it
+   * is still the entity's current one (a violation is counted if not).
+   */
+  readonly lease: EntityLease;
   readonly statusTypes: readonly StatusType[];
   /** The cycle's logger; the entity's is made from it when first needed. */
   readonly log: Logger;
@@ -101,6 +107,7 @@ export class EntityExecution {
    */
   #unnamedCreates: ReadonlySet<string> | null = null;
   readonly #tally: CycleTally;
+  readonly #lease: EntityLease;
   private readonly cycleLog: Logger;
 
   constructor(
@@ -117,6 +124,7 @@ export class EntityExecution {
     this.cycleLog = options.log;
     this.#inDoubt = options.inDoubt ?? new Set();
     this.#tally = options.tally;
+    this.#lease = options.lease;
     const link = entityDeepLink(deps.settings.webUrl, job.owner);
     const writes = new LocalWrites(
       deps,
@@ -174,7 +182,12 @@ export class EntityExecution {
    * document waited on its fsyncs. After `signal` aborts, documents not started are
    * counted as not in step, so the cursor waits for them.
    */
-  async run(documents: readonly DocumentPlan[], signal?: AbortSignal): Promise<void> {
+  async run(
+    documents: readonly DocumentPlan[],
+    signal?: AbortSignal,
+    step: 'execute' | 'delete' = 'execute',
+  ): Promise<void> {
+    this.#ctx.deps.locks.check(this.job.owner, this.#lease, step);
     const filesOf = (folder: string) => this.#writes.filesOf(folder);
     await mapLimit(documents, this.#ctx.deps.settings.concurrency, async (plan) => {
       const item = problemItem(this.#ctx, plan);
@@ -251,6 +264,7 @@ export class EntityExecution {
    */
   async finish(): Promise<EntityOutcome> {
     const { deps } = this.#ctx;
+    deps.locks.check(this.job.owner, this.#lease, 'move the cursor');
     const learnt = await learnPushedTimestamps(
       deps,
       this.job.owner,

@@ -204,7 +204,7 @@ async function cycle(c: Cycle): Promise<CycleReport> {
     if (c.options.dryRun) return printPlan(c, started, verdict, rails);
     const kept = recordHeldDeletes(c.deps, jobs, verdict, rails);
     logHolds(c.log, verdict, kept, c.options.deleteWindow);
-    const outcomes = await runDeletes(c, started, verdict, rails, leases);
+    const outcomes = await runDeletes(c, started, verdict, rails);
     settleHeldDeletes(c.deps, decisions, jobs, outcomes);
     return recordCycle(c, started, outcomes, verdict.tripped);
   } finally {
@@ -270,10 +270,10 @@ async function planAndStart(
   const started = await mapLimit(records, deps.settings.concurrency, async (record) => {
     // Stopping: an entity not planned yet is not started at all (its cursor waits).
     if (options.signal?.aborted) return null;
-    await leases.hold(record.entity);
+    const lease = await leases.hold(record.entity);
     // Stopping while the lock was awaited: the entity is left for the next cycle, untouched.
     if (options.signal?.aborted) return null;
-    leases.check(record.entity, 'plan');
+    deps.locks.check(record.entity, lease, 'plan');
     const announced = announcedFor(
       deps,
       record.entity,
@@ -312,6 +312,7 @@ async function planAndStart(
     tally.planned(job.plan.documents.length);
     const execution = new EntityExecution(job, {
       deps,
+      lease,
       // With the types this entity's documents taught the plan (plan-entity.ts).
       statusTypes: job.statusTypes,
       log,
@@ -320,7 +321,6 @@ async function planAndStart(
       inDoubt,
       tally,
     });
-    leases.check(record.entity, 'execute');
     await execution.run(
       job.plan.documents.filter((d) => !railsMayHold(d)),
       options.signal,
@@ -351,19 +351,16 @@ function runDeletes(
   started: readonly Started[],
   verdict: RailVerdict,
   rails: RailOptions,
-  leases: CycleLeases,
 ): Promise<EntityOutcome[]> {
   return mapLimit(started, c.deps.settings.concurrency, async ({ job, execution, announced }) => {
-    leases.check(job.owner, 'delete');
     const deletes = withRails(job, verdict, rails).plan.documents.filter(railsMayHold);
     if (c.options.deleteWindow && deletes.length > 0)
       logSummary(c.log, withDocuments(job.plan, deletes), job.record.entity.name);
     // Documents whose deletes a rail holds back, or that wait their hold time, are done with,
     // for this cycle.
     c.tally.documentDone(job.plan.documents.filter(railsMayHold).length - deletes.length);
-    await execution!.run(deletes, c.options.signal);
+    await execution!.run(deletes, c.options.signal, 'delete');
     // The entity's finish commits its cursor (commitAgreed).
-    leases.check(job.owner, 'move the cursor');
     const outcome = await execution!.finish();
     settleAnnounced(c.deps, job, announced);
     return outcome;

@@ -1,15 +1,17 @@
 /**
  * Conflicts, for the operator (`docsync conflicts`, the status page):
  *
- *   listConflicts(deps, { all? })      → ConflictView[]    open ones, newest first (`all`: resolved too)
- *   openConflict(deps, id)             → ConflictView      one conflict: where each version is
- *   resolveConflict(deps, id, choice)  → ResolvedConflict  keep-mine | keep-theirs | keep-both
+ *   listConflicts(deps, { all? })             → ConflictView[]    open ones, newest first (`all`: resolved too)
+ *   openConflict(deps, id)                    → ConflictView      one conflict: where each version is
+ *   conflictOwner(deps, id)                   → OwnerRef          whose lock resolving it takes
+ *   resolveConflict(deps, lease, id, choice)  → ResolvedConflict  keep-mine | keep-theirs | keep-both
  *
  * "Mine" is the folder's version, "theirs" the service's. Resolving changes the folder only
  * (domain/plan-resolution.ts says how); the next sync carries it to the service, through the
  * trash and the rails like any change. An unknown or already resolved id, a choice that does not
  * fit, or a file that is no longer there throws OperatorError, and nothing is changed. Two
- * resolutions of one conflict at once: the first claims it, the second is refused.
+ * resolutions of one conflict at once: the first claims it, the second is refused. Resolving
+ * takes the lease of the conflict's entity (operator-deps.ts), and refuses any other.
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,6 +24,7 @@ import {
 } from '../domain/plan-resolution.js';
 import type { ConflictSubject } from '../domain/sync-actions.js';
 import type { OwnerRef } from '../domain/types.js';
+import type { EntityLease } from '../engine/entity-locks.js';
 import { DOCUMENT_META } from '../local/local-store.js';
 import { resolveInside } from '../local/resolve-inside.js';
 import type { ConflictRecord, ConflictResolution } from '../state/conflict-repo.js';
@@ -74,12 +77,19 @@ export function openConflict(deps: OperatorDeps, id: number): ConflictView {
   return viewOf(deps, conflictOf(deps, id));
 }
 
+/** The entity whose lock resolving the conflict takes; OperatorError for an unknown id. */
+export function conflictOwner(deps: OperatorDeps, id: number): OwnerRef {
+  return conflictOf(deps, id).owner;
+}
+
 export async function resolveConflict(
   deps: OperatorDeps,
+  lease: EntityLease,
   id: number,
   choice: ConflictChoice,
 ): Promise<ResolvedConflict> {
   const record = conflictOf(deps, id);
+  deps.locks.assertHeld(record.owner, lease, `resolve conflict ${id}`);
   if (record.resolution !== null) throw alreadyResolved(id, record.resolution);
   const where = placeOf(deps, record);
   if (record.subject === null && choice !== 'keep-both')

@@ -16,7 +16,7 @@ import type { DecisionKind } from '../domain/decision-kinds.js';
 import { OperatorError } from '../domain/errors.js';
 import { CONFLICT_CHOICES } from '../domain/plan-resolution.js';
 import type { OwnerRef } from '../domain/types.js';
-import { type ResolvedConflict, resolveConflict } from './conflicts.js';
+import { conflictOwner, type ResolvedConflict, resolveConflict } from './conflicts.js';
 import {
   chooseHeldDeletes,
   type Decided,
@@ -168,17 +168,19 @@ async function carryOut(
   request: DecisionRequest,
   exclusive: ExclusiveRunner,
 ): Promise<DecisionResult<DecisionKind>> {
-  const under = async <T>(owner: OwnerRef | null | undefined, job: () => Promise<T>) =>
-    owner ? exclusive(owner, job) : job();
   switch (request.kind) {
     case 'resolve-conflict': {
-      // An unknown id is refused by resolveConflict itself, which needs no entity to itself.
-      const owner = deps.state.conflicts.get(request.conflictId)?.owner;
-      return under(owner, () => resolveConflict(deps, request.conflictId, request.choice));
+      const { conflictId, choice } = request;
+      return exclusive(conflictOwner(deps, conflictId), (lease) =>
+        resolveConflict(deps, lease, conflictId, choice),
+      );
     }
     case 'restore-trash': {
+      // An unknown id (refused by restoreFromTrash itself), or an item in no company's or
+      // trust's folder, needs no entity to itself.
       const owner = await trashItemOwner(deps, request.itemId);
-      return under(owner, () => restoreFromTrash(deps, request.itemId));
+      if (!owner) return restoreFromTrash(deps, null, request.itemId);
+      return exclusive(owner, (lease) => restoreFromTrash(deps, lease, request.itemId));
     }
     case 'decide-held-deletes': {
       const rows = chooseHeldDeletes(deps, request.selection);

@@ -24,6 +24,7 @@ import {
 } from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
+import type { EntityLease } from '../engine/entity-locks.js';
 import type { ExclusiveRunner, OperatorDeps } from './operator-deps.js';
 
 export interface HeldDeleteView
@@ -107,7 +108,7 @@ export async function decideEachEntity(
   }
   const parts: Decided[] = [];
   for (const { owner, ids } of byOwner.values())
-    parts.push(await exclusive(owner, async () => decide(deps, ids, decision)));
+    parts.push(await exclusive(owner, async (lease) => decide(deps, lease, ids, decision)));
   return {
     decision,
     held: parts.flatMap((p) => p.held),
@@ -116,8 +117,16 @@ export async function decideEachEntity(
   };
 }
 
-function decide(deps: OperatorDeps, selection: Selection, decision: HeldDecision): Decided {
+/** One entity's part, under its lease: every delete chosen must be of that entity. */
+function decide(
+  deps: OperatorDeps,
+  lease: EntityLease,
+  selection: Selection,
+  decision: HeldDecision,
+): Decided {
   const chosen = chooseHeldDeletes(deps, selection);
+  for (const row of chosen)
+    deps.locks.assertHeld(row.owner, lease, `decide the held delete of ${row.documentId}`);
   deps.state.heldDeletes.decide(chosen, decision, deps.now());
   const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
   const keys = new Set(chosen.map((c) => heldKey(c.side, c.documentId)));

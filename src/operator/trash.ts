@@ -1,8 +1,9 @@
 /**
  * The trash, for the operator (`docsync trash`, the status page):
  *
- *   listTrash(deps)             → TrashView[]    every item, newest day first
- *   restoreFromTrash(deps, id)  → Restored       puts one item back where sync sees it
+ *   listTrash(deps)                    → TrashView[]      every item, newest day first
+ *   trashItemOwner(deps, id)           → OwnerRef | null  whose lock restoring it takes
+ *   restoreFromTrash(deps, lease, id)  → Restored         puts one item back where sync sees it
  *
  * An item is named by its path inside `.docsync/trash/` (`TrashView.id`). Putting back never
  * overwrites: a taken name gets ` (2)`. Where it goes, and what the next sync makes of it:
@@ -18,7 +19,8 @@
  *   date do.
  *
  * Nothing here talks to the service. A folder that is no longer there to restore into, or an
- * id that names nothing in the trash, throws OperatorError and nothing moves.
+ * id that names nothing in the trash, throws OperatorError and nothing moves. Restoring into an
+ * entity's folder takes that entity's lease (operator-deps.ts), and refuses any other.
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,6 +28,7 @@ import { OperatorError } from '../domain/errors.js';
 import { documentIdInFolderName } from '../domain/file-names.js';
 import { parseDocumentFolderName } from '../domain/local-folder-names.js';
 import type { OwnerRef } from '../domain/types.js';
+import type { EntityLease } from '../engine/entity-locks.js';
 import { TRASH_DIR } from '../local/local-store.js';
 import { resolveInside } from '../local/resolve-inside.js';
 import {
@@ -66,15 +69,24 @@ export async function listTrash(deps: OperatorDeps): Promise<TrashView[]> {
   return (await listTrashItems(deps.local.root)).map(viewOf);
 }
 
-export async function restoreFromTrash(deps: OperatorDeps, id: string): Promise<Restored> {
-  const wanted = normaliseId(id);
-  const item = (await listTrashItems(deps.local.root)).find((i) => i.id === wanted);
+/**
+ * Puts the item back, under the lease of the entity `trashItemOwner` names: `null` (no lock)
+ * is for an item docsync cannot place in any company's or trust's folder, refused for any other.
+ */
+export async function restoreFromTrash(
+  deps: OperatorDeps,
+  lease: EntityLease | null,
+  id: string,
+): Promise<Restored> {
+  const item = await itemOf(deps, id);
   if (!item)
     throw new OperatorError(
       'NOT_IN_TRASH',
       `Nothing in ${TRASH_DIR}/ is named ${JSON.stringify(id)}; \`docsync trash list\` shows what is there.`,
       { notFound: true },
     );
+  const owner = ownerOf(deps, item);
+  if (owner) deps.locks.assertHeld(owner, lease, `restore ${TRASH_DIR}/${item.id}`);
   const restored =
     item.kind === 'file' ? await restoreOneFile(deps, item) : await restoreFolder(deps, item);
   await pruneEmptyTrashFolders(deps.local.root, item.id);
@@ -87,9 +99,16 @@ export async function restoreFromTrash(deps: OperatorDeps, id: string): Promise<
  * entity's lock. Null for an id that names nothing (restoring it refuses) or an unknown place.
  */
 export async function trashItemOwner(deps: OperatorDeps, id: string): Promise<OwnerRef | null> {
+  const item = await itemOf(deps, id);
+  return item ? ownerOf(deps, item) : null;
+}
+
+async function itemOf(deps: OperatorDeps, id: string): Promise<TrashItem | undefined> {
   const wanted = normaliseId(id);
-  const item = (await listTrashItems(deps.local.root)).find((i) => i.id === wanted);
-  if (!item) return null;
+  return (await listTrashItems(deps.local.root)).find((i) => i.id === wanted);
+}
+
+function ownerOf(deps: OperatorDeps, item: TrashItem): OwnerRef | null {
   const documentId = item.meta?.id ?? item.serviceCopy?.documentId ?? null;
   const known = documentId ? deps.state.base.get(documentId) : null;
   const recorded = item.meta?.owner ?? item.serviceCopy?.owner ?? known?.owner ?? null;

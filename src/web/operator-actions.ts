@@ -13,25 +13,24 @@ import { OperatorError } from '../domain/errors.js';
 import type { HeldDelete } from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
-import { resolveConflict } from '../operator/conflicts.js';
+import { conflictOwner, resolveConflict } from '../operator/conflicts.js';
 import { decideEachEntity, whatApprovingKeeps } from '../operator/held-deletes.js';
-import { type ExclusiveRunner, type OperatorDeps, RIGHT_AWAY } from '../operator/operator-deps.js';
+import { type ExclusiveRunner, type OperatorDeps, rightAway } from '../operator/operator-deps.js';
 import { isStateFailure } from '../state/state-failure.js';
 import type { ActionOutcome, HeldSeen, OperatorActions } from './page-actions.js';
 
 export function operatorActions(
   deps: OperatorDeps,
-  exclusive: ExclusiveRunner = RIGHT_AWAY,
+  exclusive: ExclusiveRunner = rightAway(deps),
 ): OperatorActions {
   return {
     approveHeldDeletes: async ({ owner, seen }) =>
       answering(() => approve(deps, owner, seen, exclusive)),
     resolveConflict: async ({ conflictId, resolution }) =>
       answering(async () => {
-        // An unknown id is refused by resolveConflict itself, which needs no entity to itself.
-        const owner = deps.state.conflicts.get(conflictId)?.owner;
-        const resolve = () => resolveConflict(deps, conflictId, resolution);
-        const resolved = await (owner ? exclusive(owner, resolve) : resolve());
+        const resolved = await exclusive(conflictOwner(deps, conflictId), (lease) =>
+          resolveConflict(deps, lease, conflictId, resolution),
+        );
         return {
           kind: 'done',
           message: `Conflict ${resolved.id} resolved (${resolved.choice}): ${resolved.next}; ${nameOf(deps, resolved.owner)} syncs now.`,

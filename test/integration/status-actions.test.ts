@@ -399,6 +399,7 @@ async function startOn(h: SyncHarness) {
     webUrl: h.sim.webUrl,
     onRemoteDelete: h.deps.settings.onRemoteDelete,
     now: Date.now,
+    locks: h.deps.locks,
   });
   const { actions, synced } = recordingActions(operator);
   const server = await start(h.state, actions, {}, h.deps.settings.onRemoteDelete);
@@ -622,6 +623,7 @@ describe("the page's approve and resolve, as the command line does them", () => 
       webUrl: h.sim.webUrl,
       onRemoteDelete: 'trash',
       now: Date.now,
+      locks: h.deps.locks,
     });
     const server = await start(h.state, recordingActions(operator).actions);
     const token = await tokenOf(server);

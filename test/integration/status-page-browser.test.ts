@@ -13,6 +13,7 @@ import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
+import { EntityLocks } from '../../src/engine/entity-locks.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { StateStore } from '../../src/state/state-store.js';
@@ -88,6 +89,7 @@ describe('status page in a browser', () => {
       webUrl: config.service.webUrl,
       onRemoteDelete: config.onRemoteDelete,
       now: Date.now,
+      locks: new EntityLocks(),
     });
     const server = await startStatusServer({
       config: { ...config, status: { ...config.status, listen: { host: '127.0.0.1', port: 0 } } },

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Entity, OwnerRef } from '../../src/domain/types.js';
+import { EntityLocks } from '../../src/engine/entity-locks.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { operatorActions } from '../../src/web/operator-actions.js';
@@ -105,6 +106,7 @@ async function startServer(state: StateStore, root: string) {
         webUrl: 'https://app.example.com',
         onRemoteDelete: 'trash',
         now: Date.now,
+        locks: new EntityLocks(),
       }),
       syncEntity: (owner) => {
         synced.push(owner);

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Entity, OwnerRef } from '../../src/domain/types.js';
+import { EntityLocks } from '../../src/engine/entity-locks.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { operatorActions } from '../../src/web/operator-actions.js';
@@ -63,6 +64,7 @@ async function open(state: StateStore, runtime: Partial<RuntimeStatus> = {}) {
         webUrl: 'http://service.test/web',
         onRemoteDelete: 'trash',
         now: Date.now,
+        locks: new EntityLocks(),
       }),
       syncEntity: () => ({ kind: 'done', message: 'queued' }),
     },

@@ -16,8 +16,7 @@ import {
   type Decided,
   decideEachEntity,
 } from '../../src/operator/held-deletes.js';
-import type { OperatorDeps } from '../../src/operator/operator-deps.js';
-import { RIGHT_AWAY } from '../../src/operator/operator-deps.js';
+import { type OperatorDeps, rightAway } from '../../src/operator/operator-deps.js';
 import { type SyncHarness, useSyncHarness } from '../helpers/sync-harness.js';
 
 const start = useSyncHarness();
@@ -99,6 +98,7 @@ describe('the daemon: a removed folder waits its hold time, and a burst is judge
       webUrl: f.h.sim.webUrl,
       onRemoteDelete: 'trash' as const,
       now: Date.now,
+      locks: f.h.deps.locks,
     };
     const approved = await approve(operator, 'all');
     expect(approved.held).toHaveLength(4);
@@ -177,6 +177,7 @@ describe('the daemon: a removed folder waits its hold time, and a burst is judge
       webUrl: f.h.sim.webUrl,
       onRemoteDelete: 'trash' as const,
       now: Date.now,
+      locks: f.h.deps.locks,
     };
     await expect(approve(operator, 'all')).rejects.toThrow(/No held delete is waiting/);
     expect((await approve(operator, [doc!])).held).toMatchObject([
@@ -222,5 +223,5 @@ describe('the daemon: a removed folder waits its hold time, and a burst is judge
 
 /** A person's approval, as `docsync deletes approve` carries it out with no daemon running. */
 async function approve(deps: OperatorDeps, selection: 'all' | string[]): Promise<Decided> {
-  return decideEachEntity(deps, chooseHeldDeletes(deps, selection), 'approve', RIGHT_AWAY);
+  return decideEachEntity(deps, chooseHeldDeletes(deps, selection), 'approve', rightAway(deps));
 }

@@ -26,7 +26,11 @@ import { REAL_CLOCK } from '../../src/domain/clock.js';
 import type { OwnerRef } from '../../src/domain/types.js';
 import type { EngineDeps } from '../../src/engine/engine-deps.js';
 import { engineSettings } from '../../src/engine/engine-settings.js';
-import { EntityLocks, type LockViolation } from '../../src/engine/entity-locks.js';
+import {
+  type EntityLease,
+  EntityLocks,
+  type LockViolation,
+} from '../../src/engine/entity-locks.js';
 import type { Failpoint, FailpointSite } from '../../src/engine/failpoints.js';
 import { FsLocalStore } from '../../src/local/fs-local-store.js';
 import type { WatchSource } from '../../src/local/watcher.js';
@@ -212,6 +216,7 @@ export class SimWorld {
       webUrl: config.service.webUrl,
       onRemoteDelete: config.onRemoteDelete,
       now: () => Date.now(),
+      locks: deps.locks,
     };
     const watch = new HarnessWatch();
     let page: OperatorActions | undefined;
@@ -368,9 +373,13 @@ class SimDaemon extends Daemon {
     super(parts);
   }
 
-  override withEntity<T>(owner: OwnerRef, holder: string, job: () => Promise<T> | T): Promise<T> {
-    return super.withEntity(owner, holder, () =>
-      this.decision(owner, holder, async () => await job()),
+  override withEntity<T>(
+    owner: OwnerRef,
+    holder: string,
+    job: (lease: EntityLease) => Promise<T> | T,
+  ): Promise<T> {
+    return super.withEntity(owner, holder, (lease) =>
+      this.decision(owner, holder, async () => await job(lease)),
     );
   }
 }

@@ -44,7 +44,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'state/problem-repo',
   ],
   // The operator's actions (conflicts, trash, held deletes): the CLI and the status page call them.
-  operator: ['domain', 'local', 'state'],
+  // Each change to an entity takes its lease (engine/entity-locks.ts), the lock's type only.
+  operator: ['domain', 'local', 'state', 'type:engine/entity-locks'],
   // The actions' form bodies are read with the webhook receiver's bounded reader.
   web: ['domain', 'config', 'log', 'state', 'operator', 'triggers/read-body'],
   triggers: ['domain', 'config', 'log', 'state', 'web/listen', 'type:web'],

@@ -4,7 +4,7 @@ export default {
   id: 'm01-webhook-sync-skips-lock',
   file: 'src/engine/cycle-leases.ts',
   bugClass: 'a skipped lock (webhook path)',
-  what: "a webhook's sync does not take its entity's lock (urgent work does not wait for it)",
+  what: "a webhook's sync does not keep its entity's lock (urgent work takes it and lets it go at once, then works on without it)",
   relatedTests: [
     'test/unit/entity-locks.test.ts',
     'test/scenarios/entity-locks.test.ts',
@@ -14,6 +14,5 @@ export default {
     const key = ownerKey(owner);`,
   replace: `  hold(owner: OwnerRef): Promise<EntityLease> {
     const key = ownerKey(owner);
-    if (this.holder === 'sync (webhook)')
-      return Promise.resolve({ owner, holder: this.holder, held: true, release: () => undefined });`,
+    if (this.holder === 'sync (webhook)') return this.locks.run(owner, this.holder, (lease) => lease);`,
 } satisfies Mutant;
