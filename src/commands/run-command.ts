@@ -226,7 +226,7 @@ function stopOnSignals(app: App, say: (line: string) => void, hooks: StopHooks) 
     );
     app.logger.info({ signal }, 'stopping: nothing new starts');
     controller.abort();
-    app.remote.queue.stop(STOP_GRACE_MS);
+    app.remote.queue.stop();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

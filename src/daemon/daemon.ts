@@ -36,7 +36,6 @@ import { carryOutDecision } from '../operator/decisions.js';
 import type { OperatorDeps } from '../operator/operator-deps.js';
 import { AuthRequiredError } from '../remote/api-error.js';
 import { inLane } from '../remote/request-lane.js';
-import { STOP_GRACE_MS } from '../remote/request-queue.js';
 import type { CycleResult } from '../state/cycle-repo.js';
 import { InstanceLock } from '../state/instance-lock.js';
 import { isStateFailure, stateFailureOf } from '../state/state-failure.js';
@@ -86,10 +85,10 @@ export interface DaemonHost {
       /** The request governor's rate now, its ceiling and the 429s so far. */
       governor(): GovernorView;
       /**
-       * Refuses what waits and, after `graceMs`, cuts what is in flight: how a stop ends the
-       * syncs under way at their next request rather than after the requests they queued.
+       * Refuses what waits, cuts the reads in flight and, after the grace, the writes: how a
+       * stop ends the syncs under way at their next request rather than after all they queued.
        */
-      stop(graceMs: number): void;
+      stop(): void;
     };
     /** Where download links may point: the listeners' ports, once taken, never. */
     readonly links: { addOwnPort(port: number): void };
@@ -592,7 +591,7 @@ export class Daemon {
       const stopped = this.scheduler.stop();
       this.#shutdown.abort();
       // The syncs under way end at their next request, not after all they queued at the rate.
-      app.remote.queue.stop(STOP_GRACE_MS);
+      app.remote.queue.stop();
       await Promise.allSettled(this.#listeners.intake.map((l) => l.close()));
       await this.#watcher?.close().catch(quietly('closing the watcher'));
       await this.#scanPass?.close().catch(quietly('closing the folder scans'));

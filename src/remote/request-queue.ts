@@ -17,10 +17,10 @@
  * one slower than that has lost its turn and waits at `sending` for another, ahead of every
  * lane (no turn is given meanwhile).
  *
- * `stop` is Ctrl-C during `--once`: at the service's rate the queue can hold half a
- * minute of requests, and finishing them would make a person wait. From the stop nothing waiting
- * starts (each is refused with RunStoppedError), and what is in flight gets a short grace, then
- * is cut through the signal each task is given.
+ * `stop` is the daemon's SIGTERM or Ctrl-C during `--once`: at the service's rate the queue can
+ * hold half a minute of requests, and finishing them would make a person wait. From the stop
+ * nothing waiting starts (each is refused with RunStoppedError), a read in flight is cut at once,
+ * and a write in flight gets a short grace, then is cut through the signal each task is given.
  */
 import { setMaxListeners } from 'node:events';
 import { type Clock, waitOn } from '../domain/clock.js';
@@ -161,11 +161,12 @@ export class RequestQueue {
   }
 
   /**
-   * The run stops (Ctrl-C, SIGTERM during `--once`): requests waiting are refused at once and no
-   * new one starts; those in flight get `graceMs` to finish (a push that gets its answer is not
-   * left in doubt), then are cut. Only a process about to end calls it: the queue stays stopped.
+   * The run stops (the daemon's SIGTERM, Ctrl-C during `--once`): requests waiting are refused at
+   * once and no new one starts; `stopping` aborts, which cuts the reads in flight (service-http.ts);
+   * the writes in flight get `graceMs` to finish (a push that gets its answer is not left in
+   * doubt), then `cut` aborts. Only a process about to end calls it: the queue stays stopped.
    */
-  stop(graceMs: number): void {
+  stop(graceMs: number = STOP_GRACE_MS): void {
     if (this.#stopping.signal.aborted) return;
     const refused = () => new RunStoppedError('not sent: docsync is stopping', false);
     this.#stopping.abort(refused());
