@@ -23,6 +23,7 @@ import { quietCycle } from './quiet-cycle.js';
 import { rateAdherence } from './rate-adherence.js';
 import { rateModes } from './rate-modes.js';
 import { startAndStalls } from './start-and-stalls.js';
+import { stopAnytime } from './stop-anytime.js';
 import { webhookLatency } from './webhook-latency.js';
 
 const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }> = {
@@ -43,6 +44,7 @@ const BENCHES: Record<number, { name: string; run: () => Promise<BenchResult> }>
   15: { name: "a monitor's /healthz with the status page open", run: healthCost },
   16: { name: 'the request governor against each way of counting', run: rateModes },
   17: { name: 'firm scale against each way of counting', run: firmScale },
+  18: { name: 'a stop at any moment of the first sync, on a loaded machine', run: stopAnytime },
 };
 
 const { values } = parseArgs({

@@ -25,6 +25,14 @@ export interface DaemonProcess {
   readonly statusUrl: string;
   output(): string;
   close(): Promise<void>;
+  /**
+   * Sends `signal` and resolves on exit: how long it took and the exit code (null: killed with
+   * SIGKILL, when it had not exited `killAfterMs` after the signal).
+   */
+  stop(
+    signal: NodeJS.Signals,
+    killAfterMs?: number,
+  ): Promise<{ readonly ms: number; readonly code: number | null }>;
 }
 
 export async function startDaemon(
@@ -115,6 +123,18 @@ export async function startDaemon(
     statusUrl: urlOf('status page listening')!,
     output: () => output,
     close,
+    async stop(signal, killAfterMs = Number.POSITIVE_INFINITY) {
+      if (child.exitCode !== null) throw new Error(`daemon exited before ${signal}:\n${output}`);
+      const exited = once(child, 'exit');
+      const t0 = performance.now();
+      child.kill(signal);
+      const kill = Number.isFinite(killAfterMs)
+        ? setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+        : undefined;
+      const [code] = (await exited) as [number | null];
+      clearTimeout(kill);
+      return { ms: performance.now() - t0, code };
+    },
   };
 }
 
