@@ -3,6 +3,7 @@
  * engine's RemoteStore port and what `docsync api` calls. Parsing happens here, at the edge:
  * what leaves this file is domain types with string ids.
  */
+import { RunStoppedError } from '../domain/errors.js';
 import { sameId } from '../domain/ids.js';
 import type {
   Company,
@@ -173,7 +174,15 @@ export class ServiceClient {
     };
     const body = await this.http.request('createDocument', { owner, json });
     const read = parse.document(withAttachments(body), this.label('createDocument'), owner);
-    return this.withChangeTime(owner, read, undefined, 'createDocument');
+    try {
+      return await this.withChangeTime(owner, read, undefined, 'createDocument');
+    } catch (error) {
+      // The document exists now: a stop during the read of its change time leaves the create in
+      // doubt, settled by reading next time, never taken as unsent (it would be made twice).
+      if (error instanceof RunStoppedError && !error.mayHaveApplied)
+        throw new RunStoppedError(error.message, true);
+      throw error;
+    }
   }
 
   /**

@@ -33,4 +33,23 @@ describe('a stop with requests on the wire', () => {
     sim.admin.releaseAnswers();
     await expect(write).resolves.toMatchObject({ owner, name: 'Minutes' });
   });
+
+  it('leaves a create in doubt, never unsent, when the stop cuts the read of its change time', async () => {
+    // The public pages' reading: a document's details carry no change time, so a create reads
+    // it from the owner's list, after the service has made the document.
+    const { sim, remote } = await start({ seed: 'demo', profile: 'public-docs' });
+    const { client, queue } = remote;
+    const company = (await collectRead(client.companies()))[0]!;
+    const owner: OwnerRef = { kind: 'company', id: company.id };
+    sim.admin.holdAnswers({ method: 'GET', template: '/companies/{ownerId}/documents' });
+    const made = client.createDocument(owner, { name: 'Minutes', documentDate: '2026-11-01' });
+    await expect.poll(() => sim.admin.heldAnswers()).toBe(1);
+
+    queue.stop(60_000);
+    const stopped = await made.catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(RunStoppedError);
+    expect(stopped).toMatchObject({ mayHaveApplied: true });
+    expect(sim.admin.documents().filter((d) => d.name === 'Minutes')).toHaveLength(1);
+    sim.admin.releaseAnswers();
+  });
 });
