@@ -66,12 +66,15 @@ export async function seedSyncedStore(sim: SimProcess, dir: string): Promise<See
     const planDeps: EngineDeps = { ...deps, remote: detailsFromDump(deps.remote, byId) };
     const bytes = new AttachmentBytes();
     const written = await mapLimit(records, 4, async (record) => {
-      const job = await planEntity(planDeps, record, {
-        fullReconcile: true,
-        pullOnly: true,
-        adoptLocal: false,
-        statusTypes,
-      });
+      const job = await deps.locks.run(record.entity, 'seed', (lease) =>
+        planEntity(planDeps, record, {
+          lease,
+          fullReconcile: true,
+          pullOnly: true,
+          adoptLocal: false,
+          statusTypes,
+        }),
+      );
       return { job, bases: pullDocuments(engine.root, deps, job, statusTypes, byId, bytes) };
     });
     const now = deps.now();

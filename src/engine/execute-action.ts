@@ -28,6 +28,7 @@ import type { PlacedFile } from '../local/local-store.js';
 import type { NewConflict } from '../state/conflict-repo.js';
 import { commitAgreed, documentAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { EntityLease } from './entity-locks.js';
 import { fileNameNow, identityForPush, linkCreatedFolder } from './follow-identity.js';
 import type { LocalWrites, WriteMetaOptions } from './local-writes.js';
 import { closeSupersededPushes, isGone, push, sentFile } from './push.js';
@@ -50,6 +51,8 @@ import { noteStoredName } from './stored-name.js';
 export interface ActionContext {
   readonly deps: EngineDeps;
   readonly owner: OwnerRef;
+  /** The entity's lease, held by the cycle (cycle-leases.ts): each commit is made under it. */
+  readonly lease: EntityLease;
   /** The company's or trust's name, which log lines start with. */
   readonly entityName: string;
   readonly entityFolder: string;
@@ -101,6 +104,7 @@ function fold(
   // Without a failpoint hook the commit is synchronous: no promise per action.
   const committing = commitAgreed(
     ctx.deps,
+    ctx.lease,
     next && conflict ? { ...change, conflict } : change,
     site,
   );
@@ -246,6 +250,7 @@ async function pushNewDocument(
   };
   let folder = action.folder;
   const created = await push(deps, {
+    lease: ctx.lease,
     kind: 'create-document',
     owner,
     documentId: null,
@@ -314,6 +319,7 @@ async function uploadFile(
   let name = file.name;
   let next: BaseDocument | null = base;
   await push(deps, {
+    lease: ctx.lease,
     kind: 'upload-attachment',
     owner,
     documentId: base.id,
@@ -363,7 +369,8 @@ const pushAttachment: Act<'push-attachment'> = async (ctx, action, base) =>
   base && uploadFile(ctx, base, action.folder, action.file, pushConflictOf(action));
 
 const pushReplacedAttachment: Act<'push-replaced-attachment'> = async (ctx, action, base) =>
-  base && pushReplace(ctx.deps, base, action.folder, action.file, action.replacesAttachmentId);
+  base &&
+  pushReplace(ctx.deps, ctx.lease, base, action.folder, action.file, action.replacesAttachmentId);
 
 const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base) => {
   const { deps, owner } = ctx;
@@ -373,6 +380,7 @@ const deleteAttachment: Act<'push-delete-attachment'> = async (ctx, action, base
   // The last look at the folder, after the copy that may take long: a file put back cancels.
   await checkFileStillRemoved(ctx, base.id, action.folder, action.file);
   await push(deps, {
+    lease: ctx.lease,
     kind: 'delete-attachment',
     owner,
     documentId: base.id,
@@ -393,6 +401,7 @@ const pushStatus: Act<'push-status'> = async (ctx, action, base) => {
   let next: BaseDocument | null = base;
   const conflict = statusPushConflict(action);
   await push(deps, {
+    lease: ctx.lease,
     kind: 'assign-status',
     owner,
     documentId: base.id,
@@ -424,6 +433,7 @@ const pushDeleteDocument: Act<'push-delete-document'> = async (ctx, action, base
   // And the folder's side, last: putting the folder back up to this instant cancels the delete.
   await checkFolderStillRemoved(ctx, id, action.folder);
   await push(deps, {
+    lease: ctx.lease,
     kind: 'delete-document',
     owner,
     documentId: id,

@@ -161,6 +161,7 @@ class DocumentRun {
       if (this.#base) {
         await commitAgreed(
           this.work.ctx.deps,
+          this.work.ctx.lease,
           { put: [this.#base] },
           {
             owner: this.#base.owner,

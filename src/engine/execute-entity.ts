@@ -153,6 +153,7 @@ export class EntityExecution {
     this.#ctx = {
       deps,
       owner: job.owner,
+      lease: options.lease,
       entityName: job.record.entity.name,
       entityFolder: job.snapshot.folder ?? job.record.folder ?? '',
       link,
@@ -283,7 +284,7 @@ export class EntityExecution {
       put: learnt,
       ...(cursor ? { cursor: { owner: this.job.owner, to: cursor } } : {}),
     };
-    await commitAgreed(deps, change, { owner: this.job.owner, what: 'cursor' });
+    await commitAgreed(deps, this.#lease, change, { owner: this.job.owner, what: 'cursor' });
     this.#problems.settle();
     return {
       owner: this.job.owner,

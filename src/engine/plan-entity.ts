@@ -25,6 +25,7 @@ import type { EntityRecord } from '../state/entity-repo.js';
 import type { ProblemItem } from '../state/problem-repo.js';
 import { withLearntTypes } from './catalogue.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { EntityLease } from './entity-locks.js';
 import { readStoredState, type StoredEntityState } from './read-ahead.js';
 import { settlePulls } from './settle-pulls.js';
 import { emptyListingDisproved, verifyDeletions } from './verify-deletions.js';
@@ -64,6 +65,8 @@ export interface EntityJob {
 }
 
 export interface PlanEntityOptions {
+  /** The entity's lease, held by the cycle: the pulls a crash left in doubt commit under it. */
+  readonly lease: EntityLease;
   readonly fullReconcile: boolean;
   readonly pullOnly: boolean;
   readonly adoptLocal: boolean;
@@ -102,7 +105,8 @@ export async function planEntity(
   // nothing to ask the service.
   const snapshot = await deps.local.scanEntity(owner, [...stored.base.values()], record.folder);
   // A new document's folder a crash left without its base gets it before anything is judged.
-  const base = await settlePulls(deps, owner, stored.base, snapshot, !options.dryRun);
+  const lease = options.dryRun ? null : options.lease;
+  const base = await settlePulls(deps, owner, stored.base, snapshot, lease);
   const pullsInDoubt = deps.state.pullsInDoubt.forOwner(owner).length;
   const listing = entityHeld({ local: snapshot, base, pullsInDoubt })
     ? NOTHING_LISTED

@@ -11,6 +11,7 @@ import type { BaseDocument, LocalFile, RemoteAttachment } from '../domain/types.
 import type { PushPayload } from '../state/outbox-payloads.js';
 import { commitAgreed, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { EntityLease } from './entity-locks.js';
 import { closeSupersededPushes, isGone, openPush, sendPush, sentFile } from './push.js';
 import { actionOfPush } from './push-actions.js';
 import { saveAttachmentCopy } from './save-service-copy.js';
@@ -20,6 +21,7 @@ type ReplacePayload = PushPayload<'replace-attachment'>;
 
 export async function pushReplace(
   deps: EngineDeps,
+  lease: EntityLease,
   base: BaseDocument,
   folder: string,
   file: LocalFile,
@@ -51,7 +53,7 @@ export async function pushReplace(
   const site = deps.failpoint && { owner: base.owner, documentId: base.id, what: file.name };
   if (site) await deps.failpoint?.('between-upload-and-delete', site);
   const next = await finishReplace(deps, base, halfway);
-  await commitAgreed(deps, pushCompleted(id, { base: next, result: { id: uploaded.id } }), {
+  await commitAgreed(deps, lease, pushCompleted(id, { base: next, result: { id: uploaded.id } }), {
     owner: base.owner,
     documentId: base.id,
     what: `replace-attachment ${file.name}`,

@@ -20,12 +20,15 @@ import type { TypedPush } from '../state/outbox-payloads.js';
 import type { NewPush } from '../state/outbox-repo.js';
 import { commitAgreed, type PushCompletion, pushCompleted } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { EntityLease } from './entity-locks.js';
 
 /** The push's kind and payload (outbox-payloads.ts): enough to recognise it after a crash. */
 export type PushSpec<T> = TypedPush & PushWork<T>;
 
 interface PushWork<T> {
   readonly owner: OwnerRef;
+  /** The owner's lease (the entity's sync holds it): the push's success is committed under it. */
+  readonly lease: EntityLease;
   readonly documentId: string | null;
   readonly send: () => Promise<T>;
   /**
@@ -42,7 +45,7 @@ export async function push<T>(deps: EngineDeps, spec: PushSpec<T>): Promise<T> {
   const id = openPush(deps, spec);
   const result = await sendPush(deps, id, spec.send);
   await spec.settle?.(result, id);
-  await commitAgreed(deps, pushCompleted(id, spec.complete(result)), {
+  await commitAgreed(deps, spec.lease, pushCompleted(id, spec.complete(result)), {
     owner: spec.owner,
     documentId: spec.documentId,
     what: spec.kind,

@@ -15,6 +15,7 @@ import { ENTITY_ROOTS, type LocalEntityFolder } from '../local/local-store.js';
 import type { MalformedEntry } from '../remote/remote-store.js';
 import type { EntityRecord, MatchedBy } from '../state/entity-repo.js';
 import type { NewRecordError } from '../state/record-errors-repo.js';
+import { forgetEntity } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
 import { isDocumentFolder } from './held-folders.js';
 
@@ -291,7 +292,9 @@ async function forgetVanished(deps: EngineDeps, listed: readonly Entity[], unrea
         { owner: { kind, id }, folder },
         'entity no longer in the service; its folder is kept',
       );
-      await deps.locks.run({ kind, id }, 'forget', () => deps.state.forgetEntity({ kind, id }));
+      await deps.locks.run({ kind, id }, 'forget', (lease) =>
+        forgetEntity(deps, lease, { kind, id }),
+      );
     }
   }
 }

@@ -24,6 +24,7 @@ import type { OutboxItem } from '../state/outbox-repo.js';
 import { isStateFailure } from '../state/state-failure.js';
 import { attachmentSha256 } from './attachment-digest.js';
 import { commitAgreed, type PushCompletion, pushCompleted } from './commit-agreed.js';
+import type { CycleLeases } from './cycle-leases.js';
 import type { EngineDeps } from './engine-deps.js';
 import { fileNameNow, linkCreatedFolder } from './follow-identity.js';
 import { isGone } from './push.js';
@@ -54,12 +55,14 @@ export type SettleMetaWrite = (
 
 /**
  * Returns the documents whose pushes are still in doubt (the service could not be asked, or a
- * created document's folder is not where it can be linked).
+ * created document's folder is not where it can be linked). Each push is settled under its
+ * entity's lease, from `leases` (the cycle's).
  */
 export async function resolveInDoubt(
   deps: EngineDeps,
   log: Logger,
   writeMeta: SettleMetaWrite,
+  leases: Pick<CycleLeases, 'hold'>,
   owners?: readonly OwnerRef[],
 ): Promise<Set<string>> {
   const unresolved = new Set<string>();
@@ -67,6 +70,10 @@ export async function resolveInDoubt(
   const wanted = owners && new Set(owners.map(ownerKey));
   const items = deps.state.outbox.inDoubt().filter((i) => !wanted || wanted.has(ownerKey(i.owner)));
   for (const item of items) {
+    // Held already, unless the push is another sync's, sent since the cycle took its locks:
+    // once that sync lets the entity go, the push is done, or in doubt and settled here.
+    const lease = await leases.hold(item.owner);
+    if (deps.state.outbox.get(item.id)?.state !== 'sent') continue;
     try {
       // Settling is the push's own lane: it is the end of a push a crash interrupted.
       const verdict = await inLane('push', () => check(deps, item, writeMeta));
@@ -76,7 +83,7 @@ export async function resolveInDoubt(
         continue;
       }
       if (verdict.happened)
-        await commitAgreed(deps, pushCompleted(item.id, verdict.completion), {
+        await commitAgreed(deps, lease, pushCompleted(item.id, verdict.completion), {
           owner: item.owner,
           documentId: item.documentId,
           what: `${item.kind} settled`,

@@ -247,7 +247,7 @@ async function settlePushesInDoubt(
       ),
       { folderIdentity },
     );
-  return resolveInDoubt(deps, log, writeMeta, options.owners);
+  return resolveInDoubt(deps, log, writeMeta, leases, options.owners);
 }
 
 /**
@@ -281,6 +281,7 @@ async function planAndStart(
     );
     const webhookIds = announced.ids;
     const job = await planEntity(deps, record, {
+      lease,
       stored: readAhead.take(record),
       fullReconcile: c.full,
       pullOnly: c.initial && !options.adoptLocal,

@@ -22,18 +22,19 @@ import type {
 import type { PullInDoubt } from '../state/pull-in-doubt-repo.js';
 import { commitAgreed } from './commit-agreed.js';
 import type { EngineDeps } from './engine-deps.js';
+import type { EntityLease } from './entity-locks.js';
 import { keptConflictRecord } from './record-conflict.js';
 
 /**
- * Returns `base` with the bases of the pulls settled; with `commit` false (a dry run) they are
- * only planned with, and the state is left as it was.
+ * Returns `base` with the bases of the pulls settled, committed under `lease`, the entity's; with
+ * no lease (a dry run) they are only planned with, and the state is left as it was.
  */
 export async function settlePulls(
   deps: EngineDeps,
   owner: OwnerRef,
   base: ReadonlyMap<string, BaseDocument>,
   snapshot: LocalEntitySnapshot,
-  commit = true,
+  lease: EntityLease | null,
 ): Promise<ReadonlyMap<string, BaseDocument>> {
   // No entity folder (row 50): nothing can be told yet, and the records wait for it.
   if (snapshot.folder === null) return base;
@@ -44,16 +45,17 @@ export async function settlePulls(
     const { document } = pull;
     const made = placedBy(pull, base, snapshot);
     if (made === null) {
-      if (commit) deps.state.pullsInDoubt.forget(document.id);
+      if (lease) deps.state.pullsInDoubt.forget(document.id);
       continue;
     }
     settled.set(document.id, made);
-    if (!commit) continue;
+    if (!lease) continue;
     const conflict =
       pull.conflict &&
       keptConflictRecord(owner, document.id, made.folder, pull.conflict, deps.now());
     await commitAgreed(
       deps,
+      lease,
       { put: [made], ...(conflict ? { conflict } : {}) },
       {
         owner,

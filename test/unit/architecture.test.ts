@@ -162,4 +162,13 @@ describe('architecture: one writer of the agreed state (docs/state.md)', () => {
       .replace(/forgetEntity\([\s\S]*?\n {2}\}\n/, '');
     expect(outsideCommit).not.toMatch(/\bbase\.(?:put|remove)\(|\bcursors\.advance\(/);
   });
+
+  it("is reached from the engine through commit-agreed.ts alone, which takes the entity's lease", () => {
+    const callers = sources(SRC).flatMap((file) => {
+      const relative = path.relative(SRC, file);
+      if (relative.startsWith('state/')) return [];
+      return /\.(?:commitAgreed|forgetEntity)\(/.test(readFileSync(file, 'utf8')) ? [relative] : [];
+    });
+    expect(callers).toEqual(['engine/commit-agreed.ts']);
+  });
 });

@@ -17,6 +17,7 @@ export default {
     if (early)
       await commitAgreed(
         this.#ctx.deps,
+        this.#lease,
         { cursor: { owner: this.job.owner, to: early } },
         { owner: this.job.owner, what: 'cursor' },
       );

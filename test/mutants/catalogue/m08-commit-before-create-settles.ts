@@ -11,12 +11,12 @@ export default {
     'test/integration/state-crash.test.ts',
   ],
   find: `  await spec.settle?.(result, id);
-  await commitAgreed(deps, pushCompleted(id, spec.complete(result)), {
+  await commitAgreed(deps, spec.lease, pushCompleted(id, spec.complete(result)), {
     owner: spec.owner,
     documentId: spec.documentId,
     what: spec.kind,
   });`,
-  replace: `  await commitAgreed(deps, pushCompleted(id, spec.complete(result)), {
+  replace: `  await commitAgreed(deps, spec.lease, pushCompleted(id, spec.complete(result)), {
     owner: spec.owner,
     documentId: spec.documentId,
     what: spec.kind,
