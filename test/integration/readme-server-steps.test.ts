@@ -164,9 +164,12 @@ async function daemon(cwd: string, env: NodeJS.ProcessEnv, config: string): Prom
   const unitEnv = { ...env, DOCSYNC_CONFIG: config };
   const started = await start(['docsync', 'run'], cwd, unitEnv, 'docsync daemon started');
   const { status } = JSON.parse(readFileSync(config, 'utf8')) as { status: { listen: string } };
+  // Healthy, and its first sync through: a stop ends a sync under way at its next step, so one
+  // sent at once would leave the folder as empty as the dry run did.
   await eventually(async () => {
     const health = await fetch(`http://${status.listen}/healthz`).catch(() => null);
-    return health?.status === 200;
+    const body = (await health?.json().catch(() => null)) as { lastGoodCycleAt?: unknown } | null;
+    return health?.status === 200 && typeof body?.lastGoodCycleAt === 'string';
   }, STEP_MS);
   started.child.kill('SIGTERM');
   expect(await started.exited, started.output()).toBe(0);
