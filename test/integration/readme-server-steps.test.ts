@@ -163,14 +163,18 @@ async function authLogin(argv: string[], cwd: string, env: NodeJS.ProcessEnv): P
 async function daemon(cwd: string, env: NodeJS.ProcessEnv, config: string): Promise<void> {
   const unitEnv = { ...env, DOCSYNC_CONFIG: config };
   const started = await start(['docsync', 'run'], cwd, unitEnv, 'docsync daemon started');
-  const { status } = JSON.parse(readFileSync(config, 'utf8')) as { status: { listen: string } };
-  // Healthy, and its first sync through: a stop ends a sync under way at its next step, so one
-  // sent at once would leave the folder as empty as the dry run did.
+  const { status, store } = JSON.parse(readFileSync(config, 'utf8')) as {
+    status: { listen: string };
+    store: { root: string };
+  };
   await eventually(async () => {
     const health = await fetch(`http://${status.listen}/healthz`).catch(() => null);
-    const body = (await health?.json().catch(() => null)) as { lastGoodCycleAt?: unknown } | null;
-    return health?.status === 200 && typeof body?.lastGoodCycleAt === 'string';
+    return health?.status === 200;
   }, STEP_MS);
+  // And its first sync under way in the folder: a stop ends a sync at its next step, so a
+  // signal sent at once would leave the folder as empty as the dry run left it.
+  const root = path.resolve(path.dirname(config), store.root);
+  await eventually(() => existsSync(path.join(root, 'Companies')), STEP_MS);
   started.child.kill('SIGTERM');
   expect(await started.exited, started.output()).toBe(0);
   expect(started.output(), 'the daemon printed a stack trace').not.toMatch(STACK_LINE);
