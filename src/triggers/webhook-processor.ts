@@ -6,15 +6,16 @@
  * An event is done only when its work succeeded (`onEvent` resolved: the sync it asked for ran).
  * A failure counts an attempt and the event is offered again after a backoff
  * (`EVENT_BACKOFF`, domain/backoff.ts), kept in its row so a restart honours it, up to `maxAttempts`.
- * Work interrupted by shutdown (the receiver closing, or `SyncNotDoneError('SYNC_STOPPED')`)
- * counts nothing: the event stays pending for the next start.
+ * Work interrupted by shutdown (the receiver closing, `SyncNotDoneError('SYNC_STOPPED')`, or a
+ * request the stopping queue refused or cut: the daemon stops its queue before the receiver
+ * has closed) counts nothing: the event stays pending for the next start.
  *
  * Nothing here throws to the caller: a failing callback or database is logged, and the daemon
  * keeps running unless `onFailure` decides the state can no longer be written.
  */
 
 import { backoff, EVENT_BACKOFF } from '../domain/backoff.js';
-import { SyncNotDoneError } from '../domain/errors.js';
+import { RunStoppedError, SyncNotDoneError } from '../domain/errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import { MAX_EVENT_ATTEMPTS } from '../state/webhook-event-repo.js';
@@ -174,7 +175,10 @@ export class WebhookProcessor {
 }
 
 function isStopped(error: unknown): boolean {
-  return error instanceof SyncNotDoneError && error.code === 'SYNC_STOPPED';
+  return (
+    (error instanceof SyncNotDoneError && error.code === 'SYNC_STOPPED') ||
+    error instanceof RunStoppedError
+  );
 }
 
 function errorText(error: unknown): string {

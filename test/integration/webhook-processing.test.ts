@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RunStoppedError } from '../../src/domain/errors.js';
 import type { DocumentChangeEvent } from '../../src/triggers/webhook-event.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { baseDocument, useStateStore } from '../helpers/state-store.js';
@@ -72,6 +73,27 @@ describe('webhook processing', () => {
     await waitFor(() => second.seen.length === 2);
     expect(second.seen.map((e) => e.eventId)).toEqual(['a', 'b']);
     await waitFor(() => state.webhookEvents.countPending() === 0);
+  });
+
+  it('counts no attempt for work a stop cut before the receiver closed, and offers it again', async () => {
+    // The daemon stops its request queue first, then closes the receiver: an event whose work
+    // reads the catalogue meanwhile ends in the queue's refusal, which is the stop, not a failure.
+    const state = stateStore.open();
+    let tried = 0;
+    const first = await startReceiver(state, {
+      onEvent: () => {
+        tried++;
+        throw new RunStoppedError('not sent: docsync is stopping', false);
+      },
+    });
+    await postWebhook(first.receiver.url, documentChange({ eventId: 'cut' }));
+    await waitFor(() => tried === 1);
+    await first.receiver.close();
+
+    expect(state.webhookEvents.get('cut')).toMatchObject({ state: 'received', attempts: 0 });
+    const second = await startReceiver(stateStore.open());
+    await waitFor(() => state.webhookEvents.get('cut')?.state === 'done');
+    expect(second.seen.map((e) => e.eventId)).toEqual(['cut']);
   });
 
   it('retries a failing event with a growing wait, then leaves it failed to the scheduled cycle', async () => {
