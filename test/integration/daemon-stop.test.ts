@@ -6,6 +6,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { RunStoppedError } from '../../src/domain/errors.js';
 import { writeCliConfig } from '../helpers/cli-config.js';
 import { NEVER } from '../helpers/daemon-firm.js';
 import { useInProcessDaemons } from '../helpers/daemon-in-process.js';
@@ -52,7 +53,8 @@ describe('a stop during the first sync', () => {
     const afterStop = sent();
     // Only requests already on the wire at the stop may still be answered.
     expect(afterStop - atStop).toBeLessThanOrEqual(4);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // And nothing can go later: the stopped daemon's client refuses any request, unsent.
+    await expect(first.app.remote.client.company('1')).rejects.toBeInstanceOf(RunStoppedError);
     expect(sent()).toBe(afterStop);
     expect(first.log().find((e) => /first sync finished/.test(e.msg))).toMatchObject({
       result: 'interrupted',
