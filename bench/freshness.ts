@@ -18,9 +18,11 @@ import { coveragePeriodMs, HOT_WINDOW_MS, MIN_HOT_INTERVAL_MS } from '../src/dom
 import type { OwnerRef } from '../src/domain/types.js';
 import { EntityLocks } from '../src/engine/entity-locks.js';
 import type { CycleReport } from '../src/engine/run-cycle.js';
+import { StateStore } from '../src/state/state-store.js';
 import { random } from './lib/random.js';
 import { type BenchResult, verdict } from './lib/result.js';
 import { median, percentile, sleep } from './lib/stats.js';
+import { scratch } from './lib/temp.js';
 
 const SCALE = 50;
 const ENTITIES = 400;
@@ -68,6 +70,7 @@ async function poll(adaptive: boolean, changes: Map<string, number[]>): Promise<
     kind: 'company',
     id: `e${i}`,
   }));
+  const state = StateStore.open(`${scratch('freshness')}/docsync.db`);
   const host: SchedulerHost = {
     run: async (options) => {
       const key = `company:${options.owners![0]!.id}`;
@@ -98,7 +101,14 @@ async function poll(adaptive: boolean, changes: Map<string, number[]>): Promise<
       hotWindowMs: HOT_WINDOW_MS / SCALE,
       minHotIntervalMs: MIN_HOT_INTERVAL_MS / SCALE,
     },
+    after: (ms, fire) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
     locks: new EntityLocks(),
+    // Polls are policy, not rows: the table stays empty, as the daemon's does between changes.
+    work: state.work,
+    laterWork: () => [],
   };
   const scheduler = new WorkScheduler(host, (error) => {
     throw error;
@@ -110,6 +120,7 @@ async function poll(adaptive: boolean, changes: Map<string, number[]>): Promise<
   await sleep(RUN_MS);
   await scheduler.stop();
   await rounds;
+  state.close();
   for (const listed of lastListed.values()) {
     longestUnlisted = Math.max(longestUnlisted, RUN_MS - listed);
   }

@@ -128,6 +128,8 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     // Before the cycle, so space taken by stale downloads is back before the sync needs it. A
     // dry run changes nothing, the trash included.
     if (!options.dryRun) await housekeepIfDue({ ...deps, state: app.state });
+    // The work a daemon left (a stop, a failed sync) up to here is what this whole run covers.
+    const seen = app.state.work.seenSoFar();
     const report = await runUntilSettled(
       deps,
       {
@@ -147,8 +149,10 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     );
     display?.stop();
     restoreLog?.();
-    // A whole cycle sent what a daemon had found waiting in the folders (`docsync status`).
-    if (report.result !== 'interrupted' && !options.dryRun) app.state.localWork.clearAll();
+    // A whole cycle sent what a daemon had found waiting in the folders (`docsync status`); one
+    // that succeeded did all the work the daemon had left too.
+    if (report.result !== 'interrupted' && !options.dryRun)
+      app.state.work.settleAll(report.result === 'ok' ? seen : 0, true);
     const durationMs = Date.now() - startedAt;
     if (report.settling.length > 0)
       say(

@@ -25,7 +25,7 @@ import { DeleteWindow } from '../engine/delete-window.js';
 import type { EngineDeps } from '../engine/engine-deps.js';
 import type { EntityLease, EntityLocks } from '../engine/entity-locks.js';
 import { refreshEntities } from '../engine/refresh-entities.js';
-import { type CycleOptions, type CycleReport, runCycle } from '../engine/run-cycle.js';
+import { type CycleOptions, runCycle } from '../engine/run-cycle.js';
 import type { FilesystemKind } from '../local/filesystem-kind.js';
 import { asyncFsCalls, syncFsCalls } from '../local/fs-calls.js';
 import type { OwnWrites } from '../local/own-writes.js';
@@ -43,16 +43,20 @@ import type { StateStore } from '../state/state-store.js';
 import { longestCronGapMs } from '../web/health.js';
 import type { WorkStatus } from '../web/runtime-status.js';
 import { watchDecisions } from './decision-watch.js';
-import { DeleteHoldTimer } from './delete-hold-timer.js';
 import { EntityRoots } from './entity-roots.js';
 import { HOUSEKEEPING_EVERY_MS, type HousekeepingDeps, housekeepIfDue } from './housekeeping.js';
 import { LocalWorkCheck } from './local-work-check.js';
 import { PollRounds } from './poll-rounds.js';
-import { scanOrder } from './scan-order.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
 import { sweepIntervalMs, UnlodgedSweep } from './unlodged-sweep.js';
-import { type CycleRequest, type SyncOutcome, WorkScheduler } from './work-scheduler.js';
+import {
+  type CycleRequest,
+  type LaterWork,
+  type SyncEnd,
+  type SyncOutcome,
+  WorkScheduler,
+} from './work-scheduler.js';
 
 export interface Closable {
   close(): Promise<void> | void;
@@ -139,18 +143,10 @@ export interface DaemonParts {
   readonly watcher?: { settleMs?: number; pollIntervalMs?: number; watchFactory?: WatchFactory };
 }
 
-/**
- * The latest cycles a scan pass reads for syncs a stop interrupted: a stop interrupts at most
- * the scheduler's slots, all among the newest rows.
- */
-const RECENT_CYCLES = 200;
-
 export class Daemon {
   readonly scheduler: WorkScheduler;
   /** The deletes let through lately, judged together (delete-window.ts). */
   readonly #deleteWindow: DeleteWindow;
-  /** Syncs the entities whose removed folders' hold times end (delete-hold-timer.ts). */
-  readonly #holdTimer: DeleteHoldTimer;
   /**
    * The schedule's longest gap, worked out once: the rails ask for the coverage period on every
    * entity sync, and the gap takes 200 cron runs to find (`#rounds` keeps the entity count, the
@@ -194,7 +190,10 @@ export class Daemon {
         pollsPerSecond: pollRate(config),
         pacePolls: share < 1,
         now: parts.deps.now,
+        after: (ms, fire) => parts.app.clock.after(ms, fire, false),
         locks: parts.deps.locks,
+        work: parts.app.state.work,
+        laterWork: (owners) => this.#holdEnds(owners),
       },
       (error) => this.#onError(error, 'cycle bookkeeping failed'),
       { urgent: 8, poll: Math.max(2, config.queue.concurrency) },
@@ -210,14 +209,6 @@ export class Daemon {
       () => this.coveragePeriodMs(),
       config.safety.deleteHoldSeconds * 1000,
     );
-    this.#holdTimer = new DeleteHoldTimer({
-      state: parts.app.state,
-      clock: parts.app.clock,
-      // A removed folder is a change in the folder: the sync its hold's end asks for is the
-      // watcher's.
-      sync: (owner) => void this.scheduler.request({ trigger: 'watcher', owner }),
-      onError: (error) => this.#onError(error, 'ending the hold time of deletes failed'),
-    });
     this.#roots = new EntityRoots({
       local: parts.deps.local,
       state: parts.app.state,
@@ -322,7 +313,9 @@ export class Daemon {
     });
     this.#listeners = (await this.parts.extras?.(this)) ?? this.#listeners;
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
-    // Catch up with whatever happened while docsync was not running, deletions included.
+    // The work the last run left (stopped, failed, a hold not ended) first, then a catch-up with
+    // whatever happened while docsync was not running, deletions included.
+    this.scheduler.resume();
     this.scheduler.request({ trigger: 'cron', fullReconcile: true });
     this.#startSweep();
     logger.info({ root: local.root, cron: config.schedule.cron }, 'docsync daemon started');
@@ -444,12 +437,7 @@ export class Daemon {
       root: local.root,
       ignore: [...config.ignore],
       intervalMs: config.watcher.scanIntervalSeconds * 1000,
-      // Entities a stop left work in first (scan-order.ts).
-      entities: () =>
-        scanOrder(state.entities.folders(), {
-          cycles: state.cycles.list(RECENT_CYCLES),
-          waiting: state.localWork.list(RECENT_CYCLES),
-        }),
+      entities: () => state.entities.folders(),
       fs: async () => ((await local.filesystem())?.network ? asyncFsCalls : syncFsCalls),
       // An entity in a sync is skipped, not waited for: that sync reads its folder anyway.
       ifFree: (owner, look) => deps.locks.runIfFree(owner, 'scan pass', look),
@@ -501,17 +489,6 @@ export class Daemon {
     const { config } = this.parts.app;
     const settleMs = this.parts.watcher?.settleMs ?? config.settleSeconds * 1000;
     setTimeout(() => void this.scheduler.request({ trigger: 'watcher', owner }), settleMs).unref();
-  }
-
-  /**
-   * A sync that ran to its end (whatever it did) sent what its entities' folders held, or put it
-   * among the problems: the local work found for them waits no longer. One stopped keeps it.
-   */
-  #localWorkDone(options: CycleOptions, report: CycleReport): void {
-    if (report.result === 'interrupted') return;
-    const { localWork } = this.parts.app.state;
-    if (options.owners) for (const owner of options.owners) localWork.clear(owner);
-    else localWork.clearAll();
   }
 
   /**
@@ -584,7 +561,6 @@ export class Daemon {
       for (const task of this.#tasks) task.stop();
       this.#sweep?.close();
       this.#cancelHousekeeping?.();
-      this.#holdTimer.close();
       const decided = this.#stopDecisionWatch?.();
       // The scheduler stops taking work first: nothing starts after the signal, not even a sync
       // that was waiting while intake drains (a webhook event waits for the sync it asked for).
@@ -671,8 +647,8 @@ export class Daemon {
     return record ? { kind: record.entity.kind, id: record.entity.id } : null;
   }
 
-  /** One sync (an entity's, or every entity's); null when it failed. */
-  async #cycle(options: CycleOptions): Promise<CycleReport | null> {
+  /** One sync (an entity's, or every entity's); what made it fail when it failed. */
+  async #cycle(options: CycleOptions): Promise<SyncEnd> {
     const { logger } = this.parts.app;
     const own = !options.partOfRound; // a round's entity is reported with its round
     try {
@@ -682,11 +658,6 @@ export class Daemon {
         honourBackoff: true,
         deleteWindow: this.#deleteWindow,
       });
-      try {
-        this.#localWorkDone(options, report);
-      } catch (error) {
-        this.#onError(error, 'recording the local work as done failed');
-      }
       if (own) this.#cycleFinished(report.result, report.tripped.length);
       return report;
     } catch (error) {
@@ -697,16 +668,32 @@ export class Daemon {
         return null;
       }
       const owner = options.owners?.length === 1 ? options.owners[0] : undefined;
-      logger.error({ err: error, owner }, 'sync failed; the next one will retry');
-      return null;
-    } finally {
-      // A sync is where holds begin (and may have begun before it failed).
-      try {
-        this.#holdTimer.arm();
-      } catch (error) {
-        this.#onError(error, 'reading the hold times of deletes failed');
-      }
+      logger.error({ err: error, owner }, 'sync failed; it is tried again after a wait');
+      return error instanceof Error ? error : new Error(String(error));
     }
+  }
+
+  /**
+   * The holds of removed folders' deletes that end after now (domain/delete-hold.ts): a sync is
+   * where they begin. Their entity is synced again when each ends, and judges the delete with
+   * every other one not done; a removed folder is a change in the folder, so in the watcher's
+   * lane. Holds ending together are asked for together, so their syncs judge them as one.
+   */
+  #holdEnds(owners: readonly OwnerRef[] | 'all'): LaterWork[] {
+    const { heldDeletes } = this.parts.app.state;
+    const now = this.parts.deps.now();
+    const ends =
+      owners === 'all'
+        ? heldDeletes.endings(now)
+        : owners.flatMap((owner) => {
+            const dueAt = heldDeletes.endingOf(owner, now);
+            return dueAt === null ? [] : [{ owner, dueAt }];
+          });
+    return ends.map(({ owner, dueAt }) => ({
+      owner,
+      dueAt,
+      request: { trigger: 'watcher', owner },
+    }));
   }
 
   #cycleFinished(result: CycleResult, railsTripped: number, error?: string): void {

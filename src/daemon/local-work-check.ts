@@ -4,7 +4,7 @@
  * read), and the changes `detectLocalChanges` finds there counted as local work
  * (domain/local-work.ts). Files a stop left in the middle of a push are found this way, at once,
  * not when the start's poll round reaches their entity ten minutes later; and the count is kept
- * in the state (`local_work`) for `docsync status` and the page until the entity's sync ends.
+ * in the state (`entity_work`) for `docsync status` and the page until the entity's sync ends.
  *
  * What a look does not decide: the sync it asks for plans from the same scan and the service's
  * side, so a look that counts too little or too much costs a count, never a change.
@@ -20,10 +20,7 @@ import type { StateStore } from '../state/state-store.js';
 
 export interface LocalWorkCheckDeps {
   readonly local: Pick<LocalStore, 'scanEntity'>;
-  readonly state: Pick<
-    StateStore,
-    'base' | 'statusTypes' | 'entities' | 'heldDeletes' | 'localWork'
-  >;
+  readonly state: Pick<StateStore, 'base' | 'statusTypes' | 'entities' | 'heldDeletes' | 'work'>;
   readonly now: () => number;
   readonly utcOffsetMinutes: number;
 }
@@ -68,7 +65,7 @@ export class LocalWorkCheck {
             localDateOf(now, deps.utcOffsetMinutes),
           );
     const work = localWorkOf(changes, this.#context);
-    deps.state.localWork.record(owner, work, now);
+    deps.state.work.noteLocal(owner, work, now);
     return { work, unsettled: snapshot.unsettled > 0 };
   }
 }

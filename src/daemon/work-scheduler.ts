@@ -21,7 +21,14 @@
  *
  * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
  * event is done only when its sync succeeded.
+ *
+ * What is asked for an entity is also a row in the state (state/entity-work-repo.ts), written
+ * before the request returns and settled where the sync ends: a success clears what was asked
+ * before it started, a failure sets when it is tried again (`EVENT_BACKOFF`), a stop leaves it.
+ * So the work outlives the process: `resume` at the next start asks for what is left, first.
+ * Polls are policy, not rows: the round, the hot and the hinted entities are chosen again.
  */
+import { backoff, EVENT_BACKOFF } from '../domain/backoff.js';
 import { ECHO_MS, nextSlot, requestLane } from '../domain/fair-lanes.js';
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -40,6 +47,7 @@ import type { OwnerRef } from '../domain/types.js';
 import type { EntityLocks } from '../engine/entity-locks.js';
 import type { CycleOptions, CycleReport } from '../engine/run-cycle.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
+import type { EntityWorkRepo, WorkRow } from '../state/entity-work-repo.js';
 
 export interface CycleRequest {
   readonly trigger: CycleTrigger;
@@ -59,16 +67,19 @@ export interface CycleRequest {
  */
 export type SyncOutcome = 'synced' | 'failed' | 'stopped';
 
-/** The outcome of a sync from its report: null when it failed. */
-export function outcomeOf(report: CycleReport | null): SyncOutcome {
-  if (report === null) return 'failed';
+/** What a sync ended with: its report, or what made it fail (null: a failure said elsewhere). */
+export type SyncEnd = CycleReport | Error | null;
+
+/** The outcome of a sync from its report: null or an error when it failed. */
+export function outcomeOf(report: SyncEnd): SyncOutcome {
+  if (report === null || report instanceof Error) return 'failed';
   return report.result === 'interrupted' ? 'stopped' : 'synced';
 }
 
 /** What the scheduler runs work on: the daemon. */
 export interface SchedulerHost {
-  /** One entity's sync (or all entities' when `owners` is absent); null when it failed. */
-  run(options: CycleOptions, lane: Lane): Promise<CycleReport | null>;
+  /** One entity's sync (or all entities' when `owners` is absent); an error when it failed. */
+  run(options: CycleOptions, lane: Lane): Promise<SyncEnd>;
   /**
    * A round begins: the entities to list, stalest first, or `whole` when the round must be one
    * cycle over every entity (the first sync, or a root that is not ready).
@@ -83,10 +94,31 @@ export interface SchedulerHost {
   /** When true, polls are spaced to `pollsPerSecond` (a share of the rate below the whole). */
   readonly pacePolls: boolean;
   readonly now: () => number;
+  /**
+   * Calls `fire` once `ms` have passed on the clock of `now` (domain/clock.ts), without holding
+   * the process open: when a row whose time has not come falls due.
+   */
+  readonly after: (ms: number, fire: () => void) => () => void;
   /** The policy's times (default POLL_TIMES); a benchmark scaling time down scales them too. */
   readonly pollTimes?: PollTimes;
   /** The entities' locks: a busy entity's sync waits in the queue, not in a slot. */
   readonly locks: Pick<EntityLocks, 'isBusy' | 'onFree'>;
+  /**
+   * Work a sync left for later, by when it is due: deletes waiting for their hold's end. Asked
+   * after each sync (every entity's, for `all`), once its own row is settled.
+   */
+  laterWork(owners: readonly OwnerRef[] | 'all'): readonly LaterWork[];
+  /** The rows of work asked for (state/entity-work-repo.ts). */
+  readonly work: Pick<
+    EntityWorkRepo,
+    'observe' | 'seenSoFar' | 'settle' | 'settleAll' | 'failed' | 'all'
+  >;
+}
+
+export interface LaterWork {
+  readonly owner: OwnerRef;
+  readonly dueAt: number;
+  readonly request: CycleRequest;
 }
 
 export interface SchedulerLimits {
@@ -158,6 +190,9 @@ export class WorkScheduler {
   #nextRound: { full: boolean; waiters: ((outcome: SyncOutcome) => void)[] } | null = null;
   #pollTimer: NodeJS.Timeout | undefined;
   #nextPollAt = 0;
+  /** Rows whose time has not come (a failed sync's backoff, a hold's end), and their one timer. */
+  readonly #later = new Map<string, { readonly request: CycleRequest; readonly dueAt: number }>();
+  #cancelLater: (() => void) | undefined;
   #stopped = false;
 
   readonly #unsubscribe: () => void;
@@ -189,6 +224,86 @@ export class WorkScheduler {
     );
     // A webhook or a user's change says the entity is active: poll it more often for a while.
     if (lane === 'webhook' || lane === 'watcher') this.#changedAt.set(key, this.host.now());
+    this.#record(owner, request, lane);
+    return this.#queue(key, owner, request, lane);
+  }
+
+  /**
+   * Asks for the entity's sync at `dueAt` (a hold's end): recorded now, started then. A request
+   * before then starts it sooner, and the row's time moves up with it.
+   */
+  requestAt(request: CycleRequest, dueAt: number): void {
+    if (!request.owner) return;
+    if (this.#stopped) return;
+    const lane = request.lane ?? laneOf(request.trigger);
+    this.#record(request.owner, request, lane, dueAt);
+    this.#owners.set(ownerKey(request.owner), request.owner);
+    this.#startAt(request, dueAt);
+  }
+
+  /**
+   * Asks for what the rows left by the last run hold, before anything else is asked for: those
+   * due now at once, the others when their time comes. A row is asked for as it was, unrecorded
+   * again: its first sighting and its attempts stand.
+   */
+  resume(): void {
+    let rows: WorkRow[];
+    try {
+      rows = this.host.work.all();
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    for (const row of rows) {
+      this.#owners.set(ownerKey(row.owner), row.owner);
+      this.#startAt(requestOf(row), row.dueAt);
+    }
+  }
+
+  #startAt(request: CycleRequest, dueAt: number): void {
+    if (this.#stopped) return;
+    const owner = request.owner!;
+    const key = ownerKey(owner);
+    if (dueAt <= this.host.now()) {
+      this.#later.delete(key);
+      void this.#queue(key, owner, request, request.lane ?? laneOf(request.trigger));
+      return;
+    }
+    const was = this.#later.get(key);
+    if (was && was.dueAt <= dueAt) return;
+    this.#later.set(key, { request, dueAt });
+    this.#armLater();
+  }
+
+  #armLater(): void {
+    this.#cancelLater?.();
+    if (this.#stopped || this.#later.size === 0) return;
+    const first = Math.min(...[...this.#later.values()].map((l) => l.dueAt));
+    this.#cancelLater = this.host.after(Math.max(0, first - this.host.now()), () => {
+      this.#cancelLater = undefined;
+      for (const { request, dueAt } of [...this.#later.values()]) this.#startAt(request, dueAt);
+      this.#armLater();
+    });
+  }
+
+  /** The row of an entity's request: the work is kept even if the process ends before it runs. */
+  #record(owner: OwnerRef, request: CycleRequest, lane: Lane, dueAt?: number): void {
+    try {
+      this.host.work.observe(owner, {
+        reason: request.trigger,
+        lane,
+        at: this.host.now(),
+        ...(dueAt === undefined ? {} : { dueAt }),
+        ...(request.fullReconcile ? { full: true } : {}),
+        ...(request.refreshEntities ? { refresh: true } : {}),
+      });
+    } catch (error) {
+      // The sync is still asked for: only a restart before it ends would miss it.
+      this.onError(error);
+    }
+  }
+
+  #queue(key: string, owner: OwnerRef, request: CycleRequest, lane: Lane): Promise<SyncOutcome> {
     const done = new Promise<SyncOutcome>((resolve) =>
       this.#enqueue(key, owner, request, lane, resolve),
     );
@@ -248,6 +363,7 @@ export class WorkScheduler {
     this.#stopped = true;
     this.#unsubscribe();
     clearTimeout(this.#pollTimer);
+    this.#cancelLater?.();
     for (const work of this.#queued.values())
       for (const resolve of work.waiters) resolve('stopped');
     this.#queued.clear();
@@ -332,6 +448,7 @@ export class WorkScheduler {
     if (slot === 'poll-slot') this.#pollInUse++;
     else this.#urgentInUse[work.lane] = (this.#urgentInUse[work.lane] ?? 0) + 1;
     const startedAt = this.host.now();
+    const seen = this.host.work.seenSoFar();
     const options: CycleOptions = {
       trigger: work.trigger,
       fullReconcile: work.full,
@@ -341,12 +458,14 @@ export class WorkScheduler {
     };
     const running = this.host
       .run(options, work.lane)
-      .catch((error: unknown) => {
+      .catch((error: unknown): SyncEnd => {
         this.onError(error);
-        return null;
+        return error instanceof Error ? error : null;
       })
-      .then((report) => {
+      .then((end) => {
         const now = this.host.now();
+        const report = end instanceof Error ? null : end;
+        this.#settleRow(work, seen, end, now);
         if (report) this.#listedAt.set(key, now);
         this.#triedAt.set(key, now);
         if (report) this.#noteActivity(key, work, report, now);
@@ -356,13 +475,40 @@ export class WorkScheduler {
         else this.#urgentInUse[work.lane]!--;
         this.#running.delete(key);
         this.#runningLane.delete(key);
-        const outcome = outcomeOf(report);
+        const outcome = outcomeOf(end);
         for (const resolve of work.waiters) resolve(outcome);
         onReport?.(report);
         this.#pump();
       });
     this.#running.set(key, running);
     this.#runningLane.set(key, work.lane);
+  }
+
+  /**
+   * The entity's row after its sync: done up to what was seen when the sync started, tried again
+   * after the backoff when it failed, left as it is when it stopped.
+   */
+  #settleRow(work: Work, seen: number, end: SyncEnd, now: number): void {
+    const outcome = outcomeOf(end);
+    if (outcome === 'stopped') return;
+    this.#quietly(() => {
+      if (outcome === 'synced') this.host.work.settle(work.owner, seen, work.full);
+      else {
+        const error = end instanceof Error ? end.message : 'the sync failed';
+        const row = this.host.work.failed(
+          work.owner,
+          error,
+          (attempts) => now + backoff(attempts, EVENT_BACKOFF),
+        );
+        if (row) this.#startAt(requestOf(row), row.dueAt);
+      }
+      this.#takeLaterWork([work.owner]);
+    });
+  }
+
+  /** Records what the syncs of `owners` left for later, and starts it when it falls due. */
+  #takeLaterWork(owners: readonly OwnerRef[] | 'all'): void {
+    for (const later of this.host.laterWork(owners)) this.requestAt(later.request, later.dueAt);
   }
 
   /** How long ago the entity's last watcher sync ended; undefined when not within ECHO_MS. */
@@ -432,7 +578,14 @@ export class WorkScheduler {
     }
     if (start === 'whole') {
       // One cycle over every entity, which takes each entity's lock as it reaches it.
-      await this.host.run({ trigger: 'cron', fullReconcile: full }, 'poll').catch(this.onError);
+      const seen = this.host.work.seenSoFar();
+      const end = await this.host
+        .run({ trigger: 'cron', fullReconcile: full }, 'poll')
+        .catch((error: unknown) => this.onError(error));
+      // One that did all it found did every entity's work asked for before it began.
+      if (end && !(end instanceof Error) && end.result === 'ok' && !this.#stopped)
+        this.#quietly(() => this.host.work.settleAll(seen, full));
+      if (!this.#stopped) this.#quietly(() => this.#takeLaterWork('all'));
       this.#round = {
         full,
         firstSync: false,
@@ -473,6 +626,14 @@ export class WorkScheduler {
       this.#roundStarting = this.#beginRound(next.full, next.waiters).finally(() => {
         this.#roundStarting = null;
       });
+    }
+  }
+
+  #quietly(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.onError(error);
     }
   }
 
@@ -578,6 +739,24 @@ export class WorkScheduler {
     this.#pollTimer = setTimeout(() => this.#pumpPolls(), Math.max(0, at - this.host.now()));
     this.#pollTimer.unref();
   }
+}
+
+/** What a row asks for, as the request that wrote it would have. */
+function requestOf(row: WorkRow): CycleRequest & { readonly owner: OwnerRef } {
+  return {
+    trigger: triggerOf(row),
+    owner: row.owner,
+    lane: row.lane,
+    fullReconcile: row.full,
+    refreshEntities: row.refresh,
+  };
+}
+
+/** The trigger a row's sync is recorded with: a person's first, then what its lane serves. */
+function triggerOf(row: WorkRow): CycleTrigger {
+  if (row.reasons.includes('manual')) return 'manual';
+  if (row.lane === 'webhook' || row.lane === 'push') return 'webhook';
+  return row.lane === 'poll' ? 'cron' : 'watcher';
 }
 
 function laneOf(trigger: CycleTrigger): Lane {

@@ -16,7 +16,7 @@ import type {
 } from '../domain/held-deletes.js';
 import type { OwnerKind, OwnerRef } from '../domain/types.js';
 import type { Database } from './open-database.js';
-import { type OwnerColumns, ownerOf } from './row-helpers.js';
+import { type OwnerColumns, ownerOf, ownerParams } from './row-helpers.js';
 
 interface HeldRow extends OwnerColumns {
   document_id: string;
@@ -59,8 +59,8 @@ export class HeldDeleteRepo {
   readonly #holdWaiting;
   readonly #undecided;
   readonly #inHold;
-  readonly #nextDue;
-  readonly #dueOwners;
+  readonly #endings;
+  readonly #endingOf;
   readonly #list;
   readonly #decided;
   readonly #waiting;
@@ -102,12 +102,13 @@ export class HeldDeleteRepo {
          count(*) FILTER (WHERE side = 'remote') AS remote
        FROM held_deletes WHERE decision IS NULL AND due_at IS NOT NULL`,
     );
-    this.#nextDue = db.prepare<[number], { due: number | null }>(
-      'SELECT min(due_at) AS due FROM held_deletes WHERE decision IS NULL AND due_at > ?',
+    this.#endings = db.prepare<[number], OwnerColumns & { due: number }>(
+      `SELECT owner_kind, owner_id, min(due_at) AS due FROM held_deletes
+       WHERE decision IS NULL AND due_at > ? GROUP BY owner_kind, owner_id`,
     );
-    this.#dueOwners = db.prepare<[number, number], OwnerColumns>(
-      `SELECT DISTINCT owner_kind, owner_id FROM held_deletes
-       WHERE decision IS NULL AND due_at > ? AND due_at <= ?`,
+    this.#endingOf = db.prepare<Record<string, unknown>, { due: number | null }>(
+      `SELECT min(due_at) AS due FROM held_deletes WHERE owner_kind = @ownerKind
+         AND owner_id = @ownerId AND decision IS NULL AND due_at > @after`,
     );
     this.#list = db.prepare<[], HeldRow>(
       'SELECT * FROM held_deletes ORDER BY first_held_at, owner_kind, owner_id, folder',
@@ -188,14 +189,14 @@ export class HeldDeleteRepo {
     return this.#inHold.get() ?? { local: 0, remote: 0 };
   }
 
-  /** When the first hold after `after` ends; null when none does. */
-  nextDue(after: number): number | null {
-    return this.#nextDue.get(after)?.due ?? null;
+  /** Per entity, the first of its holds to end after `after`. */
+  endings(after: number): { readonly owner: OwnerRef; readonly dueAt: number }[] {
+    return this.#endings.all(after).map((row) => ({ owner: ownerOf(row), dueAt: row.due }));
   }
 
-  /** The entities with a hold ending after `after`, up to `until`. */
-  dueOwners(after: number, until: number): OwnerRef[] {
-    return this.#dueOwners.all(after, until).map(ownerOf);
+  /** When the first of the entity's holds ends after `after`; null when none does. */
+  endingOf(owner: OwnerRef, after: number): number | null {
+    return this.#endingOf.get({ ...ownerParams(owner), after })?.due ?? null;
   }
 
   /** Oldest hold first. */

@@ -339,4 +339,35 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX cursors_with_error ON cursors (owner_kind, owner_id) WHERE last_error IS NOT NULL;
       `),
   },
+  {
+    version: 18,
+    name: 'work asked for an entity is a row until a sync of it succeeds, so a restart finds it without guessing; the local work found by a look becomes part of it',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE entity_work (
+          owner_kind    TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
+          owner_id      TEXT    NOT NULL,
+          reasons       TEXT    NOT NULL,
+          lane          TEXT    NOT NULL CHECK (lane IN ('push', 'webhook', 'watcher', 'poll')),
+          full_listing  INTEGER NOT NULL DEFAULT 0 CHECK (full_listing IN (0, 1)),
+          refresh       INTEGER NOT NULL DEFAULT 0 CHECK (refresh IN (0, 1)),
+          seen          INTEGER NOT NULL,
+          first_seen_at INTEGER NOT NULL,
+          last_seen_at  INTEGER NOT NULL,
+          due_at        INTEGER NOT NULL,
+          attempts      INTEGER NOT NULL DEFAULT 0,
+          last_error    TEXT,
+          documents     INTEGER CHECK (documents > 0),
+          files         INTEGER CHECK (files >= 0),
+          found_at      INTEGER,
+          PRIMARY KEY (owner_kind, owner_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX entity_work_by_due ON entity_work (due_at);
+        INSERT INTO entity_work (owner_kind, owner_id, reasons, lane, seen, first_seen_at,
+            last_seen_at, due_at, documents, files, found_at)
+          SELECT owner_kind, owner_id, 'local', 'watcher', 1, found_at, found_at, found_at,
+            documents, files, found_at FROM local_work;
+        DROP TABLE local_work;
+      `),
+  },
 ];

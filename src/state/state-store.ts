@@ -27,9 +27,9 @@ import {
   type StalestEntity,
 } from './entity-listing.js';
 import { EntityRepo } from './entity-repo.js';
+import { EntityWorkRepo } from './entity-work-repo.js';
 import { type HealthFacts, readHealthFacts } from './health-facts.js';
 import { HeldDeleteRepo } from './held-delete-repo.js';
-import { LocalWorkRepo } from './local-work-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './open-database.js';
 import { OperatorDecisionRepo } from './operator-decision-repo.js';
@@ -103,8 +103,11 @@ export class StateStore {
   readonly deletedInService: DeletedInServiceRepo;
   /** New documents whose folder a pull is building, until their commit (settle-pulls.ts). */
   readonly pullsInDoubt: PullInDoubtRepo;
-  /** What entity folders hold for a sync, until it ends (`docsync status`). */
-  readonly localWork: LocalWorkRepo;
+  /**
+   * The work asked for each entity until a sync of it succeeds, with what its folder holds for
+   * that sync (`docsync status`).
+   */
+  readonly work: EntityWorkRepo;
   /** The test documents of `check --write` not yet deleted in the service. */
   readonly writeProofs: WriteProofRepo;
 
@@ -143,7 +146,7 @@ export class StateStore {
     this.operatorDecisions = new OperatorDecisionRepo(db);
     this.deletedInService = new DeletedInServiceRepo(db);
     this.pullsInDoubt = new PullInDoubtRepo(db);
-    this.localWork = new LocalWorkRepo(db);
+    this.work = new EntityWorkRepo(db);
     this.writeProofs = new WriteProofRepo(this.settings, (fn) => this.transaction(fn));
   }
 
@@ -198,7 +201,7 @@ export class StateStore {
       this.announcedDeletions.clearOwner(owner);
       this.deletedInService.clearOwner(owner);
       this.pullsInDoubt.clearOwner(owner);
-      this.localWork.clear(owner);
+      this.work.clear(owner);
     });
   }
 

@@ -228,12 +228,12 @@ interface EntityCursor {
 }
 
 export function localWorkStatus(store: StateStore): LocalWorkStatus {
-  const { since, ...tally } = store.localWork.tally();
+  const { since, ...tally } = store.work.localTally();
   return {
     ...tally,
     since: isoOrNull(since),
-    items: store.localWork
-      .list(LOCAL_WORK_SHOWN)
+    items: store.work
+      .localWork(LOCAL_WORK_SHOWN)
       .map(({ foundAt, ...item }) => ({ ...item, foundAt: iso(foundAt) })),
   };
 }

@@ -69,7 +69,7 @@ describe('case 3: a deleteDocument webhook whose sync fails', () => {
     );
     expect(sent.status).toBe(200);
     await eventually(
-      () => daemon.output().includes('sync failed; the next one will retry'),
+      () => daemon.output().includes('sync failed; it is tried again after a wait'),
       30_000,
     );
     expect(existsSync(folder)).toBe(true);

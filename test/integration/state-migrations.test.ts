@@ -17,8 +17,8 @@ const SYNC_TABLES = [
   'cycles',
   'deleted_in_service',
   'entities',
+  'entity_work',
   'held_deletes',
-  'local_work',
   'meta_files',
   'oauth_tokens',
   'operator_decisions',
@@ -115,6 +115,35 @@ describe('state migrations', () => {
     expect(again, 'the refused push is found, not recorded again').toBe(refused);
     expect(store.outbox.get(refused)).toMatchObject({ state: 'failed', nextAttemptAt: 5000 });
     expect(store.outbox.supersede('9', 'x.pdf')).toBe(0);
+    store.close();
+  });
+
+  it('keeps the local work a stop left (v18): each entity is work to sync at the next start, its count shown', () => {
+    const file = path.join(tempDir(), 'v17.db');
+    const v17 = openDatabase(file, { migrations: MIGRATIONS.filter((m) => m.version <= 17) });
+    v17
+      .prepare(
+        `INSERT INTO local_work (owner_kind, owner_id, documents, files, found_at)
+         VALUES ('trust', '1', 2, 3, 5000), ('company', 'c', 1, 0, 7000)`,
+      )
+      .run();
+    v17.close();
+
+    const store = StateStore.open(file);
+    expect(store.work.all().map((w) => [w.owner.id, w.lane, w.dueAt, w.reasons])).toEqual([
+      ['1', 'watcher', 5000, ['local']],
+      ['c', 'watcher', 7000, ['local']],
+    ]);
+    expect(store.work.localTally()).toEqual({ entities: 2, documents: 3, files: 3, since: 5000 });
+    // Observed again after the upgrade: later than what the upgrade kept, so a sync that started
+    // before it does not settle it.
+    const seen = store.work.seenSoFar();
+    store.work.observe(
+      { kind: 'trust', id: '1' },
+      { reason: 'watcher', lane: 'watcher', at: 9000 },
+    );
+    store.work.settle({ kind: 'trust', id: '1' }, seen, false);
+    expect(store.work.get({ kind: 'trust', id: '1' })).not.toBeNull();
     store.close();
   });
 

@@ -51,15 +51,16 @@ describe('StateStore', () => {
     store.problems.record({ owner: TRUST, documentId: '1075468' }, 'x', 0);
     store.skipped.replaceForOwner(TRUST, [{ path: 'Trusts/Smith/a', reason: 'a link' }], 0);
     store.skipped.replaceForOwner(COMPANY, [{ path: 'Companies/C/b', reason: 'a link' }], 0);
-    store.localWork.record(TRUST, { documents: 1, files: 2 }, 0);
-    store.localWork.record(COMPANY, { documents: 1, files: 1 }, 0);
+    store.work.noteLocal(TRUST, { documents: 1, files: 2 }, 0);
+    store.work.noteLocal(COMPANY, { documents: 1, files: 1 }, 0);
     store.forgetEntity(TRUST);
     expect(store.entities.get(TRUST)).toBeNull();
     expect(store.cursors.get(TRUST)).toBeNull();
     expect(store.base.count(TRUST)).toBe(0);
     expect(store.problems.list()).toEqual([]);
     expect(store.skipped.list().map((s) => s.path)).toEqual(['Companies/C/b']);
-    expect(store.localWork.list(10).map((w) => w.owner)).toEqual([COMPANY]);
+    expect(store.work.localWork(10).map((w) => w.owner)).toEqual([COMPANY]);
+    expect(store.work.all().map((w) => w.owner)).toEqual([COMPANY]);
     expect(store.base.count(COMPANY)).toBe(1);
   });
 

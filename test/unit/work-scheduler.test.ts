@@ -1,6 +1,7 @@
 /**
  * The work scheduler with an in-memory host: entity syncs that take as long as a test says,
- * so the order, the exclusion and the rounds can be watched without a service.
+ * so the order, the exclusion and the rounds can be watched without a service. Its rows of work
+ * are on a real state file.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { type SchedulerHost, WorkScheduler } from '../../src/daemon/work-scheduler.js';
@@ -10,6 +11,11 @@ import { ownerKey } from '../../src/domain/owner-key.js';
 import type { OwnerRef } from '../../src/domain/types.js';
 import { EntityLocks } from '../../src/engine/entity-locks.js';
 import type { CycleOptions, CycleReport } from '../../src/engine/run-cycle.js';
+import type { StateStore } from '../../src/state/state-store.js';
+import { useStateStore } from '../helpers/state-store.js';
+import { TestClock } from '../helpers/test-clock.js';
+
+const { open } = useStateStore();
 
 const owner = (id: string): OwnerRef => ({ kind: 'company', id });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,8 +46,17 @@ function harness(
     firstSync?: boolean;
     /** Syncs of these entities throw, as one whose service routes fail. */
     failing?: readonly string[];
+    /** The state the rows of work are kept in (default: a fresh one). */
+    state?: StateStore;
+    /** What the syncs leave for later (default: nothing). */
+    laterWork?: SchedulerHost['laterWork'];
+    /** Each sync ends with this result (default: as REPORT says). */
+    result?: () => CycleReport['result'] | undefined;
+    /** The clock rows fall due on (default: the machine's, with `clock.offset`). */
+    testClock?: TestClock;
   } = {},
 ) {
+  const state = options.state ?? open();
   const locks = new EntityLocks();
   const clock = { offset: 0 };
   const runs: Run[] = [];
@@ -60,7 +75,12 @@ function harness(
     run.endedAt = Date.now();
     if (options.failing?.includes(key)) throw new Error('the service answered 503');
     const actions = options.actions ?? 0;
-    return { ...REPORT, actions: typeof actions === 'number' ? actions : actions(run) };
+    const result = options.result?.();
+    return {
+      ...REPORT,
+      actions: typeof actions === 'number' ? actions : actions(run),
+      ...(result ? { result } : {}),
+    };
   };
   const host: SchedulerHost = {
     run: (opts, lane) => {
@@ -79,8 +99,15 @@ function harness(
     finishRound: (full, reports) => rounds.push({ full, entities: reports.length }),
     pollsPerSecond: options.pollsPerSecond ?? Number.POSITIVE_INFINITY,
     pacePolls: options.pollsPerSecond !== undefined,
-    now: () => Date.now() + clock.offset,
+    now: options.testClock ? () => options.testClock!.now() : () => Date.now() + clock.offset,
+    after: (ms, fire) => {
+      if (options.testClock) return options.testClock.after(ms, fire);
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
     locks,
+    work: state.work,
+    laterWork: options.laterWork ?? (() => []),
   };
   const errors: unknown[] = [];
   const scheduler = new WorkScheduler(host, (e) => errors.push(e), { urgent: 4, poll: 2 });
@@ -92,6 +119,7 @@ function harness(
     errors,
     overlapped: () => overlap,
     clock,
+    state,
   };
 }
 
@@ -383,5 +411,110 @@ describe('WorkScheduler', () => {
     await h.scheduler.request({ trigger: 'cron' });
     expect(h.runs.filter((r) => r.key === 'company:e5')).toHaveLength(2);
     expect(h.scheduler.snapshot().hot).toBe(1);
+  });
+});
+
+describe('WorkScheduler: the work asked for is a row until a sync of it succeeds', () => {
+  const keys = (rows: readonly { owner: OwnerRef }[]) => rows.map((r) => ownerKey(r.owner));
+
+  it('keeps a request made during its sync for the next one, and clears it when that succeeds', async () => {
+    const h = harness(0, { syncMs: 30 });
+    const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    expect(keys(h.state.work.all()), 'written before the sync runs').toEqual(['company:a']);
+    await eventuallyTrue(() => h.runs.length === 1);
+    // A change while the sync reads the folder: that sync may have missed it.
+    const second = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    expect(await first).toBe('synced');
+    expect(keys(h.state.work.all()), 'the change during the sync is still work').toEqual([
+      'company:a',
+    ]);
+    expect(await second).toBe('synced');
+    expect(h.state.work.all()).toEqual([]);
+  });
+
+  it('keeps a failed sync as a row with its attempt and error, and tries it again when its backoff ends', async () => {
+    const testClock = new TestClock({ standsStill: true });
+    const failing = ['company:bad'];
+    const h = harness(0, { syncMs: 1, failing, testClock });
+    expect(await h.scheduler.request({ trigger: 'webhook', owner: owner('bad') })).toBe('failed');
+    const row = h.state.work.get(owner('bad'))!;
+    expect(row).toMatchObject({ attempts: 1, lastError: 'the service answered 503' });
+    expect(row.dueAt).toBe(testClock.now() + 5_000);
+    testClock.advance(4_999);
+    await sleep(20);
+    expect(h.runs, 'not before its backoff ends').toHaveLength(1);
+    failing.length = 0; // the service is back
+    testClock.advance(1);
+    await eventuallyTrue(() => h.runs.length === 2 && h.runs[1]!.endedAt !== undefined);
+    expect(h.runs[1]!.lane, 'in the lane it was asked in').toBe('webhook');
+    await eventuallyTrue(() => h.state.work.all().length === 0);
+    await h.scheduler.stop();
+  });
+
+  it('leaves the work of syncs a stop cut or never started, and asks for it first at the next start', async () => {
+    const state = open();
+    let stopping = false;
+    // A sync under way at the stop reports it was interrupted, as runCycle does.
+    const result = () => (stopping ? 'interrupted' : undefined);
+    const before = harness(0, { syncMs: 200, state, result });
+    void before.scheduler.request({ trigger: 'watcher', owner: owner('running') });
+    await eventuallyTrue(() => before.runs.length === 1);
+    void before.scheduler.request({
+      trigger: 'manual',
+      owner: owner('waiting'),
+      fullReconcile: true,
+    });
+    stopping = true;
+    await before.scheduler.stop();
+    expect(keys(state.work.all()).sort()).toEqual(['company:running', 'company:waiting']);
+
+    const after = harness(3, { syncMs: 5, state });
+    after.scheduler.resume();
+    await after.scheduler.request({ trigger: 'cron' });
+    await eventuallyTrue(() => after.state.work.all().length === 0);
+    const first = after.runs.slice(0, 2);
+    expect(first.map((r) => r.key).sort(), 'before any round entity').toEqual([
+      'company:running',
+      'company:waiting',
+    ]);
+    const manual = first.find((r) => r.key === 'company:waiting')!;
+    expect(manual.options).toMatchObject({ trigger: 'manual', fullReconcile: true });
+    expect(manual.lane).toBe('webhook');
+    await after.scheduler.stop();
+  });
+
+  it('starts what a sync left for later (a hold) when it falls due, not before, and keeps it across a restart', async () => {
+    const testClock = new TestClock({ standsStill: true });
+    const state = open();
+    const holdEnd = testClock.now() + 60_000;
+    let held = true;
+    const laterWork: SchedulerHost['laterWork'] = (owners) =>
+      held && owners !== 'all' && owners.some((o) => o.id === 'a')
+        ? [
+            {
+              owner: owner('a'),
+              dueAt: holdEnd,
+              request: { trigger: 'watcher', owner: owner('a') },
+            },
+          ]
+        : [];
+    const h = harness(0, { syncMs: 1, state, testClock, laterWork });
+    await h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
+    expect(h.state.work.get(owner('a'))).toMatchObject({ dueAt: holdEnd, reasons: ['watcher'] });
+    testClock.advanceTo(holdEnd - 1);
+    await sleep(20);
+    expect(h.runs).toHaveLength(1);
+    await h.scheduler.stop();
+
+    // Restarted before the hold ends: the row is the work, due when it was.
+    const again = harness(0, { syncMs: 1, state, testClock });
+    again.scheduler.resume();
+    await sleep(20);
+    expect(again.runs).toHaveLength(0);
+    held = false;
+    testClock.advance(1);
+    await eventuallyTrue(() => again.runs.length === 1 && again.runs[0]!.endedAt !== undefined);
+    await eventuallyTrue(() => again.state.work.all().length === 0);
+    await again.scheduler.stop();
   });
 });

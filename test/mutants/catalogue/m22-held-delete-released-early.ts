@@ -9,7 +9,7 @@ export default {
     'test/unit/delete-hold.test.ts',
     'test/scenarios/delete-hold.test.ts',
     'test/integration/daemon-mass-delete.test.ts',
-    'test/integration/delete-hold-timer.test.ts',
+    'test/integration/held-delete-repo.test.ts',
   ],
   find: `    if (known.dueAt <= now) return { kind: 'due', rule: 3 };`,
   replace: `    if (known.dueAt <= now + holdMs) return { kind: 'due', rule: 3 };`,
