@@ -265,6 +265,14 @@ const cases: [number, string, WorkView, WorkPick][] = [
     poll('round', 'a', 12),
   ],
   [
+    12,
+    'hot has had exactly its share (one poll in six): the round',
+    view({
+      polls: { round: ['a'], hot: [{ key: 'h', listedAt: 0 }], recent: { hot: 1, round: 4 } },
+    }),
+    poll('round', 'a', 12),
+  ],
+  [
     13,
     'only the round waits: it takes the slot, whatever the shares',
     view({ polls: { round: ['a', 'b'], recent: { hot: 0, round: 100 } } }),
