@@ -142,7 +142,7 @@ export type WorkPick =
       readonly kind: 'start-poll';
       readonly poll: PollKind;
       readonly key: string;
-      readonly rule: number;
+      readonly rule: 9 | 10 | 12 | 13;
     }
   | { readonly kind: 'wait'; readonly untilMs: number | null; readonly rule: 7 | 14 };
 

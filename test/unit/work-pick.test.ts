@@ -9,6 +9,7 @@ import type { Lane } from '../../src/domain/lanes.js';
 import { HOT_SHARE } from '../../src/domain/poll-policy.js';
 import {
   ECHO_MS,
+  type PollKind,
   type PollState,
   pickWork,
   type QueuedSync,
@@ -54,7 +55,7 @@ const urgent = (key: string, rule: 5 | 6): WorkPick => ({
   slot: 'urgent-slot',
   rule,
 });
-const poll = (kind: 'round' | 'hot' | 'hinted', key: string, rule: number): WorkPick => ({
+const poll = (kind: PollKind, key: string, rule: 9 | 10 | 12 | 13): WorkPick => ({
   kind: 'start-poll',
   poll: kind,
   key,
