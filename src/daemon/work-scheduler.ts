@@ -8,6 +8,7 @@
  *   3. entities the watcher reported;
  *   4. polling: rounds over every entity, hot polls, and the companies the firm-wide sweep points
  *      at (domain/poll-policy.ts; daemon/unlodged-sweep.ts).
+ * What starts next, of all of these, is one pure pick's (domain/work-pick.ts), asked in one loop.
  * Webhook and watcher syncs have slots of their own, so they never wait for a poll round; the
  * poll lane has a few slots, so it holds only a few requests in the queue, behind everyone else.
  *
@@ -28,22 +29,27 @@
  * So the work outlives the process: `resume` at the next start asks for what is left, first.
  * Polls are policy, not rows: the round, the hot and the hinted entities are chosen again.
  */
+import { assertNever } from '../domain/assert-never.js';
 import { backoff, EVENT_BACKOFF } from '../domain/backoff.js';
-import { ECHO_MS, nextSlot, requestLane } from '../domain/fair-lanes.js';
 import { LANE_PRIORITY, type Lane } from '../domain/lanes.js';
 import { ownerKey } from '../domain/owner-key.js';
 import {
-  choosePoll,
-  type HintedEntity,
-  type HotEntity,
   hotIntervalMs,
   isHot,
   POLL_TIMES,
-  type PollPick,
   type PollTimes,
   SHARE_WINDOW_MS,
 } from '../domain/poll-policy.js';
 import type { OwnerRef } from '../domain/types.js';
+import {
+  ECHO_MS,
+  type HintedEntity,
+  type HotEntity,
+  type PollKind,
+  pickWork,
+  requestLane,
+  type WorkView,
+} from '../domain/work-pick.js';
 import type { EntityLocks } from '../engine/entity-locks.js';
 import type { CycleOptions, CycleReport } from '../engine/run-cycle.js';
 import type { CycleTrigger } from '../state/cycle-repo.js';
@@ -164,9 +170,9 @@ interface Hint {
 export class WorkScheduler {
   readonly #queued = new Map<string, Work>();
   readonly #running = new Map<string, Promise<void>>();
-  /** The lane each running sync took (fair lanes rule 9). */
+  /** The lane each running sync took (work-pick rule 1). */
   readonly #runningLane = new Map<string, Lane>();
-  /** When entities' last watcher syncs ended (fair lanes rule 9), dropped once older. */
+  /** When entities' last watcher syncs ended (work-pick rule 1), dropped once older. */
   readonly #watcherEndedAt = new Map<string, number>();
   readonly #owners = new Map<string, OwnerRef>();
   /** When each entity last synced successfully: what the scan pass compares a change with. */
@@ -312,7 +318,7 @@ export class WorkScheduler {
   }
 
   /**
-   * The firm-wide sweep saw a change in this entity: list it at once (poll-policy rules 7, 8),
+   * The firm-wide sweep saw a change in this entity: list it at once (work-pick rules 9, 10),
    * whole when `whole` (a document left the list: only a whole listing shows a deletion). The
    * hint stands until a sync of the entity that started after it ends.
    */
@@ -327,7 +333,7 @@ export class WorkScheduler {
       latest: now,
       whole: whole || (was?.whole ?? false),
     });
-    this.#pumpPolls();
+    this.#pump();
   }
 
   /** When the entity's last sync in this daemon finished (0: none yet). */
@@ -409,34 +415,64 @@ export class WorkScheduler {
   }
 
   /**
-   * Starts what the slots allow, each entity once, in the order the requests came within a lane.
-   * Webhook and watcher syncs share the urgent slots by the fair lanes' rules 6–8
-   * (domain/fair-lanes.ts): webhooks first, but neither lane fills the slots the other's share
-   * keeps while it has a sync waiting (a folder reorganised into many entities at once would
-   * otherwise hold every slot for minutes while webhooks waited).
+   * Starts what the pick names (domain/work-pick.ts), one at a time, until it names a wait: then
+   * one timer, when the wait has an end. Whatever changes (a request, a hint, a round, a sync's
+   * end, a lock come free) pumps again.
    */
   #pump(): void {
-    if (this.#stopped) return;
-    const startable = [...this.#queued.entries()].filter(
-      ([key]) => !this.#running.has(key) && !this.host.locks.isBusy(key),
-    );
-    for (const [key, work] of startable) {
-      if (work.lane !== 'poll' || this.#pollInUse >= this.limits.poll) continue;
-      this.#queued.delete(key);
-      this.#start(key, work, 'poll-slot');
+    clearTimeout(this.#pollTimer);
+    while (!this.#stopped) {
+      const now = this.host.now();
+      const pick = pickWork(this.#view(now));
+      switch (pick.kind) {
+        case 'start-queued': {
+          const work = this.#queued.get(pick.key)!;
+          this.#queued.delete(pick.key);
+          this.#start(pick.key, work, pick.slot);
+          break;
+        }
+        case 'start-poll':
+          this.#nextPollAt = now + 1000 / this.host.pollsPerSecond;
+          // A hinted poll is a hot one that cannot wait: it counts in the hot polls' share.
+          this.#recent.push({ at: now, kind: pick.poll === 'round' ? 'round' : 'hot' });
+          this.#startPoll(pick.key, pick.poll);
+          break;
+        case 'wait':
+          if (pick.untilMs !== null) this.#wakeAt(pick.untilMs);
+          return;
+        default:
+          assertNever(pick);
+      }
     }
-    const urgent = startable.filter(([, work]) => work.lane !== 'poll');
-    for (;;) {
-      const waiting: Partial<Record<Lane, number>> = { webhook: 0, watcher: 0 };
-      for (const [, work] of urgent) waiting[work.lane] = (waiting[work.lane] ?? 0) + 1;
-      const pick = nextSlot({ slots: this.limits.urgent, running: this.#urgentInUse, waiting });
-      if (!pick) break;
-      const at = urgent.findIndex(([, work]) => work.lane === pick.lane);
-      const [key, work] = urgent.splice(at, 1)[0]!;
-      this.#queued.delete(key);
-      this.#start(key, work, 'urgent-slot');
-    }
-    this.#pumpPolls();
+  }
+
+  /** What the pick needs to know, as it stands now. */
+  #view(now: number): WorkView {
+    this.#recent = this.#recent.filter((r) => now - r.at < SHARE_WINDOW_MS);
+    const hot = this.#hot(now);
+    return {
+      queued: [...this.#queued].map(([key, work]) => ({ key, lane: work.lane })),
+      busy: { has: (key) => this.#running.has(key) || this.host.locks.isBusy(key) },
+      urgent: { slots: this.limits.urgent, inUse: this.#urgentInUse },
+      poll: { slots: this.limits.poll, inUse: this.#pollInUse },
+      polls: {
+        now,
+        paced: this.host.pacePolls,
+        nextPollAt: this.#nextPollAt,
+        round: this.#round?.keys ?? [],
+        hot,
+        hinted: [...this.#hinted].map(([key, h]): HintedEntity => ({ key, hintedAt: h.since })),
+        hotIntervalMs: hotIntervalMs(
+          hot.length,
+          this.host.pollsPerSecond,
+          (this.host.pollTimes ?? POLL_TIMES).minHotIntervalMs,
+        ),
+        recent: {
+          hot: this.#recent.filter((r) => r.kind === 'hot').length,
+          round: this.#recent.filter((r) => r.kind === 'round').length,
+        },
+      },
+    };
   }
 
   #start(
@@ -522,7 +558,7 @@ export class WorkScheduler {
   }
 
   /**
-   * What a sync found makes its entity hot (listed again often for a while: poll-policy rule 2),
+   * What a sync found makes its entity hot (listed again often for a while: work-pick rule 8),
    * but not what the first sync pulled (catching up, not activity), and a change a hinted poll
    * found only once the round lists the entity. The hint is there to bring that change early;
    * counted from it, the entity turned hot a round sooner than without the sweep, and at firm
@@ -610,7 +646,7 @@ export class WorkScheduler {
       inFlight: 0,
       reports: [],
     };
-    this.#pumpPolls();
+    this.#pump();
     this.#endRoundIfDone(true);
   }
 
@@ -645,53 +681,6 @@ export class WorkScheduler {
     }
   }
 
-  /** Fills the free poll slots with what the poll policy picks. */
-  #pumpPolls(): void {
-    clearTimeout(this.#pollTimer);
-    while (!this.#stopped && this.#pollInUse < this.limits.poll) {
-      const now = this.host.now();
-      if (this.host.pacePolls && now < this.#nextPollAt) {
-        this.#wakeAt(this.#nextPollAt);
-        return;
-      }
-      const pick = this.#pick(now);
-      if (pick.kind === 'wait') {
-        if (pick.untilMs !== null) this.#wakeAt(pick.untilMs);
-        return;
-      }
-      this.#nextPollAt = now + 1000 / this.host.pollsPerSecond;
-      // A hinted poll is a hot one that cannot wait: it counts in the hot polls' share.
-      this.#recent.push({ at: now, kind: pick.kind === 'round' ? 'round' : 'hot' });
-      this.#startPoll(pick.key, pick.kind);
-    }
-  }
-
-  #pick(now: number): PollPick {
-    this.#recent = this.#recent.filter((r) => now - r.at < SHARE_WINDOW_MS);
-    const hot = this.#hot(now);
-    // Busy: in a sync, waiting for one, or its lock held (a person's decision, a whole cycle).
-    const busy = {
-      has: (key: string) =>
-        this.#running.has(key) || this.#queued.has(key) || this.host.locks.isBusy(key),
-    };
-    return choosePoll({
-      now,
-      round: this.#round?.keys ?? [],
-      hot,
-      hinted: [...this.#hinted].map(([key, h]): HintedEntity => ({ key, hintedAt: h.since })),
-      hotIntervalMs: hotIntervalMs(
-        hot.length,
-        this.host.pollsPerSecond,
-        (this.host.pollTimes ?? POLL_TIMES).minHotIntervalMs,
-      ),
-      recent: {
-        hot: this.#recent.filter((r) => r.kind === 'hot').length,
-        round: this.#recent.filter((r) => r.kind === 'round').length,
-      },
-      busy,
-    });
-  }
-
   #hot(now: number): HotEntity[] {
     const hot: HotEntity[] = [];
     for (const [key, changedAt] of this.#changedAt) {
@@ -702,7 +691,7 @@ export class WorkScheduler {
     return hot;
   }
 
-  #startPoll(key: string, kind: 'hot' | 'round' | 'hinted'): void {
+  #startPoll(key: string, kind: PollKind): void {
     const owner = this.#owners.get(key)!;
     const round = this.#round;
     const inRound = kind === 'round' && round !== null;
@@ -736,7 +725,7 @@ export class WorkScheduler {
 
   #wakeAt(at: number): void {
     clearTimeout(this.#pollTimer);
-    this.#pollTimer = setTimeout(() => this.#pumpPolls(), Math.max(0, at - this.host.now()));
+    this.#pollTimer = setTimeout(() => this.#pump(), Math.max(0, at - this.host.now()));
     this.#pollTimer.unref();
   }
 }

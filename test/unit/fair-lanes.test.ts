@@ -1,14 +1,13 @@
-/** The fair lanes' rules (src/domain/fair-lanes.ts), one case or more per numbered rule. */
+/**
+ * The request queue's turns (src/domain/fair-lanes.ts), one case or more per numbered rule; the
+ * work scheduler's slots and a request's lane are in work-pick.test.ts.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   afterTurn,
-  ECHO_MS,
   type LaneCounts,
-  nextSlot,
   nextTurn,
   PATIENCE,
-  requestLane,
-  type SlotView,
   type TurnView,
 } from '../../src/domain/fair-lanes.js';
 import { LANES, type Lane } from '../../src/domain/lanes.js';
@@ -132,71 +131,5 @@ describe('the shares that follow from the rules', () => {
     const share = (lane: Lane) => taken.filter((l) => l === lane).length;
     expect(share('push')).toBeGreaterThan(share('webhook'));
     expect(share('webhook')).toBeGreaterThanOrEqual(share('poll'));
-  });
-});
-
-const slots = (over: Partial<SlotView>): SlotView => ({
-  slots: 8,
-  running: { webhook: 0, watcher: 0 },
-  waiting: { webhook: 0, watcher: 0 },
-  ...over,
-});
-
-describe('nextSlot', () => {
-  const cases: [string, Partial<SlotView>, ReturnType<typeof nextSlot>][] = [
-    [
-      '6: no slot free: nobody starts',
-      { running: { webhook: 5, watcher: 3 }, waiting: { webhook: 2, watcher: 2 } },
-      null,
-    ],
-    ['6: nothing waiting: nobody starts', {}, null],
-    [
-      "7: the watcher's syncs never take the two slots kept for the webhooks...",
-      { running: { webhook: 0, watcher: 6 }, waiting: { webhook: 0, watcher: 10 } },
-      null,
-    ],
-    [
-      '7: ...which a webhook then finds free',
-      { running: { webhook: 0, watcher: 6 }, waiting: { webhook: 1, watcher: 10 } },
-      { lane: 'webhook', rule: 8 },
-    ],
-    [
-      '7: the webhooks never take the two kept for the watcher, which then goes first',
-      { running: { webhook: 6, watcher: 1 }, waiting: { webhook: 5, watcher: 3 } },
-      { lane: 'watcher', rule: 7 },
-    ],
-    [
-      '7: a pool under four slots keeps no shares: the order alone',
-      { slots: 2, running: { webhook: 1, watcher: 0 }, waiting: { webhook: 1, watcher: 1 } },
-      { lane: 'webhook', rule: 8 },
-    ],
-    [
-      '8: both lanes under what they may hold: the higher goes first',
-      { running: { webhook: 3, watcher: 2 }, waiting: { webhook: 1, watcher: 1 } },
-      { lane: 'webhook', rule: 8 },
-    ],
-  ];
-  it.each(cases)('%s', (_, over, expected) => {
-    expect(nextSlot(slots(over))).toEqual(expected);
-  });
-});
-
-describe('requestLane', () => {
-  it("9: a webhook about an entity whose watcher sync runs or waits takes the watcher's lane", () => {
-    expect(requestLane('webhook', true, { running: 'watcher' })).toBe('watcher');
-    expect(requestLane('webhook', true, { waiting: 'watcher' })).toBe('watcher');
-  });
-
-  it('9: and one about an entity whose watcher sync ended less than ECHO_MS ago: the echo of its uploads', () => {
-    expect(requestLane('webhook', true, { watcherEndedAgoMs: 0 })).toBe('watcher');
-    expect(requestLane('webhook', true, { watcherEndedAgoMs: ECHO_MS - 1 })).toBe('watcher');
-    expect(requestLane('webhook', true, { watcherEndedAgoMs: ECHO_MS })).toBe('webhook');
-  });
-
-  it('9: otherwise, and for what is not a webhook (a person\'s "Sync now"), the lane asked', () => {
-    expect(requestLane('webhook', true, {})).toBe('webhook');
-    expect(requestLane('webhook', true, { running: 'poll', waiting: 'webhook' })).toBe('webhook');
-    expect(requestLane('webhook', false, { running: 'watcher' })).toBe('webhook');
-    expect(requestLane('watcher', false, { running: 'webhook' })).toBe('watcher');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Poll-policy rule 9, the round's pace, on a virtual clock: a firm of 5,000 entities polled at
+ * Work-pick rule 12, the round's pace, on a virtual clock: a firm of 5,000 entities polled at
  * the default budget (10 requests a second, less the unlodged sweep's 5 %), a round asked for
  * every 5 minutes as `schedule.cron` does (one kept to follow while one runs), the poller
  * keeping its count of the last minute's polls as the work scheduler does. Quiet, then with 200
@@ -7,14 +7,8 @@
  * keep its pace, and no entity may go unlisted longer than the coverage period the docs promise.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  choosePoll,
-  coveragePeriodMs,
-  type HintedEntity,
-  type HotEntity,
-  hotIntervalMs,
-  SHARE_WINDOW_MS,
-} from '../../src/domain/poll-policy.js';
+import { coveragePeriodMs, hotIntervalMs, SHARE_WINDOW_MS } from '../../src/domain/poll-policy.js';
+import { type HintedEntity, type HotEntity, pickWork } from '../../src/domain/work-pick.js';
 
 const ENTITIES = 5000;
 const POLLS_PER_SECOND = 10 * (1 - 0.05);
@@ -22,6 +16,13 @@ const CRON_MS = 5 * 60_000;
 /** docs/syncing.md: 5,000 entities at 10 requests a second are each listed within 11 minutes. */
 const DOCS_COVERAGE_MS = 11 * 60_000;
 const NO_ONE_BUSY = { has: () => false };
+/** A free poll slot each time: the poller keeps its own pace here, one poll per step. */
+const FREE_SLOTS = {
+  queued: [],
+  busy: NO_ONE_BUSY,
+  urgent: { slots: 8, inUse: {} },
+  poll: { slots: 1, inUse: 0 },
+} as const;
 
 interface Run {
   /** How long each round took, from its start to its last listing. */
@@ -82,27 +83,31 @@ function poll(active: number, hintEveryMs: number, forMs: number, webhookEveryMs
     }
     while (recent.length > 0 && now - recent[0]!.at >= SHARE_WINDOW_MS) recent.shift();
     const hotView: HotEntity[] = [...hot].map((key) => ({ key, listedAt: listedAt.get(key)! }));
-    const pick = choosePoll({
-      now,
-      round: round?.keys ?? [],
-      hot: hotView,
-      hinted,
-      hotIntervalMs: hotIntervalMs(hot.size, POLLS_PER_SECOND),
-      recent: {
-        hot: recent.filter((r) => r.kind === 'hot').length,
-        round: recent.filter((r) => r.kind === 'round').length,
+    const pick = pickWork({
+      ...FREE_SLOTS,
+      polls: {
+        now,
+        paced: false,
+        nextPollAt: 0,
+        round: round?.keys ?? [],
+        hot: hotView,
+        hinted,
+        hotIntervalMs: hotIntervalMs(hot.size, POLLS_PER_SECOND),
+        recent: {
+          hot: recent.filter((r) => r.kind === 'hot').length,
+          round: recent.filter((r) => r.kind === 'round').length,
+        },
       },
-      busy: NO_ONE_BUSY,
     });
-    if (pick.kind === 'wait') continue;
-    recent.push({ at: now, kind: pick.kind === 'round' ? 'round' : 'hot' });
-    if (pick.kind !== 'round') hotPolls++;
-    if (pick.kind === 'hinted')
+    if (pick.kind !== 'start-poll') continue;
+    recent.push({ at: now, kind: pick.poll === 'round' ? 'round' : 'hot' });
+    if (pick.poll !== 'round') hotPolls++;
+    if (pick.poll === 'hinted')
       hinted.splice(
         hinted.findIndex((h) => h.key === pick.key),
         1,
       );
-    if (pick.kind === 'round' && round) {
+    if (pick.poll === 'round' && round) {
       round.keys.splice(round.keys.indexOf(pick.key), 1);
       if (round.keys.length === 0) {
         rounds.push(now - round.startedAt);
@@ -116,7 +121,7 @@ function poll(active: number, hintEveryMs: number, forMs: number, webhookEveryMs
   return { rounds, stalestMs, hotPolls };
 }
 
-describe('poll policy rule 9: the round keeps its pace', () => {
+describe('work-pick rule 12: the round keeps its pace', () => {
   const minutes = 60;
   const quiet = poll(0, 0, minutes * 60_000);
   const busy = poll(200, 5_000, minutes * 60_000);

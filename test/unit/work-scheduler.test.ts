@@ -5,10 +5,10 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { type SchedulerHost, WorkScheduler } from '../../src/daemon/work-scheduler.js';
-import { ECHO_MS } from '../../src/domain/fair-lanes.js';
 import type { Lane } from '../../src/domain/lanes.js';
 import { ownerKey } from '../../src/domain/owner-key.js';
 import type { OwnerRef } from '../../src/domain/types.js';
+import { ECHO_MS } from '../../src/domain/work-pick.js';
 import { EntityLocks } from '../../src/engine/entity-locks.js';
 import type { CycleOptions, CycleReport } from '../../src/engine/run-cycle.js';
 import type { StateStore } from '../../src/state/state-store.js';
@@ -164,7 +164,7 @@ describe('WorkScheduler', () => {
     expect(h.overlapped()).toBe(false);
   });
 
-  it("keeps the webhooks' share of the urgent slots while the watcher's syncs would fill them (fair lanes 7)", async () => {
+  it("keeps the webhooks' share of the urgent slots while the watcher's syncs would fill them (work-pick rule 5)", async () => {
     // 4 urgent slots: one is kept for each of the two lanes.
     const h = harness(0, { syncMs: 300 });
     const folders = Array.from({ length: 8 }, (_, i) =>
@@ -194,7 +194,7 @@ describe('WorkScheduler', () => {
     expect(h.runs[1]!.options.fullReconcile).toBe(true);
   });
 
-  it("runs a webhook about an entity the watcher is syncing after it, in the watcher's lane (fair lanes 9)", async () => {
+  it("runs a webhook about an entity the watcher is syncing after it, in the watcher's lane (work-pick rule 1)", async () => {
     const h = harness(0, { syncMs: 30 });
     const first = h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
     await sleep(5);
@@ -210,7 +210,7 @@ describe('WorkScheduler', () => {
     expect(h.runs.at(-1)!.lane).toBe('webhook');
   });
 
-  it("runs a webhook that comes just after the entity's watcher sync in the watcher's lane: the echo of its uploads (fair lanes 9)", async () => {
+  it("runs a webhook that comes just after the entity's watcher sync in the watcher's lane: the echo of its uploads (work-pick rule 1)", async () => {
     const h = harness(0, { syncMs: 5 });
     await h.scheduler.request({ trigger: 'watcher', owner: owner('a') });
     await h.scheduler.request({ trigger: 'webhook', owner: owner('a') });
