@@ -59,6 +59,7 @@ export function renderStatus(report: StatusReport, statePath: string): string {
     );
   }
   lines.push(...localWorkLines(report.localWork, label));
+  lines.push(...syncsWaitingLines(report.syncsWaiting, label));
   const p = report.pushes;
   lines.push(`Pending pushes: ${p.pending} (in doubt ${p.inDoubt}, failed ${p.failed})`);
   for (const f of p.failedItems)
@@ -124,6 +125,27 @@ function localWorkLines(work: StatusReport['localWork'], label: (owner: OwnerRef
       `  ${label(item.owner)}: ${plural(item.documents, 'document')}, ${plural(item.files, 'file')}`,
     );
   const more = work.entities - work.items.length;
+  if (more > 0) lines.push(`  and ${plural(more, 'more entity')}`);
+  return lines;
+}
+
+/**
+ * Syncs asked for and not done: a sync that failed (the service down, a folder unreadable) is
+ * tried again on its own after a wait, and says here why it failed and when it is tried next.
+ */
+function syncsWaitingLines(
+  work: StatusReport['syncsWaiting'],
+  label: (owner: OwnerRef) => string,
+): string[] {
+  const failing = work.failingEntities;
+  const lines = [
+    `Syncs waiting: ${work.entities === 0 ? 'none' : plural(work.entities, 'entity')}${failing > 0 ? ` (${failing} failing)` : ''}`,
+  ];
+  for (const f of work.failing)
+    lines.push(
+      `  ${label(f.owner)}: failed ${plural(f.attempts, 'time')}${f.lastError ? ` (${f.lastError})` : ''}; tried again at ${f.nextAttemptAt}`,
+    );
+  const more = failing - work.failing.length;
   if (more > 0) lines.push(`  and ${plural(more, 'more entity')}`);
   return lines;
 }

@@ -91,6 +91,8 @@ export class EntityWorkRepo {
   readonly #localList;
   readonly #localTally;
   readonly #observe;
+  readonly #tally;
+  readonly #failing;
 
   constructor(db: Database) {
     this.#seen =
@@ -146,6 +148,12 @@ export class EntityWorkRepo {
     >(
       `SELECT count(*) AS entities, sum(documents) AS documents, sum(files) AS files,
          min(found_at) AS since FROM entity_work WHERE documents IS NOT NULL`,
+    );
+    this.#tally = db.prepare<[], { entities: number; failing: number | null }>(
+      'SELECT count(*) AS entities, sum(attempts > 0) AS failing FROM entity_work',
+    );
+    this.#failing = db.prepare<[number], Row>(
+      'SELECT * FROM entity_work WHERE attempts > 0 ORDER BY attempts DESC, due_at LIMIT ?',
     );
     this.#observe = db.transaction((target: OwnerRef, observation: Observation) => {
       const was = this.#get.get(ownerParams(target));
@@ -248,6 +256,17 @@ export class EntityWorkRepo {
   /** Every row, the longest due first. */
   all(): WorkRow[] {
     return this.#all.all().map(toWork);
+  }
+
+  /** How many entities have work asked for, and how many of them failed their last sync. */
+  tally(): { readonly entities: number; readonly failing: number } {
+    const row = this.#tally.get()!;
+    return { entities: row.entities, failing: row.failing ?? 0 };
+  }
+
+  /** The rows whose last sync failed, the most attempts first. */
+  failing(limit: number): WorkRow[] {
+    return this.#failing.all(limit).map(toWork);
   }
 
   /** The entities with the most local work waiting first. */

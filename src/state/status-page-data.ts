@@ -28,6 +28,7 @@ import {
   localWorkStatus,
   pushStatus,
   type StatusReport,
+  syncsWaitingStatus,
 } from './status-report.js';
 
 /** Rows of each problem list the page shows; the rest is counted. */
@@ -62,6 +63,8 @@ export interface PageProblems {
   readonly pushes: StatusReport['pushes'];
   /** What entity folders hold for a sync not run yet, as `docsync status` says it. */
   readonly localWork: LocalWorkStatus;
+  /** Syncs asked for and not done, as `docsync status` says them. */
+  readonly syncsWaiting: StatusReport['syncsWaiting'];
   readonly recordsInError: readonly RecordError[];
   readonly unmatchedFolders: readonly UnmatchedFolder[];
   readonly notSynced: readonly SkippedRecord[];
@@ -85,8 +88,10 @@ export function readPageProblems(store: StateStore, db: Database): PageProblems 
       const problems = store.problems.list(PROBLEMS_SHOWN);
       const pushes = pushStatus(store);
       const localWork = localWorkStatus(store);
+      const syncsWaiting = syncsWaitingStatus(store);
       const owners = [
         ...localWork.items.map((w) => w.owner),
+        ...syncsWaiting.failing.map((w) => w.owner),
         ...waitingRows.map((h) => h.owner),
         ...conflicts.map((c) => c.owner),
         ...problems.map((p) => p.owner),
@@ -104,6 +109,7 @@ export function readPageProblems(store: StateStore, db: Database): PageProblems 
         itemsInError: { total: health.waiting['items-in-error'], items: problems },
         pushes,
         localWork,
+        syncsWaiting,
         recordsInError: store.recordErrors.list(),
         unmatchedFolders: store.entities.listUnmatchedFolders(),
         notSynced: store.skipped.list(),

@@ -48,6 +48,22 @@ export interface StatusReport {
    * files a stop left waiting are not pushes yet, so `pushes` says nothing of them.
    */
   readonly localWork: LocalWorkStatus;
+  /**
+   * The entities whose sync was asked for and has not succeeded yet (state/entity-work-repo.ts),
+   * with those whose last sync failed: each is tried again when its wait ends.
+   */
+  readonly syncsWaiting: {
+    readonly entities: number;
+    /** Of them, those whose last sync failed; the first `FAILING_SHOWN` are in `failing`. */
+    readonly failingEntities: number;
+    readonly failing: readonly {
+      readonly owner: OwnerRef;
+      readonly reasons: readonly string[];
+      readonly attempts: number;
+      readonly lastError: string | null;
+      readonly nextAttemptAt: string;
+    }[];
+  };
   readonly pushes: {
     readonly pending: number;
     readonly inDoubt: number;
@@ -148,6 +164,9 @@ export interface LocalWorkStatus {
 /** Entities of the local work listed by name; the rest are counted. */
 export const LOCAL_WORK_SHOWN = 20;
 
+/** Entities whose sync keeps failing, shown by name; the count says how many in all. */
+const FAILING_SHOWN = 20;
+
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
@@ -164,6 +183,7 @@ function readReport(store: StateStore, db: Database, now: number): StatusReport 
     lastSuccessfulCycle: summariseCycle(store.cycles.lastSuccessful()),
     entities: entityStatuses(store, now),
     localWork: localWorkStatus(store),
+    syncsWaiting: syncsWaitingStatus(store),
     pushes: pushStatus(store),
     conflicts: {
       total: store.conflicts.count(),
@@ -225,6 +245,21 @@ interface EntityCursor {
   readonly name: string | null;
   readonly folder: string | null;
   readonly cursor: CursorRecord | null;
+}
+
+export function syncsWaitingStatus(store: StateStore): StatusReport['syncsWaiting'] {
+  const tally = store.work.tally();
+  return {
+    entities: tally.entities,
+    failingEntities: tally.failing,
+    failing: store.work.failing(FAILING_SHOWN).map((w) => ({
+      owner: w.owner,
+      reasons: w.reasons,
+      attempts: w.attempts,
+      lastError: w.lastError,
+      nextAttemptAt: iso(w.dueAt),
+    })),
+  };
 }
 
 export function localWorkStatus(store: StateStore): LocalWorkStatus {

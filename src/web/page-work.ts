@@ -106,6 +106,7 @@ export function syncSection({ data, runtime, now, advice }: WorkInput): Html {
     ],
     ['Pending webhook events', data.pendingWebhookEvents],
     ['Local changes waiting', localWorkText(data)],
+    ['Syncs waiting', syncsWaitingText(data)],
   ];
   return html`<section id="sync"><h2>Sync</h2>${facts(rows)}${workSection({ data, runtime, now })}</section>`;
 }
@@ -132,6 +133,20 @@ function localWorkText({ localWork: work, names }: StatusPageData): Html | strin
       ? `: ${work.items.map((w) => `${entityLabel(w.owner, names.get(ownerKey(w.owner)))} ${plural(w.files, 'file')}`).join(', ')}`
       : '';
   return html`${plural(work.files, 'file')} in ${plural(work.documents, 'document')} of ${plural(work.entities, 'entity')}, found since ${timeOf(work.since === null ? null : Date.parse(work.since))}; each entity's sync sends them, in the watcher's lane${named}`;
+}
+
+/** A failing entity's sync is tried again on its own: the page says why it failed, and when. */
+function syncsWaitingText({ syncsWaiting: work, names }: StatusPageData): Html | string {
+  if (work.entities === 0) return 'none';
+  const count = plural(work.entities, 'entity');
+  if (work.failing.length === 0) return count;
+  const failing = work.failing
+    .slice(0, LOCAL_WORK_NAMED)
+    .map(
+      (f) =>
+        html`${entityLabel(f.owner, names.get(ownerKey(f.owner)))} failed ${plural(f.attempts, 'time')}${f.lastError ? ` (${f.lastError})` : ''}, tried again at ${timeOf(Date.parse(f.nextAttemptAt))}; `,
+    );
+  return html`${count}, ${work.failingEntities} failing: ${failing}`;
 }
 
 /** How far the round under way has come: the entities it listed of its own, since when. */

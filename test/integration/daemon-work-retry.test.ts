@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { documentFolderOf, firmInStep, NEVER } from '../helpers/daemon-firm.js';
 import { useInProcessDaemons } from '../helpers/daemon-in-process.js';
 import { eventually } from '../helpers/daemon-process.js';
+import { runCli } from '../helpers/run-cli.js';
 import { useSimulators } from '../helpers/simulator.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -54,16 +55,26 @@ describe('a change whose sync fails while the service is down', () => {
         .find((d) => d.id === doc.id)!
         .attachments.some((a) => a.name === 'late scan.pdf');
     expect(await uploaded()).toBe(false);
+    // What waits, and why, for a person who asks meanwhile.
+    const status = await runCli(['status', '--config', config], { env });
+    expect(status.stdout).toMatch(/Syncs waiting: 1 entity \(1 failing\)/);
+    expect(status.stdout).toMatch(
+      /Generated 1 Pty Ltd \(company [^)]+\): failed 1 time \(GET \/companies\/\{companyId\}\/documents answered 400[^\n]*; tried again at \d{4}-/,
+    );
 
     sim.admin.setFaults({});
     await eventually(uploaded, 30_000);
     // Brought by the failed sync's own retry, in its lane, not by a poll of the entity (a
     // change makes it hot, so a poll would come too, later).
-    const pushed = daemon.app.state.cycles
-      .list(10)
-      .find((c) => c.owner?.id === doc.owner.id && (c.counts?.pushed ?? 0) > 0);
-    expect(pushed?.trigger).toBe('watcher');
+    const pushedBy = () =>
+      daemon.app.state.cycles
+        .list(10)
+        .find((c) => c.owner?.id === doc.owner.id && (c.counts?.pushed ?? 0) > 0)?.trigger;
+    await eventually(() => pushedBy() !== undefined); // recorded as its cycle ends
+    expect(pushedBy()).toBe('watcher');
     await eventually(() => daemon.app.state.work.all().length === 0);
+    const after = await runCli(['status', '--config', config], { env });
+    expect(after.stdout).toContain('Syncs waiting: none');
     await daemon.stop();
   }, 60_000);
 });

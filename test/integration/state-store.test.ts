@@ -74,6 +74,7 @@ describe('StateStore', () => {
       lastSuccessfulCycle: null,
       entities: [],
       localWork: { entities: 0, documents: 0, files: 0, since: null, items: [] },
+      syncsWaiting: { entities: 0, failingEntities: 0, failing: [] },
       pushes: { pending: 0, inDoubt: 0, failed: 0, failedItems: [] },
       conflicts: { total: 0, recent: [] },
       itemsInError: [],

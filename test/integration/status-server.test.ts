@@ -283,6 +283,23 @@ describe('status server', () => {
     expect(page).not.toContain('<form method="post"');
   });
 
+  it('says which syncs wait, which failed and why, and when each is tried again', async () => {
+    const state = stateStore.open();
+    cycle(state, 'ok', MINUTE);
+    const quiet = await (await fetch(`${(await start(state)).server.url}/`)).text();
+    expect(quiet).toContain('<tr><th>Syncs waiting</th><td>none</td></tr>');
+    state.work.observe(COMPANY, { reason: 'watcher', lane: 'watcher', at: 1000 });
+    state.work.observe(TRUST, { reason: 'webhook', lane: 'webhook', at: 1000 });
+    state.work.failed(TRUST, 'GET /trusts/20053/documents answered <503>', () =>
+      Date.UTC(2030, 0, 1),
+    );
+    const { server } = await start(state);
+    const page = await (await fetch(`${server.url}/`)).text();
+    expect(page).toContain(
+      'Syncs waiting</th><td>2 entities, 1 failing: trust 20053 failed 1 time (GET /trusts/20053/documents answered &lt;503&gt;), tried again at <time datetime="2030-01-01T00:00:00.000Z">',
+    );
+  });
+
   it('answers 404 elsewhere and 405 to other methods', async () => {
     const state = stateStore.open();
     const { server } = await start(state);
