@@ -1,15 +1,11 @@
 /**
- * A person's decisions, reaching the daemon from outside its own event loop. Every half second
- * it reads the state for two kinds, each one statement on a table that is empty but for them:
- *
- * - decisions handed over by a command (`docsync conflicts resolve`, `deletes approve|discard`,
- *   `trash restore`, another process; operator/decisions.ts): carried out under each entity's
- *   lock, between its syncs, and the outcome written back for the command, which waits for it.
- *   The entities touched are synced; for held deletes the daemon waits for those syncs, so the
- *   command can say what became of the deletes.
- * - held deletes decided on the status page ("Approve all" leaves the entities' syncs to this
- *   watch): each decided entity is synced, where the engine acts on the decision (it reads the
- *   decisions before planning). A decision is acted on once; taken again (a later time), again.
+ * A person's decisions handed over by a command (`docsync conflicts resolve`, `deletes
+ * approve|discard`, `trash restore`, another process; operator/decisions.ts), reaching the daemon
+ * from outside its own event loop: every half second it reads the open ones (one statement on a
+ * table empty but for them), carries each out under each entity's lock, between its syncs, and
+ * writes the outcome back for the command, which waits for it. The entities touched are synced;
+ * for held deletes the daemon waits for those syncs, so the command can say what became of the
+ * deletes. (The status page's decisions ask for their entities' syncs themselves, `syncAfter`.)
  */
 import { type HeldDecision, heldKey } from '../domain/held-deletes.js';
 import { ownerKey } from '../domain/owner-key.js';
@@ -56,8 +52,6 @@ export function watchDecisions(options: DecisionWatchOptions): () => Promise<voi
 }
 
 class DecisionWatch {
-  /** Held-delete decisions acted on, by `side:document:decidedAt`. */
-  #seen = new Set<string>();
   /** Handed-over decisions being carried out now, by id. */
   readonly #inFlight = new Map<number, Promise<void>>();
 
@@ -76,7 +70,6 @@ class DecisionWatch {
           .finally(() => this.#inFlight.delete(row.id));
         this.#inFlight.set(row.id, work);
       }
-      this.#syncDecidedHolds();
     } catch (error) {
       this.options.onError(error);
     }
@@ -124,11 +117,7 @@ class DecisionWatch {
    * what became of them once those syncs ended.
    */
   async #afterHeld(result: Decided, owners: readonly OwnerRef[]): Promise<Decided> {
-    // Acted on here: the watch of decided holds need not ask for the same syncs again.
-    for (const h of result.held) {
-      if (h.decidedAt) this.#seen.add(`${h.side}:${h.documentId}:${Date.parse(h.decidedAt)}`);
-      this.#sayHeld(h.owner, h.documentId, h.folder, result.decision);
-    }
+    for (const h of result.held) this.#sayHeld(h.owner, h.documentId, h.folder, result.decision);
     const synced = await Promise.all(owners.map((owner) => this.options.sync(owner)));
     const still = new Set(
       this.options.state.heldDeletes.list().map((h) => heldKey(h.side, h.documentId)),
@@ -140,18 +129,6 @@ class DecisionWatch {
         ? `carried out now by the running daemon's sync of ${owners.length === 1 ? 'that company or trust' : `those ${owners.length} companies and trusts`}`
         : `${result.held.length - left} carried out now by the running daemon; ${left} wait for a later sync${failed > 0 ? ` (${failed} of its syncs failed; they are tried again)` : ''}: \`docsync deletes list\` shows them`;
     return { ...result, next };
-  }
-
-  #syncDecidedHolds(): void {
-    const now = new Set<string>();
-    for (const row of this.options.state.heldDeletes.decided()) {
-      const key = `${row.side}:${row.documentId}:${row.decidedAt}`;
-      now.add(key);
-      if (this.#seen.has(key) || row.decision === null) continue;
-      this.#sayHeld(row.owner, row.documentId, row.folder, row.decision);
-      void this.options.sync(row.owner);
-    }
-    this.#seen = now;
   }
 
   #sayHeld(owner: OwnerRef, documentId: string, folder: string, decision: HeldDecision): void {

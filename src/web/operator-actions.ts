@@ -34,7 +34,7 @@ export function operatorActions(
         return {
           kind: 'done',
           message: `Conflict ${resolved.id} resolved (${resolved.choice}): ${resolved.next}; ${nameOf(deps, resolved.owner)} syncs now.`,
-          syncAfter: resolved.owner,
+          syncAfter: [resolved.owner],
         };
       }),
   };
@@ -82,14 +82,13 @@ async function approve(
     return {
       kind: 'done',
       message: `Approved ${held.length} held deletes of ${nameOf(deps, only)}: its sync starts now and carries them out; ${kept}.`,
-      syncAfter: only,
+      syncAfter: owners,
     };
   }
-  // Several entities: the daemon's reading of decisions (daemon/decision-watch.ts) asks for
-  // each one's sync within seconds, as it does for `docsync deletes approve --all`.
   return {
     kind: 'done',
-    message: `Approved ${held.length} held deletes of ${owners.length} companies and trusts: each one's sync carries them out within seconds; ${kept}.`,
+    message: `Approved ${held.length} held deletes of ${owners.length} companies and trusts: each one's sync starts now and carries them out; ${kept}.`,
+    syncAfter: owners,
   };
 }
 

@@ -11,8 +11,8 @@ export type ActionOutcome =
   | {
       readonly kind: 'done';
       readonly message: string;
-      /** An entity to sync at once, so the decision takes effect without waiting for a poll. */
-      readonly syncAfter?: OwnerRef;
+      /** The entities to sync at once, so the decision takes effect without waiting for a poll. */
+      readonly syncAfter?: readonly OwnerRef[];
     }
   /** Nothing to act on: no such entity, conflict or held delete. */
   | { readonly kind: 'not-found'; readonly message: string }

@@ -94,7 +94,8 @@ export async function runAction(
     return answer(req, res, { kind: 'bad-request', message: `refused: ${refusal}` }, 403);
   }
   const outcome = await route(actions, form);
-  if (outcome.kind === 'done' && outcome.syncAfter) actions.syncEntity(outcome.syncAfter);
+  if (outcome.kind === 'done')
+    for (const owner of outcome.syncAfter ?? []) actions.syncEntity(owner);
   const level = outcome.kind === 'failed' ? 'warn' : 'info';
   ctx.logger[level]({ url: req.url, outcome: outcome.kind }, outcome.message);
   answer(req, res, outcome);

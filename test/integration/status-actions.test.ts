@@ -305,7 +305,7 @@ describe('status page actions', () => {
     const done = (message: string, syncAfter?: OwnerRef): ActionOutcome => ({
       kind: 'done',
       message,
-      ...(syncAfter ? { syncAfter } : {}),
+      ...(syncAfter ? { syncAfter: [syncAfter] } : {}),
     });
     const { actions, synced } = recordingActions({
       approveHeldDeletes: async (request) => {
@@ -473,7 +473,7 @@ describe("the page's approve and resolve, as the command line does them", () => 
     expect(h.state.heldDeletes.list().map((r) => r.documentId)).toEqual([gone[2]]);
   });
 
-  it("approves every entity's held deletes at once, leaving their syncs to the daemon's reading of decisions", async () => {
+  it("approves every entity's held deletes at once, and asks for each entity's sync at once", async () => {
     const h = await harness({
       seed: { ...FOUR_EACH, seed: 6 },
       settings: { maxDeleteCount: 2, maxDeletePercent: 100 },
@@ -496,10 +496,11 @@ describe("the page's approve and resolve, as the command line does them", () => 
 
     expect(approved.status).toBe(200);
     expect(JSON.parse(approved.body).message).toMatch(
-      /^Approved 4 held deletes of 2 companies and trusts: each one's sync carries them out within seconds;/,
+      /^Approved 4 held deletes of 2 companies and trusts: each one's sync starts now and carries them out;/,
     );
     expect(h.state.heldDeletes.list().map((r) => r.decision)).toEqual(Array(4).fill('approve'));
-    expect(synced).toEqual([]);
+    const owners = [...new Set(docs.filter((d) => gone.includes(d.id)).map((d) => d.owner.id))];
+    expect(synced.map((o) => o.id).sort()).toEqual(owners.sort());
     expect((await h.sync()).result).toBe('ok');
     const left = (await h.remote()).documents.map((d) => d.id);
     for (const id of gone) expect(left).not.toContain(id);

@@ -144,8 +144,9 @@ async function pageAction(
         return;
       }
       run.note(`  page: ${outcome.kind}`);
-      if (outcome.kind === 'done' && outcome.syncAfter && !life.dead)
-        void life.daemon.request({ trigger: 'manual', owner: outcome.syncAfter });
+      if (outcome.kind === 'done' && !life.dead)
+        for (const owner of outcome.syncAfter ?? [])
+          void life.daemon.request({ trigger: 'manual', owner });
     },
     (error: unknown) => {
       // The daemon died with the request in hand: the browser gets no answer, as from a
