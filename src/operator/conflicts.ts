@@ -28,7 +28,7 @@ import type { EntityLease } from '../engine/entity-locks.js';
 import { DOCUMENT_META } from '../local/local-store.js';
 import { resolveInside } from '../local/resolve-inside.js';
 import type { ConflictRecord, ConflictResolution } from '../state/conflict-repo.js';
-import type { OperatorDeps } from './operator-deps.js';
+import { type OperatorDeps, syncWanted } from './operator-deps.js';
 
 export interface VersionRef {
   /** Which version this is, in a few words. */
@@ -122,6 +122,7 @@ export async function resolveConflict(
     deps.state.conflicts.reopen(id);
     throw error;
   }
+  syncWanted(deps, record.owner);
   return { id, choice, done, next: planned.next, owner: record.owner };
 }
 

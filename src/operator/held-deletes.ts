@@ -25,7 +25,7 @@ import {
 import { ownerKey } from '../domain/owner-key.js';
 import type { OwnerRef } from '../domain/types.js';
 import type { EntityLease } from '../engine/entity-locks.js';
-import type { ExclusiveRunner, OperatorDeps } from './operator-deps.js';
+import { type ExclusiveRunner, type OperatorDeps, syncWanted } from './operator-deps.js';
 
 export interface HeldDeleteView
   extends Omit<HeldDelete, 'firstHeldAt' | 'lastHeldAt' | 'decidedAt' | 'dueAt'> {
@@ -129,6 +129,7 @@ function decide(
     deps.locks.assertHeld(row.owner, lease, `decide the held delete of ${row.documentId}`);
   deps.state.heldDeletes.decide(chosen, decision, deps.now());
   const owners = new Map(chosen.map((r) => [ownerKey(r.owner), r.owner]));
+  for (const owner of owners.values()) syncWanted(deps, owner);
   const keys = new Set(chosen.map((c) => heldKey(c.side, c.documentId)));
   const decided = deps.state.heldDeletes
     .list()

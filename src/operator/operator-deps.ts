@@ -22,7 +22,7 @@ import type { LocalStore } from '../local/local-store.js';
 import type { StateStore } from '../state/state-store.js';
 
 export interface OperatorDeps {
-  readonly state: Pick<StateStore, 'conflicts' | 'heldDeletes' | 'base' | 'entities'>;
+  readonly state: Pick<StateStore, 'conflicts' | 'heldDeletes' | 'base' | 'entities' | 'work'>;
   /** The folder; `root` is its absolute path (the trash is read and restored from there). */
   readonly local: LocalStore & { readonly root: string };
   /** `service.webUrl`, for deep links into the service. */
@@ -51,4 +51,13 @@ export type ExclusiveRunner = <T>(
  */
 export function rightAway(deps: Pick<OperatorDeps, 'locks'>): ExclusiveRunner {
   return (owner, job) => deps.locks.run(owner, 'command line', job);
+}
+
+/**
+ * The entity's sync is work now: a change a person made is taken to the service (or a decision
+ * carried out) by it. Recorded as the change's last step, so a daemon asks for it, and one that
+ * starts after a crash or after a command alone asks for it first.
+ */
+export function syncWanted(deps: OperatorDeps, owner: OwnerRef): void {
+  deps.state.work.observe(owner, { reason: 'manual', lane: 'webhook', at: deps.now() });
 }

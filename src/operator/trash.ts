@@ -38,7 +38,7 @@ import {
   restoreFile,
   type TrashItem,
 } from '../local/trash-shelf.js';
-import type { OperatorDeps } from './operator-deps.js';
+import { type OperatorDeps, syncWanted } from './operator-deps.js';
 
 export interface TrashView {
   /** Its path inside `.docsync/trash/`: what `restoreFromTrash` takes. */
@@ -90,6 +90,7 @@ export async function restoreFromTrash(
   const restored =
     item.kind === 'file' ? await restoreOneFile(deps, item) : await restoreFolder(deps, item);
   await pruneEmptyTrashFolders(deps.local.root, item.id);
+  if (owner) syncWanted(deps, owner);
   return restored;
 }
 

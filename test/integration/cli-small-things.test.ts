@@ -74,8 +74,13 @@ describe('the small things', () => {
     );
     const approved = await runCli(['deletes', 'approve', '--all', '--config', config], { env });
     expect(approved.stdout).toMatch(/^Approved 1 held delete:\n/);
+    // The company's sync is work now, for whichever run comes next, a daemon's first.
+    const waiting = await runCli(['status', '--config', config], { env });
+    expect(waiting.stdout).toContain('\nSyncs waiting: 1 entity\n');
     const after = await runCli(['run', '--once', '--config', config], { env, timeoutMs: 30_000 });
     expect(after.code, after.stderr).toBe(0);
+    const done = await runCli(['status', '--config', config], { env });
+    expect(done.stdout).toContain('\nSyncs waiting: none\n');
     const trash = await runCli(['trash', '--config', config], { env });
     expect(trash.stdout).toMatch(/document folder, 1 file, /);
     expect(`${conflicts.stdout}${deletes.stdout}${trash.stdout}`).not.toMatch(
