@@ -528,8 +528,11 @@ export class WorkScheduler {
     const outcome = outcomeOf(end);
     if (outcome === 'stopped') return;
     this.#quietly(() => {
-      if (outcome === 'synced') this.host.work.settle(work.owner, seen, work.full);
-      else {
+      if (outcome === 'synced') {
+        // Nothing left: a retry waiting for the entity (its row had failed) is moot.
+        if (this.host.work.settle(work.owner, seen, work.full))
+          this.#later.delete(ownerKey(work.owner));
+      } else {
         const error = end instanceof Error ? end.message : 'the sync failed';
         const row = this.host.work.failed(
           work.owner,

@@ -206,11 +206,12 @@ export class EntityWorkRepo {
   /**
    * A sync of the entity that started at `seen` succeeded: what was observed up to then is done
    * (a row asking for a full listing only by a full sync); what came after stays, its count and
-   * failures cleared, for the sync after it.
+   * failures cleared, for the sync after it. Returns whether the entity has no work left.
    */
-  settle(owner: OwnerRef, seen: number, full: boolean): void {
+  settle(owner: OwnerRef, seen: number, full: boolean): boolean {
     const params = { ...ownerParams(owner), seen, full: full ? 1 : 0 };
-    if (this.#settle.run(params).changes === 0) this.#clearLocal.run(ownerParams(owner));
+    if (this.#settle.run(params).changes > 0) return true;
+    return this.#clearLocal.run(ownerParams(owner)).changes === 0;
   }
 
   /**

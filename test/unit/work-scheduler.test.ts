@@ -451,6 +451,22 @@ describe('WorkScheduler: the work asked for is a row until a sync of it succeeds
     await h.scheduler.stop();
   });
 
+  it('drops the retry of a failed sync once another sync of the entity has done its work', async () => {
+    const testClock = new TestClock({ standsStill: true });
+    const failing = ['company:e0'];
+    const h = harness(1, { syncMs: 1, failing, testClock });
+    expect(await h.scheduler.request({ trigger: 'watcher', owner: owner('e0') })).toBe('failed');
+    expect(testClock.nextAt()).toBe(testClock.now() + 5_000);
+    failing.length = 0;
+    // The round lists it before the retry is due, and does what the row asked.
+    await h.scheduler.request({ trigger: 'cron' });
+    expect(h.state.work.all()).toEqual([]);
+    testClock.advance(5_000);
+    await sleep(20);
+    expect(h.runs.map((r) => r.lane)).toEqual(['watcher', 'poll']);
+    await h.scheduler.stop();
+  });
+
   it('leaves the work of syncs a stop cut or never started, and asks for it first at the next start', async () => {
     const state = open();
     let stopping = false;
