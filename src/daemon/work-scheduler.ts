@@ -64,6 +64,8 @@ export interface CycleRequest {
   readonly refreshEntities?: boolean;
   /** The lane, when the trigger does not say it (the watcher's scanning mode polls). */
   readonly lane?: Lane;
+  /** The entity's row holds this ask already (a webhook event recorded it): not observed again. */
+  readonly recorded?: boolean;
 }
 
 /**
@@ -114,11 +116,18 @@ export interface SchedulerHost {
    * after each sync (every entity's, for `all`), once its own row is settled.
    */
   laterWork(owners: readonly OwnerRef[] | 'all'): readonly LaterWork[];
-  /** The rows of work asked for (state/entity-work-repo.ts). */
-  readonly work: Pick<
-    EntityWorkRepo,
-    'observe' | 'seenSoFar' | 'settle' | 'settleAll' | 'failed' | 'all'
-  >;
+  /**
+   * The rows of work asked for (state/entity-work-repo.ts); the daemon's settle the webhook events
+   * observed on them too (webhook-work.ts). `seen`: the observation the failed sync started at.
+   */
+  readonly work: Pick<EntityWorkRepo, 'observe' | 'seenSoFar' | 'settle' | 'settleAll' | 'all'> & {
+    failed(
+      owner: OwnerRef,
+      error: string,
+      dueAfter: (attempts: number) => number,
+      seen: number,
+    ): WorkRow | null;
+  };
 }
 
 export interface LaterWork {
@@ -230,7 +239,7 @@ export class WorkScheduler {
     );
     // A webhook or a user's change says the entity is active: poll it more often for a while.
     if (lane === 'webhook' || lane === 'watcher') this.#changedAt.set(key, this.host.now());
-    this.#record(owner, request, lane);
+    if (!request.recorded) this.#record(owner, request, lane);
     return this.#queue(key, owner, request, lane);
   }
 
@@ -535,6 +544,7 @@ export class WorkScheduler {
           work.owner,
           error,
           (attempts) => now + backoff(attempts, EVENT_BACKOFF),
+          seen,
         );
         if (row) this.#startAt(requestOf(row), row.dueAt);
       }
