@@ -20,13 +20,13 @@
  * scheduler only keeps from starting a sync whose entity is busy, so no slot waits on a lock:
  * it asks the lock table, and pumps again when a lock comes free.
  *
- * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
- * event is done only when its sync succeeded.
+ * A request resolves with what became of the sync that included it (`SyncOutcome`).
  *
  * What is asked for an entity is also a row in the state (state/entity-work-repo.ts), written
  * before the request returns and settled where the sync ends: a success clears what was asked
  * before it started, a failure sets when it is tried again (`EVENT_BACKOFF`), a stop leaves it.
- * So the work outlives the process: `resume` at the next start asks for what is left, first.
+ * So the work outlives the process: `resume` at the next start asks for what is left, first. A
+ * webhook event is an observation on its entity's row and settles with it (webhook-work.ts).
  * Polls are policy, not rows: the round, the hot and the hinted entities are chosen again.
  */
 import { assertNever } from '../domain/assert-never.js';
