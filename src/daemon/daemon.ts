@@ -200,6 +200,10 @@ export class Daemon {
           logger: parts.app.logger,
           now: parts.deps.now,
           counted: parts.onWebhookEvent,
+          relist: () =>
+            void this.refreshEntities().catch((error: unknown) =>
+              this.#onError(error, 'reading the entity list failed'),
+            ),
         }),
         laterWork: (owners) => this.#holdEnds(owners),
       },

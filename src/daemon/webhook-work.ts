@@ -30,8 +30,17 @@ export interface WebhookWorkDeps {
   readonly counted?: ((result: EventResult) => void) | undefined;
 }
 
+export interface SettlingDeps extends WebhookWorkDeps {
+  /**
+   * Reads the entity list again. The service may have removed the entity since the change an
+   * event tells of: its sync then fails on every try, and only the list says so (forgetting the
+   * entity settles its events as moot).
+   */
+  readonly relist: () => void;
+}
+
 /** The scheduler's rows, settled together with the webhook events observed on them. */
-export function settlingWork(deps: WebhookWorkDeps): SchedulerHost['work'] {
+export function settlingWork(deps: SettlingDeps): SchedulerHost['work'] {
   const { state } = deps;
   return {
     observe: (owner, observation) => state.work.observe(owner, observation),
@@ -45,12 +54,16 @@ export function settlingWork(deps: WebhookWorkDeps): SchedulerHost['work'] {
     },
     failed: (owner, error, dueAfter, seen) => {
       const end = { kind: 'failed', error, dueAfter } as const;
-      return told(deps, owner, state.settleSync(owner, seen, end, deps.now())).row;
+      const settled = told(deps, owner, state.settleSync(owner, seen, end, deps.now()));
+      if (settled.failed.length > 0) deps.relist();
+      return settled.row;
     },
   };
 }
 
 function told(deps: WebhookWorkDeps, owner: OwnerRef | null, settled: SettledSync): SettledSync {
+  // Most syncs answer no event (a poll's): no log child for them.
+  if (settled.done.length === 0 && settled.failed.length === 0) return settled;
   const log = deps.logger.child({
     component: 'webhook',
     ...(owner ? { owner: ownerKey(owner) } : {}),
@@ -140,8 +153,9 @@ export class WebhookIntake {
       const owner = state.linkWebhookEvent(eventId, this.#deps.now());
       if (owner) return this.#request(owner);
       const stored = state.webhookEvents.get(eventId);
+      if (stored?.state !== 'received') return;
       logger.warn(
-        { eventId, entityId: stored?.entityId },
+        { eventId, entityId: stored.entityId },
         'a webhook named an entity the service does not list; ignored',
       );
       state.webhookEvents.markDone(eventId, this.#deps.now());

@@ -224,12 +224,14 @@ export class StateStore {
 
   /**
    * Links a recorded event to its entity's work as `receiveWebhookEvent` would, now that the
-   * entity list was read again: the entity, or null when docsync still does not know it.
+   * entity list was read again: the entity (an event linked already keeps its own), or null when
+   * docsync still does not know it or the event is settled.
    */
   linkWebhookEvent(eventId: string, now: number): OwnerRef | null {
     return this.transaction(() => {
       const event = this.webhookEvents.get(eventId);
-      return event ? this.#linkEvent(event, now) : null;
+      if (event?.state !== 'received') return null;
+      return event.owner ?? this.#linkEvent(event, now);
     });
   }
 

@@ -136,6 +136,23 @@ describe('a webhook event as work on its entity', () => {
     await eventually(() => state('slow') === 'done', 30_000);
   }, 60_000);
 
+  it('of an entity the service removed meanwhile is moot once its failed sync made the list be read', async () => {
+    const { sim, env, config } = await firm();
+    const daemon = startDaemon(config, env);
+    await daemon.started;
+    await eventually(() => daemon.output().includes('poll round finished'));
+    const hook = daemon.url('webhook receiver listening');
+    const gone = (await sim.admin.dump()).documents.find((d) => d.owner.kind === 'company');
+    sim.admin.deleteEntity({ kind: 'company', id: gone!.owner.id });
+
+    await newDocument(hook, 'moot', String(gone!.owner.id), String(gone!.id));
+    await eventually(() => daemon.app.state.webhookEvents.get('moot')?.state === 'done', 30_000);
+    expect(daemon.app.state.webhookEvents.get('moot')?.attempts).toBe(1);
+    expect(
+      daemon.app.state.entities.get({ kind: 'company', id: String(gone!.owner.id) }),
+    ).toBeNull();
+  }, 60_000);
+
   it('of an entity not known yet reads the list again, after its backoff when the list fails', async () => {
     const { sim, env, config } = await firm();
     const clock = new TestClock();
