@@ -98,13 +98,12 @@ export interface WebhookIntakeDeps extends WebhookWorkDeps {
  * an entity docsync knows is on its row already, and its sync is asked for. One of an entity not
  * known yet (a new company) makes docsync read the entity list again, then is linked to its row,
  * or done when the service does not list it. A list that cannot be read counts an attempt and is
- * read again after the event's backoff, on one timer for all of them.
+ * read again after the event's backoff.
  */
 export class WebhookIntake {
   readonly #deps: WebhookIntakeDeps;
-  #cancelRetry: (() => void) | undefined;
-  /** Events waiting for the entity list, each read once at a time. */
-  readonly #linking = new Set<string>();
+  /** Events waiting for the entity list: being read for (null), or their backoff's timer. */
+  readonly #waiting = new Map<string, (() => void) | null>();
   #closed = false;
 
   constructor(deps: WebhookIntakeDeps) {
@@ -112,13 +111,15 @@ export class WebhookIntake {
   }
 
   take(event: Pick<DocumentChangeEvent, 'eventId'>): void {
-    if (this.#closed) return;
+    const { eventId } = event;
+    if (this.#closed || this.#waiting.has(eventId)) return;
     try {
-      const stored = this.#deps.state.webhookEvents.get(event.eventId);
+      const stored = this.#deps.state.webhookEvents.get(eventId);
       if (stored?.state !== 'received') return;
+      const wait = (stored.nextAttemptAt ?? 0) - this.#deps.now();
       if (stored.owner) this.#request(stored.owner);
-      else if ((stored.nextAttemptAt ?? 0) > this.#deps.now()) this.#armRetry();
-      else void this.#link(event.eventId);
+      else if (wait > 0) this.#later(eventId, wait);
+      else void this.#link(eventId);
     } catch (error) {
       this.#failed(error);
     }
@@ -126,28 +127,20 @@ export class WebhookIntake {
 
   close(): void {
     this.#closed = true;
-    this.#cancelRetry?.();
+    for (const cancel of this.#waiting.values()) cancel?.();
   }
 
   async #link(eventId: string): Promise<void> {
-    if (this.#linking.has(eventId)) return;
-    this.#linking.add(eventId);
-    try {
-      await this.#linkOnce(eventId);
-    } finally {
-      this.#linking.delete(eventId);
-    }
-  }
-
-  async #linkOnce(eventId: string): Promise<void> {
     const { state, logger } = this.#deps;
+    this.#waiting.set(eventId, null);
     try {
       await this.#deps.refreshEntities();
     } catch (error) {
-      if (this.#closed || error instanceof RunStoppedError) return;
-      this.#listUnread(eventId, error);
+      this.#waiting.delete(eventId);
+      if (!this.#closed && !(error instanceof RunStoppedError)) this.#listUnread(eventId, error);
       return;
     }
+    this.#waiting.delete(eventId);
     if (this.#closed) return;
     try {
       const owner = state.linkWebhookEvent(eventId, this.#deps.now());
@@ -183,39 +176,22 @@ export class WebhookIntake {
         { err: error, eventId, attempt, retry, retryInMs: retry ? delay : null },
         retry ? 'webhook event failed; tried again later' : 'webhook event failed; given up',
       );
-      if (retry) this.#armRetry();
+      if (retry) this.#later(eventId, delay);
     } catch (stateError) {
       this.#failed(stateError);
     }
   }
 
-  /** One timer, for the unlinked event due first; when it fires, every one due is taken. */
-  #armRetry(): void {
-    this.#cancelRetry?.();
-    this.#cancelRetry = undefined;
-    if (this.#closed) return;
-    const now = this.#deps.now();
-    const times = this.#unlinked().flatMap((e) =>
-      e.nextAttemptAt! > now ? [e.nextAttemptAt!] : [],
+  #later(eventId: string, ms: number): void {
+    const cancel = this.#deps.clock.after(
+      ms,
+      () => {
+        this.#waiting.delete(eventId);
+        this.take({ eventId });
+      },
+      false,
     );
-    if (times.length === 0) return;
-    this.#cancelRetry = this.#deps.clock.after(Math.min(...times) - now, () => {
-      this.#cancelRetry = undefined;
-      try {
-        const due = this.#unlinked().filter((e) => e.nextAttemptAt! <= this.#deps.now());
-        for (const event of due) void this.#link(event.eventId);
-        this.#armRetry();
-      } catch (error) {
-        this.#failed(error);
-      }
-    });
-  }
-
-  /** Pending events of an entity not known yet that wait for the list to be read again. */
-  #unlinked() {
-    return this.#deps.state.webhookEvents
-      .pendingEvents()
-      .filter((e) => e.owner === null && e.nextAttemptAt !== null);
+    this.#waiting.set(eventId, cancel);
   }
 
   #failed(error: unknown): void {
