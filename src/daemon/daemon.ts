@@ -575,7 +575,7 @@ export class Daemon {
       this.#cancelHousekeeping?.();
       const decided = this.#stopDecisionWatch?.();
       // The scheduler stops taking work first: nothing starts after the signal, not even a sync
-      // that was waiting or one a webhook answered while intake drains asks for.
+      // that was waiting, nor one a webhook answered while intake drains asks for.
       const stopped = this.scheduler.stop();
       this.#shutdown.abort();
       // The syncs under way end at their next request, not after all they queued at the rate.
