@@ -326,6 +326,7 @@ export function createDaemon(
       metrics.cycleFinished(result);
       for (let i = 0; i < rails; i++) metrics.railTripped();
     },
+    onWebhookEvent: (result) => metrics.webhookEvent(result),
   });
   return { daemon, app };
 }

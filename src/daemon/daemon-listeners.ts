@@ -1,16 +1,15 @@
 /**
- * The daemon's two listeners: the webhook receiver, whose events become targeted cycles, and
- * the status server, which reads the state database and the daemon's runtime view.
+ * The daemon's two listeners: the webhook receiver, whose events become targeted cycles
+ * (webhook-work.ts), and the status server, which reads the state database and the daemon's
+ * runtime view.
  */
 import type { AdviceForm } from '../domain/advice-form.js';
-import { SyncNotDoneError } from '../domain/errors.js';
-import type { OwnerRef } from '../domain/types.js';
-import type { DocumentChangeEvent } from '../triggers/webhook-event.js';
 import { startWebhookReceiver } from '../triggers/webhook-receiver.js';
 import type { Metrics } from '../web/metrics.js';
 import type { OperatorActions, PageActions } from '../web/page-actions.js';
 import { startStatusServer } from '../web/status-server.js';
 import type { Closable, Daemon, DaemonHost, DaemonListeners } from './daemon.js';
+import { WebhookIntake } from './webhook-work.js';
 
 export interface ListenerOptions {
   readonly app: DaemonHost;
@@ -35,16 +34,26 @@ export async function startListeners(
   const intake: Closable[] = [];
   const observers: Closable[] = [];
   if (config.webhook.enabled) {
+    const events = new WebhookIntake({
+      state,
+      logger,
+      now: () => app.clock.now(),
+      clock: app.clock,
+      counted: (result) => metrics.webhookEvent(result),
+      request: (request) => daemon.request(request),
+      refreshEntities: () => daemon.refreshEntities(),
+      onStateFailure: (error) => daemon.stateFailed(error),
+    });
     const receiver = await startWebhookReceiver({
       config,
       state,
       logger,
       metrics,
-      onEvent: (event) => onDocumentChange(daemon, app, event),
+      onEvent: (event) => events.take(event),
       onStateFailure: (error) => daemon.stateFailed(error),
     });
     // The receiver says it listens, with its URL; saying it here too doubled the line.
-    intake.push(receiver);
+    intake.push(receiver, events);
     app.remote.links.addOwnPort(portOf(receiver.url));
   }
   if (config.status.enabled) {
@@ -106,78 +115,6 @@ function pageActions(daemon: Daemon, app: DaemonHost, operator: OperatorActions)
       };
     },
   };
-}
-
-/**
- * api.md 6.3: every event means "sync this document's entity"; a deletion also names the
- * document, because a listing filtered by time can never show it. The deletion is kept in the
- * state until a sync of the entity applies it (any sync, not only this one). An entity docsync
- * does not know yet (a new company) makes it read the entity list first.
- *
- * Resolves only when the sync succeeded: a failed one rejects, and the event is tried again.
- */
-async function onDocumentChange(
-  daemon: Daemon,
-  app: DaemonHost,
-  event: DocumentChangeEvent,
-): Promise<void> {
-  const owner = await ownerNamed(daemon, app, event.entityId);
-  if (!owner) {
-    app.logger.warn(
-      { entityId: event.entityId },
-      'a webhook named an entity the service does not list; ignored',
-    );
-    return;
-  }
-  if (event.subType === 'deleteDocument')
-    app.state.announcedDeletions.add(owner, event.documentIds, event.eventId, Date.now());
-  const outcome = await daemon.request({ trigger: 'webhook', owner });
-  if (outcome === 'failed') {
-    // The service may have removed the entity since the change the event tells of: its sync then
-    // fails on every try, and only the entity list says so (its folder is kept, refresh-entities.ts).
-    // Read once more, the event is moot; else it is tried again.
-    if (!(await stillListed(daemon, app, owner))) {
-      app.logger.warn(
-        { entityId: event.entityId },
-        'a webhook named an entity the service no longer lists; its folder is kept',
-      );
-      return;
-    }
-    throw new SyncNotDoneError(
-      'SYNC_FAILED',
-      `the sync of ${owner.kind} ${owner.id} this event asked for failed`,
-    );
-  }
-  if (outcome === 'stopped')
-    throw new SyncNotDoneError('SYNC_STOPPED', 'docsync stopped before the sync was done');
-}
-
-/**
- * The company or trust an event names. One not known yet makes docsync read the list again (or
- * join the reading already under way: two at once made every entity folder twice).
- */
-async function ownerNamed(
-  daemon: Daemon,
-  app: DaemonHost,
-  entityId: string,
-): Promise<OwnerRef | null> {
-  // Any spelling of the id (the public example has a company's without dashes): domain/ids.ts.
-  const find = () => app.state.entities.findById(entityId) ?? undefined;
-  let record = find();
-  if (!record) {
-    await daemon.refreshEntities();
-    record = find();
-  }
-  return record ? { kind: record.entity.kind, id: record.entity.id } : null;
-}
-
-/**
- * Whether the service still lists the entity, after reading the list again (or joining the
- * reading under way); a list that cannot be read fails the event's try, as its sync did.
- */
-async function stillListed(daemon: Daemon, app: DaemonHost, owner: OwnerRef): Promise<boolean> {
-  await daemon.refreshEntities();
-  return app.state.entities.get(owner) !== null;
 }
 
 /** The stored tokens, or none when the state cannot be read (its failure is reported apart). */

@@ -50,6 +50,7 @@ import { PollRounds } from './poll-rounds.js';
 import { ScanPass } from './scan-pass.js';
 import { claimService } from './service-claim.js';
 import { sweepIntervalMs, UnlodgedSweep } from './unlodged-sweep.js';
+import { type EventResult, settlingWork } from './webhook-work.js';
 import {
   type CycleRequest,
   type LaterWork,
@@ -136,6 +137,8 @@ export interface DaemonParts {
   readonly extras?: (daemon: Daemon) => Promise<DaemonListeners>;
   /** Told of every finished cycle (metrics). */
   readonly onCycle?: (result: string, railsTripped: number) => void;
+  /** Told of every webhook event done or failed with its entity's sync (metrics). */
+  readonly onWebhookEvent?: (result: EventResult) => void;
   /**
    * Overrides for tests: watcher timing, and where its events come from (the simulation hands
    * them in itself rather than from the OS, so a seed replays exactly).
@@ -192,7 +195,16 @@ export class Daemon {
         now: parts.deps.now,
         after: (ms, fire) => parts.app.clock.after(ms, fire, false),
         locks: parts.deps.locks,
-        work: parts.app.state.work,
+        work: settlingWork({
+          state: parts.app.state,
+          logger: parts.app.logger,
+          now: parts.deps.now,
+          counted: parts.onWebhookEvent,
+          relist: () =>
+            void this.refreshEntities().catch((error: unknown) =>
+              this.#onError(error, 'reading the entity list failed'),
+            ),
+        }),
         laterWork: (owners) => this.#holdEnds(owners),
       },
       (error) => this.#onError(error, 'cycle bookkeeping failed'),
@@ -331,7 +343,7 @@ export class Daemon {
 
   /**
    * A targeted cycle (webhook or watcher); resolves when the cycle that includes it is over,
-   * with its outcome (a webhook's event is done only when it is `synced`).
+   * with its outcome.
    */
   request(request: CycleRequest): Promise<SyncOutcome> {
     return this.scheduler.request(request);
@@ -563,7 +575,7 @@ export class Daemon {
       this.#cancelHousekeeping?.();
       const decided = this.#stopDecisionWatch?.();
       // The scheduler stops taking work first: nothing starts after the signal, not even a sync
-      // that was waiting while intake drains (a webhook event waits for the sync it asked for).
+      // that was waiting, nor one a webhook answered while intake drains asks for.
       const stopped = this.scheduler.stop();
       this.#shutdown.abort();
       // The syncs under way end at their next request, not after all they queued at the rate.

@@ -20,13 +20,13 @@
  * scheduler only keeps from starting a sync whose entity is busy, so no slot waits on a lock:
  * it asks the lock table, and pumps again when a lock comes free.
  *
- * A request resolves with what became of the sync that included it (`SyncOutcome`): a webhook's
- * event is done only when its sync succeeded.
+ * A request resolves with what became of the sync that included it (`SyncOutcome`).
  *
  * What is asked for an entity is also a row in the state (state/entity-work-repo.ts), written
  * before the request returns and settled where the sync ends: a success clears what was asked
  * before it started, a failure sets when it is tried again (`EVENT_BACKOFF`), a stop leaves it.
- * So the work outlives the process: `resume` at the next start asks for what is left, first.
+ * So the work outlives the process: `resume` at the next start asks for what is left, first. A
+ * webhook event is an observation on its entity's row and settles with it (webhook-work.ts).
  * Polls are policy, not rows: the round, the hot and the hinted entities are chosen again.
  */
 import { assertNever } from '../domain/assert-never.js';
@@ -64,6 +64,8 @@ export interface CycleRequest {
   readonly refreshEntities?: boolean;
   /** The lane, when the trigger does not say it (the watcher's scanning mode polls). */
   readonly lane?: Lane;
+  /** The entity's row holds this ask already (a webhook event recorded it): not observed again. */
+  readonly recorded?: boolean;
 }
 
 /**
@@ -114,11 +116,18 @@ export interface SchedulerHost {
    * after each sync (every entity's, for `all`), once its own row is settled.
    */
   laterWork(owners: readonly OwnerRef[] | 'all'): readonly LaterWork[];
-  /** The rows of work asked for (state/entity-work-repo.ts). */
-  readonly work: Pick<
-    EntityWorkRepo,
-    'observe' | 'seenSoFar' | 'settle' | 'settleAll' | 'failed' | 'all'
-  >;
+  /**
+   * The rows of work asked for (state/entity-work-repo.ts); the daemon's settle the webhook events
+   * observed on them too (webhook-work.ts). `seen`: the observation the failed sync started at.
+   */
+  readonly work: Pick<EntityWorkRepo, 'observe' | 'seenSoFar' | 'settle' | 'settleAll' | 'all'> & {
+    failed(
+      owner: OwnerRef,
+      error: string,
+      dueAfter: (attempts: number) => number,
+      seen: number,
+    ): WorkRow | null;
+  };
 }
 
 export interface LaterWork {
@@ -230,7 +239,7 @@ export class WorkScheduler {
     );
     // A webhook or a user's change says the entity is active: poll it more often for a while.
     if (lane === 'webhook' || lane === 'watcher') this.#changedAt.set(key, this.host.now());
-    this.#record(owner, request, lane);
+    if (!request.recorded) this.#record(owner, request, lane);
     return this.#queue(key, owner, request, lane);
   }
 
@@ -538,6 +547,7 @@ export class WorkScheduler {
           work.owner,
           error,
           (attempts) => now + backoff(attempts, EVENT_BACKOFF),
+          seen,
         );
         if (row) this.#startAt(requestOf(row), row.dueAt);
       }

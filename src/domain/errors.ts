@@ -189,17 +189,6 @@ export class RunStoppedError extends DocsyncError {
 }
 
 /**
- * The sync a webhook event asked for did not succeed: it failed (`SYNC_FAILED`: the event is
- * tried again later) or the daemon stopped before it ran or while it ran (`SYNC_STOPPED`: the
- * event stays pending for the next start, no attempt counted).
- */
-export class SyncNotDoneError extends DocsyncError {
-  constructor(code: 'SYNC_FAILED' | 'SYNC_STOPPED', message: string) {
-    super(code, message);
-  }
-}
-
-/**
  * A local write found its target changed since the scan the plan came from (a person edited,
  * added or removed something meanwhile): the write did not happen. Not a failure of the
  * document: the action is dropped and the document planned again from a new scan, which sees

@@ -10,6 +10,7 @@
  * thing at a time and replay a seed exactly.
  */
 import type { OwnerRef } from '../domain/types.js';
+import type { CycleResult } from '../state/cycle-repo.js';
 
 export const FAILPOINTS = [
   /** A poll round begins, before it reads the marker or the catalogue (daemon/poll-rounds). */
@@ -48,6 +49,8 @@ export interface FailpointSite {
    * simulation can count which rows its seeds reach.
    */
   readonly rows?: readonly number[];
+  /** `cycle-end`: how the cycle ended (`error`: it threw). */
+  readonly result?: CycleResult;
 }
 
 /** Resolves when the sync may go on; rejects to end it there (the simulation's crash). */

@@ -12,7 +12,7 @@ import { RunStoppedError } from '../domain/errors.js';
 import { ownerKey } from '../domain/owner-key.js';
 import { type DocumentPlan, type SyncPlan, summariseActions } from '../domain/sync-actions.js';
 import type { OwnerRef } from '../domain/types.js';
-import type { CycleTrigger } from '../state/cycle-repo.js';
+import type { CycleResult, CycleTrigger } from '../state/cycle-repo.js';
 import type { EntityRecord } from '../state/entity-repo.js';
 import type { Problem } from '../state/problem-repo.js';
 import { announcedFor, settleAnnounced } from './announced-deletions.js';
@@ -87,10 +87,13 @@ export async function runCycle(deps: EngineDeps, options: CycleOptions): Promise
   if (!deps.failpoint) return recordedCycle(deps, options);
   const owners = options.owners ?? 'all';
   await deps.failpoint('cycle-start', { owners });
+  let result: CycleResult = 'error';
   try {
-    return await recordedCycle(deps, options);
+    const report = await recordedCycle(deps, options);
+    result = report.result;
+    return report;
   } finally {
-    await deps.failpoint('cycle-end', { owners });
+    await deps.failpoint('cycle-end', { owners, result });
   }
 }
 

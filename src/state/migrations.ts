@@ -370,4 +370,16 @@ export const MIGRATIONS: readonly Migration[] = [
         DROP TABLE local_work;
       `),
   },
+  {
+    version: 19,
+    name: "a webhook event is an observation on its entity's work row, and is done when that row's sync succeeds",
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE webhook_events ADD COLUMN owner_kind TEXT CHECK (owner_kind IN ('company', 'trust'));
+        ALTER TABLE webhook_events ADD COLUMN owner_id TEXT;
+        ALTER TABLE webhook_events ADD COLUMN work_seen INTEGER;
+        CREATE INDEX webhook_events_by_owner ON webhook_events (owner_kind, owner_id)
+          WHERE state = 'received';
+      `),
+  },
 ];

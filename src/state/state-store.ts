@@ -6,8 +6,10 @@
  *   and the cursor it belongs to, so a base row changes only together with the recorded
  *   success of the action that produced it (style guide §9);
  * - `forgetEntity`: an entity, its cursor, its base rows, its problems, its entries not
- *   synced, its held deletes, the deletions webhooks announced for it and its local work
- *   waiting go together;
+ *   synced, its held deletes, the deletions webhooks announced for it, its work waiting and its
+ *   webhook events go together;
+ * - `receiveWebhookEvent`, `linkWebhookEvent`, `settleSync`, `settleEverySync`: a webhook event
+ *   is an observation on its entity's work row, and settles with it;
  * - `transaction`: anything else the engine needs to commit as one.
  *
  * `close()` is idempotent (style guide §8): the daemon's shutdown path may call it twice.
@@ -20,6 +22,7 @@ import { ConflictRepo, type NewConflict } from './conflict-repo.js';
 import { CursorRepo } from './cursor-repo.js';
 import { CycleRepo } from './cycle-repo.js';
 import { type DeletedInService, DeletedInServiceRepo } from './deleted-in-service-repo.js';
+import { durably } from './durably.js';
 import {
   EntityListing,
   type EntityPage,
@@ -27,7 +30,7 @@ import {
   type StalestEntity,
 } from './entity-listing.js';
 import { EntityRepo } from './entity-repo.js';
-import { EntityWorkRepo } from './entity-work-repo.js';
+import { EntityWorkRepo, type WorkRow } from './entity-work-repo.js';
 import { type HealthFacts, readHealthFacts } from './health-facts.js';
 import { HeldDeleteRepo } from './held-delete-repo.js';
 import { MetaFileRepo } from './meta-file-repo.js';
@@ -44,7 +47,7 @@ import { type PageProblems, readPageProblems } from './status-page-data.js';
 import { buildStatusReport, type StatusReport } from './status-report.js';
 import { StatusTypeRepo } from './status-type-repo.js';
 import { TokenStore } from './token-store.js';
-import { WebhookEventRepo } from './webhook-event-repo.js';
+import { type EventAttempt, type NewWebhookEvent, WebhookEventRepo } from './webhook-event-repo.js';
 import { WriteProofRepo } from './write-proof-repo.js';
 
 /**
@@ -76,6 +79,23 @@ export interface AgreedChange {
    * left without the record of what it replaced.
    */
   readonly conflict?: NewConflict;
+}
+
+/** How a sync of an entity ended, for `settleSync` (a stopped one settles nothing). */
+export type SyncEnding =
+  | { readonly kind: 'synced'; readonly full: boolean }
+  | {
+      readonly kind: 'failed';
+      readonly error: string;
+      /** When the row is due again after that many failed attempts. */
+      readonly dueAfter: (attempts: number) => number;
+    };
+
+/** What `settleSync` settled: the row left (after a failure), the events done or failed. */
+export interface SettledSync {
+  readonly row: WorkRow | null;
+  readonly done: readonly string[];
+  readonly failed: readonly EventAttempt[];
 }
 
 export class StateStore {
@@ -189,8 +209,72 @@ export class StateStore {
     });
   }
 
+  /**
+   * Records a webhook event, flushed to disk before its 200 (`durably`). A new event of an entity
+   * docsync knows is, in the same transaction, an observation on the entity's work row, with the
+   * deletion it announces: a crash after the answer loses neither. False for a redelivery.
+   */
+  receiveWebhookEvent(event: NewWebhookEvent): boolean {
+    return durably(this.db, () => {
+      const isNew = this.webhookEvents.add(event);
+      if (isNew) this.#linkEvent(event, event.receivedAt);
+      return isNew;
+    });
+  }
+
+  /**
+   * Links a recorded event to its entity's work as `receiveWebhookEvent` would, now that the
+   * entity list was read again: the entity (an event linked already keeps its own), or null when
+   * docsync still does not know it or the event is settled.
+   */
+  linkWebhookEvent(eventId: string, now: number): OwnerRef | null {
+    return this.transaction(() => {
+      const event = this.webhookEvents.get(eventId);
+      if (event?.state !== 'received') return null;
+      return event.owner ?? this.#linkEvent(event, now);
+    });
+  }
+
+  #linkEvent(event: NewWebhookEvent, now: number): OwnerRef | null {
+    const record = this.entities.findById(event.entityId);
+    if (!record) return null;
+    const owner: OwnerRef = { kind: record.entity.kind, id: record.entity.id };
+    const seen = this.work.observe(owner, { reason: 'webhook', lane: 'webhook', at: now });
+    this.webhookEvents.link(event.eventId, owner, seen);
+    if (event.subType === 'deleteDocument')
+      this.announcedDeletions.add(owner, event.documentIds, event.eventId, now);
+    return owner;
+  }
+
+  /**
+   * A sync of the entity that started at observation `seen` ended: its work row and the webhook
+   * events observed up to then settle together. Succeeded: the row is done up to `seen` (a full
+   * listing's only by a full sync), and the events are. Failed: the row counts an attempt and is
+   * due when `dueAfter` says, and each event counts one, left `failed` after the last.
+   */
+  settleSync(owner: OwnerRef, seen: number, end: SyncEnding, now: number): SettledSync {
+    return this.transaction(() => {
+      if (end.kind === 'synced') {
+        this.work.settle(owner, seen, end.full);
+        return { row: null, done: this.webhookEvents.settleDone(owner, seen, now), failed: [] };
+      }
+      const row = this.work.failed(owner, end.error, end.dueAfter);
+      const nextAttemptAt = row?.dueAt ?? now;
+      const failure = { error: end.error, now, nextAttemptAt };
+      return { row, done: [], failed: this.webhookEvents.settleFailed(owner, seen, failure) };
+    });
+  }
+
+  /** A sync of every entity that started at `seen` succeeded: every row and event up to then. */
+  settleEverySync(seen: number, full: boolean, now: number): readonly string[] {
+    return this.transaction(() => {
+      this.work.settleAll(seen, full);
+      return this.webhookEvents.settleAllDone(seen, now);
+    });
+  }
+
   /** The entity is gone from the service: drop it and everything kept for it, together. */
-  forgetEntity(owner: OwnerRef): void {
+  forgetEntity(owner: OwnerRef, now: number = Date.now()): void {
     this.transaction(() => {
       this.entities.remove(owner);
       this.cursors.remove(owner);
@@ -202,6 +286,8 @@ export class StateStore {
       this.deletedInService.clearOwner(owner);
       this.pullsInDoubt.clearOwner(owner);
       this.work.clear(owner);
+      // What its events asked for is moot: the entity's folder is kept, nothing syncs it now.
+      this.webhookEvents.settleMoot(owner, now);
     });
   }
 

@@ -23,17 +23,12 @@ export interface DocumentChangeEvent {
 }
 
 /**
- * Works on one event (the engine: a targeted sync of that entity or document). Called after the
- * service has had its 200; an entity's events one at a time, oldest first, different entities'
- * side by side. Resolve only when the work succeeded → the event is done; reject → the attempt
- * is counted and the event is offered again after a backoff, up to `MAX_EVENT_ATTEMPTS`, then
- * left to the scheduled cycles. `signal` aborts when the receiver closes: stop early and reject
- * (or reject with `SyncNotDoneError('SYNC_STOPPED')`), and the event stays pending, uncounted.
+ * Hears of one recorded event: a new one once the service has had its 200, and at start each one
+ * left pending that is not part of its entity's work yet. The work is the caller's (the daemon
+ * asks for the entity's sync, daemon/webhook-work.ts); the event is settled in the state when
+ * that sync ends, not when this returns.
  */
-export type OnDocumentChange = (
-  event: DocumentChangeEvent,
-  context: { readonly signal: AbortSignal },
-) => Promise<void> | void;
+export type OnDocumentChange = (event: DocumentChangeEvent) => void;
 
 export function toDocumentChangeEvent(stored: WebhookEvent): DocumentChangeEvent {
   return {

@@ -1,25 +1,23 @@
 /**
  * The webhook receiver of daemon.md: an HTTP server on `webhook.listen` that takes Document
  * Change messages on `POST {webhook.path}` (see webhook-request.ts for one message's way) and
- * hands each stored event to `onEvent` after answering (webhook-processor.ts). Events still
- * pending from before a restart are offered again at start (a failed one when its retry is due).
+ * hands each new stored event to `onEvent` after answering (the daemon's, daemon/webhook-work.ts).
+ * At start it hands the events still pending whose entity's work they are not part of yet; the
+ * others wait in their entities' work rows, which the daemon asks for itself.
  *
  * Whatever arrives, nothing escapes: a failing handler answers 500 and is logged, and a state
  * failure is also handed to `onStateFailure` (the daemon stops for it). `close()` stops
- * accepting, lets in-flight answers finish and waits for the running event; a second call waits
- * for the first.
+ * accepting and lets in-flight answers finish; a second call waits for the first.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
-import { EVENT_BACKOFF } from '../domain/backoff.js';
 import type { Logger } from '../log/create-logger.js';
 import { documentPlace } from '../state/document-place.js';
 import { isStateFailure } from '../state/state-failure.js';
 import type { StateStore } from '../state/state-store.js';
 import { listen } from '../web/listen.js';
 import type { Metrics } from '../web/metrics.js';
-import type { OnDocumentChange } from './webhook-event.js';
-import { WebhookProcessor } from './webhook-processor.js';
+import { type OnDocumentChange, toDocumentChangeEvent } from './webhook-event.js';
 import { answer, handleDocumentChange, type ResolveResource } from './webhook-request.js';
 
 export interface WebhookReceiverOptions {
@@ -37,12 +35,8 @@ export interface WebhookReceiverOptions {
   readonly metrics?: Metrics;
   /** Fills `resourceUrl`'s placeholders; default: the state's base and entities (document-place). */
   readonly resolveResource?: ResolveResource;
-  /** Wait before a failed event is offered again the first time, doubling after; default 5 s. */
-  readonly retryDelayMs?: number;
-  /** Attempts before a failing event is left to the scheduled cycles (MAX_EVENT_ATTEMPTS). */
-  readonly maxAttempts?: number;
   /**
-   * Hears a state failure (disk full, damaged file) met while recording or working on an event,
+   * Hears a state failure (disk full, damaged file) met while recording or handing on an event,
    * after it was logged and answered: the daemon stops for it. Other failures are only logged.
    */
   readonly onStateFailure?: (error: unknown) => void;
@@ -64,16 +58,15 @@ export async function startWebhookReceiver(
   const onStateFailure = (error: unknown) => {
     if (isStateFailure(error)) options.onStateFailure?.(error);
   };
-  const processor = new WebhookProcessor({
-    state: options.state,
-    onEvent: options.onEvent,
-    logger,
-    metrics: options.metrics,
-    retryDelayMs: options.retryDelayMs ?? EVENT_BACKOFF.firstMs,
-    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
-    now,
-    onFailure: onStateFailure,
-  });
+  const handOn = (eventId: string) => {
+    try {
+      const stored = options.state.webhookEvents.get(eventId);
+      if (stored) options.onEvent(toDocumentChangeEvent(stored));
+    } catch (error) {
+      logger.error({ err: error, eventId }, 'webhook event bookkeeping failed');
+      onStateFailure(error);
+    }
+  };
   const ctx = {
     config,
     state: options.state,
@@ -87,7 +80,7 @@ export async function startWebhookReceiver(
     resolveResource:
       options.resolveResource ??
       ((event) => documentPlace(options.state, event.documentIds[0], event.entityId)),
-    accepted: (eventId: string) => processor.offer(eventId),
+    accepted: handOn,
   };
   const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
@@ -107,7 +100,7 @@ export async function startWebhookReceiver(
   server.on('error', (error) => logger.error({ err: error }, 'webhook server error'));
   const url = `${await listen(server, config.listen.host, config.listen.port, 'webhook.listen')}${config.path}`;
   logger.info({ url }, 'webhook receiver listening');
-  offerPending(options.state, processor, logger, onStateFailure);
+  handOnPending(options.state, handOn, logger, onStateFailure);
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -117,7 +110,6 @@ export async function startWebhookReceiver(
       await Promise.allSettled([...inFlight]);
       server.closeAllConnections();
       await stopped;
-      await processor.close();
       logger.info('webhook receiver closed');
     })();
     return closing;
@@ -141,17 +133,18 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
   await handleDocumentChange(ctx, req, res);
 }
 
-function offerPending(
+/** The events pending from before a restart that are not part of an entity's work yet. */
+function handOnPending(
   state: StateStore,
-  processor: WebhookProcessor,
+  handOn: (eventId: string) => void,
   logger: Logger,
   onStateFailure: (error: unknown) => void,
 ): void {
   try {
-    const pending = state.webhookEvents.pendingEvents();
+    const pending = state.webhookEvents.pendingEvents().filter((event) => event.owner === null);
     if (pending.length > 0)
       logger.info({ count: pending.length }, 'offering pending webhook events');
-    for (const event of pending) processor.offer(event.eventId);
+    for (const event of pending) handOn(event.eventId);
   } catch (error) {
     logger.error({ err: error }, 'could not read pending webhook events');
     onStateFailure(error);

@@ -1,8 +1,8 @@
 /**
  * One Document Change POST, from bytes to answer: size limit → signature → message → stored in
- * SQLite → 200. The row is written before the answer because the 200 promises the service the
- * message will be worked on; the work itself starts only after the answer is sent, so a slow
- * sync never makes the service wait (or retry).
+ * SQLite, with its entity's work when docsync knows the entity → 200. The rows are written before
+ * the answer because the 200 promises the service the message will be worked on; the sync is
+ * asked for only after the answer is sent, so a slow sync never makes the service wait (or retry).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
@@ -136,7 +136,7 @@ function storeAndAnswer(
     attempt: 1,
   };
   // The state's column takes no null: a message without a subtype is kept as ''.
-  const isNew = ctx.state.webhookEvents.insertIfNew({
+  const isNew = ctx.state.receiveWebhookEvent({
     ...event,
     subType: event.subType ?? '',
     rawBody,

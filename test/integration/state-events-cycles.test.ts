@@ -26,6 +26,8 @@ describe('webhook events', () => {
         lastError: null,
         nextAttemptAt: null,
         updatedAt: 1000,
+        owner: null,
+        workSeen: null,
       },
     ]);
     webhookEvents.markDone('evt-1', 2000);

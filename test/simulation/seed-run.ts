@@ -38,6 +38,7 @@ import {
   QUIET,
   TRASH_COPY,
   trashShas,
+  WENT_THROUGH,
   webhookFindings,
 } from './sim-invariants.js';
 import {
@@ -272,7 +273,12 @@ export class SeedRun implements WorldHarness {
   async failpoint(life: Life, step: Failpoint, site: FailpointSite): Promise<void> {
     this.coverage.reached(step, site);
     if (step === 'entity-planned' && site.owner) this.rails.planned(life.n, site.owner, life.state);
+    if (step === 'cycle-start' && site.owners) this.webhooks.syncBegan(site.owners);
     if (step === 'cycle-end') {
+      if (site.owners)
+        this.webhooks.syncEnded(site.owners, WENT_THROUGH.has(site.result ?? 'error'), (id) =>
+          eventDone(life, id),
+        );
       for (const detail of retriesOffPromise(life.state.problems.list()))
         this.ledger.found(RETRY_AS_PROMISED, detail);
       return;
@@ -916,4 +922,13 @@ function labelOf(step: Failpoint, site: FailpointSite): string {
   if (site.documentId) parts.push(site.documentId);
   if (site.what) parts.push(site.what);
   return parts.join(' ');
+}
+
+/** Whether the daemon's state calls the event done (a dead life's closed state: it does not). */
+function eventDone(life: Life, eventId: string): boolean {
+  try {
+    return life.state.webhookEvents.get(eventId)?.state === 'done';
+  } catch {
+    return false;
+  }
 }

@@ -28,6 +28,13 @@ export interface QueuedWebhook {
    * makes its event done is a later one (sim-invariants.ts, `webhookFindings`).
    */
   cyclesBefore: number;
+  /** The harness's count of syncs begun and messages posted when it was last posted untaken. */
+  postedAt?: number;
+  /**
+   * A sync of its entity begun after it was posted went through while it was not done yet: one
+   * of a poll round too, which records no cycle of its own (`syncEnded`).
+   */
+  answered?: boolean;
 }
 
 export class WebhookQueue {
@@ -36,6 +43,10 @@ export class WebhookQueue {
   /** Sent at least once. */
   readonly sent: QueuedWebhook[] = [];
   #serial = 0;
+  /** Counts syncs begun and messages posted, in order (`postedAt`). */
+  #ticks = 0;
+  /** When each entity's sync under way began (`all`: a cycle over every entity). */
+  readonly #begun = new Map<string, number>();
   /** How far the service's clock is from ours: it signs with its own date (service-world.ts). */
   clockOffsetMs = 0;
 
@@ -76,10 +87,41 @@ export class WebhookQueue {
       this.waiting.splice(i, 1);
       this.sent.push(hook);
     }
+    if (hook.deliveries === 0) hook.postedAt = ++this.#ticks;
     const status = await post(receiverUrl, hook.body, Date.now() + this.clockOffsetMs);
     if (status === 200 && hook.deliveries++ === 0) hook.cyclesBefore = lastCycle;
     return status;
   }
+  /** A sync of `owners` begins (the failpoint `cycle-start`). */
+  syncBegan(owners: readonly OwnerRef[] | 'all'): void {
+    const tick = ++this.#ticks;
+    for (const key of keysOf(owners)) this.#begun.set(key, tick);
+  }
+
+  /**
+   * A sync of `owners` ended (`cycle-end`); `wentThrough`: not failed nor cut short. Each event of
+   * those entities posted before it began and not done by now is answered by it, whatever lane
+   * it ran in. `done` reads the event's state in the daemon's state.
+   */
+  syncEnded(
+    owners: readonly OwnerRef[] | 'all',
+    wentThrough: boolean,
+    done: (eventId: string) => boolean,
+  ): void {
+    for (const key of keysOf(owners)) {
+      const began = this.#begun.get(key);
+      this.#begun.delete(key);
+      if (!wentThrough || began === undefined) continue;
+      for (const hook of this.sent) {
+        const ofIt = key === 'all' || key === `${hook.owner.kind}:${hook.owner.id}`;
+        if (ofIt && (hook.postedAt ?? began) < began && !done(hook.eventId)) hook.answered = true;
+      }
+    }
+  }
+}
+
+function keysOf(owners: readonly OwnerRef[] | 'all'): string[] {
+  return owners === 'all' ? ['all'] : owners.map((o) => `${o.kind}:${o.id}`);
 }
 
 function post(url: string, body: string, signedAt: number): Promise<number> {

@@ -9,7 +9,7 @@ import type { OwnerRef } from '../../src/domain/types.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { useStateStore } from '../helpers/state-store.js';
 import { WEBHOOKS_DONE, webhookFindings } from './sim-invariants.js';
-import type { QueuedWebhook } from './sim-webhooks.js';
+import { type QueuedWebhook, WebhookQueue } from './sim-webhooks.js';
 
 const owner: OwnerRef = { kind: 'company', id: 'c1' };
 const T = Date.parse('2030-01-07T09:00:00Z');
@@ -67,6 +67,23 @@ describe('a webhook event is done only once a sync of its entity went through', 
     cycle(state, owner, 'ok', T + 1000);
     state.webhookEvents.markDone(hook.eventId, T);
     expect(webhookFindings(state, [hook]).map((f) => f.invariant)).toEqual([WEBHOOKS_DONE]);
+  });
+
+  it('takes a poll of a round, which records no cycle, seen to begin after the post and go through', async () => {
+    const state = db.open();
+    const queue = new WebhookQueue(1);
+    const hook = queue.queue(owner, '1000001', 'statusChange');
+    const done = (id: string) => state.webhookEvents.get(id)?.state === 'done';
+    // Posted to nowhere: the tick is taken before the post, whatever its answer.
+    await queue.deliver(hook, 'http://127.0.0.1:9/', 0).catch(() => 0);
+    took(state, 0);
+    queue.syncBegan('all');
+    queue.syncEnded('all', false, done);
+    expect(hook.answered).toBeUndefined();
+    queue.syncBegan([owner]);
+    queue.syncEnded([owner], true, done);
+    state.webhookEvents.markDone(hook.eventId, T);
+    expect(webhookFindings(state, [{ ...hook, deliveries: 1 }])).toEqual([]);
   });
 
   it('lets an event of an entity the service no longer has be done without a sync', () => {

@@ -2,16 +2,15 @@ import type { Mutant } from '../mutant.js';
 
 export default {
   id: 'm15-event-done-on-failed-sync',
-  file: 'src/daemon/daemon-listeners.ts',
+  file: 'src/state/state-store.ts',
   bugClass: 'an event marked done on failure',
-  what: 'a webhook event whose sync failed resolves, so the event is marked done and never tried again',
+  what: 'a webhook event whose sync failed is settled as done with its row, so it is never tried again',
   relatedTests: [
-    'test/integration/webhook-processing.test.ts',
+    'test/integration/state-webhook-work.test.ts',
+    'test/integration/daemon-webhook-work.test.ts',
     'test/integration/daemon-webhook-durable.test.ts',
     'test/simulation/regressions.test.ts',
   ],
-  find: `  if (outcome === 'failed') {
-    // The service may have removed`,
-  replace: `  if (outcome === 'failed' && event.attempt > 1) {
-    // The service may have removed`,
+  find: `      return { row, done: [], failed: this.webhookEvents.settleFailed(owner, seen, failure) };`,
+  replace: `      return { row, done: this.webhookEvents.settleDone(owner, seen, now), failed: [] };`,
 } satisfies Mutant;
