@@ -47,10 +47,11 @@ export function settlingWork(deps: SettlingDeps): SchedulerHost['work'] {
     seenSoFar: () => state.work.seenSoFar(),
     all: () => state.work.all(),
     settle: (owner, seen, full) =>
-      told(deps, owner, state.settleSync(owner, seen, { kind: 'synced', full }, deps.now())),
+      told(deps, owner, state.settleSync(owner, seen, { kind: 'synced', full }, deps.now()))
+        .cleared,
     settleAll: (seen, full) => {
       const done = state.settleEverySync(seen, full, deps.now());
-      told(deps, null, { row: null, done, failed: [] });
+      told(deps, null, { row: null, cleared: true, done, failed: [] });
     },
     failed: (owner, error, dueAfter, seen) => {
       const end = { kind: 'failed', error, dueAfter } as const;

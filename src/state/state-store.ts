@@ -94,6 +94,8 @@ export type SyncEnding =
 /** What `settleSync` settled: the row left (after a failure), the events done or failed. */
 export interface SettledSync {
   readonly row: WorkRow | null;
+  /** The entity has no work left (its row went with this sync). */
+  readonly cleared: boolean;
   readonly done: readonly string[];
   readonly failed: readonly EventAttempt[];
 }
@@ -255,13 +257,15 @@ export class StateStore {
   settleSync(owner: OwnerRef, seen: number, end: SyncEnding, now: number): SettledSync {
     return this.transaction(() => {
       if (end.kind === 'synced') {
-        this.work.settle(owner, seen, end.full);
-        return { row: null, done: this.webhookEvents.settleDone(owner, seen, now), failed: [] };
+        const cleared = this.work.settle(owner, seen, end.full);
+        const done = this.webhookEvents.settleDone(owner, seen, now);
+        return { row: null, cleared, done, failed: [] };
       }
       const row = this.work.failed(owner, end.error, end.dueAfter);
       const nextAttemptAt = row?.dueAt ?? now;
       const failure = { error: end.error, now, nextAttemptAt };
-      return { row, done: [], failed: this.webhookEvents.settleFailed(owner, seen, failure) };
+      const failed = this.webhookEvents.settleFailed(owner, seen, failure);
+      return { row, cleared: false, done: [], failed };
     });
   }
 
