@@ -11,6 +11,7 @@ export default {
     'test/integration/daemon-webhook-durable.test.ts',
     'test/simulation/regressions.test.ts',
   ],
-  find: `      return { row, done: [], failed: this.webhookEvents.settleFailed(owner, seen, failure) };`,
-  replace: `      return { row, done: this.webhookEvents.settleDone(owner, seen, now), failed: [] };`,
+  find: `      const failed = this.webhookEvents.settleFailed(owner, seen, failure);`,
+  replace: `      const failed: never[] = [];
+      this.webhookEvents.settleDone(owner, seen, now);`,
 } satisfies Mutant;
