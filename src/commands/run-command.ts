@@ -152,7 +152,7 @@ async function syncOnce(app: App, options: RunOptions, output: OnceOutput): Prom
     // A whole cycle sent what a daemon had found waiting in the folders (`docsync status`); one
     // that succeeded did all the work the daemon had left too.
     if (report.result !== 'interrupted' && !options.dryRun)
-      app.state.work.settleAll(report.result === 'ok' ? seen : 0, true);
+      app.state.settleEverySync(report.result === 'ok' ? seen : 0, true, Date.now());
     const durationMs = Date.now() - startedAt;
     if (report.settling.length > 0)
       say(

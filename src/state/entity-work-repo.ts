@@ -8,7 +8,8 @@
  * Each observation takes the next number of one counter (`seen`). A sync notes the counter when
  * it starts; when it succeeds it settles only the rows seen up to then, so an observation made
  * while it ran stays for the sync after it. The counter lives in memory, from the largest number
- * the table holds at open: one daemon writes the table, and a sync never outlives its process.
+ * the state holds at open: one process writes the table at a time, and a sync never outlives its
+ * process.
  */
 import type { Lane } from '../domain/lanes.js';
 import { LANE_PRIORITY } from '../domain/lanes.js';
@@ -95,9 +96,15 @@ export class EntityWorkRepo {
   readonly #failing;
 
   constructor(db: Database) {
+    // A webhook event keeps the number of the observation it made until a sync settles it: the
+    // numbers go on from the largest either table holds, so a sync started later covers it.
     this.#seen =
-      db.prepare<[], { seen: number | null }>('SELECT max(seen) AS seen FROM entity_work').get()!
-        .seen ?? 0;
+      db
+        .prepare<[], { seen: number | null }>(
+          `SELECT max(seen) AS seen FROM (SELECT max(seen) AS seen FROM entity_work
+             UNION ALL SELECT max(work_seen) FROM webhook_events WHERE state = 'received')`,
+        )
+        .get()!.seen ?? 0;
     const owner = 'owner_kind = @ownerKind AND owner_id = @ownerId';
     this.#get = db.prepare<Record<string, unknown>, Row>(
       `SELECT * FROM entity_work WHERE ${owner}`,

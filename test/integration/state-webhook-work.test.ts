@@ -42,6 +42,22 @@ const dueAfter = (attempts: number) => T + attempts * 1000;
 const failed = { kind: 'failed', error: 'service unreachable', dueAfter } as const;
 
 describe('a webhook event as work on its entity', () => {
+  it('is done with a run over every entity that succeeded, and numbers go on past it after a restart', () => {
+    const state = stateStore.open();
+    knowTrust(state);
+    state.receiveWebhookEvent(event('e1'));
+    const linked = state.webhookEvents.get('e1')!.workSeen!;
+    // The row went (a person cleared the work, as a run over every entity that failed leaves
+    // the event): the next process's numbers still go on past the event's.
+    state.work.clear(TRUST);
+    state.close();
+    const again = stateStore.open();
+    expect(again.work.seenSoFar()).toBeGreaterThanOrEqual(linked);
+    // A run over every entity that started after it and succeeded (`--once`) answers it.
+    again.settleEverySync(again.work.seenSoFar(), true, T);
+    expect(again.webhookEvents.get('e1')?.state).toBe('done');
+  });
+
   it('is recorded with its entity’s row in one write, and both are there after a reopen', () => {
     const state = stateStore.open();
     knowTrust(state);
