@@ -327,6 +327,8 @@ export class Daemon {
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
     // The work the last run left (stopped, failed, a hold not ended) first, then a catch-up with
     // whatever happened while docsync was not running, deletions included.
+    await this.#lookAtWorkLeft();
+    if (this.#closing) return;
     this.scheduler.resume();
     this.scheduler.request({ trigger: 'cron', fullReconcile: true });
     this.#startSweep();
@@ -495,6 +497,24 @@ export class Daemon {
       );
       return true;
     };
+  }
+
+  /**
+   * Compares the folders of the entities the last run left work for with their agreed state,
+   * before their syncs are asked for: what a stop left in them is counted for `docsync status`
+   * ("Local changes waiting") while it goes up. One the scan pass is looking at is skipped.
+   */
+  async #lookAtWorkLeft(): Promise<void> {
+    const { state } = this.parts.app;
+    const look = this.#comparer();
+    for (const row of state.work.all()) {
+      if (this.#closing) return;
+      const folder = state.entities.get(row.owner)?.folder;
+      if (!folder) continue;
+      await this.parts.deps.locks
+        .runIfFree(row.owner, 'look at the work left', () => look(row.owner, folder))
+        .catch((error: unknown) => this.#onError(error, 'looking at the work left failed'));
+    }
   }
 
   #syncWhenSettled(owner: OwnerRef): void {
