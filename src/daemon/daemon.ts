@@ -308,6 +308,8 @@ export class Daemon {
     });
     await this.#watcher.start();
     await this.#startScanPass();
+    // Before the listeners, as the scan pass's first looks: a start's own work.
+    await this.#lookAtWorkLeft();
     const operator = this.parts.operator;
     this.#stopDecisionWatch = watchDecisions({
       state,
@@ -327,8 +329,6 @@ export class Daemon {
     if (this.#closing) return; // stopped while starting: no catch-up, close() waits for us
     // The work the last run left (stopped, failed, a hold not ended) first, then a catch-up with
     // whatever happened while docsync was not running, deletions included.
-    await this.#lookAtWorkLeft();
-    if (this.#closing) return;
     this.scheduler.resume();
     this.scheduler.request({ trigger: 'cron', fullReconcile: true });
     this.#startSweep();
