@@ -2,7 +2,7 @@
  * Webhook messages, stored before the receiver answers 200 (daemon.md): the answer promises the
  * message will be worked on, so it must survive a crash right after. `event_id` is the primary
  * key, which makes "the same eventId twice is done once" a property of the table: the second
- * `insertIfNew` inserts nothing and returns false, and the receiver answers 200 without work.
+ * `add` inserts nothing and returns false, and the receiver answers 200 without work.
  *
  * An event of an entity docsync knows is an observation on that entity's work row
  * (entity-work-repo.ts): `owner` and `work_seen` link it to the observation it made. It is done
@@ -16,7 +16,6 @@
  * recognised.
  */
 import type { OwnerRef } from '../domain/types.js';
-import { durably } from './durably.js';
 import type { Database } from './open-database.js';
 import { ownerParams } from './row-helpers.js';
 
@@ -87,10 +86,7 @@ export class WebhookEventRepo {
   readonly #prune;
   readonly #countPending;
 
-  readonly #db: Database;
-
   constructor(db: Database) {
-    this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO webhook_events (event_id, entity_id, sub_type, document_ids_json, raw_body,
          received_at, state, updated_at)
@@ -143,14 +139,9 @@ export class WebhookEventRepo {
   }
 
   /**
-   * Stores the message, flushed to disk (`durably`): the 200 that follows tells the service it
-   * need not send it again. False when this eventId was already stored (a redelivery).
+   * Stores the message, inside the transaction `StateStore.receiveWebhookEvent` commits durably
+   * before the 200. False when this eventId was already stored (a redelivery).
    */
-  insertIfNew(event: NewWebhookEvent): boolean {
-    return durably(this.#db, () => this.add(event));
-  }
-
-  /** As `insertIfNew`, inside a transaction the caller commits durably (`StateStore`). */
   add(event: NewWebhookEvent): boolean {
     const row = { ...event, documentIds: JSON.stringify(event.documentIds) };
     return this.#insert.run(row).changes === 1;

@@ -48,12 +48,10 @@ describe('state durability (docs/state.md "Durability")', () => {
       () =>
         store.transaction(fn);
     expect(inside(() => store.tokens.save(tokenSet()))).toThrow(/inside an open transaction/);
-    expect(inside(() => store.webhookEvents.insertIfNew(event()))).toThrow(
-      /inside an open transaction/,
-    );
+    expect(inside(() => store.receiveWebhookEvent(event()))).toThrow(/inside an open transaction/);
     // Outside a transaction they commit, flushed, and return as before.
     expect(store.tokens.save(tokenSet()).refreshToken).toBe('r2');
-    expect(store.webhookEvents.insertIfNew(event())).toBe(true);
+    expect(store.receiveWebhookEvent(event())).toBe(true);
   });
 });
 

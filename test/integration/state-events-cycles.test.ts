@@ -15,9 +15,10 @@ const event: NewWebhookEvent = {
 
 describe('webhook events', () => {
   it('stores the same eventId once: the redelivery is not new', () => {
-    const { webhookEvents } = state.open();
-    expect(webhookEvents.insertIfNew(event)).toBe(true);
-    expect(webhookEvents.insertIfNew({ ...event, receivedAt: 5000 })).toBe(false);
+    const store = state.open();
+    const { webhookEvents } = store;
+    expect(store.receiveWebhookEvent(event)).toBe(true);
+    expect(store.receiveWebhookEvent({ ...event, receivedAt: 5000 })).toBe(false);
     expect(webhookEvents.pendingEvents()).toEqual([
       {
         ...event,
@@ -31,13 +32,13 @@ describe('webhook events', () => {
       },
     ]);
     webhookEvents.markDone('evt-1', 2000);
-    expect(webhookEvents.insertIfNew(event)).toBe(false);
+    expect(store.receiveWebhookEvent(event)).toBe(false);
     expect(webhookEvents.pendingEvents()).toEqual([]);
   });
 
   it('keeps a received event pending across a restart until it is done', () => {
     const first = state.open();
-    first.webhookEvents.insertIfNew(event);
+    first.receiveWebhookEvent(event);
     first.db.close();
     const reopened = state.open();
     expect(reopened.webhookEvents.pendingEvents().map((e) => e.eventId)).toEqual(['evt-1']);
@@ -45,8 +46,9 @@ describe('webhook events', () => {
   });
 
   it('retries a failing event a few times, then leaves it to the scheduled cycle', () => {
-    const { webhookEvents } = state.open();
-    webhookEvents.insertIfNew(event);
+    const store = state.open();
+    const { webhookEvents } = store;
+    store.receiveWebhookEvent(event);
     for (let i = 1; i < MAX_EVENT_ATTEMPTS; i++)
       webhookEvents.markFailed('evt-1', 'timeout', i, i + 5_000);
     expect(webhookEvents.pendingEvents()).toHaveLength(1);
@@ -62,9 +64,10 @@ describe('webhook events', () => {
   });
 
   it('prunes old finished events but never pending ones', () => {
-    const { webhookEvents } = state.open();
-    webhookEvents.insertIfNew(event);
-    webhookEvents.insertIfNew({ ...event, eventId: 'evt-2' });
+    const store = state.open();
+    const { webhookEvents } = store;
+    store.receiveWebhookEvent(event);
+    store.receiveWebhookEvent({ ...event, eventId: 'evt-2' });
     webhookEvents.markDone('evt-2');
     expect(webhookEvents.prune(10_000)).toBe(1);
     expect(webhookEvents.get('evt-1')).not.toBeNull();

@@ -134,7 +134,7 @@ describe('StateStore', () => {
     store.entities.replaceUnmatchedFolders([
       { folder: 'Trusts/Ghost', kind: 'trust', reason: 'no trust named Ghost', seenAt: NOW },
     ]);
-    store.webhookEvents.insertIfNew({
+    store.receiveWebhookEvent({
       eventId: 'e',
       entityId: '20053',
       subType: 'newStatus',

@@ -17,7 +17,7 @@ const T = Date.parse('2030-01-07T09:00:00Z');
 /** The event as the receiver took it, `cyclesBefore` the newest cycle then. */
 function took(state: StateStore, cyclesBefore: number): QueuedWebhook {
   const eventId = 'sim-1-1';
-  state.webhookEvents.insertIfNew({
+  state.receiveWebhookEvent({
     eventId,
     entityId: owner.id,
     subType: 'statusChange',
