@@ -6,14 +6,15 @@
  * does not name them. Refuses a store with anything in them.
  */
 import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../src/state/migrations.js';
 
 export function asBaselineSchema(
   stateFile: string,
   version: number,
   laterTables: readonly string[],
   laterIndexes: readonly string[] = [],
-  /** Tables the older code had that later migrations dropped, made again empty. */
-  olderTables = '',
+  /** Makes again, empty, what the older code had and later migrations dropped. */
+  olderTables?: (db: Database.Database) => void,
 ): void {
   const db = new Database(stateFile);
   try {
@@ -27,7 +28,7 @@ export function asBaselineSchema(
     for (const table of laterTables) db.exec(`DROP TABLE ${table}`);
     // An index the older code never made would only speed it: measured as it shipped.
     for (const index of laterIndexes) db.exec(`DROP INDEX IF EXISTS ${index}`);
-    if (olderTables) db.exec(olderTables);
+    olderTables?.(db);
     db.pragma(`user_version = ${version}`);
   } finally {
     db.close();
@@ -45,13 +46,6 @@ export function asSchemaBeforeGovernor(stateFile: string): void {
     14,
     ['pulls_in_doubt', 'entity_work'],
     ['entities_by_name', 'cursors_by_success', 'cursors_with_error', 'webhook_events_by_owner'],
-    `CREATE TABLE local_work (
-       owner_kind TEXT    NOT NULL CHECK (owner_kind IN ('company', 'trust')),
-       owner_id   TEXT    NOT NULL,
-       documents  INTEGER NOT NULL CHECK (documents > 0),
-       files      INTEGER NOT NULL CHECK (files >= 0),
-       found_at   INTEGER NOT NULL,
-       PRIMARY KEY (owner_kind, owner_id)
-     ) STRICT, WITHOUT ROWID;`,
+    MIGRATIONS.find((m) => m.version === 13)!.up,
   );
 }
